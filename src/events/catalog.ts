@@ -1,0 +1,206 @@
+import type { Usage } from '../model/usage.js';
+import type { Zone } from '../model/request.js';
+
+/**
+ * The event catalog. Every event has a `noun.verb` type, the session it belongs to, a
+ * sequence number within that session and the time it happened (on the session's clock:
+ * wall time in production, the workload's clock in simulations). Documented in docs/events.md.
+ */
+export interface EventBase {
+  sessionId: string;
+  /** Milliseconds since the Unix epoch on the session's clock. */
+  at: number;
+  /** Position of the event within its session, from 0. */
+  seq: number;
+}
+
+export interface SessionStartedPayload {
+  model: string;
+  provider?: string;
+  strategy?: string;
+  globalPrefixHash: string;
+  sessionPrefixHash: string;
+}
+
+export interface TurnStartedPayload {
+  turn: number;
+}
+
+export interface BreakpointRecord {
+  path: string;
+  zone: Zone;
+  ttl: '5m' | '1h';
+  reason: string;
+}
+
+export interface PaddingDecision {
+  applied: boolean;
+  mode: 'auto' | 'always' | 'never';
+  reason: string;
+  prefixTokensBefore: number;
+  prefixTokensAfter: number;
+  floorTokens: number;
+  paddedSkills: string[];
+}
+
+export interface RequestAssembledPayload {
+  turn: number;
+  step: number;
+  provider: string;
+  model: string;
+  zoneTokens: Record<Zone, number>;
+  blockHashes: Array<{ path: string; zone: Zone; hash: string }>;
+  breakpoints: BreakpointRecord[];
+  padding: PaddingDecision | null;
+  warnings: string[];
+}
+
+export interface UsageRecordedPayload {
+  turn: number;
+  step: number;
+  model: string;
+  usage: Usage;
+  costUsd: number;
+  uncachedCostUsd: number;
+}
+
+export type CacheBreakCause =
+  | 'clock'
+  | 'tool-order'
+  | 'tools-changed'
+  | 'system-changed'
+  | 'history-edited'
+  | 'model-changed'
+  | 'params-changed'
+  | 'ttl-expired'
+  | 'below-minimum'
+  | 'lookback-exceeded'
+  | 'template-rerender'
+  | 'unknown';
+
+export interface CacheBreakPayload {
+  turn: number;
+  step: number;
+  cause: CacheBreakCause;
+  zone: 'tools' | 'system' | 'messages' | 'params' | null;
+  path: string | null;
+  byteOffset: number | null;
+  before: string | null;
+  after: string | null;
+  /** Tokens that could have been read from cache and were not. */
+  missedTokens: number;
+}
+
+export type SkillLoadReason = 'always' | 'on_demand' | 'auto_suggested';
+
+export interface SkillLoadedPayload {
+  source: string;
+  skillId: string;
+  version: string;
+  loadTokens: number;
+  loadReason: SkillLoadReason;
+  toolUseId: string | null;
+}
+
+export interface ToolFailedPayload {
+  toolName: string;
+  toolUseId: string | null;
+  code: string;
+  message: string;
+}
+
+export type CompactionLayer = 'ingestion' | 'ttl-pruning' | 'light' | 'priority' | 'summary' | 'emergency';
+
+export interface CompactionPlannedPayload {
+  layer: CompactionLayer;
+  utilisation: number;
+  tokensToRebill: number;
+  tokensSavedPerRequest: number;
+  decision: 'apply' | 'skip';
+  reason: string;
+}
+
+export interface CompactionAppliedPayload {
+  layer: CompactionLayer;
+  tokensBefore: number;
+  tokensAfter: number;
+  checkpointId: string | null;
+  messagesRewritten: number;
+}
+
+export interface CompactionSkippedPayload {
+  layer: CompactionLayer;
+  reason: 'hot-cache' | 'thrashing' | 'too-little-saving' | 'nothing-to-do';
+  detail: string;
+}
+
+export interface ContextOffloadedPayload {
+  restoreId: string;
+  toolUseId: string | null;
+  originalTokens: number;
+  keptTokens: number;
+}
+
+export interface ContextRestoredPayload {
+  restoreId: string;
+  tokens: number;
+}
+
+export interface CheckpointCreatedPayload {
+  checkpointId: string;
+  messageCount: number;
+}
+
+export interface HistoryRewrittenPayload {
+  reason: string;
+  messagesBefore: number;
+  messagesAfter: number;
+}
+
+export interface WarningPayload {
+  source: string;
+  message: string;
+}
+
+/** Payload type for each event type. */
+export interface EventPayloads {
+  'session.started': SessionStartedPayload;
+  'turn.started': TurnStartedPayload;
+  'request.assembled': RequestAssembledPayload;
+  'usage.recorded': UsageRecordedPayload;
+  'cache.break': CacheBreakPayload;
+  'skill.loaded': SkillLoadedPayload;
+  'tool.failed': ToolFailedPayload;
+  'compaction.planned': CompactionPlannedPayload;
+  'compaction.applied': CompactionAppliedPayload;
+  'compaction.skipped': CompactionSkippedPayload;
+  'context.offloaded': ContextOffloadedPayload;
+  'context.restored': ContextRestoredPayload;
+  'checkpoint.created': CheckpointCreatedPayload;
+  'history.rewritten': HistoryRewrittenPayload;
+  'warning.raised': WarningPayload;
+}
+
+export type EventType = keyof EventPayloads;
+
+export type CachetEvent<T extends EventType = EventType> = {
+  [K in T]: EventBase & { type: K; payload: EventPayloads[K] };
+}[T];
+
+export const EVENT_TYPES: readonly EventType[] = [
+  'session.started',
+  'turn.started',
+  'request.assembled',
+  'usage.recorded',
+  'cache.break',
+  'skill.loaded',
+  'tool.failed',
+  'compaction.planned',
+  'compaction.applied',
+  'compaction.skipped',
+  'context.offloaded',
+  'context.restored',
+  'checkpoint.created',
+  'history.rewritten',
+  'warning.raised',
+];

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * zod schemas for everything that comes into Cachet from callers or files. Outgoing shapes
+ * are plain interfaces (content.ts, request.ts); these describe the same shapes for parsing.
+ */
+export const jsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+);
+
+const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
+
+const mediaSourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('base64'), mediaType: z.string().min(1), data: z.string().min(1) }).strict(),
+  z.object({ kind: z.literal('url'), url: z.string().url() }).strict(),
+]);
+
+export const textBlockSchema = z.object({ type: z.literal('text'), text: z.string() }).strict();
+export const imageBlockSchema = z.object({ type: z.literal('image'), source: mediaSourceSchema }).strict();
+export const documentBlockSchema = z
+  .object({
+    type: z.literal('document'),
+    source: z.union([
+      mediaSourceSchema,
+      z.object({ kind: z.literal('text'), mediaType: z.literal('text/plain'), data: z.string() }).strict(),
+    ]),
+    title: z.string().optional(),
+  })
+  .strict();
+export const toolUseBlockSchema = z
+  .object({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: jsonObjectSchema })
+  .strict();
+export const toolResultBlockSchema = z
+  .object({
+    type: z.literal('tool_result'),
+    toolUseId: z.string().min(1),
+    content: z.array(z.union([textBlockSchema, imageBlockSchema])),
+    isError: z.boolean().optional(),
+  })
+  .strict();
+export const thinkingBlockSchema = z
+  .object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() })
+  .strict();
+export const redactedThinkingBlockSchema = z.object({ type: z.literal('redacted_thinking'), data: z.string().min(1) }).strict();
+
+export const userContentBlockSchema = z.discriminatedUnion('type', [
+  textBlockSchema,
+  imageBlockSchema,
+  documentBlockSchema,
+  toolResultBlockSchema,
+]);
+export const assistantContentBlockSchema = z.discriminatedUnion('type', [
+  textBlockSchema,
+  toolUseBlockSchema,
+  thinkingBlockSchema,
+  redactedThinkingBlockSchema,
+]);
+
+export const userMessageSchema = z.object({ role: z.literal('user'), content: z.array(userContentBlockSchema).min(1) }).strict();
+export const assistantMessageSchema = z
+  .object({ role: z.literal('assistant'), content: z.array(assistantContentBlockSchema).min(1) })
+  .strict();
+export const messageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema]);
+
+export const toolDefinitionSchema = z
+  .object({ name: z.string().min(1), description: z.string(), inputSchema: jsonObjectSchema })
+  .strict();
+
+export const systemSegmentInputSchema = z.object({ label: z.string().min(1), text: z.string().min(1) }).strict();

@@ -1,0 +1,38 @@
+/**
+ * Provider usage normalised to one shape. Every figure is a token count; `raw` keeps the
+ * provider's own payload so nothing reported is lost.
+ */
+export interface Usage {
+  /** Input tokens billed at the full rate (not read from and not written to the cache). */
+  uncachedInputTokens: number;
+  cacheReadTokens: number;
+  /** Tokens written to the cache with a 5-minute lifetime (or the provider's default). */
+  cacheWrite5mTokens: number;
+  /** Tokens written to the cache with a 1-hour lifetime. */
+  cacheWrite1hTokens: number;
+  outputTokens: number;
+  /** Reasoning tokens when reported separately (already included in `outputTokens`). */
+  reasoningTokens: number;
+  raw: unknown;
+}
+
+export function emptyUsage(raw: unknown = null): Usage {
+  return {
+    uncachedInputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWrite5mTokens: 0,
+    cacheWrite1hTokens: 0,
+    outputTokens: 0,
+    reasoningTokens: 0,
+    raw,
+  };
+}
+
+export function cacheWriteTokens(usage: Usage): number {
+  return usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
+}
+
+/** Every input token of the request: uncached, read and written. */
+export function totalInputTokens(usage: Usage): number {
+  return usage.uncachedInputTokens + usage.cacheReadTokens + cacheWriteTokens(usage);
+}

@@ -1,0 +1,88 @@
+import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
+import type { BlockRecord, CanonicalRequest, TailItem } from '../model/request.js';
+import { validatePairing } from '../model/validate.js';
+import type { Session } from './session.js';
+import type { TailContext } from './tail-provider.js';
+
+export interface AssembleOptions {
+  /** The request's time; defaults to the session's clock. Only tail providers read it. */
+  now?: number;
+  /** Extra tail items for this request only (per-turn matched skills, overlays...). */
+  tail?: TailItem[];
+}
+
+/**
+ * Lay out the session's four zones as a provider-neutral request. Pure with respect to the
+ * session: it reads state and memoised hashes, evaluates tail providers, and changes nothing.
+ * Tail content is kept apart from `messages` and marked, so adapters can place it where no
+ * provider or chat template sees a fresh user turn.
+ */
+export function assemble(session: Session, options: AssembleOptions = {}): CanonicalRequest {
+  const history = session.history;
+  const sessionMessages = session.sessionMessages;
+  const lastMessage = history.at(-1);
+  if (lastMessage?.role === 'assistant' && lastMessage.content.some((block) => block.type === 'tool_use')) {
+    validatePairing([lastMessage], 'messages', {
+      allowPendingAtEnd: false,
+      offset: sessionMessages.length + history.length - 1,
+    });
+  }
+  const inToolLoop =
+    lastMessage?.role === 'user' && lastMessage.content.length > 0 && lastMessage.content.every((block) => block.type === 'tool_result');
+
+  const context: TailContext = {
+    sessionId: session.id,
+    now: options.now ?? session.clock(),
+    turn: session.turn,
+    latestUserText: latestUserText(session),
+    inToolLoop,
+  };
+  const tailItems: TailItem[] = [];
+  for (const provider of session.tailProviders) {
+    const text = provider.render(context);
+    if (typeof text === 'string' && text.length > 0) {
+      tailItems.push({ kind: provider.kind, text, position: provider.position ?? 'end' });
+    }
+  }
+  for (const item of options.tail ?? []) {
+    if (item.text.length > 0) tailItems.push(item);
+  }
+
+  const staticBlocks = session.blockIndex.staticBlocks(session);
+  const historyBlocks = session.blockIndex.historyBlocks(session);
+  const blocks: BlockRecord[] = staticBlocks.concat(...historyBlocks);
+  let prefix = blocks.at(-1)?.prefixHash ?? EMPTY_PREFIX_HASH;
+  tailItems.forEach((item, index) => {
+    const hash = hashOf(item as unknown as { zone: string; text: string });
+    prefix = chainHash(prefix, hash);
+    blocks.push({ zone: 'tail', path: `tail[${index}]`, hash, prefixHash: prefix });
+  });
+
+  return {
+    sessionId: session.id,
+    model: session.model,
+    tools: session.tools.slice(),
+    system: session.system.slice(),
+    messages: sessionMessages.concat(history),
+    tail: { items: tailItems, inToolLoop },
+    params: { ...session.params },
+    layout: {
+      globalToolCount: session.globalTools,
+      discoveredToolCount: session.tools.length - session.globalTools,
+      sessionMessageCount: sessionMessages.length,
+      historyMessageCount: history.length,
+    },
+    blocks,
+  };
+}
+
+function latestUserText(session: Session): string {
+  const history = session.history;
+  for (let index = history.length - 1; index >= 0; index--) {
+    const message = history[index];
+    if (message?.role !== 'user') continue;
+    const texts = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+    if (texts.length > 0) return texts.join('\n');
+  }
+  return '';
+}

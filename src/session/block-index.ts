@@ -1,0 +1,89 @@
+import type { Message } from '../model/content.js';
+import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
+import type { BlockRecord, Zone } from '../model/request.js';
+import type { Session } from './session.js';
+
+/**
+ * Memoised block records of a session's persisted zones. History is append-only, so each
+ * message's records are computed once; assembling a request then only concatenates them.
+ * The static part is recomputed only when the tool list changes (tool discovery), and history
+ * records only after `rewriteHistory`.
+ */
+export class BlockIndex {
+  private staticFor: { tools: unknown; system: unknown } | null = null;
+  private staticRecords: BlockRecord[] = [];
+  private globalHash = EMPTY_PREFIX_HASH;
+  private historyRecords: BlockRecord[][] = [];
+  private historyBase = '';
+
+  /** Records of tools, system segments and session-static messages. */
+  staticBlocks(session: Session): BlockRecord[] {
+    if (this.staticFor?.tools === session.tools && this.staticFor.system === session.system) return this.staticRecords;
+    const records: BlockRecord[] = [];
+    let prefix = EMPTY_PREFIX_HASH;
+    const push = (zone: Zone, path: string, hash: string) => {
+      prefix = chainHash(prefix, hash);
+      records.push({ zone, path, hash, prefixHash: prefix });
+    };
+    session.tools.forEach((tool, index) => {
+      push(index < session.globalTools ? 'global' : 'session', `tools[${index}]`, hashOf(tool));
+    });
+    let globalHash = prefix;
+    session.system.forEach((segment, index) => {
+      push(segment.zone, `system[${index}]`, hashOf(segment));
+      if (segment.zone === 'global') globalHash = prefix;
+    });
+    session.sessionMessages.forEach((message, index) => {
+      pushMessage(records, message, index, 'session', prefix);
+      prefix = records.at(-1)?.prefixHash ?? prefix;
+    });
+    this.staticFor = { tools: session.tools, system: session.system };
+    this.staticRecords = records;
+    this.globalHash = globalHash;
+    this.historyRecords = [];
+    return records;
+  }
+
+  globalPrefixHash(session: Session): string {
+    this.staticBlocks(session);
+    return this.globalHash;
+  }
+
+  staticPrefixHash(session: Session): string {
+    return this.staticBlocks(session).at(-1)?.prefixHash ?? EMPTY_PREFIX_HASH;
+  }
+
+  /** Records of every history block, computing only messages not seen before. */
+  historyBlocks(session: Session): BlockRecord[][] {
+    const base = this.staticPrefixHash(session);
+    if (base !== this.historyBase) {
+      this.historyRecords = [];
+      this.historyBase = base;
+    }
+    const history = session.history;
+    const offset = session.sessionMessages.length;
+    let prefix = this.historyRecords.at(-1)?.at(-1)?.prefixHash ?? base;
+    for (let index = this.historyRecords.length; index < history.length; index++) {
+      const records: BlockRecord[] = [];
+      pushMessage(records, history[index] as Message, index + offset, 'history', prefix);
+      prefix = records.at(-1)?.prefixHash ?? prefix;
+      this.historyRecords.push(records);
+    }
+    return this.historyRecords;
+  }
+
+  invalidateHistory(): void {
+    this.historyRecords = [];
+    this.historyBase = '';
+  }
+}
+
+function pushMessage(records: BlockRecord[], message: Message, index: number, zone: Zone, startPrefix: string): void {
+  let prefix = startPrefix;
+  message.content.forEach((block, blockIndex) => {
+    // The role is part of the bytes: the same block under another role is another prefix.
+    const hash = chainHash(message.role, hashOf(block));
+    prefix = chainHash(prefix, hash);
+    records.push({ zone, path: `messages[${index}].content[${blockIndex}]`, hash, prefixHash: prefix });
+  });
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { Message } from '../model/content.js';
+import { ValidationError } from '../model/errors.js';
+import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
+import type { GenerationParams, SystemSegment } from '../model/request.js';
+import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
+import { SESSION_FORMAT_VERSION, type SerializedSession } from './session.js';
+
+const envelopeSchema = z.object({
+  formatVersion: z.number().int(),
+  id: z.string().min(1),
+  model: z.string().min(1),
+  tools: z.array(z.unknown()),
+  globalToolCount: z.number().int().nonnegative(),
+  system: z.array(
+    z.object({ zone: z.enum(['global', 'session']), label: z.string().min(1), text: z.string().min(1) }).strict(),
+  ),
+  sessionMessages: z.array(z.unknown()),
+  history: z.array(z.unknown()),
+  params: z.object({ maxTokens: z.number().int().positive() }).passthrough(),
+  turn: z.number().int().nonnegative(),
+});
+
+/** Validate a serialised session (format version, every message, pairing). */
+export function parseSerializedSession(data: unknown, limitOverrides?: Partial<SizeLimits>): SerializedSession {
+  const limits = { ...DEFAULT_SIZE_LIMITS, ...limitOverrides };
+  const envelope = parseWith(envelopeSchema, data, 'session');
+  if (envelope.formatVersion !== SESSION_FORMAT_VERSION) {
+    throw new ValidationError(
+      'session.formatVersion',
+      `format version ${SESSION_FORMAT_VERSION}`,
+      `got ${envelope.formatVersion}; this version of Cachet cannot read it`,
+    );
+  }
+  const tools = validateTools(envelope.tools, 'session.tools', limits);
+  if (envelope.globalToolCount > tools.length) {
+    throw new ValidationError('session.globalToolCount', `at most ${tools.length}`);
+  }
+  const sessionMessages = envelope.sessionMessages.map((message, index) =>
+    validateMessage(message, `session.sessionMessages[${index}]`, limits),
+  );
+  const history = envelope.history.map((message, index) => validateMessage(message, `session.history[${index}]`, limits));
+  validatePairing([...sessionMessages, ...history] as Message[], 'session.messages', { allowPendingAtEnd: true });
+  return {
+    formatVersion: envelope.formatVersion,
+    id: envelope.id,
+    model: envelope.model,
+    tools,
+    globalToolCount: envelope.globalToolCount,
+    system: envelope.system as SystemSegment[],
+    sessionMessages,
+    history,
+    params: envelope.params as GenerationParams,
+    turn: envelope.turn,
+  };
+}

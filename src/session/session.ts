@@ -1,0 +1,263 @@
+import type { EventBus } from '../events/event-bus.js';
+import type { Message, ToolDefinition } from '../model/content.js';
+import { ValidationError } from '../model/errors.js';
+import { deepFreeze } from '../model/freeze.js';
+import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
+import type { GenerationParams, SystemSegment } from '../model/request.js';
+import { systemSegmentInputSchema } from '../model/schemas.js';
+import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
+import { BlockIndex } from './block-index.js';
+import { parseSerializedSession } from './serialized-session.js';
+import type { TailProvider } from './tail-provider.js';
+
+export interface SegmentInput {
+  label: string;
+  text: string;
+}
+
+export interface SessionOptions {
+  id: string;
+  model: string;
+  /** Global static zone: the same bytes for every session of a deployment. */
+  global: { tools?: ToolDefinition[]; system: SegmentInput[] };
+  /** Session static zone: fixed once at session start. */
+  sessionStatic?: { system?: SegmentInput[]; messages?: Message[] };
+  tail?: TailProvider[];
+  params?: Partial<GenerationParams>;
+  /** Events are published here; without a bus the session is silent. */
+  bus?: EventBus;
+  /** The session's clock (ms since the epoch). Simulations pass the workload's clock. */
+  clock?: () => number;
+  limits?: Partial<SizeLimits>;
+  /** Extra fields for `session.started` (provider, strategy). */
+  labels?: { provider?: string; strategy?: string };
+}
+
+export const SESSION_FORMAT_VERSION = 1;
+
+export interface SerializedSession {
+  formatVersion: number;
+  id: string;
+  model: string;
+  tools: ToolDefinition[];
+  globalToolCount: number;
+  system: SystemSegment[];
+  sessionMessages: Message[];
+  history: Message[];
+  params: GenerationParams;
+  turn: number;
+}
+
+const DEFAULT_PARAMS: GenerationParams = { maxTokens: 4096 };
+
+/**
+ * The only stateful object of the assembly path. It holds the four zones; history is
+ * append-only through `append` and changes otherwise only through `rewriteHistory`, the one
+ * deliberate, evented rewrite (used by compaction). Every mutator validates first and
+ * changes nothing when validation fails.
+ */
+export class Session {
+  readonly id: string;
+  readonly bus: EventBus | undefined;
+  readonly clock: () => number;
+  readonly limits: SizeLimits;
+  readonly tailProviders: readonly TailProvider[];
+  private modelName: string;
+  private toolList: ToolDefinition[];
+  private readonly globalToolCount: number;
+  private readonly systemSegments: SystemSegment[];
+  private readonly sessionMessageList: Message[];
+  private historyList: Message[] = [];
+  private generationParams: GenerationParams;
+  private turnNumber = 0;
+  /** @internal memoised hashes of the prefix; see BlockIndex. */
+  readonly blockIndex = new BlockIndex();
+
+  constructor(options: SessionOptions, restored?: SerializedSession) {
+    if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'an object');
+    if (typeof options.id !== 'string' || options.id.length === 0) throw new ValidationError('options.id', 'a non-empty string');
+    if (typeof options.model !== 'string' || options.model.length === 0) {
+      throw new ValidationError('options.model', 'a non-empty model id');
+    }
+    this.id = options.id;
+    this.modelName = options.model;
+    this.bus = options.bus;
+    this.clock = options.clock ?? Date.now;
+    this.limits = { ...DEFAULT_SIZE_LIMITS, ...options.limits };
+    this.tailProviders = [...(options.tail ?? [])];
+    if (restored) {
+      this.toolList = restored.tools;
+      this.globalToolCount = restored.globalToolCount;
+      this.systemSegments = restored.system;
+      this.sessionMessageList = restored.sessionMessages;
+      this.historyList = restored.history;
+      this.generationParams = restored.params;
+      this.turnNumber = restored.turn;
+      return;
+    }
+    if (!options.global || !Array.isArray(options.global.system)) {
+      throw new ValidationError('options.global.system', 'an array of { label, text } segments');
+    }
+    this.toolList = validateTools(options.global.tools ?? [], 'options.global.tools', this.limits);
+    this.globalToolCount = this.toolList.length;
+    const globalSegments = options.global.system.map((segment, index) => ({
+      zone: 'global' as const,
+      ...(parseWith(systemSegmentInputSchema, segment, `options.global.system[${index}]`) as SegmentInput),
+    }));
+    const sessionSegments = (options.sessionStatic?.system ?? []).map((segment, index) => ({
+      zone: 'session' as const,
+      ...(parseWith(systemSegmentInputSchema, segment, `options.sessionStatic.system[${index}]`) as SegmentInput),
+    }));
+    this.systemSegments = [...globalSegments, ...sessionSegments];
+    const sessionMessages = (options.sessionStatic?.messages ?? []).map((message, index) =>
+      validateMessage(message, `options.sessionStatic.messages[${index}]`, this.limits),
+    );
+    validatePairing(sessionMessages, 'options.sessionStatic.messages', { allowPendingAtEnd: false });
+    this.sessionMessageList = sessionMessages.map((message) => deepFreeze(message));
+    this.generationParams = { ...DEFAULT_PARAMS, ...options.params };
+    this.bus?.emit('session.started', this.id, this.clock(), {
+      model: this.modelName,
+      provider: options.labels?.provider,
+      strategy: options.labels?.strategy,
+      globalPrefixHash: this.blockIndex.globalPrefixHash(this),
+      sessionPrefixHash: this.blockIndex.staticPrefixHash(this),
+    });
+  }
+
+  get model(): string {
+    return this.modelName;
+  }
+  get tools(): readonly ToolDefinition[] {
+    return this.toolList;
+  }
+  get globalTools(): number {
+    return this.globalToolCount;
+  }
+  get system(): readonly SystemSegment[] {
+    return this.systemSegments;
+  }
+  get sessionMessages(): readonly Message[] {
+    return this.sessionMessageList;
+  }
+  get history(): readonly Message[] {
+    return this.historyList;
+  }
+  get params(): Readonly<GenerationParams> {
+    return this.generationParams;
+  }
+  /** Number of user inputs appended so far. */
+  get turn(): number {
+    return this.turnNumber;
+  }
+
+  /**
+   * Append one message to history after validating it and its tool pairing with the previous
+   * message. A user message that carries text (not only tool results) starts a new turn and
+   * emits `turn.started`.
+   */
+  append(message: Message): void {
+    const index = this.sessionMessageList.length + this.historyList.length;
+    const path = `messages[${index}]`;
+    const parsed = validateMessage(message, path, this.limits);
+    const previous = this.historyList.at(-1) ?? this.sessionMessageList.at(-1);
+    if (previous && previous.role === parsed.role) {
+      throw new ValidationError(`${path}.role`, `a role other than "${previous.role}" (roles must alternate)`);
+    }
+    if (!previous && parsed.role !== 'user') {
+      throw new ValidationError(`${path}.role`, '"user" for the first message of history');
+    }
+    validatePairing(previous ? [previous, parsed] : [parsed], 'messages', {
+      allowPendingAtEnd: true,
+      offset: previous ? index - 1 : index,
+    });
+    this.historyList.push(deepFreeze(parsed));
+    if (parsed.role === 'user' && parsed.content.some((block) => block.type !== 'tool_result')) {
+      this.turnNumber += 1;
+      this.bus?.emit('turn.started', this.id, this.clock(), { turn: this.turnNumber });
+    }
+  }
+
+  /** Append a user message with one text block. */
+  appendUserText(text: string): void {
+    this.append({ role: 'user', content: [{ type: 'text', text }] });
+  }
+
+  /**
+   * Declare tools discovered during the session. New tools are appended after the known ones
+   * in the order given; tools already declared (by name) are ignored. Returns the new ones.
+   * Adding tools changes the tools zone, which providers cache first: it is a one-time
+   * re-write that Cachet never repeats by reordering.
+   */
+  discoverTools(tools: ToolDefinition[]): ToolDefinition[] {
+    const known = new Set(this.toolList.map((tool) => tool.name));
+    const fresh = (Array.isArray(tools) ? tools : []).filter(
+      (tool) => typeof tool === 'object' && tool !== null && !known.has((tool as ToolDefinition).name),
+    );
+    if (!Array.isArray(tools)) throw new ValidationError('tools', 'an array of tool definitions');
+    const validated = validateTools(fresh, 'tools', this.limits, known);
+    this.toolList = [...this.toolList, ...validated];
+    return validated;
+  }
+
+  /**
+   * Replace history: the one deliberate rewrite, for compaction. The new history must pass
+   * the same validation as appended messages. Emits `history.rewritten`.
+   */
+  rewriteHistory(messages: Message[], reason: string): void {
+    if (!Array.isArray(messages)) throw new ValidationError('messages', 'an array of messages');
+    const offset = this.sessionMessageList.length;
+    const parsed = messages.map((message, index) => validateMessage(message, `messages[${index + offset}]`, this.limits));
+    validatePairing([...this.sessionMessageList, ...parsed], 'messages', { allowPendingAtEnd: true });
+    parsed.forEach((message, index) => {
+      const previous = index === 0 ? this.sessionMessageList.at(-1) : parsed[index - 1];
+      if (previous && previous.role === message.role) {
+        throw new ValidationError(`messages[${index + offset}].role`, `a role other than "${previous.role}" (roles must alternate)`);
+      }
+    });
+    const before = this.historyList.length;
+    this.historyList = parsed.map((message) => deepFreeze(message));
+    this.blockIndex.invalidateHistory();
+    this.bus?.emit('history.rewritten', this.id, this.clock(), {
+      reason,
+      messagesBefore: before,
+      messagesAfter: parsed.length,
+    });
+  }
+
+  /** Switch model mid-session (a cache break on every provider; recorded as `model-changed`). */
+  setModel(model: string): void {
+    if (typeof model !== 'string' || model.length === 0) throw new ValidationError('model', 'a non-empty model id');
+    this.modelName = model;
+  }
+
+  setParams(params: Partial<GenerationParams>): void {
+    this.generationParams = { ...this.generationParams, ...params };
+  }
+
+  toJSON(): SerializedSession {
+    return {
+      formatVersion: SESSION_FORMAT_VERSION,
+      id: this.id,
+      model: this.modelName,
+      tools: this.toolList,
+      globalToolCount: this.globalToolCount,
+      system: this.systemSegments,
+      sessionMessages: this.sessionMessageList,
+      history: this.historyList,
+      params: this.generationParams,
+      turn: this.turnNumber,
+    };
+  }
+
+  /**
+   * Restore a session from `toJSON()` output. Tail providers, bus and clock are behaviour,
+   * not state: pass them again. Validates everything it reads.
+   */
+  static fromJSON(
+    data: unknown,
+    options: Pick<SessionOptions, 'tail' | 'bus' | 'clock' | 'limits'> = {},
+  ): Session {
+    const parsed = parseSerializedSession(data, options.limits);
+    return new Session({ id: parsed.id, model: parsed.model, global: { system: [] }, ...options }, parsed);
+  }
+}
