@@ -109,7 +109,17 @@ export interface ToolFailedPayload {
   message: string;
 }
 
-export type CompactionLayer = 'ingestion' | 'ttl-pruning' | 'light' | 'priority' | 'summary' | 'emergency';
+export type CompactionLayer =
+  | 'ingestion'
+  | 'ttl-pruning'
+  | 'light'
+  | 'priority'
+  | 'summary'
+  | 'emergency'
+  /** Older images replaced by placeholders (media window). */
+  | 'media'
+  /** Reasoning of earlier turns cleaned or back-filled for the provider (thinking cleaner). */
+  | 'thinking';
 
 export interface CompactionPlannedPayload {
   layer: CompactionLayer;
@@ -118,6 +128,12 @@ export interface CompactionPlannedPayload {
   tokensSavedPerRequest: number;
   decision: 'apply' | 'skip';
   reason: string;
+  /** Cache state the decision assumed: hot (within its TTL), cold (expired or model switched). */
+  cacheState?: 'hot' | 'cold';
+  /** Requests after which the rewrite pays for itself (null when it never does). */
+  breakEvenRequests?: number | null;
+  /** Every technique in the planned rewrite, in the order applied (`layer` is the strongest). */
+  steps?: CompactionLayer[];
 }
 
 export interface CompactionAppliedPayload {

@@ -48,9 +48,7 @@ export function assemble(session: Session, options: AssembleOptions = {}): Canon
     if (item.text.length > 0) tailItems.push(item);
   }
 
-  const staticBlocks = session.blockIndex.staticBlocks(session);
-  const historyBlocks = session.blockIndex.historyBlocks(session);
-  const blocks: BlockRecord[] = staticBlocks.concat(...historyBlocks);
+  const blocks: BlockRecord[] = session.blockIndex.persistedBlocks(session).slice();
   let prefix = blocks.at(-1)?.prefixHash ?? EMPTY_PREFIX_HASH;
   tailItems.forEach((item, index) => {
     const hash = hashOf(item as unknown as { zone: string; text: string });

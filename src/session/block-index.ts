@@ -15,6 +15,10 @@ export class BlockIndex {
   private globalHash = EMPTY_PREFIX_HASH;
   private historyRecords: BlockRecord[][] = [];
   private historyBase = '';
+  /** Static and history records in one array, extended in place as history grows. */
+  private flatRecords: BlockRecord[] = [];
+  private flatStatic: BlockRecord[] | null = null;
+  private flatHistoryCount = 0;
 
   /** Records of tools, system segments and session-static messages. */
   staticBlocks(session: Session): BlockRecord[] {
@@ -72,9 +76,30 @@ export class BlockIndex {
     return this.historyRecords;
   }
 
+  /**
+   * Records of every persisted block (static zones, then history) as one flat array, so a
+   * request costs one array copy rather than a concatenation of one array per message.
+   * Callers must copy it before adding to it.
+   */
+  persistedBlocks(session: Session): readonly BlockRecord[] {
+    const staticRecords = this.staticBlocks(session);
+    const history = this.historyBlocks(session);
+    if (this.flatStatic !== staticRecords || history.length < this.flatHistoryCount) {
+      this.flatRecords = staticRecords.slice();
+      this.flatStatic = staticRecords;
+      this.flatHistoryCount = 0;
+    }
+    for (let index = this.flatHistoryCount; index < history.length; index++) {
+      for (const record of history[index] as BlockRecord[]) this.flatRecords.push(record);
+    }
+    this.flatHistoryCount = history.length;
+    return this.flatRecords;
+  }
+
   invalidateHistory(): void {
     this.historyRecords = [];
     this.historyBase = '';
+    this.flatStatic = null;
   }
 }
 

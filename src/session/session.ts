@@ -153,9 +153,10 @@ export class Session {
   /**
    * Append one message to history after validating it and its tool pairing with the previous
    * message. A user message that carries text (not only tool results) starts a new turn and
-   * emits `turn.started`.
+   * emits `turn.started`, unless `options.injected` marks it as harness-injected context (a
+   * `[TOOL GUIDANCE]` pair, src/injection) rather than user input.
    */
-  append(message: Message): void {
+  append(message: Message, options: { injected?: boolean } = {}): void {
     const index = this.sessionMessageList.length + this.historyList.length;
     const path = `messages[${index}]`;
     const parsed = validateMessage(message, path, this.limits);
@@ -166,12 +167,15 @@ export class Session {
     if (!previous && parsed.role !== 'user') {
       throw new ValidationError(`${path}.role`, '"user" for the first message of history');
     }
-    validatePairing(previous ? [previous, parsed] : [parsed], 'messages', {
+    // Pairing involves the previous message only when it is an assistant message whose calls
+    // this message answers; a user message before was already checked when it was appended.
+    const pairingWindow = previous?.role === 'assistant' ? [previous, parsed] : [parsed];
+    validatePairing(pairingWindow, 'messages', {
       allowPendingAtEnd: true,
-      offset: previous ? index - 1 : index,
+      offset: index - pairingWindow.length + 1,
     });
     this.historyList.push(deepFreeze(parsed));
-    if (parsed.role === 'user' && parsed.content.some((block) => block.type !== 'tool_result')) {
+    if (!options.injected && parsed.role === 'user' && parsed.content.some((block) => block.type !== 'tool_result')) {
       this.turnNumber += 1;
       this.bus?.emit('turn.started', this.id, this.clock(), { turn: this.turnNumber });
     }

@@ -3,6 +3,9 @@ import type { ContentBlock, ToolDefinition } from '../model/content.js';
 /** Kind of text, for estimators whose characters-per-token ratio depends on it. */
 export type ContentKind = 'prose' | 'code' | 'json';
 
+/** Anything Cachet counts as one unit: a content block, a tool definition, a system segment or tail item. */
+export type CountableItem = ContentBlock | ToolDefinition | { zone: string; text: string } | { kind: string; text: string };
+
 /**
  * Counts tokens for one model family. `exact` is true when a real tokenizer is used and false
  * for calibrated estimates (Anthropic's tokenizer is not public).
@@ -10,7 +13,12 @@ export type ContentKind = 'prose' | 'code' | 'json';
 export interface TokenCounter {
   readonly name: string;
   readonly exact: boolean;
+  /**
+   * Changes whenever the counter's results change for the same input (an estimator that was
+   * re-calibrated). Memos keyed on a counter include it; exact counters leave it undefined.
+   */
+  readonly revision?: number;
   countText(text: string, kind?: ContentKind): number;
   /** Tokens of one block, memoised per block hash. */
-  countBlock(block: ContentBlock | ToolDefinition | { zone: string; text: string }): number;
+  countBlock(block: CountableItem): number;
 }

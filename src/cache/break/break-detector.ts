@@ -1,0 +1,254 @@
+import type { CacheBreakCause, CacheBreakPayload } from '../../events/catalog.js';
+import type { EventBus } from '../../events/event-bus.js';
+import type { Usage } from '../../model/usage.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { ANTHROPIC_LOOKBACK_POSITIONS } from '../../providers/anthropic/models.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import {
+  anthropicBreakpoints,
+  cacheLifetimeMs,
+  cacheRulesFor,
+  minimumPrefixTokens,
+  unitTokens,
+} from '../wire/cache-rules.js';
+import { normalizeWireBody } from '../wire/normalize-wire-body.js';
+import type { NormalizedWireBody } from '../wire/wire-unit.js';
+import { causeSentence, diffNormalized } from './diff-wire-bodies.js';
+
+/** A detected cache break: the `cache.break` payload plus a sentence for people. */
+export interface CacheBreak extends CacheBreakPayload {
+  explanation: string;
+}
+
+export interface BreakDetectorOptions {
+  /** Wire format of the observed bodies; detected per body when absent. */
+  format?: ProviderId;
+  /** Counts tokens for `missedTokens` (an estimate either way); Anthropic's calibrated estimator by default. */
+  counter?: TokenCounter;
+  /** When given with `sessionId`, every break is also published as `cache.break`. */
+  bus?: EventBus;
+  sessionId?: string;
+  /**
+   * Breaks that lose fewer tokens are ignored. OpenAI reads in 128-token steps, so smaller
+   * losses are invisible there; the default is 128 for OpenAI rules and 1 otherwise.
+   */
+  minMissedTokens?: number;
+  /**
+   * Chat template family of an OpenAI-compatible server. `qwen3` templates drop the reasoning
+   * of assistant turns once a newer user query follows, re-rendering history (the default).
+   */
+  chatTemplate?: 'qwen3' | 'other';
+}
+
+export interface ObserveContext {
+  /** Request start on the session's clock, ms since the epoch. */
+  at: number;
+  /** The provider's reported usage for this request, when known: confirms or reveals misses. */
+  usage?: Usage;
+  turn?: number;
+  step?: number;
+}
+
+export interface BreakDetector {
+  /** Judge the next request of the session against the previous one; null when nothing was lost. */
+  observe(body: unknown, context: ObserveContext): CacheBreak | null;
+  /** `observe` for a body already normalised with `normalizeWireBody`. */
+  observeNormalized(body: NormalizedWireBody, context: ObserveContext): CacheBreak | null;
+  /** Forget the previous request (a new session). */
+  reset(): void;
+}
+
+/** Reads that fall this far short of what the previous request left cached count as a miss. */
+const USAGE_SHORTFALL = 0.1;
+
+/**
+ * A live cache-break detector for one session: feed it every wire body in order; it compares
+ * each with the previous one and returns (and publishes as `cache.break`) the first
+ * divergence and its likely cause, or a structural cause when nothing diverged (TTL expiry,
+ * below the minimum, lookback window exceeded, a chat template re-render), or `unknown` when
+ * the reported usage shows a miss that none of these explains.
+ *
+ * @example
+ * const detector = createBreakDetector({ bus, sessionId: session.id });
+ * const found = detector.observe(body, { at: Date.now(), usage });
+ * if (found) console.warn(found.cause, found.path, found.explanation);
+ */
+export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDetector {
+  const counter = options.counter ?? anthropicEstimator();
+  let previous: { body: NormalizedWireBody; at: number } | null = null;
+
+  function tokensOf(body: NormalizedWireBody, from: number, to: number): number {
+    let total = 0;
+    for (let index = from; index < to; index++) total += unitTokens(body.units[index]!, counter);
+    return total;
+  }
+
+  function judge(body: NormalizedWireBody, context: ObserveContext): Omit<CacheBreak, 'turn' | 'step'> | null {
+    if (!previous) return null;
+    const before = previous.body;
+    const report = diffNormalized(before, body);
+    const cachedTokens = tokensOf(before, 0, report.horizon);
+    const rules = cacheRulesFor(before);
+    const threshold = options.minMissedTokens ?? (rules === 'openai' ? 128 : 1);
+    const base = { zone: null, path: null, byteOffset: null, before: null, after: null };
+    const gap = context.at - previous.at;
+    const lifetime = cacheLifetimeMs(before);
+    if (gap > lifetime && cachedTokens >= threshold) {
+      return {
+        ...base,
+        cause: 'ttl-expired',
+        missedTokens: cachedTokens,
+        explanation: `${formatDuration(gap)} passed since the previous request; its cache lives ${formatDuration(lifetime)} unless read.`,
+      };
+    }
+    if (report.firstDivergence && report.unitIndex !== null && report.cause) {
+      const missed = cachedTokens - tokensOf(before, 0, report.unitIndex);
+      if (missed < threshold) return null;
+      return { ...report.firstDivergence, cause: report.cause, missedTokens: missed, explanation: report.explanation };
+    }
+    const floor = minimumPrefixTokens(before);
+    if (cachedTokens > 0 && cachedTokens < floor) {
+      return {
+        ...base,
+        cause: 'below-minimum',
+        missedTokens: cachedTokens,
+        explanation: `The previous request's cacheable prefix is about ${cachedTokens} tokens, below the ${floor}-token minimum for ${before.model}: nothing was written.`,
+      };
+    }
+    if (rules === 'anthropic') {
+      const lookback = lookbackMiss(before, body);
+      if (lookback) {
+        const missed = tokensOf(before, 0, lookback.entryIndex + 1);
+        return {
+          ...base,
+          cause: 'lookback-exceeded',
+          path: before.units[lookback.entryIndex]!.path,
+          zone: before.units[lookback.entryIndex]!.zone,
+          missedTokens: missed,
+          explanation: `The newest entry (${before.units[lookback.entryIndex]!.path}) is ${lookback.distance} blocks before the nearest breakpoint; lookups search ${ANTHROPIC_LOOKBACK_POSITIONS}.`,
+        };
+      }
+    }
+    if (rules === 'local' && options.chatTemplate !== 'other') {
+      const rerender = reasoningRerender(before, body);
+      if (rerender !== null) {
+        const unit = rerender.side === 'before' ? before.units[rerender.index]! : body.units[rerender.index]!;
+        const missed =
+          rerender.side === 'before'
+            ? cachedTokens - tokensOf(before, 0, rerender.index)
+            : tokensOf(body, rerender.index, lastUnitOfMessage(body, unit.messageIndex) + 1);
+        if (missed >= threshold) {
+          return {
+            ...base,
+            cause: 'template-rerender',
+            zone: unit.zone,
+            path: unit.path,
+            missedTokens: missed,
+            explanation: `The chat template drops the reasoning of ${unit.path.replace(/\..*$/, '')} now that a newer user query follows, so the engine's cached tokens diverge there.`,
+          };
+        }
+      }
+    }
+    if (context.usage) {
+      const expected = cachedTokens;
+      const read = context.usage.cacheReadTokens;
+      if (read < expected * (1 - USAGE_SHORTFALL) && expected - read >= threshold) {
+        const cause: CacheBreakCause = 'unknown';
+        return {
+          ...base,
+          cause,
+          missedTokens: expected - read,
+          explanation: `The provider read ${read} tokens where about ${expected} were cached by the previous request: ${causeSentence(cause)}.`,
+        };
+      }
+    }
+    return null;
+  }
+
+  const detector: BreakDetector = {
+    observe(rawBody, context) {
+      return detector.observeNormalized(normalizeWireBody(rawBody, options.format), context);
+    },
+    observeNormalized(body, context) {
+      const found = judge(body, context);
+      previous = { body, at: context.at };
+      if (!found) return null;
+      const cacheBreak: CacheBreak = { turn: context.turn ?? 0, step: context.step ?? 0, ...found };
+      if (options.bus && options.sessionId) {
+        const { explanation: _explanation, ...payload } = cacheBreak;
+        options.bus.emit('cache.break', options.sessionId, context.at, payload);
+      }
+      return cacheBreak;
+    },
+    reset() {
+      previous = null;
+    },
+  };
+  return detector;
+}
+
+/**
+ * Anthropic reads only entries within 20 block positions of a breakpoint. Entries exist at the
+ * previous request's breakpoints; if every breakpoint of the next request is further than
+ * that from all of them, nothing is read although nothing diverged.
+ */
+function lookbackMiss(before: NormalizedWireBody, after: NormalizedWireBody): { entryIndex: number; distance: number } | null {
+  const entries = anthropicBreakpoints(before).map((mark) => mark.index);
+  const reads = anthropicBreakpoints(after).map((mark) => mark.index);
+  if (entries.length === 0 || reads.length === 0) return null;
+  const blockPosition = blockPositions(after);
+  let nearest = Number.POSITIVE_INFINITY;
+  for (const read of reads) {
+    for (const entry of entries) {
+      if (entry > read) continue;
+      const distance = blockPosition[read]! - blockPosition[entry]!;
+      if (distance < ANTHROPIC_LOOKBACK_POSITIONS) return null;
+      nearest = Math.min(nearest, distance);
+    }
+  }
+  if (!Number.isFinite(nearest)) return null;
+  return { entryIndex: entries.at(-1)!, distance: nearest };
+}
+
+/** Block position of every unit (parameters do not count). */
+export function blockPositions(body: NormalizedWireBody): number[] {
+  let position = -1;
+  return body.units.map((unit) => {
+    if (unit.block) position++;
+    return Math.max(position, 0);
+  });
+}
+
+/**
+ * Qwen3-style templates render an assistant turn's reasoning only while no newer user query
+ * follows it. Returns the unit index (in `before`) of the first reasoning that `after` will
+ * render differently, or null.
+ */
+function reasoningRerender(before: NormalizedWireBody, after: NormalizedWireBody): { side: 'before' | 'after'; index: number } | null {
+  const lastQuery = (body: NormalizedWireBody) =>
+    body.units.findLastIndex((unit) => unit.role === 'user' && unit.kind === 'text' && !unit.tokenText.startsWith('<tool_response>'));
+  const queryBefore = before.units[lastQuery(before)]?.messageIndex ?? -1;
+  const queryAfter = after.units[lastQuery(after)]?.messageIndex ?? -1;
+  if (queryAfter <= queryBefore) return null;
+  const rerendered = (unit: NormalizedWireBody['units'][number]) =>
+    unit.kind === 'thinking' && unit.messageIndex !== null && unit.messageIndex > queryBefore && unit.messageIndex < queryAfter;
+  // Reasoning the previous request rendered (after its last query) and the next one will not.
+  const index = before.units.findIndex(rerendered);
+  if (index !== -1) return { side: 'before', index };
+  // The reply the previous request generated sits in the engine's slot with its reasoning.
+  const replyIndex = after.units.findIndex(rerendered);
+  return replyIndex === -1 ? null : { side: 'after', index: replyIndex };
+}
+
+function lastUnitOfMessage(body: NormalizedWireBody, messageIndex: number | null): number {
+  return body.units.findLastIndex((unit) => unit.messageIndex === messageIndex);
+}
+
+function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return 'forever';
+  const minutes = ms / 60_000;
+  if (minutes >= 60) return `${(minutes / 60).toFixed(minutes % 60 === 0 ? 0 : 1)} h`;
+  if (minutes >= 1) return `${minutes.toFixed(minutes % 1 === 0 ? 0 : 1)} min`;
+  return `${Math.round(ms / 1000)} s`;
+}

@@ -1,0 +1,220 @@
+import type { CacheBreakCause } from '../../events/catalog.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { cacheHorizon } from '../wire/cache-rules.js';
+import { normalizeWireBody } from '../wire/normalize-wire-body.js';
+import { type NormalizedWireBody, type WireUnit, type WireZone, unitIdentity } from '../wire/wire-unit.js';
+import { clockChangedAt } from './clock-pattern.js';
+
+/** Where two requests first differ inside the part the first one could have cached. */
+export interface WireDivergence {
+  zone: WireZone;
+  /** Wire path of the block (in `b` when the block is new there, otherwise in `a`). */
+  path: string;
+  /** UTF-8 byte offset of the first differing byte within that block's JSON (markers removed). */
+  byteOffset: number;
+  /** Short excerpt of `a` around the divergence ('' when `b` has no such block). */
+  before: string;
+  /** Short excerpt of `b` around the divergence ('' when `b` ends there). */
+  after: string;
+}
+
+/** The shape `cachet diff --json` prints. */
+export interface WireDiff {
+  /** The two bodies are byte-identical as JSON. */
+  identical: boolean;
+  /** Null when `b` keeps everything `a` could have cached (it only appends). */
+  firstDivergence: WireDivergence | null;
+  cause: CacheBreakCause | null;
+}
+
+/** `WireDiff` with the details programs and the live detector use. */
+export interface WireDiffReport extends WireDiff {
+  /** Index (in `a`'s units) of the first divergent unit, or null. */
+  unitIndex: number | null;
+  /** Units of `a` that could have been cached (see `cacheHorizon`). */
+  horizon: number;
+  /** One sentence saying what changed and why it matters. */
+  explanation: string;
+  a: NormalizedWireBody;
+  b: NormalizedWireBody;
+}
+
+export interface DiffOptions {
+  /** Wire format of both bodies; detected from each body's shape when absent. */
+  format?: ProviderId;
+}
+
+const EXCERPT_BEFORE = 24;
+const EXCERPT_AFTER = 56;
+
+/**
+ * Compare two wire bodies of one session block by block and name the first divergence in
+ * the prefix `a` could have cached, with its likely cause. Healthy successors (which only
+ * append, or drop `a`'s turn-tail text from its last user message) give `firstDivergence:
+ * null`. Works for Anthropic, OpenAI Chat and Responses, OpenRouter and OpenAI-compatible
+ * bodies.
+ *
+ * @example
+ * const report = diffWireBodies(previousBody, nextBody);
+ * if (report.cause) console.log(report.cause, report.firstDivergence?.path); // 'clock' 'system[1]'
+ */
+export function diffWireBodies(a: unknown, b: unknown, options: DiffOptions = {}): WireDiffReport {
+  return diffNormalized(normalizeWireBody(a, options.format), normalizeWireBody(b, options.format), JSON.stringify(a) === JSON.stringify(b));
+}
+
+/** `diffWireBodies` on bodies already normalised. */
+export function diffNormalized(a: NormalizedWireBody, b: NormalizedWireBody, identical = false): WireDiffReport {
+  const horizon = cacheHorizon(a);
+  const base = { identical, horizon, a, b };
+  for (let index = 0; index < horizon; index++) {
+    const before = a.units[index]!;
+    const after = b.units[index];
+    if (after && unitIdentity(before) === unitIdentity(after)) continue;
+    if (droppedTurnTail(a, b, before)) break;
+    const divergence = describeDivergence(before, after);
+    const cause = classifyDivergence(a, b, divergence.zone, before, after, divergence.charIndex);
+    const { charIndex: _charIndex, ...firstDivergence } = divergence;
+    return {
+      ...base,
+      firstDivergence,
+      cause,
+      unitIndex: index,
+      explanation: `${firstDivergence.zone} differ first at ${firstDivergence.path} (byte ${firstDivergence.byteOffset}): ${causeSentence(cause)}; everything cached after this point must be written again.`,
+    };
+  }
+  return {
+    ...base,
+    firstDivergence: null,
+    cause: null,
+    unitIndex: null,
+    explanation: identical ? 'The bodies are identical.' : 'b keeps every block a could have cached and only adds after it.',
+  };
+}
+
+/**
+ * The turn tail (memory recall, time, matched skills) lives in the last user message of a
+ * request and is never persisted: the next request carries that message without it. That is
+ * the healthy pattern, not an edit, as long as what remains is a leading or trailing part of
+ * what was sent.
+ */
+function droppedTurnTail(a: NormalizedWireBody, b: NormalizedWireBody, unit: WireUnit): boolean {
+  if (unit.messageIndex === null) return false;
+  const lastMessage = a.units.at(-1)?.messageIndex;
+  if (unit.messageIndex !== lastMessage || !(unit.role ?? '').startsWith('user')) return false;
+  const sent = messageText(a.units, unit.messageIndex);
+  const kept = messageText(b.units, unit.messageIndex);
+  return kept.length > 0 && (sent.startsWith(kept) || sent.endsWith(kept));
+}
+
+function messageText(units: readonly WireUnit[], messageIndex: number): string {
+  return units
+    .filter((unit) => unit.messageIndex === messageIndex)
+    .map((unit) => unit.tokenText)
+    .join('');
+}
+
+function describeDivergence(before: WireUnit, after: WireUnit | undefined): WireDivergence & { charIndex: number } {
+  const zone = earlierZone(before.zone, after?.zone);
+  const path = after && after.zone === zone && before.zone !== zone ? after.path : before.path;
+  if (!after) {
+    return { zone, path, byteOffset: 0, before: excerpt(before.text, 0), after: '', charIndex: 0 };
+  }
+  const charIndex = firstDifference(before.text, after.text);
+  if (charIndex === -1) {
+    // Same bytes, different role or message boundary.
+    return { zone, path, byteOffset: 0, before: `(${before.role}) ${excerpt(before.text, 0)}`, after: `(${after.role}) ${excerpt(after.text, 0)}`, charIndex: 0 };
+  }
+  return {
+    zone,
+    path,
+    byteOffset: Buffer.byteLength(before.text.slice(0, charIndex), 'utf8'),
+    before: excerpt(before.text, charIndex),
+    after: excerpt(after.text, charIndex),
+    charIndex,
+  };
+}
+
+const ZONE_ORDER: Record<WireZone, number> = { params: 0, tools: 1, system: 2, messages: 3 };
+
+/** When a block is inserted or removed the two sides sit in different zones: the earlier one is where the prefix broke. */
+function earlierZone(left: WireZone, right: WireZone | undefined): WireZone {
+  if (right === undefined) return left;
+  return ZONE_ORDER[right] < ZONE_ORDER[left] ? right : left;
+}
+
+function classifyDivergence(
+  a: NormalizedWireBody,
+  b: NormalizedWireBody,
+  zone: WireZone,
+  before: WireUnit,
+  after: WireUnit | undefined,
+  charIndex: number,
+): CacheBreakCause {
+  switch (zone) {
+    case 'params':
+      return before.path === 'model' && after?.path === 'model' ? 'model-changed' : 'params-changed';
+    case 'tools':
+      return sameToolSet(a, b) ? 'tool-order' : 'tools-changed';
+    case 'system':
+      if (after && before.zone === 'system' && after.zone === 'system' && clockChangedAt(before.text, after.text, charIndex)) return 'clock';
+      return 'system-changed';
+    case 'messages':
+      if (after && clockChangedAt(before.text, after.text, charIndex)) return 'clock';
+      return 'history-edited';
+  }
+}
+
+function sameToolSet(a: NormalizedWireBody, b: NormalizedWireBody): boolean {
+  const tools = (body: NormalizedWireBody) =>
+    body.units
+      .filter((unit) => unit.zone === 'tools')
+      .map((unit) => unit.text)
+      .sort();
+  const left = tools(a);
+  const right = tools(b);
+  return left.length === right.length && left.every((text, index) => text === right[index]);
+}
+
+function firstDifference(left: string, right: string): number {
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index++) {
+    if (left.charCodeAt(index) !== right.charCodeAt(index)) return index;
+  }
+  return left.length === right.length ? -1 : length;
+}
+
+function excerpt(text: string, index: number): string {
+  const start = Math.max(0, index - EXCERPT_BEFORE);
+  const end = Math.min(text.length, index + EXCERPT_AFTER);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** A short human reading of each cause, for explanations and the CLI. */
+export function causeSentence(cause: CacheBreakCause): string {
+  switch (cause) {
+    case 'clock':
+      return 'date/time-like text changed (a clock in the prefix)';
+    case 'tool-order':
+      return 'the same tools were sent in a different order';
+    case 'tools-changed':
+      return 'tool definitions were added, removed or changed';
+    case 'system-changed':
+      return 'the system prompt changed';
+    case 'history-edited':
+      return 'earlier history was edited, removed or reordered';
+    case 'model-changed':
+      return 'the model changed (caches are per model)';
+    case 'params-changed':
+      return 'a parameter that shapes the prefix changed (tool_choice, thinking, effort, images, response format, cache key)';
+    case 'ttl-expired':
+      return 'the cache lifetime passed between the two requests';
+    case 'below-minimum':
+      return "the prefix is shorter than the provider's minimum cacheable length";
+    case 'lookback-exceeded':
+      return 'no cache entry lies within the 20 blocks searched back from any breakpoint';
+    case 'template-rerender':
+      return 'the chat template rendered earlier history differently this time';
+    case 'unknown':
+      return 'the prefix was not read and no structural cause was found';
+  }
+}

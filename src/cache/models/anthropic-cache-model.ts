@@ -1,0 +1,214 @@
+import type { CacheBreakCause } from '../../events/catalog.js';
+import { ValidationError } from '../../model/errors.js';
+import { sha256 } from '../../model/hash.js';
+import {
+  ANTHROPIC_LOOKBACK_POSITIONS,
+  ANTHROPIC_MAX_BREAKPOINTS,
+  type AnthropicModelRow,
+  resolveAnthropicModel,
+} from '../../providers/anthropic/models.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { blockPositions, createBreakDetector } from '../break/break-detector.js';
+import { anthropicBreakpoints, anthropicModelId, CACHE_LIFETIMES_MS, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
+import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
+import { unitIdentity } from '../wire/wire-unit.js';
+import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
+
+export interface AnthropicCacheModelOptions {
+  /** Token counter; Anthropic's tokenizer is not public, so the default is the calibrated estimator. */
+  counter?: TokenCounter;
+  /** Rows that override the adapter's model table (floors), longest prefix wins. */
+  modelOverrides?: readonly AnthropicModelRow[];
+  /** Use this minimum prefix instead of the table's effective floor (for experiments). */
+  minimumPrefixTokens?: number;
+}
+
+interface Entry {
+  ttl: '5m' | '1h';
+  writtenAt: number;
+  expiresAt: number;
+  /** Request that wrote it: entries become readable only by later requests. */
+  request: number;
+  path: string;
+  tokens: number;
+}
+
+function ttlMs(ttl: '5m' | '1h'): number {
+  return ttl === '1h' ? CACHE_LIFETIMES_MS.anthropic1h : CACHE_LIFETIMES_MS.anthropic5m;
+}
+
+/**
+ * Anthropic's prompt cache as documented (CACHE-FACTS.md, platform.claude.com prompt-caching):
+ * prefix order tools → system → messages with the model first and the message-level
+ * parameters (tool_choice, thinking, effort, images) before the messages, so a change
+ * invalidates its level and everything after; entries only at breakpoints of earlier
+ * requests; reads searched at most 20 block positions back from each breakpoint; per-model
+ * minimum prefix; 5-minute / 1-hour TTLs from the request start, refreshed by reads; at most
+ * four breakpoints, 1-hour ones before 5-minute ones.
+ *
+ * @example
+ * const model = createAnthropicCacheModel();
+ * const first = model.judge(body1, { at: 0 });        // writes
+ * const second = model.judge(body2, { at: 60_000 });  // reads what body1 wrote
+ * second.cacheReadTokens; second.explanation;
+ */
+export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = {}): CacheModel {
+  const counter = options.counter ?? anthropicEstimator();
+  let entries = new Map<string, Entry>();
+  let detector = createBreakDetector({ counter });
+  let index = 0;
+
+  function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
+    // A plain Anthropic body (string contents, no system, unfamiliar model id) can look like Chat Completions.
+    const body = normalizeWireBody(rawBody, detectWireFormat(rawBody) === 'openrouter' ? 'openrouter' : 'anthropic');
+    if (cacheRulesFor(body) !== 'anthropic') {
+      throw new ValidationError('body', 'an Anthropic Messages body (or an OpenRouter anthropic/* body)', `got a ${body.format} body`);
+    }
+    const at = context.at;
+    const requestIndex = index++;
+    const tokens = body.units.map((unit) => unitTokens(unit, counter));
+    const cumulative: number[] = [];
+    const hashes: string[] = [];
+    let running = 0;
+    let chain = '';
+    body.units.forEach((unit, unitIndex) => {
+      running += tokens[unitIndex]!;
+      cumulative.push(running);
+      chain = sha256(`${chain}\u0001${unitIdentity(unit)}`);
+      hashes.push(chain);
+    });
+    const inputTokens = running;
+    const row = resolveAnthropicModel(anthropicModelId(body.model), options.modelOverrides);
+    const floor = options.minimumPrefixTokens ?? row.effectiveFloorTokens;
+    const breakpoints = anthropicBreakpoints(body);
+    const warnings = [...body.warnings];
+    const explanation: string[] = [];
+    const base = {
+      index: requestIndex,
+      at,
+      inputTokens,
+      tokensEstimated: !counter.exact,
+      counter: counter.name,
+      warnings,
+    };
+    const rejection = rejectionOf(breakpoints);
+    if (rejection) {
+      detector.observeNormalized(body, { at });
+      return buildVerdict({ ...base, cacheReadTokens: 0, cacheWrite5mTokens: 0, cacheWrite1hTokens: 0, readFrom: null, missCause: null, explanation: [rejection], rejected: rejection });
+    }
+    const positions = blockPositions(body);
+    const live = (entry: Entry | undefined): boolean => entry !== undefined && entry.request < requestIndex && at < entry.expiresAt;
+
+    // Reads: walk back from every breakpoint through at most 20 block positions.
+    let readEnd = -1;
+    let lookbackMissed: { entry: Entry; distance: number } | null = null;
+    let expiredInWindow: Entry | null = null;
+    for (const mark of breakpoints) {
+      let hit = -1;
+      for (let unitIndex = mark.index; unitIndex >= 0; unitIndex--) {
+        if (!body.units[unitIndex]!.block) continue;
+        const distance = positions[mark.index]! - positions[unitIndex]!;
+        const entry = entries.get(hashes[unitIndex]!);
+        if (distance >= ANTHROPIC_LOOKBACK_POSITIONS) {
+          if (entry && live(entry) && !lookbackMissed) lookbackMissed = { entry, distance };
+          continue;
+        }
+        if (entry && live(entry)) {
+          hit = unitIndex;
+          entry.expiresAt = at + ttlMs(entry.ttl);
+          break;
+        }
+        if (entry && entry.request < requestIndex && !expiredInWindow) expiredInWindow = entry;
+      }
+      readEnd = Math.max(readEnd, hit);
+    }
+    const cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
+    if (readEnd >= 0) {
+      const entry = entries.get(hashes[readEnd]!)!;
+      explanation.push(
+        `Read ${formatTokens(cacheReadTokens)} tokens from the entry ending at ${entry.path}, written ${formatAge(at - entry.writtenAt)} ago by request #${entry.request} (${entry.ttl} TTL, refreshed).`,
+      );
+    }
+    if (lookbackMissed && lookbackMissed.entry.tokens > cacheReadTokens) {
+      explanation.push(
+        `An entry ending at ${lookbackMissed.entry.path} is ${lookbackMissed.distance} blocks before the nearest breakpoint: lookups search only ${ANTHROPIC_LOOKBACK_POSITIONS} positions, so it was not read.`,
+      );
+    } else {
+      lookbackMissed = null;
+    }
+    if (expiredInWindow && readEnd < 0) {
+      explanation.push(`The entry ending at ${expiredInWindow.path} expired ${formatAge(at - expiredInWindow.expiresAt)} ago (${expiredInWindow.ttl} TTL).`);
+    }
+
+    // Writes: every breakpoint past the read whose prefix clears the minimum gets an entry.
+    let cacheWrite5mTokens = 0;
+    let cacheWrite1hTokens = 0;
+    let writtenUpTo = readEnd;
+    for (const mark of breakpoints) {
+      if (mark.index <= readEnd) continue;
+      const unit = body.units[mark.index]!;
+      if (cumulative[mark.index]! < floor) {
+        explanation.push(
+          `The prefix up to ${unit.path} is ${formatTokens(cumulative[mark.index]!)} tokens, below the ${formatTokens(floor)}-token minimum for ${row.family}: not cached.`,
+        );
+        continue;
+      }
+      const ttl = mark.ttl === '1h' ? '1h' : '5m';
+      const segment = cumulative[mark.index]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
+      if (ttl === '1h') cacheWrite1hTokens += segment;
+      else cacheWrite5mTokens += segment;
+      writtenUpTo = mark.index;
+      const existing = entries.get(hashes[mark.index]!);
+      if (!live(existing)) {
+        entries.set(hashes[mark.index]!, { ttl, writtenAt: at, expiresAt: at + ttlMs(ttl), request: requestIndex, path: unit.path, tokens: cumulative[mark.index]! });
+      }
+    }
+    if (cacheWrite5mTokens + cacheWrite1hTokens > 0) {
+      explanation.push(
+        `Wrote ${formatTokens(cacheWrite5mTokens + cacheWrite1hTokens)} tokens up to ${body.units[writtenUpTo]!.path}${cacheWrite1hTokens ? ` (${formatTokens(cacheWrite1hTokens)} with a 1-hour TTL)` : ''}.`,
+      );
+    }
+    if (breakpoints.length === 0) explanation.push('No cache_control breakpoint: nothing is read or written.');
+    if (!counter.exact) explanation.push(`Token counts are estimates (${counter.name}); Anthropic's tokenizer is not public.`);
+
+    const structural = detector.observeNormalized(body, { at, usage: { uncachedInputTokens: 0, cacheReadTokens, cacheWrite5mTokens, cacheWrite1hTokens, outputTokens: 0, reasoningTokens: 0, raw: null } });
+    let missCause: CacheBreakCause | null = structural?.cause ?? null;
+    if (lookbackMissed) missCause = 'lookback-exceeded';
+    else if (expiredInWindow && readEnd < 0) missCause = 'ttl-expired';
+    if (structural && !explanation.some((line) => line.includes(structural.explanation))) explanation.push(structural.explanation);
+    return buildVerdict({
+      ...base,
+      cacheReadTokens,
+      cacheWrite5mTokens,
+      cacheWrite1hTokens,
+      readFrom: readEnd >= 0 ? { path: body.units[readEnd]!.path, writtenAt: entries.get(hashes[readEnd]!)!.writtenAt } : null,
+      missCause,
+      explanation,
+      rejected: null,
+    });
+  }
+
+  return {
+    rules: 'anthropic',
+    judge,
+    reset() {
+      entries = new Map();
+      detector = createBreakDetector({ counter });
+      index = 0;
+    },
+  };
+}
+
+/** The API answers 400 to more than four breakpoints or a 1-hour breakpoint after a 5-minute one. */
+function rejectionOf(breakpoints: ReadonlyArray<{ ttl: string }>): string | null {
+  if (breakpoints.length > ANTHROPIC_MAX_BREAKPOINTS) {
+    return `Rejected (400): ${breakpoints.length} cache_control breakpoints, at most ${ANTHROPIC_MAX_BREAKPOINTS} are allowed.`;
+  }
+  const firstShort = breakpoints.findIndex((mark) => mark.ttl !== '1h');
+  if (firstShort !== -1 && breakpoints.slice(firstShort).some((mark) => mark.ttl === '1h')) {
+    return 'Rejected (400): a 1-hour breakpoint follows a 5-minute one; longer TTLs must come first.';
+  }
+  return null;
+}
+

@@ -1,0 +1,115 @@
+import type { CacheBreakCause } from '../../events/catalog.js';
+import type { Usage } from '../../model/usage.js';
+import type { CacheRules } from '../wire/cache-rules.js';
+
+/** What a provider cache model says about one request. */
+export interface CacheVerdict {
+  /** Position of the request in the judged sequence, from 0. */
+  index: number;
+  /** Request start on the workload's clock, ms since the epoch. */
+  at: number;
+  /** Every input token: read + written + uncached. */
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWrite5mTokens: number;
+  /** Anthropic 1-hour writes (2× the input rate). */
+  cacheWrite1hTokens: number;
+  cacheWriteTokens: number;
+  /** Input billed at the full rate. */
+  uncachedTokens: number;
+  /** True when counts come from an estimator (Anthropic's tokenizer is not public). */
+  tokensEstimated: boolean;
+  /** Name of the counter or tokenizer the counts come from. */
+  counter: string;
+  /** Where the read prefix ends and when that entry was written; null on a miss. */
+  readFrom: { path: string; writtenAt: number } | null;
+  /** Why the request read less than the previous request left cached; null when it did not. */
+  missCause: CacheBreakCause | null;
+  /** Sentences for people: what was read, written, and why anything was missed. */
+  explanation: string[];
+  /** Problems with the body (markers the provider rejects or ignores). */
+  warnings: string[];
+  /** Set when the provider would reject the request (too many breakpoints, TTL order). */
+  rejected: string | null;
+  /** The same figures as normalised `Usage` (output tokens 0: models judge input only). */
+  usage: Usage;
+}
+
+/** Per-request input to a model: the request's start time and, for local engines, its reply. */
+export interface JudgeContext {
+  /** Request start on the workload's clock, ms since the epoch. */
+  at: number;
+  /**
+   * The assistant message the request produced (local engines keep it in the slot). A string is
+   * the reply's text; an object is a Chat Completions assistant message (content,
+   * reasoning_content, tool_calls).
+   */
+  reply?: string | Record<string, unknown>;
+}
+
+/** A provider's cache, judged one request at a time in session order. */
+export interface CacheModel {
+  readonly rules: CacheRules;
+  judge(body: unknown, context: JudgeContext): CacheVerdict;
+  /** Forget every cache entry (a cold provider). */
+  reset(): void;
+}
+
+export interface VerdictFigures {
+  index: number;
+  at: number;
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWrite5mTokens: number;
+  cacheWrite1hTokens: number;
+  tokensEstimated: boolean;
+  counter: string;
+  readFrom: CacheVerdict['readFrom'];
+  missCause: CacheBreakCause | null;
+  explanation: string[];
+  warnings: string[];
+  rejected: string | null;
+}
+
+/** Fill the derived fields (write sum, uncached, usage) of a verdict. */
+export function buildVerdict(figures: VerdictFigures): CacheVerdict {
+  const cacheWriteTokens = figures.cacheWrite5mTokens + figures.cacheWrite1hTokens;
+  const uncachedTokens = Math.max(0, figures.inputTokens - figures.cacheReadTokens - cacheWriteTokens);
+  return {
+    ...figures,
+    cacheWriteTokens,
+    uncachedTokens,
+    usage: {
+      uncachedInputTokens: uncachedTokens,
+      cacheReadTokens: figures.cacheReadTokens,
+      cacheWrite5mTokens: figures.cacheWrite5mTokens,
+      cacheWrite1hTokens: figures.cacheWrite1hTokens,
+      outputTokens: 0,
+      reasoningTokens: 0,
+      raw: null,
+    },
+  };
+}
+
+/**
+ * Judge a whole session in order with a fresh model state.
+ *
+ * @example
+ * const verdicts = judgeSequence(createAnthropicCacheModel(), bodies.map((body, i) => ({ body, at: t0 + i * 30_000 })));
+ */
+export function judgeSequence(model: CacheModel, requests: ReadonlyArray<{ body: unknown } & JudgeContext>): CacheVerdict[] {
+  model.reset();
+  return requests.map(({ body, ...context }) => model.judge(body, context));
+}
+
+export function formatTokens(tokens: number): string {
+  return tokens.toLocaleString('en-US');
+}
+
+export function formatAge(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = seconds / 60;
+  if (minutes < 60) return `${minutes.toFixed(1).replace(/\.0$/, '')} min`;
+  return `${(minutes / 60).toFixed(1).replace(/\.0$/, '')} h`;
+}

@@ -1,0 +1,248 @@
+import { ValidationError } from '../../model/errors.js';
+import { sha256 } from '../../model/hash.js';
+import { type OpenAIModelFacts, resolveOpenAIModel } from '../../providers/openai-chat/models.js';
+import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { createBreakDetector } from '../break/break-detector.js';
+import { CACHE_LIFETIMES_MS, cacheRulesFor, openAiModelId, unitTokens } from '../wire/cache-rules.js';
+import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
+import { type NormalizedWireBody, unitIdentity } from '../wire/wire-unit.js';
+import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
+
+/** OpenAI reads cached prefixes in steps of this many tokens past the 1,024-token minimum (prompt-caching guide). */
+export const OPENAI_CACHE_INCREMENT = 128;
+/** Framing tokens per message in the rendered prompt (OpenAI cookbook token-counting recipe). */
+const MESSAGE_OVERHEAD_TOKENS = 3;
+/** Explicit-breakpoint models consider this many of the latest breakpoints (SDK 6.49 docs). */
+const MAX_CONSIDERED_BREAKPOINTS = 80;
+/** Prompts kept for automatic matching; older ones have long been evicted in practice. */
+const MAX_REMEMBERED_PROMPTS = 64;
+
+export interface OpenAiCacheModelOptions {
+  /** Token counter; o200k_base (exact, gpt-tokenizer) by default. */
+  counter?: TokenCounter;
+  /** Rows that override the adapter's model table, first match wins. */
+  modelOverrides?: readonly OpenAIModelFacts[];
+  /**
+   * Retention when the body sets no `prompt_cache_retention`. The API's default depends on
+   * the organisation (24h without zero-data-retention); `in_memory` is the cautious default.
+   */
+  defaultRetention?: 'in_memory' | '24h';
+}
+
+interface Prompt {
+  body: NormalizedWireBody;
+  cumulative: number[];
+  tokens: number[];
+  total: number;
+  writtenAt: number;
+  expiresAt: number;
+  request: number;
+}
+
+interface ExplicitEntry {
+  tokens: number;
+  path: string;
+  writtenAt: number;
+  expiresAt: number;
+  request: number;
+}
+
+/**
+ * OpenAI's automatic prompt cache (Chat Completions, Responses and OpenRouter's non-Anthropic
+ * routes): prompts of at least 1,024 tokens; a hit is the longest prefix shared with an
+ * earlier prompt of the same model, parameters and `prompt_cache_key`, rounded down to
+ * 1,024 + k × 128 tokens; entries live 5 minutes idle (`in_memory`) or 24 hours. GPT-5.6 and
+ * later also honour `prompt_cache_breakpoint` markers (writes billed 1.25×, 30-minute TTL, no
+ * lookback limit over the latest 80 breakpoints, boundaries not rounded).
+ *
+ * @example
+ * const model = createOpenAiCacheModel();
+ * model.judge(chatBody1, { at: 0 });
+ * model.judge(chatBody2, { at: 30_000 }).cacheReadTokens; // a multiple of 128 past 1,024
+ */
+export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): CacheModel {
+  const counter = options.counter ?? openAiTokenCounter('o200k_base');
+  let prompts: Prompt[] = [];
+  let explicit = new Map<string, ExplicitEntry>();
+  let detector = createBreakDetector({ counter });
+  let index = 0;
+
+  function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
+    const detected = detectWireFormat(rawBody);
+    const body = normalizeWireBody(rawBody, detected === 'openai-compatible' ? 'openai-chat' : detected);
+    if (cacheRulesFor(body) !== 'openai') {
+      throw new ValidationError('body', 'an OpenAI Chat Completions or Responses body (or an OpenRouter non-Anthropic body)', `got a ${body.format} body`);
+    }
+    const at = context.at;
+    const requestIndex = index++;
+    const facts = resolveOpenAIModel(openAiModelId(body.model), options.modelOverrides);
+    const tokens = tokensWithFraming(body, counter);
+    const cumulative = running(tokens);
+    const total = cumulative.at(-1) ?? 0;
+    const retention = body.retention ?? (facts.retention.includes(options.defaultRetention ?? 'in_memory') ? (options.defaultRetention ?? 'in_memory') : facts.retention[0]!);
+    const lifetime = retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : CACHE_LIFETIMES_MS.openAiInMemoryIdle;
+    const explanation: string[] = [];
+    let cacheReadTokens = 0;
+    let cacheWrite5mTokens = 0;
+    let readFrom: CacheVerdict['readFrom'] = null;
+    const current: Prompt = { body, cumulative, tokens, total, writtenAt: at, expiresAt: at + lifetime, request: requestIndex };
+
+    if (facts.explicitBreakpoints) {
+      const hashes = chainHashes(body);
+      const explicitLifetime = Math.max(CACHE_LIFETIMES_MS.openAiExplicit, retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : 0);
+      let readEnd = -1;
+      for (let unitIndex = body.units.length - 1; unitIndex >= 0; unitIndex--) {
+        const entry = explicit.get(hashes[unitIndex]!);
+        if (entry && entry.request < requestIndex && at < entry.expiresAt) {
+          readEnd = unitIndex;
+          entry.expiresAt = at + explicitLifetime;
+          readFrom = { path: entry.path, writtenAt: entry.writtenAt };
+          break;
+        }
+      }
+      cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
+      if (readFrom) explanation.push(`Read ${formatTokens(cacheReadTokens)} tokens up to the breakpoint at ${readFrom.path}, written ${formatAge(at - readFrom.writtenAt)} ago.`);
+      const marks = body.units.flatMap((unit, unitIndex) => (unit.breakpoint ? [unitIndex] : []));
+      const mode = body.promptCacheMode ?? 'implicit';
+      const written = mode === 'explicit' ? marks.slice(-4) : [...marks.slice(-3), body.units.length - 1];
+      let writtenUpTo = readEnd;
+      for (const mark of [...new Set(written)].sort((left, right) => left - right)) {
+        if (mark <= readEnd || mark < 0) continue;
+        if (cumulative[mark]! < facts.minimumPrefixTokens) continue;
+        cacheWrite5mTokens += cumulative[mark]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
+        writtenUpTo = mark;
+        explicit.set(hashes[mark]!, { tokens: cumulative[mark]!, path: body.units[mark]!.path, writtenAt: at, expiresAt: at + explicitLifetime, request: requestIndex });
+      }
+      while (explicit.size > MAX_CONSIDERED_BREAKPOINTS) explicit.delete(explicit.keys().next().value!);
+      if (cacheWrite5mTokens > 0) explanation.push(`Wrote ${formatTokens(cacheWrite5mTokens)} tokens up to ${body.units[writtenUpTo]!.path} (billed 1.25×).`);
+      if (mode === 'explicit' && marks.length === 0) explanation.push('prompt_cache_options.mode is explicit and the body has no breakpoint: no caching.');
+    } else {
+      let best: { prompt: Prompt; tokens: number } | null = null;
+      for (const prompt of prompts) {
+        if (at >= prompt.expiresAt) continue;
+        const shared = Math.min(sharedPrefixTokens(prompt, current, counter), prompt.total);
+        if (!best || shared > best.tokens) best = { prompt, tokens: shared };
+      }
+      const shared = best?.tokens ?? 0;
+      cacheReadTokens = roundToIncrement(shared, facts.minimumPrefixTokens);
+      if (best && cacheReadTokens > 0) {
+        best.prompt.expiresAt = Math.max(best.prompt.expiresAt, at + lifetime);
+        readFrom = { path: pathAtTokens(body, cumulative, cacheReadTokens), writtenAt: best.prompt.writtenAt };
+        explanation.push(
+          `Read ${formatTokens(cacheReadTokens)} tokens: ${formatTokens(shared)} shared with request #${best.prompt.request} (${formatAge(at - best.prompt.writtenAt)} ago), rounded down to 1,024 + k × 128.`,
+        );
+      } else if (shared > 0) {
+        explanation.push(`Only ${formatTokens(shared)} tokens are shared with an earlier prompt: below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum.`);
+      }
+      if (total < facts.minimumPrefixTokens) {
+        explanation.push(`The prompt is ${formatTokens(total)} tokens, below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum: not cached.`);
+      }
+      const expired = prompts.filter((prompt) => at >= prompt.expiresAt);
+      if (cacheReadTokens === 0 && expired.length > 0 && prompts.length === expired.length) {
+        explanation.push(`Earlier prompts left the cache (${retention} retention).`);
+      }
+      prompts = [...prompts.filter((prompt) => at < prompt.expiresAt), current].slice(-MAX_REMEMBERED_PROMPTS);
+    }
+    explanation.push(`Token counts from ${counter.name}${counter.exact ? '' : ' (estimates)'}.`);
+    const structural = detector.observeNormalized(body, {
+      at,
+      usage: { uncachedInputTokens: 0, cacheReadTokens, cacheWrite5mTokens, cacheWrite1hTokens: 0, outputTokens: 0, reasoningTokens: 0, raw: null },
+    });
+    if (structural) explanation.push(structural.explanation);
+    return buildVerdict({
+      index: requestIndex,
+      at,
+      inputTokens: total,
+      cacheReadTokens,
+      cacheWrite5mTokens,
+      cacheWrite1hTokens: 0,
+      tokensEstimated: !counter.exact,
+      counter: counter.name,
+      readFrom,
+      missCause: structural?.cause ?? null,
+      explanation,
+      warnings: [...body.warnings],
+      rejected: null,
+    });
+  }
+
+  return {
+    rules: 'openai',
+    judge,
+    reset() {
+      prompts = [];
+      explicit = new Map();
+      detector = createBreakDetector({ counter });
+      index = 0;
+    },
+  };
+}
+
+/**
+ * Cached tokens for a shared prefix: nothing below the minimum, then the minimum plus whole
+ * 128-token increments.
+ *
+ * @example
+ * roundToIncrement(1_300, 1_024); // 1_280
+ */
+export function roundToIncrement(sharedTokens: number, minimum: number): number {
+  if (sharedTokens < minimum) return 0;
+  return minimum + Math.floor((sharedTokens - minimum) / OPENAI_CACHE_INCREMENT) * OPENAI_CACHE_INCREMENT;
+}
+
+/** Unit tokens plus the framing tokens at the start of every message. */
+function tokensWithFraming(body: NormalizedWireBody, counter: TokenCounter): number[] {
+  let lastMessage: number | null = null;
+  return body.units.map((unit) => {
+    let tokens = unitTokens(unit, counter);
+    if (unit.messageIndex !== null && unit.messageIndex !== lastMessage) {
+      tokens += MESSAGE_OVERHEAD_TOKENS;
+      lastMessage = unit.messageIndex;
+    }
+    return tokens;
+  });
+}
+
+function running(values: readonly number[]): number[] {
+  let sum = 0;
+  return values.map((value) => (sum += value));
+}
+
+function chainHashes(body: NormalizedWireBody): string[] {
+  let chain = '';
+  return body.units.map((unit) => (chain = sha256(`${chain}\u0001${unitIdentity(unit)}`)));
+}
+
+/**
+ * Tokens two prompts share from the start: whole equal units, then the common text of the
+ * first differing unit (OpenAI caches by token, not by block), less one token for the token
+ * that straddles the difference.
+ */
+function sharedPrefixTokens(earlier: Prompt, current: Prompt, counter: TokenCounter): number {
+  const units = current.body.units;
+  const length = Math.min(earlier.body.units.length, units.length);
+  for (let index = 0; index < length; index++) {
+    const before = earlier.body.units[index]!;
+    const after = units[index]!;
+    if (unitIdentity(before) === unitIdentity(after)) continue;
+    const previous = index > 0 ? current.cumulative[index - 1]! : 0;
+    if (before.role !== after.role || before.kind !== after.kind || before.kind === 'param') return previous;
+    const common = commonPrefix(before.tokenText, after.tokenText);
+    const framing = current.tokens[index]! - unitTokens(after, counter);
+    return previous + framing + Math.max(0, (common ? counter.countText(common, after.tokenKind) : 0) - 1);
+  }
+  return length > 0 ? current.cumulative[length - 1]! : 0;
+}
+
+function commonPrefix(left: string, right: string): string {
+  const length = Math.min(left.length, right.length);
+  let index = 0;
+  while (index < length && left.charCodeAt(index) === right.charCodeAt(index)) index++;
+  return left.slice(0, index);
+}
+
+function pathAtTokens(body: NormalizedWireBody, cumulative: readonly number[], tokens: number): string {
+  const index = cumulative.findIndex((value) => value >= tokens);
+  return body.units[index === -1 ? body.units.length - 1 : index]!.path;
+}

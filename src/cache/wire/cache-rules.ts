@@ -1,0 +1,118 @@
+import { resolveAnthropicModel } from '../../providers/anthropic/models.js';
+import { resolveOpenAIModel } from '../../providers/openai-chat/models.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { isAnthropicRoute } from './normalize-chat.js';
+import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
+
+/** Which provider's cache rules judge a body. */
+export type CacheRules = 'anthropic' | 'openai' | 'local';
+
+const MINUTE = 60_000;
+
+/**
+ * Cache lifetimes in milliseconds [Anthropic prompt-caching docs; OpenAI prompt-caching guide
+ * and SDK 6.49 docs for `prompt_cache_retention` / `prompt_cache_options.ttl`, 2026-11-21].
+ * OpenAI's in-memory retention is "5 to 10 minutes of inactivity, at most an hour": the model
+ * uses the lower bound so it never promises a hit the provider may not give.
+ */
+export const CACHE_LIFETIMES_MS = {
+  anthropic5m: 5 * MINUTE,
+  anthropic1h: 60 * MINUTE,
+  openAiInMemoryIdle: 5 * MINUTE,
+  openAiInMemoryMax: 60 * MINUTE,
+  openAi24h: 24 * 60 * MINUTE,
+  openAiExplicit: 30 * MINUTE,
+} as const;
+
+/** Anthropic rules for Anthropic bodies and OpenRouter's `anthropic/*` routes, local for OpenAI-compatible servers. */
+export function cacheRulesFor(body: NormalizedWireBody): CacheRules {
+  if (body.format === 'anthropic') return 'anthropic';
+  if (body.format === 'openrouter' && isAnthropicRoute(body.model)) return 'anthropic';
+  if (body.format === 'openai-compatible') return 'local';
+  return 'openai';
+}
+
+/** The Anthropic model id behind a body: OpenRouter's `anthropic/claude-sonnet-4.5` → `claude-sonnet-4-5`. */
+export function anthropicModelId(model: string): string {
+  return model.startsWith('anthropic/') ? model.slice('anthropic/'.length).replaceAll('.', '-') : model;
+}
+
+/** The OpenAI model id behind a body: OpenRouter's `openai/gpt-4.1` → `gpt-4.1`. */
+export function openAiModelId(model: string): string {
+  return model.startsWith('openai/') ? model.slice('openai/'.length) : model;
+}
+
+/** Smallest prefix the provider caches for the body's model, in tokens (0 for local engines). */
+export function minimumPrefixTokens(body: NormalizedWireBody): number {
+  switch (cacheRulesFor(body)) {
+    case 'anthropic':
+      return resolveAnthropicModel(anthropicModelId(body.model)).effectiveFloorTokens;
+    case 'openai':
+      return resolveOpenAIModel(openAiModelId(body.model)).minimumPrefixTokens;
+    case 'local':
+      return 0;
+  }
+}
+
+/** The TTL an Anthropic breakpoint placed on a unit gets (top-level automatic caching included). */
+export function anthropicBreakpoints(body: NormalizedWireBody): Array<{ index: number; ttl: WireTtl }> {
+  const marks = body.units.flatMap((unit, index) => (unit.breakpoint ? [{ index, ttl: unit.breakpoint }] : []));
+  if (body.automaticBreakpoint) {
+    const last = lastCacheableBlock(body.units);
+    if (last !== null && !marks.some((mark) => mark.index === last)) marks.push({ index: last, ttl: body.automaticBreakpoint });
+    marks.sort((left, right) => left.index - right.index);
+  }
+  return marks;
+}
+
+/** Top-level automatic caching marks the last block that may carry a marker (not thinking, not empty text). */
+function lastCacheableBlock(units: readonly WireUnit[]): number | null {
+  for (let index = units.length - 1; index >= 0; index--) {
+    const unit = units[index]!;
+    if (!unit.block || unit.kind === 'thinking') continue;
+    if (unit.kind === 'text' && unit.tokenText.length === 0) continue;
+    return index;
+  }
+  return null;
+}
+
+/**
+ * How many leading units an earlier request could have left in the cache: under Anthropic
+ * rules entries exist only up to the last breakpoint (nothing after it is ever cached); under
+ * automatic caching the whole prompt is. A body without any marker under Anthropic rules is
+ * compared whole (there is no cache to protect, but the diff is still wanted).
+ */
+export function cacheHorizon(body: NormalizedWireBody): number {
+  if (cacheRulesFor(body) === 'anthropic') {
+    const marks = anthropicBreakpoints(body);
+    const last = marks.at(-1);
+    return last ? last.index + 1 : body.units.length;
+  }
+  if (body.promptCacheMode === 'explicit') {
+    const last = body.units.findLastIndex((unit) => unit.breakpoint !== null);
+    return last + 1;
+  }
+  return body.units.length;
+}
+
+/** How long the cache a body wrote lives without being read, in milliseconds. */
+export function cacheLifetimeMs(body: NormalizedWireBody): number {
+  switch (cacheRulesFor(body)) {
+    case 'anthropic':
+      return anthropicBreakpoints(body).some((mark) => mark.ttl === '1h') ? CACHE_LIFETIMES_MS.anthropic1h : CACHE_LIFETIMES_MS.anthropic5m;
+    case 'openai': {
+      if (body.retention === '24h') return CACHE_LIFETIMES_MS.openAi24h;
+      const facts = resolveOpenAIModel(openAiModelId(body.model));
+      if (facts.explicitBreakpoints) return CACHE_LIFETIMES_MS.openAiExplicit;
+      return CACHE_LIFETIMES_MS.openAiInMemoryIdle;
+    }
+    case 'local':
+      return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** Tokens of one unit: its text through the counter plus fixed media tokens; parameters cost none. */
+export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
+  if (unit.kind === 'param') return 0;
+  return (unit.tokenText ? counter.countText(unit.tokenText, unit.tokenKind) : 0) + unit.fixedTokens;
+}

@@ -1,0 +1,25 @@
+/** Small helpers for reading untyped wire JSON without `any`. */
+export type JsonRecord = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A shallow copy without the named keys (cache markers), keeping the body's key order. */
+export function withoutKeys(value: JsonRecord, keys: readonly string[]): JsonRecord {
+  const copy: JsonRecord = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (!keys.includes(key)) copy[key] = entry;
+  }
+  return copy;
+}
+
+/** JSON text of a value; `undefined` (an absent field) is written as `null`. */
+export function jsonText(value: unknown): string {
+  return value === undefined ? 'null' : (JSON.stringify(value) ?? 'null');
+}
+
+export function stringField(record: JsonRecord, key: string): string | null {
+  const value = record[key];
+  return typeof value === 'string' ? value : null;
+}

@@ -1,0 +1,145 @@
+import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
+import { imageTokensFromSource } from './image-tokens.js';
+import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
+import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
+
+const MARKER_KEYS = ['cache_control'] as const;
+
+/** Fields of an Anthropic body that invalidate the messages level of the cache when they change. */
+export const ANTHROPIC_MESSAGE_LEVEL_PARAMS = ['tool_choice', 'thinking', 'output_config'] as const;
+
+/** Read a `cache_control` value: `{type:'ephemeral', ttl?:'5m'|'1h'}`. */
+export function cacheControlTtl(value: unknown): WireTtl | null {
+  if (!isRecord(value) || value.type !== 'ephemeral') return null;
+  return value.ttl === '1h' ? '1h' : '5m';
+}
+
+/**
+ * Units of an Anthropic Messages body in the order its cache reads them: `model`, tools,
+ * system, the message-level parameters (tool_choice, thinking, effort and whether images are
+ * present, each of which invalidates the messages level), then every content block.
+ */
+export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
+  const warnings: string[] = [];
+  const units: WireUnit[] = [];
+  const model = stringField(body, 'model') ?? '';
+  units.push(paramUnit('model', jsonText(body.model)));
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  tools.forEach((tool, index) => {
+    const record = isRecord(tool) ? tool : {};
+    const text = jsonText(withoutKeys(record, MARKER_KEYS));
+    units.push(unit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', cacheControlTtl(record.cache_control)));
+  });
+  if (typeof body.system === 'string') {
+    if (body.system.length > 0) {
+      units.push(unit('system', 'system', jsonText({ type: 'text', text: body.system }), null, null, body.system, 'prose', 'text', null));
+    }
+  } else if (Array.isArray(body.system)) {
+    body.system.forEach((block, index) => {
+      const record = isRecord(block) ? block : {};
+      const text = stringField(record, 'text') ?? '';
+      units.push(
+        unit('system', `system[${index}]`, jsonText(withoutKeys(record, MARKER_KEYS)), null, null, text, 'prose', 'text', cacheControlTtl(record.cache_control)),
+      );
+    });
+  }
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  for (const key of ANTHROPIC_MESSAGE_LEVEL_PARAMS) units.push(paramUnit(key, jsonText(body[key])));
+  units.push(paramUnit('images', jsonText(messages.some(containsImage) ? 'present' : 'absent')));
+  messages.forEach((message, messageIndex) => {
+    const record = isRecord(message) ? message : {};
+    const role = stringField(record, 'role') ?? 'user';
+    const content = record.content;
+    if (typeof content === 'string') {
+      units.push(
+        unit('messages', `messages[${messageIndex}].content`, jsonText({ type: 'text', text: content }), role, messageIndex, content, 'prose', 'text', null),
+      );
+      return;
+    }
+    if (!Array.isArray(content)) return;
+    content.forEach((block, blockIndex) => {
+      const path = `messages[${messageIndex}].content[${blockIndex}]`;
+      const blockRecord = isRecord(block) ? block : {};
+      const ttl = cacheControlTtl(blockRecord.cache_control);
+      const blockUnit = contentBlockUnit(blockRecord, path, role, messageIndex, ttl);
+      if (ttl && (blockUnit.kind === 'thinking' || (blockUnit.kind === 'text' && blockUnit.tokenText.length === 0))) {
+        warnings.push(`${path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`);
+      }
+      units.push(blockUnit);
+    });
+  });
+  return { format: 'anthropic', model, units, automaticBreakpoint: cacheControlTtl(body.cache_control), warnings, retention: null, promptCacheMode: null };
+}
+
+function contentBlockUnit(block: JsonRecord, path: string, role: string, messageIndex: number, ttl: WireTtl | null): WireUnit {
+  const text = jsonText(withoutKeys(block, MARKER_KEYS));
+  switch (block.type) {
+    case 'text':
+      return unit('messages', path, text, role, messageIndex, stringField(block, 'text') ?? '', 'prose', 'text', ttl);
+    case 'image':
+      return { ...unit('messages', path, text, role, messageIndex, '', 'prose', 'image', ttl), fixedTokens: imageTokensFromSource(block.source) };
+    case 'document': {
+      const source = isRecord(block.source) ? block.source : {};
+      const data = source.type === 'text' ? (stringField(source, 'data') ?? '') : '';
+      const fixed = data ? 0 : DEFAULT_MEDIA_TOKENS.document;
+      return { ...unit('messages', path, text, role, messageIndex, data, 'prose', 'document', ttl), fixedTokens: fixed };
+    }
+    case 'tool_use':
+      return unit('messages', path, text, role, messageIndex, `${stringField(block, 'name') ?? ''}${jsonText(block.input)}`, 'json', 'tool_use', ttl);
+    case 'tool_result': {
+      const { texts, images } = toolResultParts(block.content);
+      return { ...unit('messages', path, text, role, messageIndex, texts, 'prose', 'tool_result', ttl), fixedTokens: images };
+    }
+    case 'thinking':
+      return unit('messages', path, text, role, messageIndex, stringField(block, 'thinking') ?? '', 'prose', 'thinking', ttl);
+    case 'redacted_thinking':
+      return unit('messages', path, text, role, messageIndex, stringField(block, 'data') ?? '', 'json', 'thinking', ttl);
+    default:
+      return unit('messages', path, text, role, messageIndex, text, 'json', 'other', ttl);
+  }
+}
+
+function toolResultParts(content: unknown): { texts: string; images: number } {
+  if (typeof content === 'string') return { texts: content, images: 0 };
+  if (!Array.isArray(content)) return { texts: '', images: 0 };
+  let texts = '';
+  let images = 0;
+  for (const part of content) {
+    if (!isRecord(part)) continue;
+    if (part.type === 'text') texts += stringField(part, 'text') ?? '';
+    else if (part.type === 'image') images += imageTokensFromSource(part.source);
+    else if (part.type === 'document') images += DEFAULT_MEDIA_TOKENS.document;
+  }
+  return { texts, images };
+}
+
+function containsImage(message: unknown): boolean {
+  if (!isRecord(message) || !Array.isArray(message.content)) return false;
+  return message.content.some(
+    (block) =>
+      isRecord(block) &&
+      (block.type === 'image' ||
+        (block.type === 'tool_result' && Array.isArray(block.content) && block.content.some((part) => isRecord(part) && part.type === 'image'))),
+  );
+}
+
+function paramUnit(path: string, text: string): WireUnit {
+  return unit('params', path, text, null, null, '', 'prose', 'param', null, false);
+}
+
+function unit(
+  zone: WireUnit['zone'],
+  path: string,
+  text: string,
+  role: string | null,
+  messageIndex: number | null,
+  tokenText: string,
+  tokenKind: WireUnit['tokenKind'],
+  kind: WireUnit['kind'],
+  breakpoint: WireTtl | null,
+  block = true,
+): WireUnit {
+  return { zone, path, text, role, messageIndex, tokenText, tokenKind, fixedTokens: 0, block, kind, breakpoint };
+}
+
+export { unit as wireUnit, paramUnit as wireParamUnit };

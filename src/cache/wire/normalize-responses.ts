@@ -1,0 +1,75 @@
+import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
+import { markerTtl, openAiCacheOptions } from './normalize-chat.js';
+import { wireParamUnit, wireUnit } from './normalize-anthropic.js';
+import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
+import type { NormalizedWireBody, WireUnit } from './wire-unit.js';
+
+const MARKER_KEYS = ['prompt_cache_breakpoint'] as const;
+/** Responses parameters that change the prefix from its first byte (prompt-caching guide). */
+const PREFIX_PARAMS = ['reasoning', 'parallel_tool_calls', 'text', 'prompt_cache_key'] as const;
+
+/**
+ * Units of a Responses API body: parameters, tools, `instructions` and leading
+ * system/developer input items (system zone), then every input item or message part.
+ */
+export function normalizeResponsesBody(body: JsonRecord): NormalizedWireBody {
+  const model = stringField(body, 'model') ?? '';
+  const units: WireUnit[] = [wireParamUnit('model', jsonText(body.model))];
+  for (const key of PREFIX_PARAMS) units.push(wireParamUnit(key, jsonText(body[key])));
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  tools.forEach((tool, index) => {
+    const text = jsonText(tool);
+    units.push(wireUnit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', null));
+  });
+  const instructions = stringField(body, 'instructions');
+  if (instructions) {
+    units.push(wireUnit('system', 'instructions', jsonText(instructions), 'instructions', null, instructions, 'prose', 'text', null));
+  }
+  if (typeof body.input === 'string') {
+    units.push(wireUnit('messages', 'input', jsonText({ type: 'input_text', text: body.input }), 'user', 0, body.input, 'prose', 'text', null));
+  } else if (Array.isArray(body.input)) {
+    let leadingSystem = true;
+    body.input.forEach((item, index) => {
+      const record = isRecord(item) ? item : {};
+      const role = stringField(record, 'role');
+      leadingSystem = leadingSystem && (role === 'system' || role === 'developer');
+      units.push(...inputItemUnits(record, index, leadingSystem ? 'system' : 'messages'));
+    });
+  }
+  return { format: 'openai-responses', model, units, automaticBreakpoint: null, warnings: [], ...openAiCacheOptions(body) };
+}
+
+function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messages'): WireUnit[] {
+  const path = `input[${index}]`;
+  const role = stringField(item, 'role');
+  const type = stringField(item, 'type') ?? (role ? 'message' : 'unknown');
+  if (type === 'message' && role) {
+    if (typeof item.content === 'string') {
+      return [wireUnit(zone, `${path}.content`, jsonText({ type: 'input_text', text: item.content }), role, index, item.content, 'prose', 'text', null)];
+    }
+    const parts = Array.isArray(item.content) ? item.content : [];
+    return parts.map((part, partIndex) => {
+      const record = isRecord(part) ? part : {};
+      const text = jsonText(withoutKeys(record, MARKER_KEYS));
+      const partPath = `${path}.content[${partIndex}]`;
+      if (record.type === 'input_image') {
+        return { ...wireUnit(zone, partPath, text, role, index, '', 'prose', 'image', markerTtl(record)), fixedTokens: DEFAULT_MEDIA_TOKENS.image };
+      }
+      if (record.type === 'input_file') {
+        return { ...wireUnit(zone, partPath, text, role, index, '', 'prose', 'document', markerTtl(record)), fixedTokens: DEFAULT_MEDIA_TOKENS.document };
+      }
+      return wireUnit(zone, partPath, text, role, index, stringField(record, 'text') ?? '', 'prose', 'text', markerTtl(record));
+    });
+  }
+  const text = jsonText(withoutKeys(item, MARKER_KEYS));
+  switch (type) {
+    case 'function_call':
+      return [wireUnit(zone, path, text, 'assistant', index, `${stringField(item, 'name') ?? ''}${stringField(item, 'arguments') ?? ''}`, 'json', 'tool_use', null)];
+    case 'function_call_output':
+      return [wireUnit(zone, path, text, 'tool', index, typeof item.output === 'string' ? item.output : jsonText(item.output), 'prose', 'tool_result', null)];
+    case 'reasoning':
+      return [wireUnit(zone, path, text, 'assistant', index, text, 'json', 'thinking', null)];
+    default:
+      return [wireUnit(zone, path, text, role, index, text, 'json', 'other', null)];
+  }
+}

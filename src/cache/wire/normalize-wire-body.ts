@@ -1,0 +1,64 @@
+import { ValidationError } from '../../model/errors.js';
+import { assertNever } from '../../model/validate.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { isRecord } from './json-helpers.js';
+import { normalizeAnthropicBody } from './normalize-anthropic.js';
+import { normalizeChatBody } from './normalize-chat.js';
+import { normalizeResponsesBody } from './normalize-responses.js';
+import type { NormalizedWireBody } from './wire-unit.js';
+
+/** Fields only llama.cpp-style servers read, which mark a body as OpenAI-compatible-local. */
+const LOCAL_ENGINE_FIELDS = ['cache_prompt', 'id_slot', 'chat_template_kwargs', 'n_predict'] as const;
+const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+
+/**
+ * Guess which wire API a body was written for, from its shape: `input`/`instructions` →
+ * Responses; top-level `system`, Anthropic block types or a `claude-` model → Anthropic; a
+ * `vendor/model` id → OpenRouter; llama.cpp fields or `reasoning_content` → OpenAI-compatible;
+ * otherwise Chat Completions.
+ *
+ * @example
+ * detectWireFormat({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }); // 'openai-chat'
+ */
+export function detectWireFormat(body: unknown): ProviderId {
+  if (!isRecord(body)) throw new ValidationError('body', 'a JSON object (a provider request body)');
+  if ('input' in body || 'instructions' in body) return 'openai-responses';
+  if (!Array.isArray(body.messages)) throw new ValidationError('body.messages', 'an array of messages (or `input` for the Responses API)');
+  const model = typeof body.model === 'string' ? body.model : '';
+  const messages = body.messages;
+  const anthropicBlocks = messages.some(
+    (message) =>
+      isRecord(message) &&
+      Array.isArray(message.content) &&
+      message.content.some((block) => isRecord(block) && typeof block.type === 'string' && ANTHROPIC_BLOCK_TYPES.has(block.type)),
+  );
+  if (model.includes('/')) return 'openrouter';
+  if ('system' in body || anthropicBlocks || model.startsWith('claude-')) return 'anthropic';
+  const reasoningContent = messages.some((message) => isRecord(message) && 'reasoning_content' in message);
+  if (reasoningContent || LOCAL_ENGINE_FIELDS.some((field) => field in body)) return 'openai-compatible';
+  return 'openai-chat';
+}
+
+/**
+ * Reduce a provider request body to its comparable units in prefix order. `format` defaults
+ * to `detectWireFormat(body)`.
+ *
+ * @example
+ * const normalized = normalizeWireBody(anthropicBody, 'anthropic');
+ * normalized.units.map((unit) => unit.path); // ['model', 'tools[0]', 'system[0]', 'tool_choice', ...]
+ */
+export function normalizeWireBody(body: unknown, format: ProviderId = detectWireFormat(body)): NormalizedWireBody {
+  if (!isRecord(body)) throw new ValidationError('body', 'a JSON object (a provider request body)');
+  switch (format) {
+    case 'anthropic':
+      return normalizeAnthropicBody(body);
+    case 'openai-chat':
+    case 'openrouter':
+    case 'openai-compatible':
+      return normalizeChatBody(body, format);
+    case 'openai-responses':
+      return normalizeResponsesBody(body);
+    default:
+      return assertNever(format);
+  }
+}

@@ -1,0 +1,70 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_SERVE_PORT, startServer } from '../../server/start-server.js';
+import { openTraceStore } from '../../trace/open-trace-store.js';
+import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
+
+export interface ServeCommandOptions {
+  db: string;
+  port: number;
+  host: string;
+  token?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return port;
+}
+
+/**
+ * `cachet serve`: the analytics API and dashboard over a trace store.
+ *
+ * @example
+ * cachet serve                                   # .cachet/traces.db on http://127.0.0.1:4319
+ * cachet serve --db postgres://cachet@db/cachet --host 0.0.0.0 --token "$TOKEN"
+ */
+export function registerServeCommand(program: Command): Command {
+  return program
+    .command('serve')
+    .description('serve the trace analytics API and dashboard')
+    .option('--db <path|url>', 'SQLite file or postgres:// URL (env CACHET_DB)', process.env.CACHET_DB ?? DEFAULT_TRACE_DB)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, DEFAULT_SERVE_PORT)
+    .option('--host <host>', 'interface to bind; anything but loopback requires a token', '127.0.0.1')
+    .option('--token <token>', 'bearer token required by the API (env CACHET_SERVE_TOKEN)')
+    .action(async (options: ServeCommandOptions) => {
+      await runServe(options);
+    });
+}
+
+/** Start serving and stop cleanly on SIGINT/SIGTERM. Resolves once the server is listening. */
+export async function runServe(
+  options: ServeCommandOptions,
+  output: (line: string) => void = console.log,
+): Promise<() => Promise<void>> {
+  const token = options.token ?? process.env.CACHET_SERVE_TOKEN;
+  const store = await openTraceStore(options.db);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ store, host: options.host, port: options.port, ...(token ? { token } : {}) });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  output(`cachet serve: ${store.backend} store ${store.location}`);
+  output(`dashboard: ${server.url}/${token ? '#token=<your token>' : ''}`);
+  output(
+    `API: ${server.url}/sessions, /sessions/:id/requests, /analytics/cache_effectiveness, /analytics/skills, /analytics/cache_breaks`,
+  );
+  const stop = async () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await server.close();
+    await store.close();
+  };
+  const onSignal = () => {
+    void stop().then(() => process.exit(0));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return stop;
+}

@@ -1,0 +1,91 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CachetError, ValidationError } from '../model/errors.js';
+import { parseWith } from '../model/validate.js';
+import type { SerializedSession } from '../session/session.js';
+
+/** The full state of a session archived before a rewrite, restorable with `Session.fromJSON`. */
+export interface Checkpoint {
+  /** `ckpt_` + 16 hex characters of the SHA-256 of the archived state. */
+  id: string;
+  sessionId: string;
+  /** Why the checkpoint was taken (the compaction layer that followed). */
+  reason: string;
+  /** Time on the session's clock. */
+  createdAt: number;
+  session: SerializedSession;
+  /** The compaction pipeline's own state (notes, the running summary, counters). */
+  pipelineState: unknown;
+}
+
+export interface CheckpointStore {
+  put(checkpoint: Checkpoint): Promise<void>;
+  get(id: string): Promise<Checkpoint | null>;
+}
+
+export const DEFAULT_CHECKPOINT_DIR = '.cachet/checkpoints';
+const ID_PATTERN = /^ckpt_[0-9a-f]{16}$/;
+
+export class MemoryCheckpointStore implements CheckpointStore {
+  private readonly checkpoints = new Map<string, Checkpoint>();
+  async put(checkpoint: Checkpoint): Promise<void> {
+    this.checkpoints.set(checkpoint.id, structuredClone(checkpoint));
+  }
+  async get(id: string): Promise<Checkpoint | null> {
+    const checkpoint = this.checkpoints.get(id);
+    return checkpoint ? structuredClone(checkpoint) : null;
+  }
+  get size(): number {
+    return this.checkpoints.size;
+  }
+}
+
+const checkpointSchema = z
+  .object({
+    id: z.string().regex(ID_PATTERN),
+    sessionId: z.string().min(1),
+    reason: z.string(),
+    createdAt: z.number(),
+    // The session itself is validated by Session.fromJSON when it is restored.
+    session: z.unknown(),
+    pipelineState: z.unknown(),
+  })
+  .strict();
+
+/**
+ * One JSON file per checkpoint under `.cachet/checkpoints/` by default.
+ *
+ * @example
+ * const store = new FileCheckpointStore();
+ * const checkpoint = await store.get('ckpt_0123456789abcdef');
+ * const session = Session.fromJSON(checkpoint.session, { bus, clock });
+ */
+export class FileCheckpointStore implements CheckpointStore {
+  constructor(readonly directory: string = DEFAULT_CHECKPOINT_DIR) {}
+
+  async put(checkpoint: Checkpoint): Promise<void> {
+    checkId(checkpoint.id);
+    await mkdir(this.directory, { recursive: true });
+    await writeFile(join(this.directory, `${checkpoint.id}.json`), JSON.stringify(checkpoint));
+  }
+
+  async get(id: string): Promise<Checkpoint | null> {
+    checkId(id);
+    const path = join(this.directory, `${id}.json`);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new CachetError('checkpoint_read_failed', `could not read ${path}`, { cause: error });
+    }
+    return parseWith(checkpointSchema, JSON.parse(text), path) as Checkpoint;
+  }
+}
+
+function checkId(id: string): void {
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+    throw new ValidationError('checkpointId', 'a checkpoint id like ckpt_0123456789abcdef', `got ${JSON.stringify(id)}`);
+  }
+}

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import type { CachetEvent } from '../events/catalog.js';
+import { validatePairing } from '../model/validate.js';
+import { anthropicAdapter } from '../providers/anthropic/index.js';
+import { assemble } from '../session/assemble.js';
+import type { Session } from '../session/session.js';
+import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
+import { MemoryCheckpointStore } from './checkpoint-store.js';
+import { isMasked } from './observation-masking.js';
+import { MemoryOffloadStore } from './offload-store.js';
+import { createCompactionPipeline, isSummaryMessage } from './pipeline.js';
+import { measureRequest } from './request-tokens.js';
+import { fileText, makeTestSession, toolCall, toolResult } from './test-support.js';
+
+const counter = anthropicEstimator();
+
+/** `turns` turns of: instruction, read_file call, a `lines`-line result, a short answer. */
+function fill(session: Session, turns: number, lines: number, from = 0): void {
+  for (let turn = from; turn < from + turns; turn++) {
+    session.appendUserText(`Instruction ${turn}: look at file_${turn}.ts`);
+    session.append(toolCall(`t${turn}`, `file_${turn}.ts`));
+    session.append({ role: 'user', content: [toolResult(`t${turn}`, fileText(lines, `f${turn}_`))] });
+    session.append({ role: 'assistant', content: [{ type: 'text', text: `Read file_${turn}.ts.` }] });
+  }
+}
+
+function windowFor(session: Session, utilisation: number): number {
+  return Math.round(measureRequest(assemble(session), counter).total / utilisation);
+}
+
+function setup(utilisation: number, extra: Partial<Parameters<typeof createCompactionPipeline>[0]> = {}, sessionOptions = {}) {
+  const harness = makeTestSession(sessionOptions);
+  fill(harness.session, 12, 120);
+  const windowTokens = windowFor(harness.session, utilisation);
+  const checkpointStore = new MemoryCheckpointStore();
+  const offloadStore = new MemoryOffloadStore();
+  const pipeline = createCompactionPipeline({ windowTokens, counter, checkpointStore, offloadStore, ...extra });
+  return { ...harness, pipeline, windowTokens, checkpointStore, offloadStore };
+}
+
+const ofType = <T extends CachetEvent['type']>(events: CachetEvent[], type: T) =>
+  events.filter((event): event is CachetEvent<T> => event.type === type);
+
+describe('hot-cache bypass and cold-cache pruning', () => {
+  it('waits while the cache is hot, then masks old results once it has expired', async () => {
+    const { session, pipeline, events, now } = setup(0.55, { expectedRemainingRequests: 2, lightTruncateTokens: 800 });
+    const first = await pipeline.beforeRequest(session, { now, cacheHot: true });
+    expect(first.action).toBe('skipped');
+    const skipped = ofType(events, 'compaction.skipped').at(-1);
+    expect(skipped?.payload.reason).toBe('hot-cache');
+    const planned = ofType(events, 'compaction.planned').at(-1);
+    expect(planned?.payload).toMatchObject({ layer: 'light', decision: 'skip', cacheState: 'hot' });
+    expect(planned?.payload.tokensToRebill).toBeGreaterThan(planned?.payload.tokensSavedPerRequest ?? Infinity);
+
+    // Six minutes idle: the 5-minute cache has expired, the prefix is written anyway.
+    const second = await pipeline.beforeRequest(session, { now: now + 6 * 60_000 });
+    expect(second.action).toBe('applied');
+    expect(second.cacheHot).toBe(false);
+    expect(second.steps).toContain('ttl-pruning');
+    expect(second.tokensAfter).toBeLessThan(second.tokensBefore);
+    const masked = session.history.flatMap((message) => message.content.filter((block) => block.type === 'tool_result' && isMasked(block)));
+    expect(masked.length).toBeGreaterThan(0);
+    expect(ofType(events, 'compaction.planned').at(-1)?.payload).toMatchObject({ decision: 'apply', cacheState: 'cold', tokensToRebill: 0 });
+    expect(ofType(events, 'checkpoint.created')).toHaveLength(1);
+    expect(ofType(events, 'compaction.applied')[0]?.payload.checkpointId).toBe(second.checkpointId);
+  });
+
+  it('compacts in an emergency even with a hot cache', async () => {
+    const { session, pipeline, now } = setup(0.93, { expectedRemainingRequests: 0 });
+    const decision = await pipeline.beforeRequest(session, { now, cacheHot: true });
+    expect(decision.action).toBe('applied');
+    expect(decision.layer).toBe('emergency');
+    expect(decision.tokensAfter / decision.tokensBefore).toBeLessThan(0.9 * 0.93);
+  });
+
+  it('treats a long expected session as paying for a hot rewrite, and a short one as not', async () => {
+    const long = setup(0.75, { expectedRemainingRequests: 500 });
+    expect((await long.pipeline.beforeRequest(long.session, { now: long.now, cacheHot: true })).action).toBe('applied');
+    const short = setup(0.75, { expectedRemainingRequests: 1 });
+    expect((await short.pipeline.beforeRequest(short.session, { now: short.now, cacheHot: true })).reason).toMatch(/pays back after/);
+  });
+});
+
+describe('anti-thrashing', () => {
+  it('skips a cycle too soon after the last one, and one that saves too little', async () => {
+    const { session, pipeline, events, now } = setup(0.75, { minIntervalRequests: 3 });
+    expect((await pipeline.beforeRequest(session, { now, cacheHot: false })).action).toBe('applied');
+    fill(session, 6, 200, 100);
+    const again = await pipeline.beforeRequest(session, { now: now + 1_000, cacheHot: false });
+    expect(again.action).toBe('skipped');
+    expect(ofType(events, 'compaction.skipped').at(-1)?.payload.reason).toBe('thrashing');
+
+    const tiny = setup(0.55, { minSavingShare: 0.9 });
+    const decision = await tiny.pipeline.beforeRequest(tiny.session, { now: tiny.now, cacheHot: false });
+    expect(decision.action).toBe('skipped');
+    expect(ofType(tiny.events, 'compaction.skipped').at(-1)?.payload.reason).toBe('too-little-saving');
+  });
+});
+
+describe('priorities', () => {
+  it('never masks active errors or session notes', async () => {
+    const { session, pipeline, now } = setup(0.75, { importantRecentTurns: 2 });
+    session.appendUserText('Deploy it');
+    session.append(toolCall('e1', 'x', 'deploy'));
+    await pipeline.ingest(session, { role: 'user', content: [toolResult('e1', `ERROR-KEEP ${fileText(80)}`, true)] });
+    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'n1', name: 'session_note', input: { note: 'NOTE-KEEP: db is read-only' } }] });
+    const noted = await pipeline.runTool(session, session.history.at(-1)?.content[0] as never);
+    await pipeline.ingest(session, { role: 'user', content: [noted as never] });
+    session.append({ role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] });
+    fill(session, 4, 120, 50);
+    const decision = await pipeline.beforeRequest(session, { now, cacheHot: false });
+    expect(decision.action).toBe('applied');
+    const text = JSON.stringify(assemble(session).messages);
+    expect(text).toContain('ERROR-KEEP');
+    expect(text).toContain('Noted (note 1): NOTE-KEEP: db is read-only');
+    expect(pipeline.notes(session)).toEqual(['NOTE-KEEP: db is read-only']);
+  });
+});
+
+describe('summary and cache placement after the rewrite', () => {
+  it('puts the summary pair right after the session static zone, valid and with breakpoints', async () => {
+    const { session, pipeline, now, events } = setup(0.95, { targetUtilisation: 0.25, tailBudgetShare: 0.1, maskMinTokens: 100_000 }, { staticPair: true });
+    const decision = await pipeline.beforeRequest(session, { now, cacheHot: true });
+    expect(decision.action).toBe('applied');
+    expect(decision.steps).toContain('summary');
+    const history = session.history;
+    expect(isSummaryMessage(history[0] as never)).toBe(true);
+    const summaryText = JSON.stringify(history[0]);
+    for (const title of ['User goal', 'Active tasks', 'Completed work', 'Decisions', 'Errors and resolutions', 'Files and resources touched', 'Key facts and data', 'Constraints and preferences', 'Open questions', 'Next steps', 'Session notes']) {
+      expect(summaryText).toContain(title);
+    }
+    expect(summaryText).toContain('Instruction 0: look at file_0.ts');
+    expect(summaryText).toContain(decision.checkpointId);
+    // Invariants: alternation from the static zone on, pairing, no orphans.
+    const messages = [...session.sessionMessages, ...history];
+    messages.forEach((message, index) => index > 0 && expect(message.role).not.toBe(messages[index - 1]?.role));
+    validatePairing(messages, 'messages', { allowPendingAtEnd: false });
+    // The newest turns are untouched.
+    expect(JSON.stringify(history.at(-1))).toContain('Read file_11.ts.');
+    // Breakpoints: static end, end of the summary pair, last persisted block.
+    const request = assemble(session);
+    const persisted = request.blocks.filter((block) => block.zone !== 'tail');
+    expect(decision.breakpoints.map((entry) => entry.reason)).toEqual(['static-end', 'summary-end', 'last-persisted']);
+    expect(decision.breakpoints.at(-1)?.path).toBe(persisted.at(-1)?.path);
+    const pairEnd = history[1]?.role === 'assistant' && JSON.stringify(history[1]).includes('continue from this context') ? 3 : 2;
+    expect(decision.breakpoints[1]?.path).toBe(`messages[${pairEnd}].content[0]`);
+    // The adapter marks the new prefix at once: the first request after the rewrite writes it.
+    const { body } = anthropicAdapter.convertRequest(request, { tokenCounter: counter });
+    const marked = JSON.stringify(body.messages).match(/cache_control/g) ?? [];
+    expect(marked.length).toBeGreaterThan(0);
+    const lastMessage = body.messages.at(-1);
+    expect(JSON.stringify(lastMessage)).toContain('cache_control');
+    expect(ofType(events, 'history.rewritten')[0]?.payload.reason).toBe(`compaction:${decision.layer}`);
+  });
+
+  it('restores the exact session from the checkpoint taken before the rewrite', async () => {
+    const { session, pipeline, now, checkpointStore, offloadStore } = setup(0.95, { targetUtilisation: 0.25, tailBudgetShare: 0.1 });
+    const before = JSON.stringify(session.toJSON());
+    const decision = await pipeline.beforeRequest(session, { now });
+    expect(JSON.stringify(session.toJSON())).not.toBe(before);
+    const other = createCompactionPipeline({ windowTokens: 10_000, counter, checkpointStore, offloadStore });
+    const restored = await other.restoreCheckpoint(decision.checkpointId as string);
+    expect(JSON.stringify(restored.toJSON())).toBe(before);
+    await expect(other.restoreCheckpoint('ckpt_0000000000000000')).rejects.toThrow(/no checkpoint/);
+  });
+});

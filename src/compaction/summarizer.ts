@@ -1,0 +1,25 @@
+import type { EventBus } from '../events/event-bus.js';
+import type { Message } from '../model/content.js';
+import type { StructuredSummary } from './structured-summary.js';
+
+/** What a summariser is given: the span of history it replaces and what came before. */
+export interface SummaryInput {
+  sessionId: string;
+  /** The messages being replaced (may start with the previous `[CONTEXT]` summary message). */
+  span: readonly Message[];
+  /** The summary the previous compaction wrote, to merge with. */
+  previous: StructuredSummary | null;
+  /** Restore id of each tool result of the span (by tool_use id): its full output stays reachable. */
+  restoreIds: ReadonlyMap<string, string>;
+  /** Session notes, verbatim (the pipeline also writes them into the field itself). */
+  notes: readonly string[];
+  /** Where warnings go (auxiliary model fallbacks). */
+  bus?: EventBus;
+  now: number;
+}
+
+/** Turns a span of history into the eleven-field summary. Must not throw for content reasons. */
+export interface Summarizer {
+  readonly name: string;
+  summarize(input: SummaryInput): Promise<StructuredSummary>;
+}

@@ -1,0 +1,185 @@
+import type { ContentBlockParam, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AssistantContentBlock, UserContentBlock } from '../../model/content.js';
+import { assemble } from '../../session/assemble.js';
+import type { TailProvider } from '../../session/tail-provider.js';
+import { convertRequest } from './convert-request.js';
+import type { AnthropicOptions } from './options.js';
+import { fixtureSession, PNG_1X1, TOOLS } from './test-support/fixtures.js';
+import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
+
+/** One agent step: optional thinking, some text, 0–12 parallel tool calls (answered next). */
+const stepArbitrary = fc.record({
+  thinking: fc.constantFrom('none', 'signed', 'signed+redacted'),
+  text: fc.option(fc.string({ minLength: 1, maxLength: 30 }), { nil: undefined }),
+  calls: fc.integer({ min: 0, max: 12 }),
+});
+
+const turnArbitrary = fc.record({
+  userText: fc.string({ minLength: 1, maxLength: 40 }),
+  image: fc.boolean(),
+  steps: fc.array(stepArbitrary, { minLength: 0, maxLength: 3 }),
+});
+
+const scenarioArbitrary = fc.record({
+  model: fc.constantFrom('claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-6', 'unknown-model'),
+  globalText: fc.string({ minLength: 1, maxLength: 2000 }),
+  sessionText: fc.option(fc.string({ minLength: 1, maxLength: 6000 }), { nil: undefined }),
+  contextPair: fc.boolean(),
+  turns: fc.array(turnArbitrary, { minLength: 1, maxLength: 4 }),
+  endInToolLoop: fc.boolean(),
+  tail: fc.array(fc.record({ text: fc.string({ maxLength: 20 }), before: fc.boolean() }), { maxLength: 3 }),
+  options: fc.record({
+    breakpoints: fc.constantFrom('plan', 'automatic', 'none'),
+    tailPlacement: fc.constantFrom('final-user-message', 'system'),
+    padding: fc.constantFrom('auto', 'always', 'never'),
+    global: fc.constantFrom('5m', '1h'),
+    session: fc.constantFrom('5m', '1h'),
+    history: fc.constantFrom('5m', '1h'),
+    previous: fc.constantFrom('infer', 'none'),
+  }),
+});
+
+type Scenario = typeof scenarioArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+function build(scenario: Scenario) {
+  let version = 0;
+  const tail: TailProvider[] = scenario.tail.map((item) => ({
+    kind: 'custom',
+    position: item.before ? 'before-user-text' : 'end',
+    render: () => `${item.text}#${version}`,
+  }));
+  const session = fixtureSession({
+    model: scenario.model,
+    tail,
+    globalSystem: [{ label: 'persona', text: scenario.globalText }],
+    sessionStatic: {
+      system: scenario.sessionText ? [{ label: 'project', text: scenario.sessionText }] : [],
+      messages: scenario.contextPair
+        ? [
+            { role: 'user', content: [{ type: 'text', text: '[CONTEXT] memory' }] },
+            { role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] },
+          ]
+        : [],
+    },
+  });
+  let id = 0;
+  scenario.turns.forEach((turn, turnIndex) => {
+    const content: UserContentBlock[] = turn.image ? [{ type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PNG_1X1 } }] : [];
+    session.append({ role: 'user', content: [...content, { type: 'text', text: turn.userText }] });
+    const last = turnIndex === scenario.turns.length - 1;
+    const steps = turn.steps.length > 0 ? turn.steps : [{ thinking: 'none', text: 'ok', calls: 0 }];
+    steps.forEach((step, stepIndex) => {
+      const finalStep = stepIndex === steps.length - 1;
+      // Every step but the turn's last calls tools; the last one answers in text unless the
+      // session is to end inside a tool loop.
+      const calls = !finalStep ? Math.max(step.calls, 1) : last && scenario.endInToolLoop ? Math.max(step.calls, 1) : 0;
+      const blocks: AssistantContentBlock[] = [];
+      if (step.thinking !== 'none') blocks.push({ type: 'thinking', thinking: `think ${id}`, signature: `sig-${id}` });
+      if (step.thinking === 'signed+redacted') blocks.push({ type: 'redacted_thinking', data: `redacted-${id}` });
+      if (step.text !== undefined || calls === 0) blocks.push({ type: 'text', text: step.text ?? 'done' });
+      const uses = Array.from({ length: calls }, () => {
+        id += 1;
+        return { type: 'tool_use' as const, id: `call_${id}`, name: TOOLS[id % TOOLS.length]!.name, input: { path: `f${id}`, z: 1, a: [id] } };
+      });
+      session.append({ role: 'assistant', content: [...blocks, ...uses] });
+      if (calls > 0) {
+        session.append({
+          role: 'user',
+          content: uses.map((use) => ({ type: 'tool_result' as const, toolUseId: use.id, content: [{ type: 'text' as const, text: `result ${use.id}` }] })),
+        });
+      }
+    });
+  });
+  if (!scenario.endInToolLoop) session.appendUserText('next');
+  const options: AnthropicOptions = {
+    breakpoints: scenario.options.breakpoints,
+    tailPlacement: scenario.options.tailPlacement,
+    padding: scenario.options.padding,
+    ttl: { global: scenario.options.global, session: scenario.options.session, history: scenario.options.history },
+    previous: scenario.options.previous === 'none' ? null : undefined,
+  };
+  return { session, options, bumpTail: () => (version += 1) };
+}
+
+function blocksOf(body: MessageCreateParamsNonStreaming): Array<{ role: string; block: ContentBlockParam }> {
+  return body.messages.flatMap((message) =>
+    typeof message.content === 'string' ? [] : message.content.map((block) => ({ role: message.role, block })),
+  );
+}
+
+describe('convertRequest properties (random valid sessions)', () => {
+  it('at most 4 breakpoints, none on thinking or empty blocks, valid TTL order, valid tool pairing, byte-identical twice', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, (scenario) => {
+        const { session, options, bumpTail } = build(scenario);
+        const first = convertRequest(assemble(session), options);
+        const second = convertRequest(assemble(session), options);
+        expect(JSON.stringify(second.body)).toBe(JSON.stringify(first.body));
+
+        const body = first.body;
+        expect(validateAnthropicBreakpoints(body)).toEqual([]);
+        const markers = first.metadata.breakpoints.length;
+        expect(markers).toBeLessThanOrEqual(4);
+        const serialized = JSON.stringify(body);
+        expect(serialized.split('"cache_control"').length - 1).toBe(markers);
+
+        for (const { block } of blocksOf(body)) {
+          if (block.type === 'thinking' || block.type === 'redacted_thinking') expect('cache_control' in block).toBe(false);
+          if (block.type === 'text') expect(block.text === '' && 'cache_control' in block).toBe(false);
+        }
+
+        // Tool pairing: every tool_use is answered first thing in the next user message, in full.
+        body.messages.forEach((message, index) => {
+          if (typeof message.content === 'string' || message.role !== 'assistant') return;
+          const ids = message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+          if (ids.length === 0) return;
+          const next = body.messages[index + 1];
+          expect(next?.role).toBe('user');
+          const content = typeof next?.content === 'string' ? [] : (next?.content ?? []);
+          const leading = content.slice(0, ids.length).map((block) => (block.type === 'tool_result' ? block.tool_use_id : null));
+          expect(leading).toEqual(ids);
+        });
+
+        // Thinking blocks arrive exactly as the session holds them.
+        const sent = blocksOf(body).flatMap(({ block }) => (block.type === 'thinking' || block.type === 'redacted_thinking' ? [block] : []));
+        const held = assemble(session).messages.flatMap((message) =>
+          message.content.flatMap((block) =>
+            block.type === 'thinking'
+              ? [{ type: 'thinking', thinking: block.thinking, signature: block.signature }]
+              : block.type === 'redacted_thinking'
+                ? [{ type: 'redacted_thinking', data: block.data }]
+                : [],
+          ),
+        );
+        expect(sent).toEqual(held);
+
+        // Everything up to each explicit breakpoint is persisted content: after a reply, a new
+        // user message and a changed tail, the next request starts with the same blocks.
+        bumpTail();
+        session.append({ role: 'assistant', content: [{ type: 'text', text: 'reply' }] });
+        session.appendUserText('more');
+        const next = convertRequest(assemble(session), { ...options, previous: first.metadata.cacheState }).body;
+        const before = flatten(body);
+        const after = flatten(next);
+        for (const breakpoint of first.metadata.breakpoints) {
+          if (breakpoint.reason === 'automatic') continue;
+          expect(breakpoint.zone).not.toBe('tail');
+          expect(after.slice(0, breakpoint.position + 1)).toEqual(before.slice(0, breakpoint.position + 1));
+        }
+      }),
+      { numRuns: 300, seed: 20261121 },
+    );
+  });
+});
+
+/** Tools, system blocks and message blocks (with their role) in wire order, markers removed. */
+function flatten(body: MessageCreateParamsNonStreaming): string[] {
+  const strip = (value: unknown) => JSON.stringify(value, (key, entry: unknown) => (key === 'cache_control' ? undefined : entry));
+  return [
+    ...(body.tools ?? []).map(strip),
+    ...(Array.isArray(body.system) ? body.system.map(strip) : []),
+    ...blocksOf(body).map(({ role, block }) => `${role}:${strip(block)}`),
+  ];
+}

@@ -1,0 +1,665 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../model/errors.js';
+import { assemble } from '../../session/assemble.js';
+import { convertRequest } from './convert-request.js';
+import {
+  fixtureSession,
+  imagesAndDocuments,
+  parallelToolLoop,
+  plainChat,
+  sessionStaticPair,
+  thinkingToolLoop,
+  wideToolStep,
+} from './test-support/fixtures.js';
+import { markedPaths, summarise } from './test-support/summarise.js';
+
+const brief = (result: ReturnType<typeof convertRequest>) =>
+  result.metadata.breakpoints.map((breakpoint) => `${breakpoint.reason} ${breakpoint.path} ${breakpoint.ttl}`);
+
+describe('convertRequest wire bodies', () => {
+  it('plain chat: tail inside the final user message, matched skill before the user text', () => {
+    const result = convertRequest(plainChat(), { padding: 'never' });
+    expect(JSON.stringify(result.body, null, 1)).toMatchInlineSnapshot(`
+      "{
+       "model": "claude-sonnet-4-5",
+       "max_tokens": 1024,
+       "system": [
+        {
+         "type": "text",
+         "text": "You are a careful coding agent.",
+         "cache_control": {
+          "type": "ephemeral"
+         }
+        },
+        {
+         "type": "text",
+         "text": "Project: demo."
+        }
+       ],
+       "tools": [
+        {
+         "name": "read_file",
+         "description": "Read a file from the workspace",
+         "input_schema": {
+          "properties": {
+           "path": {
+            "type": "string"
+           }
+          },
+          "required": [
+           "path"
+          ],
+          "type": "object"
+         }
+        },
+        {
+         "name": "grep",
+         "description": "Search files for a pattern",
+         "input_schema": {
+          "properties": {
+           "glob": {
+            "type": "string"
+           },
+           "pattern": {
+            "type": "string"
+           }
+          },
+          "type": "object"
+         }
+        }
+       ],
+       "messages": [
+        {
+         "role": "user",
+         "content": [
+          {
+           "type": "text",
+           "text": "What does the build script do?"
+          }
+         ]
+        },
+        {
+         "role": "assistant",
+         "content": [
+          {
+           "type": "text",
+           "text": "It compiles TypeScript.",
+           "cache_control": {
+            "type": "ephemeral"
+           }
+          }
+         ]
+        },
+        {
+         "role": "user",
+         "content": [
+          {
+           "type": "text",
+           "text": "Matched skill: testing."
+          },
+          {
+           "type": "text",
+           "text": "And the tests?"
+          },
+          {
+           "type": "text",
+           "text": "[current time] 2026-11-21T12:00:00Z"
+          },
+          {
+           "type": "text",
+           "text": "Recall for turn 2: prefers pnpm."
+          }
+         ]
+        }
+       ]
+      }"
+    `);
+    expect(brief(result)).toMatchInlineSnapshot(`
+      [
+        "global-static system[0] 5m",
+        "history messages[1].content[0] 5m",
+      ]
+    `);
+    expect(result.metadata.warnings).toEqual([]);
+  });
+
+  it('tool loop with parallel calls: tail after the tool_result blocks, history breakpoint on the last result', () => {
+    const result = convertRequest(parallelToolLoop(), { padding: 'never' });
+    expect(result.body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": [
+            {
+              "text": "Find the TODOs in a.ts.",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+        {
+          "content": [
+            {
+              "text": "Reading and searching.",
+              "type": "text",
+            },
+            {
+              "id": "call_a",
+              "input": {
+                "path": "a.ts",
+              },
+              "name": "read_file",
+              "type": "tool_use",
+            },
+            {
+              "id": "call_b",
+              "input": {
+                "glob": "*.ts",
+                "pattern": "TODO",
+              },
+              "name": "grep",
+              "type": "tool_use",
+            },
+          ],
+          "role": "assistant",
+        },
+        {
+          "content": [
+            {
+              "content": [
+                {
+                  "text": "export const a = 1; // TODO",
+                  "type": "text",
+                },
+              ],
+              "tool_use_id": "call_a",
+              "type": "tool_result",
+            },
+            {
+              "cache_control": {
+                "type": "ephemeral",
+              },
+              "content": [
+                {
+                  "text": "a.ts:1",
+                  "type": "text",
+                },
+              ],
+              "tool_use_id": "call_b",
+              "type": "tool_result",
+            },
+            {
+              "text": "[current time] 2026-11-21T12:00:00Z",
+              "type": "text",
+            },
+            {
+              "text": "Recall for turn 1: prefers pnpm.",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+      ]
+    `);
+    expect(brief(result)).toMatchInlineSnapshot(`
+      [
+        "global-static system[0] 5m",
+        "history messages[2].content[1] 5m",
+      ]
+    `);
+  });
+
+  it('thinking: signed and redacted blocks pass through exactly and never carry a marker', () => {
+    const request = thinkingToolLoop();
+    const result = convertRequest(request, { padding: 'never' });
+    expect(result.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(result.body.messages[1]).toMatchInlineSnapshot(`
+      {
+        "content": [
+          {
+            "signature": "sig-EqQBCkgIARABGAIiQ",
+            "thinking": "I should read a.ts first.",
+            "type": "thinking",
+          },
+          {
+            "data": "EmwKAhgBEgy3va3pzix",
+            "type": "redacted_thinking",
+          },
+          {
+            "id": "call_t",
+            "input": {
+              "path": "a.ts",
+            },
+            "name": "read_file",
+            "type": "tool_use",
+          },
+        ],
+        "role": "assistant",
+      }
+    `);
+    const original = request.messages[1]?.content[0];
+    expect(original?.type === 'thinking' && original.signature).toBe('sig-EqQBCkgIARABGAIiQ');
+    expect(markedPaths(result.body)).not.toContain('messages[1].content[0]');
+    expect(markedPaths(result.body)).not.toContain('messages[1].content[1]');
+  });
+
+  it('images and documents map to their source types', () => {
+    const result = convertRequest(imagesAndDocuments(), { padding: 'never' });
+    expect(result.body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": [
+            {
+              "source": {
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==",
+                "media_type": "image/png",
+                "type": "base64",
+              },
+              "type": "image",
+            },
+            {
+              "cache_control": {
+                "type": "ephemeral",
+              },
+              "source": {
+                "type": "url",
+                "url": "https://example.com/spec.pdf",
+              },
+              "title": "Spec",
+              "type": "document",
+            },
+            {
+              "text": "Matched skill: testing.",
+              "type": "text",
+            },
+            {
+              "text": "Does the screenshot match the spec?",
+              "type": "text",
+            },
+            {
+              "text": "[current time] 2026-11-21T12:00:00Z",
+              "type": "text",
+            },
+            {
+              "text": "Recall for turn 1: prefers pnpm.",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+      ]
+    `);
+  });
+
+  it('session static pair: its own breakpoint when it is large enough', () => {
+    const memory = 'Working memory: the build uses tsc; tests use vitest and run from the package root. '.repeat(60);
+    const request = sessionStaticPair({
+      sessionStatic: {
+        system: [{ label: 'project', text: 'Project: demo.' }],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: `[CONTEXT]\n${memory}` }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Understood.' }] },
+        ],
+      },
+    });
+    const result = convertRequest(request, { padding: 'never' });
+    expect(summarise(result.body.messages)).toMatchInlineSnapshot(`
+      [
+        {
+          "content": [
+            {
+              "text": "<5050 chars: [CONTEXT]
+      Working memory: the build uses…>",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+        {
+          "content": [
+            {
+              "cache_control": {
+                "type": "ephemeral",
+              },
+              "text": "Understood.",
+              "type": "text",
+            },
+          ],
+          "role": "assistant",
+        },
+        {
+          "content": [
+            {
+              "text": "Matched skill: testing.",
+              "type": "text",
+            },
+            {
+              "text": "Run the tests.",
+              "type": "text",
+            },
+            {
+              "text": "[current time] 2026-11-21T12:00:00Z",
+              "type": "text",
+            },
+            {
+              "text": "Recall for turn 1: prefers pnpm.",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+      ]
+    `);
+    expect(brief(result)).toMatchInlineSnapshot(`
+      [
+        "global-static system[0] 5m",
+        "session-static messages[1].content[0] 5m",
+      ]
+    `);
+    // Once history exists before the tail, a small session zone does not earn a slot of its own.
+    const small = fixtureSession({ sessionStatic: { messages: sessionStaticPair().messages.slice(0, 2) } });
+    small.appendUserText('Run the tests.');
+    small.append({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] });
+    small.appendUserText('Thanks.');
+    expect(brief(convertRequest(assemble(small), { padding: 'never' }))).toEqual([
+      'global-static system[0] 5m',
+      'history messages[3].content[0] 5m',
+    ]);
+  });
+
+  it('1h TTL on the global zone; a later 1h zone raises earlier ones, with a warning', () => {
+    const global = convertRequest(plainChat(), { padding: 'never', ttl: { global: '1h' } });
+    expect(summarise(global.body.system)).toMatchInlineSnapshot(`
+      [
+        {
+          "cache_control": {
+            "ttl": "1h",
+            "type": "ephemeral",
+          },
+          "text": "You are a careful coding agent.",
+          "type": "text",
+        },
+        {
+          "text": "Project: demo.",
+          "type": "text",
+        },
+      ]
+    `);
+    expect(brief(global)).toMatchInlineSnapshot(`
+      [
+        "global-static system[0] 1h",
+        "history messages[1].content[0] 5m",
+      ]
+    `);
+    const history = convertRequest(plainChat(), { padding: 'never', ttl: { history: '1h' } });
+    expect(brief(history)).toMatchInlineSnapshot(`
+      [
+        "global-static system[0] 1h",
+        "history messages[1].content[0] 1h",
+      ]
+    `);
+    expect(history.metadata.warnings).toMatchInlineSnapshot(`
+      [
+        "system[0]: ttl raised to 1h because a later breakpoint uses 1h (1h entries must precede 5m ones)",
+      ]
+    `);
+  });
+
+  it('tail as a second system segment (seed spec §2): no history breakpoint while the tail is present', () => {
+    const result = convertRequest(plainChat(), { padding: 'never', tailPlacement: 'system' });
+    expect(result.body.system).toMatchInlineSnapshot(`
+      [
+        {
+          "cache_control": {
+            "type": "ephemeral",
+          },
+          "text": "You are a careful coding agent.",
+          "type": "text",
+        },
+        {
+          "cache_control": {
+            "type": "ephemeral",
+          },
+          "text": "Project: demo.",
+          "type": "text",
+        },
+        {
+          "text": "Matched skill: testing.
+
+      [current time] 2026-11-21T12:00:00Z
+
+      Recall for turn 2: prefers pnpm.",
+          "type": "text",
+        },
+      ]
+    `);
+    expect(result.body.messages.at(-1)).toMatchInlineSnapshot(`
+      {
+        "content": [
+          {
+            "text": "And the tests?",
+            "type": "text",
+          },
+        ],
+        "role": "user",
+      }
+    `);
+    expect(brief(result)).toMatchInlineSnapshot(`
+      [
+        "global-static system[0] 5m",
+        "session-static system[1] 5m",
+      ]
+    `);
+  });
+
+  it('automatic mode: one top-level cache_control and a warning when the tail is last', () => {
+    const result = convertRequest(plainChat(), { padding: 'never', breakpoints: 'automatic' });
+    expect(result.body.cache_control).toEqual({ type: 'ephemeral' });
+    expect(markedPaths(result.body)).toEqual(['cache_control']);
+    expect(result.metadata.warnings).toMatchInlineSnapshot(`
+      [
+        "automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes",
+      ]
+    `);
+    const noTail = fixtureSession({ tail: [] });
+    noTail.appendUserText('hello');
+    const clean = convertRequest(assemble(noTail), { padding: 'never', breakpoints: 'automatic' });
+    expect(clean.metadata.warnings).toEqual([]);
+  });
+
+  it('none mode: no markers at all', () => {
+    const result = convertRequest(plainChat(), { breakpoints: 'none' });
+    expect(markedPaths(result.body)).toEqual([]);
+    expect(result.metadata.padding?.applied).toBe(false);
+  });
+
+  it('tool schemas and tool inputs are sent in canonical key order', () => {
+    const result = convertRequest(parallelToolLoop(), { padding: 'never' });
+    expect(JSON.stringify(result.body.tools?.[1])).toBe(
+      '{"name":"grep","description":"Search files for a pattern","input_schema":{"properties":{"glob":{"type":"string"},"pattern":{"type":"string"}},"type":"object"}}',
+    );
+    const assistant = result.body.messages[1];
+    const call = Array.isArray(assistant?.content) ? assistant.content[2] : undefined;
+    expect(JSON.stringify(call)).toBe('{"type":"tool_use","id":"call_b","name":"grep","input":{"glob":"*.ts","pattern":"TODO"}}');
+  });
+
+  it('is pure: same bytes twice, input untouched', () => {
+    const request = thinkingToolLoop();
+    const before = JSON.stringify(request);
+    const first = JSON.stringify(convertRequest(request).body);
+    const second = JSON.stringify(convertRequest(request).body);
+    expect(second).toBe(first);
+    expect(JSON.stringify(request)).toBe(before);
+  });
+
+  it('drops unsigned thinking (from another provider) with a warning', () => {
+    const request = thinkingToolLoop();
+    const assistant = request.messages[1];
+    if (assistant?.role !== 'assistant') throw new Error('fixture changed');
+    const unsigned = {
+      ...request,
+      messages: [request.messages[0]!, { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'x' }, ...assistant.content.slice(1)] }, request.messages[2]!],
+    };
+    const result = convertRequest(unsigned, { padding: 'never' });
+    expect(result.metadata.warnings).toContain('messages[1].content[0]: unsigned thinking block dropped (the Messages API requires a signature)');
+    expect(JSON.stringify(result.body.messages[1])).not.toContain('"thinking":"x"');
+  });
+
+  it('rejects image media types the API does not accept, naming the path', () => {
+    const session = fixtureSession();
+    session.append({ role: 'user', content: [{ type: 'image', source: { kind: 'base64', mediaType: 'image/tiff', data: 'AAAA' } }] });
+    expect(() => convertRequest(assemble(session))).toThrowError(ValidationError);
+    expect(() => convertRequest(assemble(session))).toThrowError(/messages\[0\]\.content\[0\]\.source\.mediaType/);
+  });
+});
+
+describe('padding in wire bodies', () => {
+  it('pads the global zone after its system segments; the global breakpoint moves to the last padding block', () => {
+    const result = convertRequest(plainChat({ model: 'claude-haiku-4-5' }), {
+      padding: 'always',
+      skills: [{ name: 'release-notes', body: 'Collect merged changes since the last tag and group them by area.' }],
+    });
+    expect(summarise(result.body.system, 60)).toMatchInlineSnapshot(`
+      [
+        {
+          "text": "You are a careful coding agent.",
+          "type": "text",
+        },
+        {
+          "text": "<89 chars: # Skill: release-notes
+
+      Collect merged c…>",
+          "type": "text",
+        },
+        {
+          "cache_control": {
+            "type": "ephemeral",
+          },
+          "text": "<18105 chars: # Operating guidelines
+
+      These guidelines…>",
+          "type": "text",
+        },
+        {
+          "text": "Project: demo.",
+          "type": "text",
+        },
+      ]
+    `);
+    expect(result.metadata.padding).toMatchInlineSnapshot(`
+      {
+        "applied": true,
+        "floorTokens": 4096,
+        "mode": "always",
+        "paddedSkills": [
+          "release-notes",
+        ],
+        "prefixTokensAfter": 4616,
+        "prefixTokensBefore": 66,
+        "reason": "padded 66 -> 4616 tokens to clear the 4096-token floor (always)",
+      }
+    `);
+    expect(brief(result)).toMatchInlineSnapshot(`
+      [
+        "global-static padding[1] 5m",
+        "history messages[1].content[0] 5m",
+      ]
+    `);
+  });
+
+  it('auto: records why it did not pad a small prefix', () => {
+    const result = convertRequest(plainChat({ model: 'claude-haiku-4-5' }));
+    expect(result.metadata.padding).toMatchInlineSnapshot(`
+      {
+        "applied": false,
+        "floorTokens": 4096,
+        "mode": "auto",
+        "paddedSkills": [],
+        "prefixTokensAfter": 66,
+        "prefixTokensBefore": 66,
+        "reason": "padding to 4593 tokens would cost 9,875 vs 660 input-token equivalents over 10 requests",
+      }
+    `);
+    expect(result.body.system).toHaveLength(2);
+  });
+});
+
+describe('lookback guard', () => {
+  /** Request A after a one-call step, then request B after a step with `calls` parallel calls. */
+  function twoSteps(calls: number) {
+    const session = fixtureSession({ tail: [] });
+    session.appendUserText('Read a.ts, then every file.');
+    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'first', name: 'read_file', input: { path: 'a.ts' } }] });
+    session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'first', content: [{ type: 'text', text: 'a' }] }] });
+    const first = convertRequest(assemble(session), { padding: 'never', previous: null });
+    const uses = Array.from({ length: calls }, (_, index) => ({ type: 'tool_use' as const, id: `c${index}`, name: 'read_file', input: { path: `f${index}` } }));
+    session.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading all.' }, ...uses] });
+    session.append({
+      role: 'user',
+      content: uses.map((use) => ({ type: 'tool_result' as const, toolUseId: use.id, content: [{ type: 'text' as const, text: use.id }] })),
+    });
+    return { session, first };
+  }
+
+  it('adds a guard at the previous entry when the step adds 20 or more positions', () => {
+    const { session, first } = twoSteps(12);
+    expect(first.metadata.cacheState.entries.map((entry) => entry.path)).toEqual(['messages[2].content[0]']);
+    const second = convertRequest(assemble(session), { padding: 'never', previous: first.metadata.cacheState });
+    expect(brief(second)).toMatchInlineSnapshot(`
+      [
+        "global-static system[0] 5m",
+        "lookback-guard messages[2].content[0] 5m",
+        "history messages[4].content[11] 5m",
+      ]
+    `);
+    const inferred = convertRequest(assemble(session), { padding: 'never' });
+    expect(brief(inferred)).toEqual(brief(second));
+  });
+
+  it('adds no guard when the previous entry is within reach', () => {
+    const { session, first } = twoSteps(9);
+    const second = convertRequest(assemble(session), { padding: 'never', previous: first.metadata.cacheState });
+    expect(second.metadata.breakpoints.map((breakpoint) => breakpoint.reason)).not.toContain('lookback-guard');
+  });
+
+  it('ignores previous entries whose prefix no longer matches (history rewritten)', () => {
+    const { session, first } = twoSteps(12);
+    const stale = { entries: first.metadata.cacheState.entries.map((entry) => ({ ...entry, prefixHash: 'rewritten' })) };
+    const second = convertRequest(assemble(session), { padding: 'never', previous: stale });
+    expect(second.metadata.breakpoints.map((breakpoint) => breakpoint.reason)).not.toContain('lookback-guard');
+  });
+
+  it('keeps at most four breakpoints with caller markers and warns about the rest', () => {
+    const request = wideToolStep(3);
+    const result = convertRequest(request, {
+      padding: 'never',
+      markers: [
+        { path: 'tools[0]' },
+        { path: 'system[0]' },
+        { path: 'messages[0].content[0]' },
+        { path: 'messages[1].content[0]' },
+        { path: 'messages[1].content[1]', ttl: '1h' },
+      ],
+    });
+    expect(markedPaths(result.body).length).toBeLessThanOrEqual(4);
+    expect(brief(result)).toMatchInlineSnapshot(`
+      [
+        "caller tools[0] 5m",
+        "caller system[0] 5m",
+        "caller messages[0].content[0] 5m",
+        "caller messages[1].content[0] 5m",
+      ]
+    `);
+    expect(result.metadata.warnings).toMatchInlineSnapshot(`
+      [
+        "messages[1].content[1]: caller breakpoint dropped, the request already has the maximum of 4",
+        "messages[2].content[2]: history breakpoint dropped, the request already has the maximum of 4",
+      ]
+    `);
+  });
+
+  it('refuses a marker path that names no block', () => {
+    expect(() => convertRequest(plainChat(), { markers: [{ path: 'messages[9].content[0]' }] })).toThrowError(
+      /options\.markers\[0\]\.path/,
+    );
+  });
+});

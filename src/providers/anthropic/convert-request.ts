@@ -1,0 +1,321 @@
+import type {
+  CacheControlEphemeral,
+  ContentBlockParam,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolChoice,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Message } from '../../model/content.js';
+import { ValidationError } from '../../model/errors.js';
+import type { BlockRecord, CanonicalRequest, GenerationParams, TailItem, Zone } from '../../model/request.js';
+import { assertNever } from '../../model/validate.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import type { ConversionMetadata, ConversionResult } from '../adapter.js';
+import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
+import { convertContentBlock, convertTool, textBlock } from './convert-blocks.js';
+import { resolveAnthropicModel } from './models.js';
+import { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './options.js';
+import { type PaddingBlock, planRequestPadding } from './padding.js';
+import {
+  type AnthropicCacheState,
+  type BreakpointSlot,
+  type PlannedBreakpoint,
+  planBreakpoints,
+  type ZoneTtls,
+} from './place-breakpoints.js';
+import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
+
+export interface AnthropicConversionMetadata extends ConversionMetadata {
+  breakpoints: PlannedBreakpoint[];
+  /** Pass back as `options.previous` on the session's next request (lookback guard). */
+  cacheState: AnthropicCacheState;
+  /** The effective minimum cacheable prefix the plan used. */
+  floorTokens: number;
+  /** The system blocks padding added (skill bodies first), for `skill.loaded` events. */
+  paddingBlocks: PaddingBlock[];
+}
+
+export interface AnthropicConversionResult extends ConversionResult<MessageCreateParamsNonStreaming> {
+  metadata: AnthropicConversionMetadata;
+}
+
+type Markable = { cache_control?: CacheControlEphemeral | null };
+
+/** Collects wire blocks together with the slot the breakpoint planner sees for each. */
+class SlotList {
+  readonly slots: BreakpointSlot[] = [];
+  readonly targets: Markable[] = [];
+  constructor(private readonly counter: TokenCounter) {}
+
+  add(target: Markable, slot: Omit<BreakpointSlot, 'position'>): void {
+    this.slots.push({ ...slot, position: this.slots.length });
+    this.targets.push(target);
+  }
+
+  count(item: Parameters<TokenCounter['countBlock']>[0]): number {
+    return this.counter.countBlock(item);
+  }
+}
+
+/**
+ * Convert a canonical request into a Messages API body. Pure: the same request and options give
+ * byte-identical JSON, and nothing is sent anywhere.
+ *
+ * Layout: `tools` (global, then discovered), `system` (global segments, padding, session
+ * segments), `messages` (session static, then history), and the turn tail as text blocks in
+ * the final user message after its tool_result blocks (`before-user-text` items just before the
+ * user's own text). Breakpoints follow `planBreakpoints`; padding follows `planPadding`.
+ *
+ * @example
+ * const { body, metadata } = convertRequest(assemble(session), { previous: lastState });
+ * const reply = await client.messages.create(body);
+ * lastState = metadata.cacheState;
+ */
+export function convertRequest(request: CanonicalRequest, options: AnthropicOptions = {}): AnthropicConversionResult {
+  const counter = options.tokenCounter ?? charsPerTokenCounter();
+  const model = resolveAnthropicModel(request.model, options.models);
+  const mode = options.breakpoints ?? 'plan';
+  const tailPlacement = options.tailPlacement ?? 'final-user-message';
+  const ttl: ZoneTtls = {
+    global: options.ttl?.global ?? '5m',
+    session: options.ttl?.session ?? '5m',
+    history: options.ttl?.history ?? '5m',
+  };
+  const warnings: string[] = [];
+  const records = new Map<string, BlockRecord>(request.blocks.map((record) => [record.path, record]));
+  const list = new SlotList(counter);
+
+  const tools: Tool[] = request.tools.map((tool, index) => {
+    const wire = convertTool(tool);
+    const path = `tools[${index}]`;
+    const zone: Zone = records.get(path)?.zone ?? (index < request.layout.globalToolCount ? 'global' : 'session');
+    list.add(wire, { path, zone, messageIndex: null, prefixHash: records.get(path)?.prefixHash ?? null, cacheable: true, tokens: list.count(tool) });
+    return wire;
+  });
+
+  const padding = planRequestPadding(request, { ...options, tokenCounter: counter });
+  const system: TextBlockParam[] = [];
+  const addPadding = () => {
+    padding.blocks.forEach((block, index) => {
+      const wire = textBlock(block.text);
+      system.push(wire);
+      list.add(wire, { path: `padding[${index}]`, zone: 'global', messageIndex: null, prefixHash: null, cacheable: true, tokens: block.tokens });
+    });
+  };
+  let paddingPlaced = false;
+  request.system.forEach((segment, index) => {
+    if (segment.zone !== 'global' && !paddingPlaced) {
+      addPadding();
+      paddingPlaced = true;
+    }
+    const wire = textBlock(segment.text);
+    const path = `system[${index}]`;
+    system.push(wire);
+    list.add(wire, {
+      path,
+      zone: segment.zone,
+      messageIndex: null,
+      prefixHash: records.get(path)?.prefixHash ?? null,
+      cacheable: segment.text.length > 0,
+      tokens: list.count(segment),
+    });
+  });
+  if (!paddingPlaced) addPadding();
+
+  const tailItems = request.tail.items;
+  if (tailPlacement === 'system' && tailItems.length > 0) {
+    const wire = textBlock(tailItems.map((item) => item.text).join('\n\n'));
+    system.push(wire);
+    list.add(wire, {
+      path: 'tail[0]',
+      zone: 'tail',
+      messageIndex: null,
+      prefixHash: null,
+      cacheable: true,
+      tokens: tailItems.reduce((sum, item) => sum + list.count(item), 0),
+    });
+  }
+
+  const messages = convertMessages(request, tailPlacement === 'final-user-message' ? tailItems : [], list, records, warnings);
+  if (messages.length === 0) throw new ValidationError('messages', 'at least one message or turn-tail item');
+
+  const lastAssistant = findLastIndex(request.messages, (message) => message.role === 'assistant');
+  const plan = planBreakpoints({
+    slots: list.slots,
+    mode,
+    ttl,
+    floorTokens: model.effectiveFloorTokens,
+    sessionMinTokens: options.sessionBreakpointMinTokens ?? DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS,
+    previous: options.previous,
+    lastAssistantMessageIndex: lastAssistant >= 0 ? lastAssistant : null,
+    markers: options.markers ?? [],
+  });
+  for (const breakpoint of plan.breakpoints) {
+    if (breakpoint.reason === 'automatic') continue;
+    const target = list.targets[breakpoint.position];
+    if (target) target.cache_control = cacheControl(breakpoint.ttl);
+  }
+  warnings.push(...plan.warnings);
+
+  const toolChoice = convertToolChoice(request.params);
+  const body: MessageCreateParamsNonStreaming = {
+    model: request.model,
+    max_tokens: request.params.maxTokens,
+    ...(system.length > 0 ? { system } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(toolChoice ? { tool_choice: toolChoice } : {}),
+    messages,
+  };
+  applyParams(body, request.params, warnings);
+  if (plan.automatic) body.cache_control = cacheControl(plan.automatic.ttl);
+
+  for (const warning of validateAnthropicBreakpoints(body)) warnings.push(warning.message);
+  return {
+    body,
+    metadata: {
+      breakpoints: plan.breakpoints,
+      padding: padding.decision,
+      warnings,
+      cacheState: plan.cacheState,
+      floorTokens: model.effectiveFloorTokens,
+      paddingBlocks: padding.blocks,
+    },
+  };
+}
+
+function convertMessages(
+  request: CanonicalRequest,
+  tail: readonly TailItem[],
+  list: SlotList,
+  records: ReadonlyMap<string, BlockRecord>,
+  warnings: string[],
+): MessageParam[] {
+  const messages: MessageParam[] = [];
+  const last = request.messages.length - 1;
+  request.messages.forEach((message, messageIndex) => {
+    const zone: Zone = messageIndex < request.layout.sessionMessageCount ? 'session' : 'history';
+    const withTail = messageIndex === last && message.role === 'user' ? tail : [];
+    const content = convertMessageContent(message, messageIndex, zone, withTail, list, records, warnings);
+    if (content.length === 0) {
+      throw new ValidationError(`messages[${messageIndex}].content`, 'at least one block the Messages API accepts', 'only unsigned thinking');
+    }
+    messages.push({ role: message.role, content });
+  });
+  const lastMessage = request.messages[last];
+  if (tail.length > 0 && lastMessage?.role !== 'user') {
+    if (lastMessage) warnings.push('turn tail sent as a new user message because the request does not end with a user message');
+    const content: ContentBlockParam[] = [];
+    addTail(tail, content, list);
+    messages.push({ role: 'user', content });
+  }
+  return messages;
+}
+
+function convertMessageContent(
+  message: Message,
+  messageIndex: number,
+  zone: Zone,
+  tail: readonly TailItem[],
+  list: SlotList,
+  records: ReadonlyMap<string, BlockRecord>,
+  warnings: string[],
+): ContentBlockParam[] {
+  const content: ContentBlockParam[] = [];
+  const beforeText = tail.filter((item) => item.position === 'before-user-text');
+  const atEnd = tail.filter((item) => item.position === 'end');
+  const firstText = message.content.findIndex((block) => block.type === 'text');
+  message.content.forEach((block, blockIndex) => {
+    if (blockIndex === firstText) addTail(beforeText, content, list, tail);
+    const path = `messages[${messageIndex}].content[${blockIndex}]`;
+    const wire = convertContentBlock(block, path);
+    if (wire === null) {
+      warnings.push(`${path}: unsigned thinking block dropped (the Messages API requires a signature)`);
+      return;
+    }
+    content.push(wire);
+    list.add(wire as Markable, {
+      path,
+      zone,
+      messageIndex,
+      prefixHash: records.get(path)?.prefixHash ?? null,
+      cacheable: block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === ''),
+      tokens: list.count(block),
+    });
+  });
+  if (firstText === -1) addTail(beforeText, content, list, tail);
+  addTail(atEnd, content, list, tail);
+  return content;
+}
+
+/** Tail items as text blocks; paths index the request's tail items (`tail[k]`). */
+function addTail(items: readonly TailItem[], content: ContentBlockParam[], list: SlotList, all: readonly TailItem[] = items): void {
+  for (const item of items) {
+    const wire = textBlock(item.text);
+    content.push(wire);
+    list.add(wire, {
+      path: `tail[${all.indexOf(item)}]`,
+      zone: 'tail',
+      messageIndex: null,
+      prefixHash: null,
+      cacheable: item.text.length > 0,
+      tokens: list.count(item),
+    });
+  }
+}
+
+function convertToolChoice(params: GenerationParams): ToolChoice | undefined {
+  const choice = params.toolChoice;
+  const disableParallel = params.parallelToolCalls === false;
+  if (!choice) return disableParallel ? { type: 'auto', disable_parallel_tool_use: true } : undefined;
+  switch (choice.type) {
+    case 'none':
+      return { type: 'none' };
+    case 'auto':
+      return disableParallel ? { type: 'auto', disable_parallel_tool_use: true } : { type: 'auto' };
+    case 'any':
+      return disableParallel ? { type: 'any', disable_parallel_tool_use: true } : { type: 'any' };
+    case 'tool':
+      return disableParallel
+        ? { type: 'tool', name: choice.name, disable_parallel_tool_use: true }
+        : { type: 'tool', name: choice.name };
+    default:
+      return assertNever(choice);
+  }
+}
+
+function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationParams, warnings: string[]): void {
+  const thinking = params.thinking;
+  if (thinking) {
+    switch (thinking.type) {
+      case 'disabled':
+        body.thinking = { type: 'disabled' };
+        break;
+      case 'enabled':
+        body.thinking = { type: 'enabled', budget_tokens: thinking.budgetTokens };
+        break;
+      case 'adaptive':
+        body.thinking = { type: 'adaptive' };
+        break;
+      default:
+        assertNever(thinking);
+    }
+  }
+  // The API has no "minimal" effort; "low" is its nearest level.
+  if (params.effort) body.output_config = { effort: params.effort === 'minimal' ? 'low' : params.effort };
+  // The current Messages API request type (SDK 1.12) has no sampling parameters.
+  if (params.temperature !== undefined) warnings.push('params.temperature dropped: the Messages API no longer accepts it');
+  if (params.topP !== undefined) warnings.push('params.topP dropped: the Messages API no longer accepts it');
+  if (params.stopSequences && params.stopSequences.length > 0) body.stop_sequences = [...params.stopSequences];
+}
+
+function cacheControl(ttl: '5m' | '1h'): CacheControlEphemeral {
+  // 5m is the API default; leaving `ttl` out keeps bodies identical to the common shape.
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+}
+
+function findLastIndex<Item>(items: readonly Item[], predicate: (item: Item) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index] as Item)) return index;
+  return -1;
+}

@@ -1,0 +1,64 @@
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ProviderAdapter } from '../adapter.js';
+import { anthropicCapabilities } from './capabilities.js';
+import { convertRequest } from './convert-request.js';
+import type { AnthropicOptions } from './options.js';
+import { parseAnthropicUsage } from './parse-usage.js';
+
+/**
+ * The Anthropic Messages adapter: canonical request to `MessageCreateParamsNonStreaming`, usage
+ * to normalised `Usage`, and the capabilities record. Never touches the network.
+ *
+ * @example
+ * const { body, metadata } = anthropicAdapter.convertRequest(assemble(session), { ttl: { global: '1h' } });
+ * const message = await new Anthropic().messages.create(body);
+ * session.record(anthropicAdapter.parseUsage(message));
+ */
+export const anthropicAdapter: ProviderAdapter<MessageCreateParamsNonStreaming, AnthropicOptions> = {
+  id: 'anthropic',
+  capabilities: (model) => anthropicCapabilities(model),
+  convertRequest,
+  parseUsage: parseAnthropicUsage,
+};
+
+export { anthropicCapabilities } from './capabilities.js';
+export { convertRequest, type AnthropicConversionMetadata, type AnthropicConversionResult } from './convert-request.js';
+export {
+  ANTHROPIC_CACHE_PRICING,
+  ANTHROPIC_LOOKBACK_POSITIONS,
+  ANTHROPIC_MAX_BREAKPOINTS,
+  ANTHROPIC_MODELS,
+  type AnthropicModelRow,
+  type AnthropicTtl,
+  resolveAnthropicModel,
+  UNKNOWN_ANTHROPIC_MODEL,
+} from './models.js';
+export { OPERATING_GUIDELINES, OPERATING_GUIDELINES_SECTIONS, OPERATING_GUIDELINES_VERSION } from './operating-guidelines.js';
+export { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './options.js';
+export {
+  DEFAULT_EXPECTED_REQUESTS,
+  globalPrefixTokens,
+  type PaddingBlock,
+  type PaddingInput,
+  type PaddingMode,
+  type PaddingPlan,
+  type PaddingSkill,
+  planPadding,
+  planRequestPadding,
+  skillPaddingText,
+} from './padding.js';
+export { ANTHROPIC_USAGE_FIELDS, anthropicUsageSchema, parseAnthropicUsage } from './parse-usage.js';
+export {
+  type AnthropicCacheEntry,
+  type AnthropicCacheState,
+  type BreakpointMode,
+  type BreakpointPlan,
+  type BreakpointPlanInput,
+  type BreakpointReason,
+  type BreakpointSlot,
+  type CallerMarker,
+  type PlannedBreakpoint,
+  planBreakpoints,
+  type ZoneTtls,
+} from './place-breakpoints.js';
+export { validateAnthropicBreakpoints } from './validate-breakpoints.js';

@@ -1,0 +1,135 @@
+/**
+ * Anthropic model facts that decide caching behaviour, as data. Every row names its source and
+ * the date it was checked; users override rows (or add models) through `resolveAnthropicModel`'s
+ * `overrides` argument, never by editing code paths.
+ */
+
+export type AnthropicTtl = '5m' | '1h';
+
+export interface AnthropicModelRow {
+  /** Model id prefixes this row covers (`claude-haiku-4-5` covers `claude-haiku-4-5-20251001`). */
+  prefixes: readonly string[];
+  /** Human name for reports. */
+  family: string;
+  /** Minimum cacheable prefix the documentation states, in tokens (null when undocumented). */
+  documentedFloorTokens: number | null;
+  /**
+   * The floor Cachet plans against: the documented one unless a measurement showed the cache
+   * staying empty above it. Entries for shorter prefixes are silently not written.
+   */
+  effectiveFloorTokens: number;
+  /** Estimated-token range padding aims for when the global prefix is below the floor. */
+  paddingTarget: { min: number; max: number };
+  ttlOptions: readonly AnthropicTtl[];
+  source: string;
+  checked: string;
+}
+
+const DOCS = 'platform.claude.com/docs/en/build-with-claude/prompt-caching (archived late summer 2026)';
+const BOTH_TTLS: readonly AnthropicTtl[] = ['5m', '1h'];
+
+/**
+ * Padding targets sit above the effective floor with the margin the seed spec measured for
+ * Haiku 4.5 (4,500–5,500 estimated tokens against a floor between 3,320 and 4,957 actual
+ * tokens); lower floors keep the same ~10% lower and ~35% upper margins.
+ */
+function target(floor: number): { min: number; max: number } {
+  if (floor >= 4096) return { min: 4500, max: 5500 };
+  return { min: Math.ceil((floor * 1.1) / 100) * 100, max: Math.ceil((floor * 1.35) / 100) * 100 };
+}
+
+function row(prefixes: string[], family: string, documented: number, effective: number, note = ''): AnthropicModelRow {
+  return {
+    prefixes,
+    family,
+    documentedFloorTokens: documented,
+    effectiveFloorTokens: effective,
+    paddingTarget: target(effective),
+    ttlOptions: BOTH_TTLS,
+    source: note ? `${DOCS}; ${note}` : DOCS,
+    checked: '2026-11-21',
+  };
+}
+
+/** The built-in table. Longest matching prefix wins, so `claude-opus-4-5` beats `claude-opus-4`. */
+export const ANTHROPIC_MODELS: readonly AnthropicModelRow[] = [
+  row(['claude-opus-5'], 'Claude Opus 5', 512, 512),
+  row(['claude-opus-4-8'], 'Claude Opus 4.8', 1024, 1024),
+  row(['claude-sonnet-5'], 'Claude Sonnet 5', 1024, 1024),
+  row(
+    ['claude-sonnet-4-6'],
+    'Claude Sonnet 4.6',
+    1024,
+    2048,
+    'effective floor 2,048: one user observed Sonnet 4.6 caching only from 2,048 tokens (CACHE-FACTS.md)',
+  ),
+  row(['claude-sonnet-4-5'], 'Claude Sonnet 4.5', 1024, 1024),
+  row(['claude-opus-4-1'], 'Claude Opus 4.1', 1024, 1024),
+  row(['claude-opus-4-0', 'claude-opus-4-2025', 'claude-opus-4'], 'Claude Opus 4', 1024, 1024),
+  row(['claude-sonnet-4-0', 'claude-sonnet-4-2025', 'claude-sonnet-4'], 'Claude Sonnet 4', 1024, 1024),
+  row(['claude-opus-4-7'], 'Claude Opus 4.7', 2048, 2048),
+  row(['claude-3-5-haiku', 'claude-haiku-3-5'], 'Claude Haiku 3.5', 2048, 2048),
+  row(['claude-opus-4-6'], 'Claude Opus 4.6', 4096, 4096),
+  row(['claude-opus-4-5'], 'Claude Opus 4.5', 4096, 4096),
+  row(
+    ['claude-haiku-4-5'],
+    'Claude Haiku 4.5',
+    4096,
+    4096,
+    'seed spec 000 §5.1 live probe (2026-05-14): a ~3,320-token prefix was not cached, a ~4,957-token prefix was',
+  ),
+];
+
+/**
+ * Used for models no row matches: the largest floor any current model has, so padding and
+ * warnings err towards "may not be cached". Capabilities report 0 (unknown) for these.
+ */
+export const UNKNOWN_ANTHROPIC_MODEL: AnthropicModelRow = {
+  prefixes: [],
+  family: 'unknown Anthropic model',
+  documentedFloorTokens: null,
+  effectiveFloorTokens: 4096,
+  paddingTarget: target(4096),
+  ttlOptions: BOTH_TTLS,
+  source: 'fallback: the largest floor of any documented model',
+  checked: '2026-11-21',
+};
+
+/** Price multipliers on the model's base input rate [platform.claude.com prompt-caching, 2026]. */
+export const ANTHROPIC_CACHE_PRICING = {
+  write5m: 1.25,
+  write1h: 2,
+  read: 0.1,
+  source: DOCS,
+  checked: '2026-11-21',
+} as const;
+
+/** Breakpoints a request may carry, top-level automatic caching included. */
+export const ANTHROPIC_MAX_BREAKPOINTS = 4;
+/** Positions searched backwards from a breakpoint for an earlier entry, the breakpoint itself included. */
+export const ANTHROPIC_LOOKBACK_POSITIONS = 20;
+
+/**
+ * The row for a model id: caller overrides first, then the built-in table, longest prefix wins.
+ *
+ * @example
+ * resolveAnthropicModel('claude-haiku-4-5-20251001').effectiveFloorTokens; // 4096
+ * resolveAnthropicModel('my-proxy-model', [{ ...row, prefixes: ['my-proxy-model'] }]);
+ */
+export function resolveAnthropicModel(model: string, overrides: readonly AnthropicModelRow[] = []): AnthropicModelRow {
+  return longestMatch(model, overrides) ?? longestMatch(model, ANTHROPIC_MODELS) ?? UNKNOWN_ANTHROPIC_MODEL;
+}
+
+function longestMatch(model: string, rows: readonly AnthropicModelRow[]): AnthropicModelRow | undefined {
+  let best: AnthropicModelRow | undefined;
+  let bestLength = -1;
+  for (const candidate of rows) {
+    for (const prefix of candidate.prefixes) {
+      if (model.startsWith(prefix) && prefix.length > bestLength) {
+        best = candidate;
+        bestLength = prefix.length;
+      }
+    }
+  }
+  return best;
+}

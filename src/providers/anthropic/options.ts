@@ -1,0 +1,48 @@
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import type { AnthropicModelRow, AnthropicTtl } from './models.js';
+import type { PaddingMode, PaddingSkill } from './padding.js';
+import type { AnthropicCacheState, BreakpointMode, CallerMarker } from './place-breakpoints.js';
+
+/** Options of the Anthropic adapter. Every field is optional; defaults are in brackets. */
+export interface AnthropicOptions {
+  /**
+   * `plan` [default]: Cachet places up to four breakpoints (global static end, session static end,
+   * history end, lookback guard). `automatic`: only Anthropic's top-level `cache_control`
+   * (plus caller markers). `none`: no markers except caller markers (a baseline to compare with).
+   */
+  breakpoints?: BreakpointMode;
+  /** TTL per zone ['5m' everywhere]. Earlier zones are raised to 1h when a later one uses 1h. */
+  ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
+  /**
+   * `final-user-message` [default]: the turn tail becomes text blocks inside the final user
+   * message, after its tool_result blocks. `system`: the tail becomes a last system block (seed
+   * spec §2); the history then goes uncached whenever the tail changes.
+   */
+  tailPlacement?: 'final-user-message' | 'system';
+  /** Minimum-prefix padding ['auto']: see `planPadding`. */
+  padding?: PaddingMode;
+  /** Skills whose bodies may be inlined as padding, tried in name order. */
+  skills?: readonly PaddingSkill[];
+  /** Requests a session is expected to make, for the padding cost model [10]. */
+  expectedRequests?: number;
+  /** Tokens each request adds to the cached prefix, for the padding cost model [0]. */
+  expectedGrowthTokens?: number;
+  /** Padding target in estimated tokens [the model row's, 4,500–5,500 for 4,096-token floors]. */
+  paddingTarget?: { min: number; max: number };
+  /** Token estimates [chars/4 fallback; pass the calibrated Anthropic estimator from src/tokens]. */
+  tokenCounter?: TokenCounter;
+  /**
+   * The previous request's `metadata.cacheState`, for the lookback guard. `undefined` [default]
+   * infers it (the previous request ended before the last assistant message); `null` says there
+   * was no previous request whose entries could be read.
+   */
+  previous?: AnthropicCacheState | null;
+  /** Tokens the session static zone must add to earn its own breakpoint [1024]. */
+  sessionBreakpointMinTokens?: number;
+  /** Caller markers by block path; they take slots first, extras are dropped with a warning. */
+  markers?: readonly CallerMarker[];
+  /** Model rows that override or extend the built-in table. */
+  models?: readonly AnthropicModelRow[];
+}
+
+export const DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS = 1024;

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { sha256 } from '../../model/hash.js';
+import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
+import { convertRequest } from './convert-request.js';
+import { type AnthropicModelRow, resolveAnthropicModel } from './models.js';
+import { OPERATING_GUIDELINES, OPERATING_GUIDELINES_SECTIONS } from './operating-guidelines.js';
+import { planPadding, planRequestPadding } from './padding.js';
+import { plainChat } from './test-support/fixtures.js';
+
+const haiku = resolveAnthropicModel('claude-haiku-4-5-20251001');
+const skill = (name: string, words: number) => ({ name, body: `${name} procedure: ${'check the inputs and report. '.repeat(words)}` });
+
+describe('planPadding', () => {
+  it('auto: does not pad a 265-token prefix (reads of the padded prefix cost more than 265 uncached)', () => {
+    const plan = planPadding({ mode: 'auto', prefixTokens: 265, model: haiku });
+    expect(plan.decision.applied).toBe(false);
+    expect(plan.blocks).toEqual([]);
+    expect(plan.decision.reason).toMatch(/^padding to \d+ tokens would cost [\d,]+ vs 2,650 input-token equivalents over 10 requests$/);
+    // A refused plan reports the natural size as "after".
+    expect(plan.decision.prefixTokensAfter).toBe(265);
+  });
+
+  it('auto: pads a 2,600-token prefix, with the cost figures in the reason', () => {
+    const plan = planPadding({ mode: 'auto', prefixTokens: 2600, model: haiku });
+    const after = plan.decision.prefixTokensAfter;
+    expect(plan.decision.applied).toBe(true);
+    expect(after).toBeGreaterThanOrEqual(4500);
+    expect(after).toBeLessThanOrEqual(5500);
+    // Write once at 1.25×, read nine times at 0.1×, against ten full-price sends.
+    const expected = `${Math.round(1.25 * after + 9 * 0.1 * after).toLocaleString('en-US')} vs 26,000`;
+    expect(plan.decision.reason).toContain(expected);
+  });
+
+  it('auto: growth per request can make padding pay for a small prefix', () => {
+    const plan = planPadding({ mode: 'auto', prefixTokens: 265, model: haiku, expectedGrowthTokens: 500 });
+    expect(plan.decision.applied).toBe(true);
+    expect(plan.decision.reason).toContain('growing 500 tokens each');
+  });
+
+  it('auto: a 1h global TTL doubles the write and can tip the decision', () => {
+    const fiveMinutes = planPadding({ mode: 'auto', prefixTokens: 2600, model: haiku, expectedRequests: 3 });
+    const oneHour = planPadding({ mode: 'auto', prefixTokens: 2600, model: haiku, expectedRequests: 3, ttl: '1h' });
+    expect(fiveMinutes.decision.applied).toBe(true);
+    expect(oneHour.decision.applied).toBe(false);
+  });
+
+  it('always: pads from skills in name order, then guideline sections, within the target', () => {
+    const plan = planPadding({
+      mode: 'always',
+      prefixTokens: 265,
+      model: haiku,
+      skills: [skill('zeta', 100), skill('alpha', 100), skill('huge', 5000)],
+    });
+    expect(plan.decision.applied).toBe(true);
+    expect(plan.blocks.map((block) => `${block.source}:${block.name}`)).toEqual([
+      'skill:alpha',
+      'skill:zeta',
+      'guidelines:operating-guidelines',
+    ]);
+    expect(plan.decision.paddedSkills).toEqual(['alpha', 'zeta']);
+    expect(plan.blocks[0]?.text.startsWith('# Skill: alpha\n\n')).toBe(true);
+    expect(plan.decision.prefixTokensAfter).toBeGreaterThanOrEqual(4500);
+    expect(plan.decision.prefixTokensAfter).toBeLessThanOrEqual(5500);
+  });
+
+  it('never pads when told not to, or when the prefix already clears the floor', () => {
+    expect(planPadding({ mode: 'never', prefixTokens: 265, model: haiku }).decision).toMatchObject({ applied: false, reason: 'padding disabled (never)' });
+    expect(planPadding({ mode: 'always', prefixTokens: 5000, model: haiku }).decision.applied).toBe(false);
+  });
+
+  it('does not pad when the sources cannot reach the floor', () => {
+    const giant: AnthropicModelRow = { ...haiku, prefixes: ['giant'], effectiveFloorTokens: 50_000, paddingTarget: { min: 60_000, max: 70_000 } };
+    const plan = planPadding({ mode: 'always', prefixTokens: 265, model: giant });
+    expect(plan.decision.applied).toBe(false);
+    expect(plan.decision.reason).toMatch(/below the 50000-token floor/);
+  });
+
+  it('is deterministic: same inputs, same blocks and bytes', () => {
+    const input = { mode: 'always' as const, prefixTokens: 900, model: haiku, skills: [skill('b', 50), skill('a', 70)] };
+    expect(planPadding(input)).toEqual(planPadding({ ...input, skills: [...input.skills].reverse() }));
+  });
+
+  it('rejects bad options with a ValidationError naming the option', () => {
+    expect(() => planPadding({ mode: 'auto', prefixTokens: 1, model: haiku, expectedRequests: 0 })).toThrowError(/options\.expectedRequests/);
+    expect(() => planPadding({ mode: 'auto', prefixTokens: 1, model: haiku, skills: [skill('a', 1), skill('a', 2)] })).toThrowError(
+      /options\.skills\[1\]\.name/,
+    );
+  });
+
+  it('planRequestPadding gives the decision the adapter records', () => {
+    const request = plainChat({ model: 'claude-haiku-4-5' });
+    const options = { padding: 'always' as const, skills: [skill('alpha', 40)] };
+    const plan = planRequestPadding(request, options);
+    const result = convertRequest(request, options);
+    expect(result.metadata.padding).toEqual(plan.decision);
+    expect(result.metadata.paddingBlocks).toEqual(plan.blocks);
+    expect(result.metadata.breakpoints.find((breakpoint) => breakpoint.reason === 'global-static')?.path).toBe(
+      `padding[${plan.blocks.length - 1}]`,
+    );
+  });
+});
+
+describe('operating guidelines', () => {
+  it('clear the largest padding target on their own (chars/4 estimate)', () => {
+    expect(charsPerTokenCounter().countText(OPERATING_GUIDELINES)).toBeGreaterThanOrEqual(4500);
+    expect(OPERATING_GUIDELINES_SECTIONS.length).toBeGreaterThan(10);
+  });
+
+  it('are byte-stable (changing them re-writes every padded prefix: bump OPERATING_GUIDELINES_VERSION)', () => {
+    expect(sha256(OPERATING_GUIDELINES)).toMatchInlineSnapshot(`"b75d3e9183dc00ea2937b75987bbc459fe61ede9283678035cc225f0ab771b12"`);
+  });
+});

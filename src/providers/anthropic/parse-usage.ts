@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ValidationError } from '../../model/errors.js';
+import type { Usage } from '../../model/usage.js';
+import { parseWith } from '../../model/validate.js';
+
+const count = z.number().int().nonnegative();
+
+/** The `usage` object of a Messages API response (or of `message_start` / `message_delta` events). */
+export const anthropicUsageSchema = z
+  .object({
+    input_tokens: count.nullish(),
+    output_tokens: count.nullish(),
+    cache_creation_input_tokens: count.nullish(),
+    cache_read_input_tokens: count.nullish(),
+    cache_creation: z
+      .object({ ephemeral_5m_input_tokens: count.nullish(), ephemeral_1h_input_tokens: count.nullish() })
+      .passthrough()
+      .nullish(),
+    output_tokens_details: z.object({ thinking_tokens: count.nullish() }).passthrough().nullish(),
+  })
+  .passthrough();
+
+export type AnthropicUsagePayload = z.infer<typeof anthropicUsageSchema>;
+
+/**
+ * Normalise Anthropic usage. Accepts a whole response (`{ usage }`), a `message_start` event
+ * (`{ message: { usage } }`) or the usage object itself; `raw` keeps the usage object as sent.
+ *
+ * `input_tokens` counts only what came after the last breakpoint, so it maps to uncached
+ * input; total input is the sum of uncached, read and written tokens. Writes are split by TTL
+ * from `cache_creation`; without that breakdown every write counts as 5-minute, and when the
+ * breakdown sums to less than `cache_creation_input_tokens` the rest counts as 5-minute too.
+ *
+ * @example
+ * parseAnthropicUsage({ usage: { input_tokens: 12, output_tokens: 40, cache_read_input_tokens: 5000 } }).cacheReadTokens; // 5000
+ */
+export function parseAnthropicUsage(response: unknown): Usage {
+  const raw = pickUsage(response);
+  const usage = parseWith(anthropicUsageSchema, raw, 'usage');
+  const written = usage.cache_creation_input_tokens ?? 0;
+  const breakdown = usage.cache_creation;
+  let write1h = 0;
+  let write5m = written;
+  if (breakdown) {
+    write1h = breakdown.ephemeral_1h_input_tokens ?? 0;
+    const reported5m = breakdown.ephemeral_5m_input_tokens ?? 0;
+    write5m = Math.max(reported5m, written - write1h);
+  }
+  return {
+    uncachedInputTokens: usage.input_tokens ?? 0,
+    cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWrite5mTokens: write5m,
+    cacheWrite1hTokens: write1h,
+    outputTokens: usage.output_tokens ?? 0,
+    reasoningTokens: usage.output_tokens_details?.thinking_tokens ?? 0,
+    raw,
+  };
+}
+
+function pickUsage(response: unknown): unknown {
+  if (typeof response !== 'object' || response === null) {
+    throw new ValidationError('response', 'a Messages API response or usage object');
+  }
+  const record = response as Record<string, unknown>;
+  if (typeof record.usage === 'object' && record.usage !== null) return record.usage;
+  const message = record.message as Record<string, unknown> | undefined;
+  if (typeof message === 'object' && message !== null && typeof message.usage === 'object' && message.usage !== null) {
+    return message.usage;
+  }
+  if ('input_tokens' in record || 'output_tokens' in record) return record;
+  throw new ValidationError('response.usage', 'a usage object with input_tokens / output_tokens');
+}
+
+/** Usage fields the parser reads, for the capabilities record. */
+export const ANTHROPIC_USAGE_FIELDS = [
+  'input_tokens',
+  'output_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+  'cache_creation.ephemeral_5m_input_tokens',
+  'cache_creation.ephemeral_1h_input_tokens',
+  'output_tokens_details.thinking_tokens',
+] as const;

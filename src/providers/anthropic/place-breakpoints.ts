@@ -1,0 +1,301 @@
+import type { BreakpointRecord } from '../../events/catalog.js';
+import { ValidationError } from '../../model/errors.js';
+import type { Zone } from '../../model/request.js';
+import { type BreakpointCandidate, fitBreakpointBudget } from '../shared/breakpoint-budget.js';
+import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS, type AnthropicTtl } from './models.js';
+
+/**
+ * One position of the wire request that the cache counts: a tool definition, a system block or
+ * a top-level message content block, in wire order (tools, system, messages).
+ */
+export interface BreakpointSlot {
+  position: number;
+  /** Canonical path (`tools[0]`, `system[1]`, `messages[4].content[2]`, `tail[0]`) or `padding[k]`. */
+  path: string;
+  zone: Zone;
+  /** Index of the canonical message the block belongs to; null for tools, system and tail. */
+  messageIndex: number | null;
+  /** The canonical prefix hash through this block (null for padding and tail blocks). */
+  prefixHash: string | null;
+  /** False for thinking, redacted thinking and empty text: the API rejects markers there. */
+  cacheable: boolean;
+  /** Estimated tokens of the block. */
+  tokens: number;
+}
+
+/** A cache entry a request wrote: where its breakpoint was and the prefix it covered. */
+export interface AnthropicCacheEntry {
+  path: string;
+  prefixHash: string;
+}
+
+/**
+ * What the next request needs to know about this one to place its lookback guard: the entries
+ * this request's message breakpoints wrote. Take it from `metadata.cacheState` and pass it back
+ * as `options.previous` on the next request of the same session.
+ */
+export interface AnthropicCacheState {
+  entries: AnthropicCacheEntry[];
+}
+
+export type BreakpointMode = 'plan' | 'automatic' | 'none';
+
+export interface ZoneTtls {
+  global: AnthropicTtl;
+  session: AnthropicTtl;
+  history: AnthropicTtl;
+}
+
+/** A caller's own marker, by path. Caller markers come first; the plan fills the remaining slots. */
+export interface CallerMarker {
+  path: string;
+  ttl?: AnthropicTtl;
+}
+
+export type BreakpointReason = 'caller' | 'history' | 'lookback-guard' | 'global-static' | 'session-static' | 'automatic';
+
+export interface PlannedBreakpoint extends BreakpointRecord {
+  reason: BreakpointReason;
+  /** Wire position (see BreakpointSlot); for `automatic`, the last cacheable block. */
+  position: number;
+  /** Estimated tokens from the start of the request through this breakpoint. */
+  estimatedPrefixTokens: number;
+  /** True when the estimate is below the model's floor: the API would write no entry here. */
+  belowFloor: boolean;
+}
+
+export interface BreakpointPlanInput {
+  slots: readonly BreakpointSlot[];
+  mode: BreakpointMode;
+  ttl: ZoneTtls;
+  floorTokens: number;
+  /** Tokens the session static zone must add over the global one to earn its own breakpoint. */
+  sessionMinTokens: number;
+  /**
+   * The previous request's entries (exact), `null` for "no previous request", `undefined` to
+   * infer them: the previous request is taken to have ended before the last assistant message.
+   */
+  previous: AnthropicCacheState | null | undefined;
+  /** Index of the last assistant message, for inference when `previous` is undefined. */
+  lastAssistantMessageIndex: number | null;
+  markers: readonly CallerMarker[];
+}
+
+export interface BreakpointPlan {
+  breakpoints: PlannedBreakpoint[];
+  /** Top-level automatic caching, when `mode` is `automatic`. */
+  automatic: { ttl: AnthropicTtl } | null;
+  warnings: string[];
+  cacheState: AnthropicCacheState;
+}
+
+interface Candidate extends BreakpointCandidate {
+  slot: BreakpointSlot;
+  reason: BreakpointReason;
+  ttl?: AnthropicTtl;
+}
+
+/**
+ * Choose at most four breakpoints for a request, in priority order: caller markers, the end of
+ * persisted history (before the turn tail), a lookback guard when the previous request's entry
+ * lies 20 or more positions before every other breakpoint, the end of the global static zone,
+ * and the end of the session static zone when it is worth an entry of its own. Never on a
+ * thinking block, redacted thinking or empty text; never on or after the turn tail. TTLs come
+ * from the zone and are raised where needed so that 1h breakpoints precede 5m ones.
+ *
+ * @example
+ * const plan = planBreakpoints({ slots, mode: 'plan', ttl: { global: '1h', session: '5m', history: '5m' },
+ *   floorTokens: 1024, sessionMinTokens: 1024, previous: undefined, lastAssistantMessageIndex: 3, markers: [] });
+ */
+export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
+  const { slots } = input;
+  const warnings: string[] = [];
+  const cumulative: number[] = [];
+  slots.reduce((sum, slot) => {
+    cumulative.push(sum + slot.tokens);
+    return sum + slot.tokens;
+  }, 0);
+
+  const candidates: Candidate[] = markerCandidates(input, warnings);
+  const firstTail = slots.findIndex((slot) => slot.zone === 'tail');
+  const persistedEnd = (firstTail === -1 ? slots.length : firstTail) - 1;
+
+  if (input.mode === 'plan') {
+    const globalEnd = lastCacheableAtOrBefore(slots, lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global'));
+    const staticEnd = lastCacheableAtOrBefore(
+      slots,
+      lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global' || slot.zone === 'session'),
+    );
+    const persistedLast = lastCacheableAtOrBefore(slots, persistedEnd);
+    const history = persistedLast >= 0 && slots[persistedLast]?.zone === 'history' ? persistedLast : -1;
+    const staticTokens = staticEnd >= 0 ? (cumulative[staticEnd] ?? 0) : 0;
+    const sessionOwnTokens = staticTokens - (globalEnd >= 0 ? (cumulative[globalEnd] ?? 0) : 0);
+    // Without history before the tail, the session static end is where everything persisted
+    // ends: it gets the breakpoint the history end would have had. Otherwise it has to earn it.
+    const worthwhile = history < 0 || sessionOwnTokens >= input.sessionMinTokens;
+    const session = staticEnd > globalEnd && worthwhile && (history < 0 || staticTokens >= input.floorTokens) ? staticEnd : -1;
+
+    if (history >= 0) candidates.push(candidate(slots, history, 'history'));
+    else if (session >= 0) candidates.push(candidate(slots, session, 'session-static'));
+    const guard = history >= 0 ? guardPosition(input, history, [history, globalEnd, session]) : -1;
+    if (guard >= 0) candidates.push(candidate(slots, guard, 'lookback-guard'));
+    if (globalEnd >= 0) candidates.push(candidate(slots, globalEnd, 'global-static'));
+    if (session >= 0 && history >= 0) candidates.push(candidate(slots, session, 'session-static'));
+  }
+
+  const limit = ANTHROPIC_MAX_BREAKPOINTS - (input.mode === 'automatic' ? 1 : 0);
+  const fitted = fitBreakpointBudget(candidates, limit);
+  warnings.push(...fitted.warnings.map((warning) => warning.message));
+
+  const ordered = fitted.kept
+    .map((kept) => ({ kept, ttl: kept.ttl ?? zoneTtl(input.ttl, kept.reason, kept.slot.zone) }))
+    .sort((left, right) => left.kept.slot.position - right.kept.slot.position);
+  const automaticSlot = input.mode === 'automatic' ? lastCacheableAtOrBefore(slots, slots.length - 1) : -1;
+  const ttls = ordered.map((entry) => entry.ttl);
+  if (input.mode === 'automatic') ttls.push(input.ttl.history);
+  enforceTtlOrder(
+    ttls,
+    ordered.map((entry) => entry.kept.path).concat(input.mode === 'automatic' ? ['cache_control'] : []),
+    warnings,
+  );
+
+  const breakpoints: PlannedBreakpoint[] = ordered.map((entry, index) => {
+    const position = entry.kept.slot.position;
+    const tokens = cumulative[position] ?? 0;
+    return {
+      path: entry.kept.slot.path,
+      zone: entry.kept.slot.zone,
+      ttl: ttls[index] ?? '5m',
+      reason: entry.kept.reason,
+      position,
+      estimatedPrefixTokens: tokens,
+      belowFloor: tokens < input.floorTokens,
+    };
+  });
+  let automatic: { ttl: AnthropicTtl } | null = null;
+  if (input.mode === 'automatic') {
+    const ttl = ttls.at(-1) ?? input.ttl.history;
+    automatic = { ttl };
+    const slot = slots[automaticSlot];
+    if (slot) {
+      const tokens = cumulative[automaticSlot] ?? 0;
+      breakpoints.push({
+        path: 'cache_control',
+        zone: slot.zone,
+        ttl,
+        reason: 'automatic',
+        position: automaticSlot,
+        estimatedPrefixTokens: tokens,
+        belowFloor: tokens < input.floorTokens,
+      });
+      if (slot.zone === 'tail') {
+        warnings.push('automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes');
+      }
+    }
+  }
+
+  const entries: AnthropicCacheEntry[] = [];
+  for (const breakpoint of breakpoints) {
+    const slot = slots[breakpoint.position];
+    if (breakpoint.reason !== 'automatic' && slot?.messageIndex !== null && slot?.prefixHash) {
+      entries.push({ path: slot.path, prefixHash: slot.prefixHash });
+    }
+  }
+  return { breakpoints, automatic, warnings, cacheState: { entries } };
+}
+
+function markerCandidates(input: BreakpointPlanInput, warnings: string[]): Candidate[] {
+  const byPath = new Map(input.slots.map((slot) => [slot.path, slot]));
+  const result: Candidate[] = [];
+  input.markers.forEach((marker, index) => {
+    const slot = byPath.get(marker.path);
+    if (!slot) {
+      throw new ValidationError(`options.markers[${index}].path`, 'the path of a tool, system, padding or message block', `got ${marker.path}`);
+    }
+    if (!slot.cacheable) {
+      warnings.push(`${marker.path}: caller breakpoint ignored, thinking and empty blocks cannot carry cache_control`);
+      return;
+    }
+    if (slot.zone === 'tail') {
+      warnings.push(`${marker.path}: caller breakpoint ignored, an entry ending in the turn tail is never read`);
+      return;
+    }
+    result.push({ path: slot.path, source: 'caller', slot, reason: 'caller', ttl: marker.ttl });
+  });
+  return result;
+}
+
+function candidate(slots: readonly BreakpointSlot[], position: number, reason: BreakpointReason): Candidate {
+  const slot = slots[position] as BreakpointSlot;
+  return { path: slot.path, source: reason, slot, reason };
+}
+
+/**
+ * Where the previous request's newest entry is, when no breakpoint of this request can reach it
+ * within the lookback window; -1 when no guard is needed.
+ */
+function guardPosition(input: BreakpointPlanInput, history: number, planned: readonly number[]): number {
+  const previous = previousEntryPositions(input).filter((position) => position < history);
+  if (previous.length === 0) return -1;
+  const newest = Math.max(...previous);
+  const reachable = planned.some((position) => position >= newest && position - newest < ANTHROPIC_LOOKBACK_POSITIONS);
+  return reachable ? -1 : newest;
+}
+
+function previousEntryPositions(input: BreakpointPlanInput): number[] {
+  if (input.previous === null) return [];
+  if (input.previous !== undefined) {
+    const byPath = new Map(input.slots.map((slot) => [slot.path, slot]));
+    return input.previous.entries.flatMap((entry) => {
+      const slot = byPath.get(entry.path);
+      // A different prefix hash means history was rewritten: that entry can no longer be read.
+      return slot && slot.prefixHash === entry.prefixHash && slot.cacheable ? [slot.position] : [];
+    });
+  }
+  const lastAssistant = input.lastAssistantMessageIndex;
+  if (lastAssistant === null) return [];
+  let inferred = -1;
+  for (const slot of input.slots) {
+    if (slot.messageIndex !== null && slot.messageIndex < lastAssistant && slot.cacheable && slot.zone !== 'tail') {
+      inferred = slot.position;
+    }
+  }
+  return inferred >= 0 ? [inferred] : [];
+}
+
+function lastIndexWhile(slots: readonly BreakpointSlot[], end: number, predicate: (slot: BreakpointSlot) => boolean): number {
+  let index = -1;
+  while (index + 1 <= end && predicate(slots[index + 1] as BreakpointSlot)) index++;
+  return index;
+}
+
+function lastCacheableAtOrBefore(slots: readonly BreakpointSlot[], start: number): number {
+  for (let index = start; index >= 0; index--) if (slots[index]?.cacheable) return index;
+  return -1;
+}
+
+function zoneTtl(ttl: ZoneTtls, reason: BreakpointReason, zone: Zone): AnthropicTtl {
+  switch (reason) {
+    case 'global-static':
+      return ttl.global;
+    case 'session-static':
+      return ttl.session;
+    case 'history':
+    case 'lookback-guard':
+    case 'automatic':
+      return ttl.history;
+    case 'caller':
+      return zone === 'global' ? ttl.global : zone === 'session' ? ttl.session : ttl.history;
+  }
+}
+
+/** 1h entries must come before 5m ones: raise every breakpoint before the last 1h one to 1h. */
+function enforceTtlOrder(ttls: AnthropicTtl[], paths: readonly string[], warnings: string[]): void {
+  const lastLong = ttls.lastIndexOf('1h');
+  for (let index = 0; index < lastLong; index++) {
+    if (ttls[index] === '5m') {
+      ttls[index] = '1h';
+      warnings.push(`${paths[index]}: ttl raised to 1h because a later breakpoint uses 1h (1h entries must precede 5m ones)`);
+    }
+  }
+}

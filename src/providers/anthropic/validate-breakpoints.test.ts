@@ -1,0 +1,55 @@
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import { describe, expect, it } from 'vitest';
+import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
+
+const mark = { type: 'ephemeral' as const };
+
+describe('validateAnthropicBreakpoints', () => {
+  it('accepts four markers in a valid order', () => {
+    const body: MessageCreateParamsNonStreaming = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 10,
+      tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      system: [{ type: 'text', text: 'a', cache_control: mark }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'b', cache_control: mark }] }],
+      cache_control: mark,
+    };
+    expect(validateAnthropicBreakpoints(body)).toEqual([]);
+  });
+
+  it('warns about a fifth marker (automatic caching counts), markers on thinking or empty text, and 1h after 5m', () => {
+    const body = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 10,
+      system: [
+        { type: 'text', text: 'a', cache_control: mark },
+        { type: 'text', text: '', cache_control: mark },
+      ],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'b', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 's', cache_control: mark }] },
+      ],
+      cache_control: mark,
+    } as unknown as MessageCreateParamsNonStreaming;
+    expect(validateAnthropicBreakpoints(body).map((warning) => `${warning.code} ${warning.path}`)).toEqual([
+      'not-cacheable system[1]',
+      'not-cacheable messages[1].content[0]',
+      'too-many-breakpoints system[0], system[1], messages[0].content[0], messages[1].content[0], cache_control',
+      'ttl-order messages[0].content[0]',
+    ]);
+  });
+
+  it('counts markers nested in tool_result content', () => {
+    const body: MessageCreateParamsNonStreaming = {
+      model: 'm',
+      max_tokens: 1,
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'x', content: [1, 2, 3, 4, 5].map((n) => ({ type: 'text' as const, text: `${n}`, cache_control: mark })) }],
+        },
+      ],
+    };
+    expect(validateAnthropicBreakpoints(body).map((warning) => warning.code)).toEqual(['too-many-breakpoints']);
+  });
+});

@@ -1,0 +1,347 @@
+import { describe, expect, it } from 'vitest';
+import { convertToOpenAIChat } from './convert-request.js';
+import { fixtureSession, plainChat, toolLoop, withImages, withReasoning } from './test-support/fixtures.js';
+
+describe('convertToOpenAIChat', () => {
+  it('plain chat: system parts, canonical tool schemas, tail merged into the user message', () => {
+    const { body, metadata } = convertToOpenAIChat(plainChat('gpt-4.1'));
+    expect(body).toMatchInlineSnapshot(`
+      {
+        "max_completion_tokens": 1024,
+        "messages": [
+          {
+            "content": [
+              {
+                "text": "You are a careful coding agent.",
+                "type": "text",
+              },
+              {
+                "text": "Prefer small, reviewable changes.",
+                "type": "text",
+              },
+              {
+                "text": "Project: demo. Session session-1.",
+                "type": "text",
+              },
+            ],
+            "role": "system",
+          },
+          {
+            "content": [
+              {
+                "text": "What does the build script do?",
+                "type": "text",
+              },
+            ],
+            "role": "user",
+          },
+          {
+            "content": [
+              {
+                "text": "It compiles TypeScript.",
+                "type": "text",
+              },
+            ],
+            "role": "assistant",
+          },
+          {
+            "content": [
+              {
+                "text": "Skill matched: testing.",
+                "type": "text",
+              },
+              {
+                "text": "And the tests?",
+                "type": "text",
+              },
+              {
+                "text": "[current time] 2026-11-21T12:00:00Z",
+                "type": "text",
+              },
+              {
+                "text": "Recall: note 1.",
+                "type": "text",
+              },
+            ],
+            "role": "user",
+          },
+        ],
+        "model": "gpt-4.1",
+        "prompt_cache_key": "session-1",
+        "tools": [
+          {
+            "function": {
+              "description": "Read a file from the workspace",
+              "name": "read_file",
+              "parameters": {
+                "properties": {
+                  "path": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "path",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+          {
+            "function": {
+              "description": "Search files for a pattern",
+              "name": "grep",
+              "parameters": {
+                "properties": {
+                  "glob": {
+                    "type": "string",
+                  },
+                  "pattern": {
+                    "type": "string",
+                  },
+                },
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+        ],
+      }
+    `);
+    expect(metadata).toEqual({ breakpoints: [], padding: null, warnings: [] });
+  });
+
+  it('tool loop with parallel calls on GPT-5.6: breakpoints at zone ends, tail as a trailing developer message', () => {
+    const { body, metadata } = convertToOpenAIChat(toolLoop('gpt-5.6'));
+    expect(body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": [
+            {
+              "text": "You are a careful coding agent.",
+              "type": "text",
+            },
+            {
+              "prompt_cache_breakpoint": {
+                "mode": "explicit",
+              },
+              "text": "Prefer small, reviewable changes.",
+              "type": "text",
+            },
+            {
+              "prompt_cache_breakpoint": {
+                "mode": "explicit",
+              },
+              "text": "Project: demo. Session session-1.",
+              "type": "text",
+            },
+          ],
+          "role": "developer",
+        },
+        {
+          "content": [
+            {
+              "text": "Check a.ts and find TODOs.",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+        {
+          "content": [
+            {
+              "text": "Reading both files.",
+              "type": "text",
+            },
+          ],
+          "role": "assistant",
+          "tool_calls": [
+            {
+              "function": {
+                "arguments": "{"path":"a.ts"}",
+                "name": "read_file",
+              },
+              "id": "call_a",
+              "type": "function",
+            },
+            {
+              "function": {
+                "arguments": "{"glob":"*.ts","pattern":"TODO"}",
+                "name": "grep",
+              },
+              "id": "call_b",
+              "type": "function",
+            },
+          ],
+        },
+        {
+          "content": [
+            {
+              "text": "export const a = 1;",
+              "type": "text",
+            },
+          ],
+          "role": "tool",
+          "tool_call_id": "call_a",
+        },
+        {
+          "content": [
+            {
+              "prompt_cache_breakpoint": {
+                "mode": "explicit",
+              },
+              "text": "b.ts:3: TODO",
+              "type": "text",
+            },
+          ],
+          "role": "tool",
+          "tool_call_id": "call_b",
+        },
+        {
+          "content": "[current time] 2026-11-21T12:00:00Z
+
+      Recall: note 1.",
+          "role": "developer",
+        },
+      ]
+    `);
+    expect(body.prompt_cache_options).toEqual({ mode: 'explicit' });
+    expect(metadata.breakpoints.map((breakpoint) => [breakpoint.path, breakpoint.zone])).toEqual([
+      ['system[1]', 'global'],
+      ['system[2]', 'session'],
+      ['messages[2].content[1].content[0]', 'history'],
+    ]);
+    expect(body.messages.at(-1)?.role).toBe('developer');
+  });
+
+  it('images: image_url parts for users, a placeholder (and a warning) in tool messages', () => {
+    const { body, metadata } = convertToOpenAIChat(withImages('gpt-4o'));
+    expect(body.messages.slice(1)).toMatchInlineSnapshot(`
+      [
+        {
+          "content": [
+            {
+              "text": "What is in this picture?",
+              "type": "text",
+            },
+            {
+              "image_url": {
+                "url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==",
+              },
+              "type": "image_url",
+            },
+          ],
+          "role": "user",
+        },
+        {
+          "content": null,
+          "role": "assistant",
+          "tool_calls": [
+            {
+              "function": {
+                "arguments": "{"path":"shot.png"}",
+                "name": "read_file",
+              },
+              "id": "call_s",
+              "type": "function",
+            },
+          ],
+        },
+        {
+          "content": [
+            {
+              "text": "screenshot",
+              "type": "text",
+            },
+            {
+              "text": "[image omitted: Chat Completions tool messages carry text only]",
+              "type": "text",
+            },
+          ],
+          "role": "tool",
+          "tool_call_id": "call_s",
+        },
+        {
+          "content": "[current time] 2026-11-21T12:00:00Z
+
+      Recall: note 1.",
+          "role": "system",
+        },
+      ]
+    `);
+    expect(metadata.warnings).toEqual([
+      'messages[2].content[0]: image in a tool result replaced by a text placeholder (Chat Completions tool messages are text-only)',
+    ]);
+  });
+
+  it('reasoning: thinking is not sent to Chat Completions, and the drop is reported', () => {
+    const { body, metadata } = convertToOpenAIChat(withReasoning('gpt-5.2'));
+    expect(JSON.stringify(body)).not.toContain('missing file');
+    expect(body.messages[2]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_r', type: 'function', function: { name: 'read_file', arguments: '{"path":"test.ts"}' } }],
+    });
+    expect(metadata.warnings[0]).toMatch(/thinking blocks are not sent/);
+  });
+
+  it('moves the history breakpoint off the final user message when a tail item precedes its text', () => {
+    const { metadata } = convertToOpenAIChat(plainChat('gpt-5.6'));
+    // messages[2] gets "Skill matched" merged ahead of its text, so next turn it changes: mark the reply before it.
+    expect(metadata.breakpoints.at(-1)?.path).toBe('messages[1].content[0]');
+  });
+
+  it('derives prompt_cache_key from the session, and lets the caller override or drop it', () => {
+    const request = plainChat('gpt-4.1');
+    expect(convertToOpenAIChat(request).body.prompt_cache_key).toBe('session-1');
+    expect(convertToOpenAIChat(request, { promptCacheKey: 'tenant-a' }).body.prompt_cache_key).toBe('tenant-a');
+    expect(convertToOpenAIChat(request, { promptCacheKey: (r) => `k-${r.model}` }).body.prompt_cache_key).toBe('k-gpt-4.1');
+    expect('prompt_cache_key' in convertToOpenAIChat(request, { promptCacheKey: null }).body).toBe(false);
+    const long = fixtureSession('gpt-4.1', { id: 'x'.repeat(80) });
+    long.session.appendUserText('hi');
+    const key = convertToOpenAIChat(long.request()).body.prompt_cache_key!;
+    expect(key).toMatch(/^cachet-[0-9a-f]{40}$/);
+    expect(key.length).toBeLessThanOrEqual(64);
+  });
+
+  it('sends prompt_cache_retention only where the model table allows it', () => {
+    expect(convertToOpenAIChat(plainChat('gpt-4.1'), { promptCacheRetention: '24h' }).body.prompt_cache_retention).toBe('24h');
+    const refused = convertToOpenAIChat(plainChat('gpt-4o'), { promptCacheRetention: '24h' });
+    expect(refused.body.prompt_cache_retention).toBeUndefined();
+    expect(refused.metadata.warnings[0]).toMatch(/prompt_cache_retention "24h" omitted: gpt-4o accepts in_memory/);
+  });
+
+  it('implicit breakpoint mode leaves prompt_cache_options out; breakpoints off places none', () => {
+    const implicit = convertToOpenAIChat(toolLoop('gpt-5.6'), { breakpointMode: 'implicit' });
+    expect(implicit.body.prompt_cache_options).toBeUndefined();
+    expect(implicit.metadata.breakpoints).toHaveLength(3);
+    const off = convertToOpenAIChat(toolLoop('gpt-5.6'), { breakpoints: 'off' });
+    expect(JSON.stringify(off.body)).not.toContain('prompt_cache_breakpoint');
+    expect(off.body.prompt_cache_options).toBeUndefined();
+  });
+
+  it('can put the tail of a normal turn in a trailing system message instead', () => {
+    const { body } = convertToOpenAIChat(plainChat('gpt-4.1'), { tailInTurn: 'trailing-system' });
+    expect(body.messages.at(-2)).toEqual({ role: 'user', content: [{ type: 'text', text: 'And the tests?' }] });
+    expect(body.messages.at(-1)).toEqual({
+      role: 'system',
+      content: 'Skill matched: testing.\n\n[current time] 2026-11-21T12:00:00Z\n\nRecall: note 1.',
+    });
+  });
+
+  it('maps generation parameters, dropping sampling for reasoning models', () => {
+    const fixture = fixtureSession('gpt-4.1');
+    fixture.session.setParams({ temperature: 0.2, topP: 0.9, stopSequences: ['END'], toolChoice: { type: 'any' }, parallelToolCalls: false });
+    fixture.session.appendUserText('hi');
+    const { body } = convertToOpenAIChat(fixture.request());
+    expect([body.temperature, body.top_p, body.stop, body.tool_choice, body.parallel_tool_calls]).toEqual([0.2, 0.9, ['END'], 'required', false]);
+    const reasoning = fixtureSession('gpt-5.2');
+    reasoning.session.setParams({ temperature: 0.2, effort: 'low', toolChoice: { type: 'tool', name: 'grep' } });
+    reasoning.session.appendUserText('hi');
+    const converted = convertToOpenAIChat(reasoning.request());
+    expect(converted.body.temperature).toBeUndefined();
+    expect(converted.body.reasoning_effort).toBe('low');
+    expect(converted.body.tool_choice).toEqual({ type: 'function', function: { name: 'grep' } });
+    expect(converted.metadata.warnings).toContain('params: temperature/topP dropped (reasoning models reject sampling parameters)');
+  });
+});

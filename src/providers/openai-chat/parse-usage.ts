@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { Usage } from '../../model/usage.js';
+import { parseWith } from '../../model/validate.js';
+
+const count = z.number().int().nonnegative();
+
+/** `usage` of a Chat Completions response (OpenAI, OpenRouter, vLLM, SGLang, llama.cpp, Ollama's /v1). */
+export const chatUsageSchema = z.object({
+  prompt_tokens: count,
+  completion_tokens: count.default(0),
+  prompt_tokens_details: z
+    .object({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish() })
+    .nullish(),
+  completion_tokens_details: z.object({ reasoning_tokens: count.nullish() }).nullish(),
+});
+export type ChatUsagePayload = z.infer<typeof chatUsageSchema>;
+
+/** The `usage` object of a response, or the value itself when it already is one. */
+export function usagePayload(response: unknown): unknown {
+  if (typeof response === 'object' && response !== null && 'usage' in response) return (response as { usage: unknown }).usage;
+  return response;
+}
+
+/**
+ * Normalise Chat Completions usage. `prompt_tokens` counts every input token; cached reads and
+ * cache writes (`cache_write_tokens`, where reported) are parts of it, so the uncached share is
+ * what remains.
+ */
+export function normaliseChatUsage(usage: ChatUsagePayload, raw: unknown): Usage {
+  const cacheReadTokens = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  const cacheWriteTokens = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  return {
+    uncachedInputTokens: Math.max(0, usage.prompt_tokens - cacheReadTokens - cacheWriteTokens),
+    cacheReadTokens,
+    cacheWrite5mTokens: cacheWriteTokens,
+    cacheWrite1hTokens: 0,
+    outputTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+    raw,
+  };
+}
+
+/**
+ * Usage of an OpenAI Chat Completions response (the whole response or its `usage`), with the
+ * raw payload kept. Throws `ValidationError` naming the field when the shape is wrong.
+ *
+ * @example
+ * parseOpenAIChatUsage({ usage: { prompt_tokens: 2048, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 1920 } } })
+ * // { uncachedInputTokens: 128, cacheReadTokens: 1920, ... }
+ */
+export function parseOpenAIChatUsage(response: unknown): Usage {
+  const raw = usagePayload(response);
+  return normaliseChatUsage(parseWith(chatUsageSchema, raw, 'usage'), raw);
+}

@@ -1,0 +1,116 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convertToOpenAICompatible, parseOpenAICompatibleUsage } from '../openai-compatible/index.js';
+import { convertToOpenAIResponses, parseOpenAIResponsesUsage } from '../openai-responses/index.js';
+import { convertToOpenRouter, parseOpenRouterUsage } from '../openrouter/index.js';
+import { convertToOpenAIChat } from './convert-request.js';
+import { parseOpenAIChatUsage } from './parse-usage.js';
+import { toolLoop, withImages, withReasoning } from './test-support/fixtures.js';
+
+interface Received {
+  path: string;
+  text: string;
+  authorization: string | undefined;
+}
+
+const received: Received[] = [];
+let server: Server;
+let baseURL: string;
+
+function readBody(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    incoming.on('error', reject);
+  });
+}
+
+const CHAT_REPLY = {
+  id: 'chatcmpl-local',
+  object: 'chat.completion',
+  created: 1_763_700_000,
+  model: 'local',
+  choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: 'done', refusal: null } }],
+  usage: { prompt_tokens: 2048, completion_tokens: 5, total_tokens: 2053, prompt_tokens_details: { cached_tokens: 1920, cache_write_tokens: 64 } },
+  timings: { cache_n: 1920, prompt_n: 128, predicted_n: 5 },
+  cache_discount: 0.001,
+};
+const RESPONSES_REPLY = {
+  id: 'resp_local',
+  object: 'response',
+  created_at: 1_763_700_000,
+  status: 'completed',
+  model: 'gpt-5.6',
+  output: [],
+  parallel_tool_calls: true,
+  tool_choice: 'auto',
+  tools: [],
+  usage: {
+    input_tokens: 4096,
+    input_tokens_details: { cached_tokens: 3968, cache_write_tokens: 0 },
+    output_tokens: 7,
+    output_tokens_details: { reasoning_tokens: 3 },
+    total_tokens: 4103,
+  },
+};
+
+beforeAll(async () => {
+  server = createServer(async (incoming, outgoing) => {
+    const text = await readBody(incoming);
+    received.push({ path: incoming.url ?? '', text, authorization: incoming.headers.authorization });
+    outgoing.writeHead(200, { 'content-type': 'application/json' });
+    outgoing.end(JSON.stringify(incoming.url?.endsWith('/responses') ? RESPONSES_REPLY : CHAT_REPLY));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function client(): OpenAI {
+  return new OpenAI({ baseURL, apiKey: 'test-key-not-secret', maxRetries: 0 });
+}
+
+/** The body arrived byte for byte as assembled (the SDK adds and removes nothing). */
+function expectArrivedExactly(path: string, body: unknown): void {
+  const last = received.at(-1)!;
+  expect(last.path).toBe(path);
+  expect(last.authorization).toBe('Bearer test-key-not-secret');
+  expect(last.text).toBe(JSON.stringify(body));
+  expect(JSON.parse(last.text)).toEqual(body);
+}
+
+describe('official openai SDK clients send assembled bodies unchanged', () => {
+  it('chat.completions.create with an OpenAI Chat body (GPT-5.6 breakpoints, tool loop)', async () => {
+    const { body } = convertToOpenAIChat(toolLoop('gpt-5.6'));
+    const completion = await client().chat.completions.create(body);
+    expectArrivedExactly('/v1/chat/completions', body);
+    expect(parseOpenAIChatUsage(completion)).toMatchObject({ cacheReadTokens: 1920, cacheWrite5mTokens: 64, uncachedInputTokens: 64 });
+  });
+
+  it('responses.create with a Responses body (reasoning item carried back)', async () => {
+    const { body } = convertToOpenAIResponses(withReasoning('gpt-5.6'));
+    const response = await client().responses.create(body);
+    expectArrivedExactly('/v1/responses', body);
+    expect(received.at(-1)!.text).toContain('"encrypted_content":"gAAAAencrypted"');
+    expect(parseOpenAIResponsesUsage(response)).toMatchObject({ cacheReadTokens: 3968, uncachedInputTokens: 128, reasoningTokens: 3 });
+  });
+
+  it('chat.completions.create with an OpenRouter body (cache_control and session_id pass through)', async () => {
+    const { body } = convertToOpenRouter(withImages('anthropic/claude-sonnet-4.5'));
+    const completion = await client().chat.completions.create(body);
+    expectArrivedExactly('/v1/chat/completions', body);
+    expect(received.at(-1)!.text).toContain('"cache_control":{"type":"ephemeral"}');
+    expect(parseOpenRouterUsage(completion)).toMatchObject({ cacheReadTokens: 1920, cacheWrite5mTokens: 64, cacheDiscount: 0.001 });
+  });
+
+  it('chat.completions.create with a local-engine body (cache_prompt, id_slot)', async () => {
+    const { body } = convertToOpenAICompatible(toolLoop('qwen3-8b'), { server: 'llama.cpp', overrides: { slotCount: 2 } });
+    const completion = await client().chat.completions.create(body);
+    expectArrivedExactly('/v1/chat/completions', body);
+    expect(received.at(-1)!.text).toContain('"cache_prompt":true');
+    expect(parseOpenAICompatibleUsage(completion)).toMatchObject({ cacheReadTokens: 1920, uncachedInputTokens: 128 });
+  });
+});

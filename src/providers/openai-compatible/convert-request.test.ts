@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureSession, plainChat, toolLoop, withReasoning } from '../openai-chat/test-support/fixtures.js';
+import { convertToOpenAICompatible } from './convert-request.js';
+import { createOpenAICompatibleAdapter } from './index.js';
+import { resolveCompat } from './models.js';
+import { slotFor } from './place-breakpoints.js';
+
+describe('resolveCompat', () => {
+  it('detects by family and server, and lets caller overrides win', () => {
+    const qwen = resolveCompat('Qwen3-8B-Q4_K_M.gguf', { server: 'llama.cpp' });
+    expect([qwen.family, qwen.flags.tailInToolLoop, qwen.flags.toolCallContent, qwen.flags.reasoning.send, qwen.flags.cachePrompt]).toEqual([
+      'qwen3',
+      'trailing-system',
+      'empty-string',
+      'never',
+      true,
+    ]);
+    expect(resolveCompat('deepseek-r1-distill', { server: 'vllm' }).flags).toMatchObject({
+      tailInToolLoop: 'merge-into-last-input',
+      reasoning: { send: 'tool-call-turns', field: 'reasoning_content' },
+      cachePrompt: false,
+    });
+    expect(resolveCompat('mistral-small-3.2').flags.tailInToolLoop).toBe('merge-into-last-input');
+    const overridden = resolveCompat('qwen3:8b', { server: 'ollama', overrides: { tailInToolLoop: 'merge-into-last-input' } });
+    expect(overridden.flags.tailInToolLoop).toBe('merge-into-last-input');
+    expect(overridden.sources.at(-1)).toBe('caller overrides');
+    const custom = resolveCompat('acme-coder-7b', { families: [{ pattern: '^acme', family: 'acme', flags: { tailInToolLoop: 'trailing-system' }, source: 'mine', checked: '2026-11-21' }] });
+    expect([custom.family, custom.flags.tailInToolLoop]).toEqual(['acme', 'trailing-system']);
+    expect(resolveCompat('unknown-model').family).toBe('unknown');
+  });
+});
+
+describe('convertToOpenAICompatible', () => {
+  it('Qwen3 on llama.cpp, tool loop: string contents, "" for tool-call messages, trailing system tail, cache_prompt', () => {
+    const { body } = convertToOpenAICompatible(toolLoop('qwen3-8b'), { server: 'llama.cpp' });
+    expect(body).toMatchInlineSnapshot(`
+      {
+        "cache_prompt": true,
+        "max_tokens": 1024,
+        "messages": [
+          {
+            "content": "You are a careful coding agent.
+
+      Prefer small, reviewable changes.
+
+      Project: demo. Session session-1.",
+            "role": "system",
+          },
+          {
+            "content": "Check a.ts and find TODOs.",
+            "role": "user",
+          },
+          {
+            "content": "Reading both files.",
+            "role": "assistant",
+            "tool_calls": [
+              {
+                "function": {
+                  "arguments": "{"path":"a.ts"}",
+                  "name": "read_file",
+                },
+                "id": "call_a",
+                "type": "function",
+              },
+              {
+                "function": {
+                  "arguments": "{"glob":"*.ts","pattern":"TODO"}",
+                  "name": "grep",
+                },
+                "id": "call_b",
+                "type": "function",
+              },
+            ],
+          },
+          {
+            "content": "export const a = 1;",
+            "role": "tool",
+            "tool_call_id": "call_a",
+          },
+          {
+            "content": "b.ts:3: TODO",
+            "role": "tool",
+            "tool_call_id": "call_b",
+          },
+          {
+            "content": "[current time] 2026-11-21T12:00:00Z
+
+      Recall: note 1.",
+            "role": "system",
+          },
+        ],
+        "model": "qwen3-8b",
+        "tools": [
+          {
+            "function": {
+              "description": "Read a file from the workspace",
+              "name": "read_file",
+              "parameters": {
+                "properties": {
+                  "path": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "path",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+          {
+            "function": {
+              "description": "Search files for a pattern",
+              "name": "grep",
+              "parameters": {
+                "properties": {
+                  "glob": {
+                    "type": "string",
+                  },
+                  "pattern": {
+                    "type": "string",
+                  },
+                },
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+        ],
+      }
+    `);
+  });
+
+  it('Qwen3, normal turn: tail merged into the user message, matched skill before the text', () => {
+    const { body } = convertToOpenAICompatible(plainChat('qwen3-8b'));
+    expect(body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'Skill matched: testing.\n\nAnd the tests?\n\n[current time] 2026-11-21T12:00:00Z\n\nRecall: note 1.',
+    });
+  });
+
+  it('DeepSeek: reasoning_content sent back on tool-call turns; tail appended to the last tool result (its template hoists system messages)', () => {
+    const { body } = convertToOpenAICompatible(withReasoning('deepseek-v3.2'), { server: 'vllm' });
+    expect(body.messages.slice(2)).toMatchInlineSnapshot(`
+      [
+        {
+          "content": "",
+          "reasoning_content": "The test imports a missing file.",
+          "role": "assistant",
+          "tool_calls": [
+            {
+              "function": {
+                "arguments": "{"path":"test.ts"}",
+                "name": "read_file",
+              },
+              "id": "call_r",
+              "type": "function",
+            },
+          ],
+        },
+        {
+          "content": "import x from "./x";
+
+      [current time] 2026-11-21T12:00:00Z
+
+      Recall: note 1.",
+          "role": "tool",
+          "tool_call_id": "call_r",
+        },
+      ]
+    `);
+    expect(body.cache_prompt).toBeUndefined();
+  });
+
+  it('never ends a tool loop with a user message, whatever the family', () => {
+    for (const model of ['qwen3-8b', 'deepseek-v3', 'mistral-small', 'gemma-3-27b', 'gpt-oss-20b', 'llama-3.1-8b', 'something-else']) {
+      const roles = convertToOpenAICompatible(toolLoop(model)).body.messages.map((message) => message.role);
+      expect(roles.slice(roles.lastIndexOf('tool')), model).not.toContain('user');
+    }
+  });
+
+  it('pins a session to a llama.cpp slot and carries a sticky session key when configured', () => {
+    const adapter = createOpenAICompatibleAdapter({ server: 'llama.cpp', overrides: { slotCount: 4, sessionKeyField: 'user' } });
+    const { body } = adapter.convertRequest(plainChat('qwen3-8b'));
+    expect(body.id_slot).toBe(slotFor('session-1', 4));
+    expect(body.user).toBe('session-1');
+    expect(new Set(Array.from({ length: 64 }, (_, index) => slotFor(`s-${index}`, 4)))).toEqual(new Set([0, 1, 2, 3]));
+  });
+
+  it('uses max_completion_tokens when the flags say so', () => {
+    const fixture = fixtureSession('qwen3-8b');
+    fixture.session.appendUserText('hi');
+    const { body } = convertToOpenAICompatible(fixture.request(), { overrides: { maxTokensField: 'max_completion_tokens' } });
+    expect([body.max_tokens, body.max_completion_tokens]).toEqual([undefined, 1024]);
+  });
+});

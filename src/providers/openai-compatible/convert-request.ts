@@ -1,0 +1,48 @@
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { CanonicalRequest } from '../../model/request.js';
+import type { ConversionResult } from '../adapter.js';
+import { buildChatMessages, type ChatDialect, type ChatMessage } from '../openai-chat/chat-messages.js';
+import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
+import { type CompatResolution, resolveCompat } from './models.js';
+import { type CacheHints, cacheHints } from './place-breakpoints.js';
+
+/** The SDK's Chat Completions body plus the local engines' cache hints; assignable to the SDK type. */
+export type OpenAICompatibleBody = Omit<ChatCompletionCreateParamsNonStreaming, 'messages'> & CacheHints & { messages: ChatMessage[] };
+
+export type OpenAICompatibleOptions = CompatResolution;
+
+/**
+ * Convert a canonical request for an OpenAI-compatible local engine (llama.cpp server, vLLM,
+ * SGLang, Ollama). The engine renders the messages with the model's chat template, so the
+ * resolved compatibility flags decide everything the template is sensitive to: plain string
+ * contents, where the tail goes, `""` instead of `null` for tool-call messages, whether
+ * reasoning is sent back, and the cache hints.
+ *
+ * @example
+ * const { body } = convertToOpenAICompatible(assemble(session), { server: 'llama.cpp', overrides: { slotCount: 4 } });
+ * await new OpenAI({ baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'none' }).chat.completions.create(body);
+ */
+export function convertToOpenAICompatible(
+  request: CanonicalRequest,
+  options: OpenAICompatibleOptions = {},
+): ConversionResult<OpenAICompatibleBody> {
+  const compat = resolveCompat(request.model, options);
+  const { flags } = compat;
+  const dialect: ChatDialect = {
+    systemRole: 'system',
+    contentForm: 'string',
+    toolCallContent: flags.toolCallContent,
+    tailInToolLoop: flags.tailInToolLoop,
+    tailInTurn: flags.tailInTurn,
+    reasoning: flags.reasoning,
+  };
+  const built = buildChatMessages(request, dialect);
+  const warnings = [...built.warnings];
+  const body: OpenAICompatibleBody = { model: request.model, messages: built.messages };
+  if (flags.maxTokensField === 'max_tokens') body.max_tokens = request.params.maxTokens;
+  else body.max_completion_tokens = request.params.maxTokens;
+  if (request.tools.length > 0) body.tools = toChatTools(request.tools);
+  Object.assign(body, chatSamplingFields(request.params, request.tools.length > 0, false, warnings));
+  Object.assign(body, cacheHints(request.sessionId, flags));
+  return { body, metadata: { breakpoints: [], padding: null, warnings } };
+}

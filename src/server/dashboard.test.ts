@@ -1,0 +1,166 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTraceStore } from '../trace/open-trace-store.js';
+import type { TraceStore } from '../trace/trace-store.js';
+import { type RunningServer, startServer } from './start-server.js';
+import { findChromium, HEADLESS_CHROMIUM_FLAGS } from './test-support/find-chromium.js';
+import { recordSampleRun } from './test-support/record-sample-run.js';
+
+const browser = findChromium();
+const inCi = process.env.CI === 'true';
+if (!browser.found && !inCi) console.warn(`SKIPPED dashboard browser test: ${browser.reason}`);
+
+describe.runIf(!browser.found && inCi)('dashboard in a browser under CI', () => {
+  it('needs Chromium', () => {
+    throw new Error(`CI=true requires Chromium: ${browser.found ? '' : browser.reason}`);
+  });
+});
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const usd = (value: number) => `$${value.toFixed(4)}`;
+const tokens = (value: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(value);
+
+describe.skipIf(!browser.found)('dashboard in Chromium', () => {
+  const token = 'dashboard-test-token-0123456789';
+  let directory: string;
+  let store: TraceStore;
+  let server: RunningServer;
+  let context: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'cachet-dashboard-'));
+    const path = join(directory, 'traces.db');
+    // A real run written to SQLite by one process, then served from a fresh connection.
+    const writer = await openTraceStore(path);
+    await recordSampleRun(writer, { sessionId: 'sample-coding-session' });
+    await recordSampleRun(writer, { sessionId: 'earlier-session', start: Date.UTC(2026, 10, 20, 9, 0, 0) });
+    await writer.close();
+    store = await openTraceStore(path);
+    server = await startServer({ store, port: 0, token });
+    context = await chromium.launchPersistentContext(join(directory, 'profile'), {
+      executablePath: browser.found ? browser.executablePath : '',
+      headless: true,
+      args: HEADLESS_CHROMIUM_FLAGS,
+      viewport: { width: 1280, height: 1100 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    await store?.close();
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('renders the store’s sessions, per-request buckets, cost, hit rate and break markers', async () => {
+    await page.goto(`${server.url}/#token=${token}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const sessions = await store.sessions();
+    // Newest session first, selected by default.
+    expect(
+      await page
+        .locator('[data-session-id]')
+        .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-session-id'))),
+    ).toEqual(sessions.map((session) => session.sessionId));
+    expect(await page.getAttribute('body', 'data-session')).toBe('sample-coding-session');
+
+    const report = await store.cacheEffectiveness({ sessionId: 'sample-coding-session' });
+    const figures = report.sessions[0]!;
+    const metric = async (name: string) => {
+      const cell = page.locator(`[data-metric="${name}"]`);
+      return { value: Number(await cell.getAttribute('data-value')), text: await cell.textContent() };
+    };
+    expect(await metric('requests')).toEqual({ value: figures.requests, text: String(figures.requests) });
+    expect(await metric('hitRate')).toEqual({ value: figures.hitRate, text: percent(figures.hitRate) });
+    expect(await metric('cacheWriteShare')).toEqual({ value: figures.cacheWriteShare, text: percent(figures.cacheWriteShare) });
+    expect(await metric('costUsd')).toEqual({ value: figures.costUsd, text: usd(figures.costUsd) });
+    expect(await metric('savingsUsd')).toEqual({ value: figures.savingsUsd, text: usd(figures.savingsUsd) });
+
+    const requests = await store.requests('sample-coding-session');
+    const rows = await page
+      .locator('#requests tbody tr')
+      .evaluateAll((rowElements) =>
+        rowElements.map((row) =>
+          Object.fromEntries(
+            Array.from(row.querySelectorAll('td')).map((cell) => [
+              cell.dataset.column,
+              { value: cell.dataset.value, text: cell.textContent },
+            ]),
+          ),
+        ),
+      );
+    expect(rows).toHaveLength(requests.length);
+    requests.forEach((request, index) => {
+      const row = rows[index]!;
+      expect(row.cacheRead).toEqual({ value: String(request.tokens.cacheRead), text: tokens(request.tokens.cacheRead) });
+      expect(row.cacheWrite).toEqual({ value: String(request.tokens.cacheWrite), text: tokens(request.tokens.cacheWrite) });
+      expect(row.uncachedInput).toEqual({
+        value: String(request.tokens.uncachedInput),
+        text: tokens(request.tokens.uncachedInput),
+      });
+      expect(row.hitRate!.text).toBe(percent(request.hitRate));
+      expect(Number(row.costUsd!.value)).toBe(request.costUsd);
+      expect(row.breaks!.value).toBe(request.breaks.map((cacheBreak) => cacheBreak.cause).join(','));
+    });
+
+    // One marker per break in the store, at the request it belongs to, naming its cause.
+    const storedBreaks = requests.flatMap((request) =>
+      request.breaks.map((cacheBreak) => ({ request: String(request.index + 1), cause: cacheBreak.cause })),
+    );
+    expect(storedBreaks.map((entry) => entry.cause)).toEqual(['ttl-expired', 'model-changed']);
+    const shownBreaks = await page
+      .locator('#breaks li[data-cause]')
+      .evaluateAll((items) =>
+        items.map((item) => ({ request: item.getAttribute('data-request'), cause: item.getAttribute('data-cause') })),
+      );
+    expect(shownBreaks).toEqual(storedBreaks);
+
+    // The chart: uPlot drew on its canvas, with the three buckets and the hit-rate line in its legend.
+    const legend = await page.locator('#chart .u-legend .u-label').allTextContents();
+    expect(legend).toEqual(['request', 'uncached', 'written', 'read', 'hit rate']);
+    const paintedPixels = await page.locator('#chart canvas').evaluate((canvas: HTMLCanvasElement) => {
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let red = 0;
+      let green = 0;
+      for (let offset = 0; offset < data.length; offset += 4) {
+        const [r, g, b, a] = [data[offset]!, data[offset + 1]!, data[offset + 2]!, data[offset + 3]!];
+        if (a > 200 && r > 180 && g < 60 && b < 60) red += 1; // break markers (#cf1322)
+        if (a > 200 && r < 80 && g > 130 && b < 90) green += 1; // cache-read bars (#2f9e44)
+      }
+      return { red, green };
+    });
+    expect(paintedPixels.red).toBeGreaterThan(50);
+    expect(paintedPixels.green).toBeGreaterThan(1000);
+
+    mkdirSync('test-output', { recursive: true });
+    await page.screenshot({ path: 'test-output/dashboard.png', fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('switches session on click and shows that session’s figures', async () => {
+    await page.click('[data-session-id="earlier-session"]');
+    await page.waitForSelector('body[data-session="earlier-session"]');
+    const requests = await store.requests('earlier-session');
+    expect(await page.locator('#requests tbody tr').count()).toBe(requests.length);
+    expect(await page.textContent('#session-title')).toBe('earlier-session');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the API error when the token in the URL is wrong', async () => {
+    const other = await context.newPage();
+    await other.goto(`${server.url}/#token=wrong-token-wrong-token`);
+    await other.waitForSelector('body[data-ready="error"]');
+    expect(await other.textContent('#status')).toMatch(/invalid bearer token/);
+    await other.close();
+  });
+});

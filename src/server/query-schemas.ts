@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { TraceFilter } from '../trace/trace-store.js';
+
+/** A time given as epoch milliseconds (`1763726400000`) or ISO 8601 (`2026-11-21T12:00:00Z`). */
+const timeSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((value, context) => {
+    const parsed = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+    if (!Number.isFinite(parsed)) {
+      context.addIssue({ code: 'custom', message: 'expected epoch milliseconds or an ISO 8601 date-time' });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+const nonEmpty = z.string().trim().min(1, 'expected a non-empty value');
+
+/** Query of `/analytics/*`: every field optional; unknown names are rejected so typos do not silently widen a query. */
+export const analyticsQuerySchema = z
+  .object({ session: nonEmpty.optional(), model: nonEmpty.optional(), from: timeSchema.optional(), to: timeSchema.optional() })
+  .strict()
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
+    message: '"from" must not be after "to"',
+    path: ['from'],
+  });
+
+export const sessionsQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+  })
+  .strict();
+
+export function toTraceFilter(query: z.infer<typeof analyticsQuerySchema>): TraceFilter {
+  const filter: TraceFilter = {};
+  if (query.session !== undefined) filter.sessionId = query.session;
+  if (query.model !== undefined) filter.model = query.model;
+  if (query.from !== undefined) filter.from = query.from;
+  if (query.to !== undefined) filter.to = query.to;
+  return filter;
+}
+
+/** `from: expected ...; limit: Too big...` — one line naming each bad parameter. */
+export function describeQueryError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') return `unknown query parameter(s): ${issue.keys.join(', ')}`;
+      const name = issue.path.map(String).join('.') || 'query';
+      return `${name}: ${issue.message}`;
+    })
+    .join('; ');
+}

@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { CachetError } from '../model/errors.js';
+import type { TraceStore } from '../trace/trace-store.js';
+import { createApp } from './create-app.js';
+import { isLoopbackHost } from './loopback.js';
+
+export interface ServerOptions {
+  store: TraceStore;
+  /** Default 127.0.0.1. Any other interface requires `token`. */
+  host?: string;
+  /** Default 4319; 0 picks a free port. */
+  port?: number;
+  token?: string;
+}
+
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:4319`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SERVE_PORT = 4319;
+
+/** The server was asked to listen somewhere unsafe or could not listen. */
+export class ServeConfigError extends CachetError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('serve_config', message, options);
+  }
+}
+
+/**
+ * Serve the analytics API and dashboard. Refuses to bind anything but loopback without a
+ * bearer token: trace payloads contain prompts and tool output.
+ *
+ * @example
+ * const server = await startServer({ store: await openTraceStore() });
+ * console.log(`dashboard at ${server.url}`);
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? DEFAULT_SERVE_PORT;
+  if (!isLoopbackHost(host) && !options.token) {
+    throw new ServeConfigError(
+      `refusing to listen on ${host} without a bearer token: pass --token or set CACHET_SERVE_TOKEN (or bind to 127.0.0.1)`,
+    );
+  }
+  if (options.token !== undefined && options.token.length < 16) {
+    throw new ServeConfigError('the bearer token must be at least 16 characters long');
+  }
+  const app = createApp({ store: options.store, ...(options.token ? { token: options.token } : {}) });
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
+      const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+      resolve({
+        url: `http://${shownHost}:${info.port}`,
+        port: info.port,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+    server.once('error', (error) =>
+      reject(new ServeConfigError(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error })),
+    );
+  });
+}

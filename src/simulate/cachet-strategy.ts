@@ -1,0 +1,115 @@
+import type { EventBus } from '../events/event-bus.js';
+import type { ProviderId } from '../providers/adapter.js';
+import type { PaddingMode } from '../providers/anthropic/padding.js';
+import { assemble } from '../session/assemble.js';
+import { Session } from '../session/session.js';
+import { prepareRequest, sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
+import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
+import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
+import { adapterFor } from './provider-adapters.js';
+import type { BuiltRequest, StrategyDriver } from './strategy.js';
+import { sessionStaticText, skillIndexText, tailItems, toolGuidanceText, toolResultMessage, userMessage, workingMemoryPair } from './workload-content.js';
+
+export interface CachetStrategyOptions {
+  /** `auto` [default]: Cachet's TTL choice (`chooseHistoryTtl`); or a fixed TTL for comparisons. */
+  ttl?: 'auto' | '5m' | '1h';
+  /** Minimum-prefix padding; `auto` [default] decides by cost. */
+  padding?: PaddingMode;
+}
+
+/**
+ * Cachet's own design: the four zones laid out by `assemble()`, converted by the provider's
+ * adapter with its defaults, the history TTL chosen from the session's rhythm, and padding
+ * decided by cost with the Copernican estimate of the session's length (a session that has made
+ * n requests is expected to make about n more).
+ */
+export function cachetStrategy(
+  workload: Workload,
+  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus; options?: CachetStrategyOptions },
+): StrategyDriver {
+  let now = workload.turns[0]?.at ?? 0;
+  const system = [{ label: 'persona', text: workload.persona.trimEnd() }];
+  if (workload.guidelines) system.push({ label: 'guidelines', text: workload.guidelines.trimEnd() });
+  const index = skillIndexText(workload);
+  if (index) system.push({ label: 'skill-index', text: index });
+  const project = sessionStaticText(workload);
+  const session = new Session({
+    id: context.sessionId,
+    model: context.model,
+    global: { tools: workload.tools, system },
+    sessionStatic: {
+      system: project ? [{ label: 'project', text: project }] : [],
+      messages: workload.workingMemory ? workingMemoryPair(workload.workingMemory) : [],
+    },
+    params: { maxTokens: workload.maxTokens },
+    bus: context.bus,
+    clock: () => now,
+    labels: { provider: context.provider, strategy: 'cachet' },
+  });
+  const adapter = adapterFor(context.provider);
+  const counter = sharedCounter(context.provider, context.model);
+  const ttlMode = context.options?.ttl ?? 'auto';
+  const requestTimes: number[] = [];
+  let previousPrefixTokens = 0;
+
+  function adapterOptions(ttl: '5m' | '1h', requestCount: number): Record<string, unknown> {
+    switch (context.provider) {
+      case 'anthropic':
+        return {
+          ttl: { history: ttl },
+          padding: context.options?.padding ?? 'auto',
+          expectedRequests: 2 * requestCount,
+          skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
+          tokenCounter: counter,
+        };
+      case 'openrouter':
+        return { cacheTtl: ttl };
+      default:
+        return {};
+    }
+  }
+
+  return {
+    name: 'cachet',
+    session,
+    beginTurn(turn: WorkloadTurn) {
+      now = turn.at;
+      session.append(userMessage(turn));
+    },
+    request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
+      now = step.at;
+      const tail = tailItems(workload, turn, step.at);
+      const gaps = requestTimes.slice(1).map((time, position) => time - (requestTimes[position] as number));
+      if (requestTimes.length > 0) gaps.push(step.at - (requestTimes.at(-1) as number));
+      const draft = zoneTokensOf(assemble(session, { now, tail }), counter);
+      const prefixTokens = draft.global + draft.session + draft.history;
+      const choice =
+        ttlMode === 'auto'
+          ? chooseHistoryTtl({ gapsMs: gaps, prefixTokens, newTokens: Math.max(0, prefixTokens - previousPrefixTokens) })
+          : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
+      requestTimes.push(step.at);
+      previousPrefixTokens = prefixTokens;
+      const prepared = prepareRequest(session, adapter, {
+        turn: turn.turn,
+        step: step.step,
+        now,
+        tail,
+        adapterOptions: adapterOptions(choice.ttl, requestTimes.length),
+        counter,
+      });
+      return {
+        body: prepared.body,
+        canonical: prepared.request,
+        metadata: prepared.metadata,
+        zoneTokens: prepared.zoneTokens,
+        ttlReason: context.provider === 'anthropic' || context.provider === 'openrouter' ? `${choice.ttl}: ${choice.reason}` : null,
+      };
+    },
+    endStep(_turn: WorkloadTurn, step: WorkloadStep) {
+      session.append({ role: 'assistant', content: step.reply });
+      if (step.discoveredTools.length > 0) session.discoverTools(step.discoveredTools.map((tool) => tool.tool));
+      const results = toolResultMessage(step, toolGuidanceText(step.discoveredTools));
+      if (results) session.append(results);
+    },
+  };
+}

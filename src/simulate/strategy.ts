@@ -1,0 +1,42 @@
+import type { Zone } from '../model/request.js';
+import type { CanonicalRequest } from '../model/request.js';
+import type { ConversionMetadata } from '../providers/adapter.js';
+import type { Session } from '../session/session.js';
+import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
+
+export const STRATEGY_NAMES = ['naive', 'markers', 'cachet'] as const;
+
+/**
+ * `naive`: the design the published fixes replaced (system prompt rebuilt every request with
+ * everything volatile inside it; one breakpoint on it). `markers`: what common harnesses do
+ * today (static system prompt with volatile text appended after it; breakpoints on the system
+ * prompt and the last two messages). `cachet`: Session + assemble + the adapter's defaults,
+ * with Cachet's TTL choice and padding decision.
+ */
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+export interface BuiltRequest {
+  body: unknown;
+  canonical: CanonicalRequest;
+  metadata: ConversionMetadata;
+  zoneTokens: Record<Zone, number>;
+  /** Why the strategy chose its TTL, when it chose one. */
+  ttlReason: string | null;
+}
+
+/** One strategy driving one session through a workload, request by request. */
+export interface StrategyDriver {
+  readonly name: StrategyName;
+  /** The session holding this strategy's history (and, for `cachet`, every zone). */
+  readonly session: Session;
+  /** The user's input arrives. */
+  beginTurn(turn: WorkloadTurn): void;
+  /** Build the wire body of the request for `step`. */
+  request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest;
+  /** The model replied to `step` (and tools ran): record the reply, results and discoveries. */
+  endStep(turn: WorkloadTurn, step: WorkloadStep): void;
+}
+
+export function isStrategyName(value: string): value is StrategyName {
+  return (STRATEGY_NAMES as readonly string[]).includes(value);
+}

@@ -1,0 +1,89 @@
+import { ValidationError } from '../model/errors.js';
+import type { CanonicalRequest, Zone } from '../model/request.js';
+import type { CountableItem, TokenCounter } from './token-counter.js';
+
+/** Tokens of a request per zone. `total` is their sum; framing tokens (role markers) are not included. */
+export interface RequestTokenCount {
+  global: number;
+  session: number;
+  history: number;
+  tail: number;
+  total: number;
+}
+
+type ZoneTotals = [global: number, session: number, history: number];
+const ZONE_SLOT: Record<Exclude<Zone, 'tail'>, 0 | 1 | 2> = { global: 0, session: 1, history: 2 };
+
+/** Prefix memo entries kept per counter before starting over. */
+const MAX_PREFIX_ENTRIES = 500_000;
+const prefixMemos = new WeakMap<TokenCounter, Map<string, ZoneTotals>>();
+
+/**
+ * Count a request's tokens per zone. Cumulative counts are memoised per prefix hash (for each
+ * counter and calibration revision), so the next request of a session costs work for its new
+ * blocks and its tail only, however long the history: the walk back from the end stops at the
+ * first prefix already counted.
+ *
+ * @example
+ * const request = assemble(session);
+ * const tokens = countRequestTokens(request, counterForModel('anthropic', request.model));
+ * tokens.history; // tokens of the append-only history
+ */
+export function countRequestTokens(request: CanonicalRequest, counter: TokenCounter): RequestTokenCount {
+  const blocks = request.blocks;
+  const tailCount = request.tail.items.length;
+  const persisted = blocks.length - tailCount;
+  const messageCount = request.messages.length;
+  const staticCount = request.tools.length + request.system.length;
+  let memo = prefixMemos.get(counter);
+  if (!memo) {
+    memo = new Map();
+    prefixMemos.set(counter, memo);
+  }
+  // Zones of persisted blocks follow from these two figures; the hash chain covers the rest.
+  const keyPrefix = `${counter.revision ?? 0}:${request.layout.globalToolCount}:${request.layout.sessionMessageCount}:`;
+
+  // Walk back from the last persisted block to the longest prefix already counted.
+  const pending: Array<{ index: number; item: CountableItem }> = [];
+  let totals: ZoneTotals = [0, 0, 0];
+  let messageIndex = messageCount - 1;
+  let contentIndex = (request.messages[messageIndex]?.content.length ?? 0) - 1;
+  for (let index = persisted - 1; index >= 0; index--) {
+    const record = blocks[index];
+    if (!record) break;
+    const known = memo.get(keyPrefix + record.prefixHash);
+    if (known) {
+      totals = known;
+      break;
+    }
+    let item: CountableItem | undefined;
+    if (index >= staticCount) {
+      while (contentIndex < 0 && messageIndex > 0) {
+        messageIndex--;
+        contentIndex = (request.messages[messageIndex]?.content.length ?? 0) - 1;
+      }
+      item = request.messages[messageIndex]?.content[contentIndex];
+      contentIndex--;
+    } else if (index >= request.tools.length) {
+      item = request.system[index - request.tools.length];
+    } else {
+      item = request.tools[index];
+    }
+    if (!item) throw new ValidationError(`request.blocks[${index}]`, 'a block record matching the request content');
+    pending.push({ index, item });
+  }
+  if (memo.size + pending.length > MAX_PREFIX_ENTRIES) memo.clear();
+  for (let position = pending.length - 1; position >= 0; position--) {
+    const entry = pending[position] as { index: number; item: CountableItem };
+    const record = blocks[entry.index];
+    if (!record || record.zone === 'tail')
+      throw new ValidationError(`request.blocks[${entry.index}].zone`, 'a persisted zone before the tail');
+    const next: ZoneTotals = [totals[0], totals[1], totals[2]];
+    next[ZONE_SLOT[record.zone]] += counter.countBlock(entry.item);
+    memo.set(keyPrefix + record.prefixHash, next);
+    totals = next;
+  }
+  let tail = 0;
+  for (const item of request.tail.items) tail += counter.countBlock(item);
+  return { global: totals[0], session: totals[1], history: totals[2], tail, total: totals[0] + totals[1] + totals[2] + tail };
+}

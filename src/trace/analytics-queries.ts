@@ -1,0 +1,146 @@
+import type { CacheBreakCause, SkillLoadReason } from '../events/catalog.js';
+import { addSums, cacheFigures, healthyWriteShareLimit, isHealthyWriteShare, type UsageSums, ZERO_SUMS } from './analytics.js';
+import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.js';
+import type { BreakCauseCount, CacheEffectivenessReport, SkillsReport, TraceFilter } from './trace-store.js';
+
+/**
+ * WHERE clauses for a filter. Events without a model column (breaks, skill loads) match a
+ * model filter through their session: a session belongs to every model it sent requests to.
+ */
+function filterClauses(filter: TraceFilter, modelColumn: boolean): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.sessionId !== undefined) {
+    where.push('session_id = ?');
+    params.push(filter.sessionId);
+  }
+  if (filter.model !== undefined) {
+    if (modelColumn) where.push('model = ?');
+    else where.push(`session_id IN (SELECT DISTINCT session_id FROM events WHERE type = 'usage.recorded' AND model = ?)`);
+    params.push(filter.model);
+  }
+  if (filter.from !== undefined) {
+    where.push('at >= ?');
+    params.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    where.push('at <= ?');
+    params.push(filter.to);
+  }
+  return { sql: where.map((clause) => ` AND ${clause}`).join(''), params };
+}
+
+/**
+ * Cache effectiveness over the `usage.recorded` events matching `filter`: overall, per
+ * session (with the 1/N write-share health check) and per model, plus the break histogram.
+ * Sums happen in SQL; ratios are computed from the sums so every level is consistent.
+ */
+export async function queryCacheEffectiveness(runner: SqlRunner, filter: TraceFilter = {}): Promise<CacheEffectivenessReport> {
+  const clauses = filterClauses(filter, true);
+  const rows = await runner.all(
+    `SELECT session_id, model,
+       COUNT(*) AS requests,
+       COALESCE(SUM(uncached_input_tokens), 0) AS uncached_input,
+       COALESCE(SUM(cache_read_tokens), 0) AS cache_read,
+       COALESCE(SUM(cache_write_5m_tokens), 0) AS cache_write_5m,
+       COALESCE(SUM(cache_write_1h_tokens), 0) AS cache_write_1h,
+       COALESCE(SUM(output_tokens), 0) AS output,
+       COALESCE(SUM(cost_usd), 0) AS cost_usd,
+       COALESCE(SUM(uncached_cost_usd), 0) AS uncached_cost_usd,
+       MIN(at) AS first_at,
+       MAX(at) AS last_at
+     FROM events WHERE type = 'usage.recorded'${clauses.sql}
+     GROUP BY session_id, model
+     ORDER BY session_id, model`,
+    clauses.params,
+  );
+  let overall = ZERO_SUMS;
+  const bySession = new Map<string, { sums: UsageSums; models: string[] }>();
+  const byModel = new Map<string, UsageSums>();
+  for (const row of rows) {
+    const sums: UsageSums = {
+      requests: toNumber(row.requests),
+      uncachedInput: toNumber(row.uncached_input),
+      cacheRead: toNumber(row.cache_read),
+      cacheWrite5m: toNumber(row.cache_write_5m),
+      cacheWrite1h: toNumber(row.cache_write_1h),
+      output: toNumber(row.output),
+      costUsd: toNumber(row.cost_usd),
+      uncachedCostUsd: toNumber(row.uncached_cost_usd),
+      firstAt: toNullableNumber(row.first_at),
+      lastAt: toNullableNumber(row.last_at),
+    };
+    const sessionId = String(row.session_id);
+    const model = String(row.model);
+    overall = addSums(overall, sums);
+    const session = bySession.get(sessionId) ?? { sums: ZERO_SUMS, models: [] };
+    bySession.set(sessionId, { sums: addSums(session.sums, sums), models: [...session.models, model] });
+    byModel.set(model, addSums(byModel.get(model) ?? ZERO_SUMS, sums));
+  }
+  return {
+    filter,
+    overall: cacheFigures(overall),
+    sessions: [...bySession].map(([sessionId, { sums, models }]) => {
+      const figures = cacheFigures(sums);
+      return {
+        sessionId,
+        models,
+        ...figures,
+        healthyWriteShareLimit: healthyWriteShareLimit(sums.requests),
+        healthy: isHealthyWriteShare(figures.cacheWriteShare, sums.requests),
+      };
+    }),
+    models: [...byModel].map(([model, sums]) => ({ model, ...cacheFigures(sums) })),
+    breaks: await queryBreakCauses(runner, filter),
+  };
+}
+
+/** How many `cache.break` events of each cause, and the tokens they cost, most frequent first. */
+export async function queryBreakCauses(runner: SqlRunner, filter: TraceFilter = {}): Promise<BreakCauseCount[]> {
+  const clauses = filterClauses(filter, false);
+  const rows = await runner.all(
+    `SELECT cause, COUNT(*) AS breaks, COALESCE(SUM(missed_tokens), 0) AS missed_tokens
+     FROM events WHERE type = 'cache.break'${clauses.sql}
+     GROUP BY cause ORDER BY COUNT(*) DESC, cause`,
+    clauses.params,
+  );
+  return rows.map((row) => ({
+    cause: row.cause as CacheBreakCause,
+    count: toNumber(row.breaks),
+    missedTokens: toNumber(row.missed_tokens),
+  }));
+}
+
+/** Skill loads rolled up by `load_reason` (always, on_demand, auto_suggested) and by skill. */
+export async function querySkills(runner: SqlRunner, filter: TraceFilter = {}): Promise<SkillsReport> {
+  const clauses = filterClauses(filter, false);
+  const reasonRows = await runner.all(
+    `SELECT load_reason, COUNT(*) AS loads, COALESCE(SUM(load_tokens), 0) AS load_tokens,
+       COUNT(DISTINCT skill_id) AS distinct_skills, COUNT(DISTINCT session_id) AS sessions
+     FROM events WHERE type = 'skill.loaded'${clauses.sql}
+     GROUP BY load_reason ORDER BY load_reason`,
+    clauses.params,
+  );
+  const skillRows = await runner.all(
+    `SELECT skill_id, load_reason, COUNT(*) AS loads, COALESCE(SUM(load_tokens), 0) AS load_tokens
+     FROM events WHERE type = 'skill.loaded'${clauses.sql}
+     GROUP BY skill_id, load_reason ORDER BY skill_id, load_reason`,
+    clauses.params,
+  );
+  return {
+    filter,
+    byReason: reasonRows.map((row) => ({
+      loadReason: row.load_reason as SkillLoadReason,
+      loads: toNumber(row.loads),
+      loadTokens: toNumber(row.load_tokens),
+      distinctSkills: toNumber(row.distinct_skills),
+      sessions: toNumber(row.sessions),
+    })),
+    bySkill: skillRows.map((row) => ({
+      skillId: String(row.skill_id),
+      loadReason: row.load_reason as SkillLoadReason,
+      loads: toNumber(row.loads),
+      loadTokens: toNumber(row.load_tokens),
+    })),
+  };
+}

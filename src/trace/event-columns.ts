@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { type CachetEvent, EVENT_TYPES } from '../events/catalog.js';
+import { ValidationError } from '../model/errors.js';
+import { assertNever } from '../model/validate.js';
+
+/**
+ * The figures of an event that analytics aggregate, kept as real columns next to the JSON
+ * payload. Every field is null when the event type does not carry it.
+ */
+export interface EventColumns {
+  turn: number | null;
+  step: number | null;
+  model: string | null;
+  provider: string | null;
+  strategy: string | null;
+  uncachedInputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheWrite5mTokens: number | null;
+  cacheWrite1hTokens: number | null;
+  outputTokens: number | null;
+  reasoningTokens: number | null;
+  costUsd: number | null;
+  uncachedCostUsd: number | null;
+  cause: string | null;
+  missedTokens: number | null;
+  skillId: string | null;
+  loadReason: string | null;
+  loadTokens: number | null;
+}
+
+/** Column names in table order, shared by both backends' INSERT statements. */
+export const EVENT_COLUMN_NAMES = [
+  'session_id',
+  'seq',
+  'type',
+  'at',
+  'turn',
+  'step',
+  'model',
+  'provider',
+  'strategy',
+  'uncached_input_tokens',
+  'cache_read_tokens',
+  'cache_write_5m_tokens',
+  'cache_write_1h_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'cost_usd',
+  'uncached_cost_usd',
+  'cause',
+  'missed_tokens',
+  'skill_id',
+  'load_reason',
+  'load_tokens',
+  'payload',
+] as const;
+
+const EMPTY: EventColumns = {
+  turn: null,
+  step: null,
+  model: null,
+  provider: null,
+  strategy: null,
+  uncachedInputTokens: null,
+  cacheReadTokens: null,
+  cacheWrite5mTokens: null,
+  cacheWrite1hTokens: null,
+  outputTokens: null,
+  reasoningTokens: null,
+  costUsd: null,
+  uncachedCostUsd: null,
+  cause: null,
+  missedTokens: null,
+  skillId: null,
+  loadReason: null,
+  loadTokens: null,
+};
+
+/** Project an event onto the aggregated columns. */
+export function eventColumns(event: CachetEvent): EventColumns {
+  switch (event.type) {
+    case 'session.started':
+      return {
+        ...EMPTY,
+        model: event.payload.model,
+        provider: event.payload.provider ?? null,
+        strategy: event.payload.strategy ?? null,
+      };
+    case 'turn.started':
+      return { ...EMPTY, turn: event.payload.turn };
+    case 'request.assembled':
+      return {
+        ...EMPTY,
+        turn: event.payload.turn,
+        step: event.payload.step,
+        model: event.payload.model,
+        provider: event.payload.provider,
+      };
+    case 'usage.recorded': {
+      const { usage } = event.payload;
+      return {
+        ...EMPTY,
+        turn: event.payload.turn,
+        step: event.payload.step,
+        model: event.payload.model,
+        uncachedInputTokens: usage.uncachedInputTokens,
+        cacheReadTokens: usage.cacheReadTokens,
+        cacheWrite5mTokens: usage.cacheWrite5mTokens,
+        cacheWrite1hTokens: usage.cacheWrite1hTokens,
+        outputTokens: usage.outputTokens,
+        reasoningTokens: usage.reasoningTokens,
+        costUsd: event.payload.costUsd,
+        uncachedCostUsd: event.payload.uncachedCostUsd,
+      };
+    }
+    case 'cache.break':
+      return {
+        ...EMPTY,
+        turn: event.payload.turn,
+        step: event.payload.step,
+        cause: event.payload.cause,
+        missedTokens: event.payload.missedTokens,
+      };
+    case 'skill.loaded':
+      return {
+        ...EMPTY,
+        skillId: event.payload.skillId,
+        loadReason: event.payload.loadReason,
+        loadTokens: event.payload.loadTokens,
+      };
+    case 'tool.failed':
+    case 'compaction.planned':
+    case 'compaction.applied':
+    case 'compaction.skipped':
+    case 'context.offloaded':
+    case 'context.restored':
+    case 'checkpoint.created':
+    case 'history.rewritten':
+    case 'warning.raised':
+      return EMPTY;
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Values for `EVENT_COLUMN_NAMES`, in order. */
+export function eventRowValues(event: CachetEvent): unknown[] {
+  const columns = eventColumns(event);
+  return [
+    event.sessionId,
+    event.seq,
+    event.type,
+    event.at,
+    columns.turn,
+    columns.step,
+    columns.model,
+    columns.provider,
+    columns.strategy,
+    columns.uncachedInputTokens,
+    columns.cacheReadTokens,
+    columns.cacheWrite5mTokens,
+    columns.cacheWrite1hTokens,
+    columns.outputTokens,
+    columns.reasoningTokens,
+    columns.costUsd,
+    columns.uncachedCostUsd,
+    columns.cause,
+    columns.missedTokens,
+    columns.skillId,
+    columns.loadReason,
+    columns.loadTokens,
+    JSON.stringify(event.payload),
+  ];
+}
+
+const count = z.number().int().nonnegative();
+const usageSchema = z.object({
+  uncachedInputTokens: count,
+  cacheReadTokens: count,
+  cacheWrite5mTokens: count,
+  cacheWrite1hTokens: count,
+  outputTokens: count,
+  reasoningTokens: count,
+});
+const money = z.number().finite();
+
+const eventEnvelopeSchema = z.object({
+  type: z.enum(EVENT_TYPES as [string, ...string[]]),
+  sessionId: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+  at: z.number().finite(),
+  payload: z.record(z.string(), z.unknown()),
+});
+
+/** The payload fields that become columns are checked too: a bad figure would poison every sum. */
+const columnPayloadSchemas: Partial<Record<string, z.ZodType>> = {
+  'session.started': z.object({ model: z.string().min(1) }),
+  'request.assembled': z.object({ turn: count, step: count, model: z.string(), provider: z.string() }),
+  'usage.recorded': z.object({
+    turn: count,
+    step: count,
+    model: z.string(),
+    usage: usageSchema,
+    costUsd: money,
+    uncachedCostUsd: money,
+  }),
+  'cache.break': z.object({ turn: count, step: count, cause: z.string().min(1), missedTokens: count }),
+  'skill.loaded': z.object({ skillId: z.string().min(1), loadReason: z.string().min(1), loadTokens: count }),
+  'turn.started': z.object({ turn: count }),
+};
+
+/**
+ * Check an event before it is stored and return it typed. Throws `ValidationError` naming
+ * the field, e.g. `events[3].payload.usage.cacheReadTokens`.
+ */
+export function validateEvent(event: unknown, path = 'event'): CachetEvent {
+  const envelope = eventEnvelopeSchema.safeParse(event);
+  if (!envelope.success) throw issueToError(envelope.error, path, 'a Cachet event { type, sessionId, seq, at, payload }');
+  const payloadSchema = columnPayloadSchemas[envelope.data.type];
+  if (payloadSchema) {
+    const payload = payloadSchema.safeParse(envelope.data.payload);
+    if (!payload.success) throw issueToError(payload.error, `${path}.payload`, `a ${envelope.data.type} payload`);
+  }
+  return event as CachetEvent;
+}
+
+function issueToError(error: z.ZodError, path: string, expected: string): ValidationError {
+  const issue = error.issues[0];
+  const where = issue ? [path, ...issue.path.map(String)].join('.') : path;
+  return new ValidationError(where, expected, issue?.message);
+}

@@ -1,0 +1,91 @@
+import type { TraceBackend } from './trace-store.js';
+
+/**
+ * One schema change. Versions only grow; a migration is never edited after release: later
+ * changes are new migrations. Each runs in its own transaction and is recorded in
+ * `cachet_migrations`.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  statements: Record<TraceBackend, string[]>;
+}
+
+const tokenColumns = `
+  uncached_input_tokens BIGINT,
+  cache_read_tokens BIGINT,
+  cache_write_5m_tokens BIGINT,
+  cache_write_1h_tokens BIGINT,
+  output_tokens BIGINT,
+  reasoning_tokens BIGINT`;
+
+const sharedIndexes = [
+  'CREATE INDEX events_type_at ON events (type, at)',
+  'CREATE INDEX events_session_type ON events (session_id, type, seq)',
+  'CREATE INDEX events_model_type ON events (model, type)',
+];
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'events table with aggregated columns',
+    statements: {
+      sqlite: [
+        `CREATE TABLE events (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          session_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          at INTEGER NOT NULL,
+          turn INTEGER,
+          step INTEGER,
+          model TEXT,
+          provider TEXT,
+          strategy TEXT,${tokenColumns},
+          cost_usd REAL,
+          uncached_cost_usd REAL,
+          cause TEXT,
+          missed_tokens INTEGER,
+          skill_id TEXT,
+          load_reason TEXT,
+          load_tokens INTEGER,
+          payload TEXT NOT NULL,
+          UNIQUE (session_id, seq)
+        )`,
+        ...sharedIndexes,
+      ],
+      postgres: [
+        `CREATE TABLE events (
+          id BIGSERIAL PRIMARY KEY,
+          session_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          at BIGINT NOT NULL,
+          turn INTEGER,
+          step INTEGER,
+          model TEXT,
+          provider TEXT,
+          strategy TEXT,${tokenColumns},
+          cost_usd DOUBLE PRECISION,
+          uncached_cost_usd DOUBLE PRECISION,
+          cause TEXT,
+          missed_tokens BIGINT,
+          skill_id TEXT,
+          load_reason TEXT,
+          load_tokens BIGINT,
+          payload JSON NOT NULL,
+          UNIQUE (session_id, seq)
+        )`,
+        ...sharedIndexes,
+      ],
+    },
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+export const MIGRATIONS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS cachet_migrations (
+  version INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  applied_at BIGINT NOT NULL
+)`;

@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type PostgresBinaries = { found: true; bindir: string } | { found: false; reason: string };
+
+/**
+ * Locate `initdb` and `pg_ctl`. Debian keeps them off the PATH in
+ * /usr/lib/postgresql/<version>/bin; `pg_config --bindir` names that directory when the
+ * server package is installed.
+ */
+export function findPostgresBinaries(): PostgresBinaries {
+  const candidates: string[] = [];
+  try {
+    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  } catch {
+    // pg_config is absent without the server or dev packages; fall through to the Debian layout.
+  }
+  if (existsSync('/usr/lib/postgresql')) {
+    const versions = readdirSync('/usr/lib/postgresql').sort((left, right) => Number(right) - Number(left));
+    candidates.push(...versions.map((version) => `/usr/lib/postgresql/${version}/bin`));
+  }
+  for (const directory of (process.env.PATH ?? '').split(':')) if (directory) candidates.push(directory);
+  const bindir = candidates.find((directory) => existsSync(join(directory, 'initdb')) && existsSync(join(directory, 'pg_ctl')));
+  if (bindir) return { found: true, bindir };
+  return {
+    found: false,
+    reason: 'PostgreSQL server binaries (initdb, pg_ctl) not found; install Debian package "postgresql"',
+  };
+}
+
+export interface ThrowawayPostgres {
+  /** Connection URL of the server's `postgres` database. */
+  url: string;
+  port: number;
+  /** Create an empty database and return its URL. */
+  createDatabase(name: string): Promise<string>;
+  stop(): void;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start a PostgreSQL server on a temporary directory and a free port, trusting local
+ * connections, with fsync off (it is thrown away). initdb refuses to run as root, so as
+ * root the server runs as the `postgres` system user, which owns the directory.
+ */
+export async function startThrowawayPostgres(bindir: string): Promise<ThrowawayPostgres> {
+  const directory = mkdtempSync(join(tmpdir(), 'cachet-pg-'));
+  const dataDirectory = join(directory, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const run = (binary: string, args: string[]) => {
+    const command = asRoot ? 'runuser' : join(bindir, binary);
+    const fullArgs = asRoot ? ['-u', 'postgres', '--', join(bindir, binary), ...args] : args;
+    return execFileSync(command, fullArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  };
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(directory, uid, gid);
+  }
+  const port = await freePort();
+  try {
+    run('initdb', ['-D', dataDirectory, '-U', 'cachet', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    run('pg_ctl', [
+      '-D',
+      dataDirectory,
+      '-l',
+      join(directory, 'server.log'),
+      '-o',
+      `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
+  } catch (error) {
+    rmSync(directory, { recursive: true, force: true });
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`could not start a throwaway PostgreSQL: ${(error as Error).message}\n${stderr}`);
+  }
+  const url = `postgres://cachet@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    port,
+    async createDatabase(name: string) {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://cachet@127.0.0.1:${port}/${name}`;
+    },
+    stop() {
+      try {
+        run('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import type { CacheBreakCause, CachetEvent, EventType, SkillLoadReason } from '../events/catalog.js';
+
+/** Which backend holds the traces. */
+export type TraceBackend = 'sqlite' | 'postgres';
+
+/** Filter shared by event queries and analytics. Times are ms since the epoch, inclusive. */
+export interface TraceFilter {
+  sessionId?: string;
+  model?: string;
+  from?: number;
+  to?: number;
+}
+
+export interface EventQuery {
+  sessionId?: string;
+  types?: EventType[];
+  from?: number;
+  to?: number;
+  /** Only events with a larger `seq` (within `sessionId`). */
+  afterSeq?: number;
+  /** At most this many events (default 10,000). */
+  limit?: number;
+}
+
+export interface TokenBuckets {
+  uncachedInput: number;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  /** 5-minute and 1-hour writes together. */
+  cacheWrite: number;
+  output: number;
+  /** Uncached + read + written: every input token. */
+  totalInput: number;
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  /** Model of `session.started`, or of the first recorded request. */
+  model: string | null;
+  provider: string | null;
+  strategy: string | null;
+  firstAt: number;
+  lastAt: number;
+  events: number;
+  requests: number;
+  cacheBreaks: number;
+  tokens: TokenBuckets;
+  costUsd: number;
+  uncachedCostUsd: number;
+  hitRate: number;
+}
+
+export interface RequestBreak {
+  cause: CacheBreakCause;
+  zone: string | null;
+  path: string | null;
+  missedTokens: number;
+}
+
+/** One request of a session: a `usage.recorded` event with the breaks recorded for the same turn and step. */
+export interface RequestSummary {
+  sessionId: string;
+  /** Position among the session's requests, from 0. */
+  index: number;
+  seq: number;
+  at: number;
+  turn: number;
+  step: number;
+  model: string;
+  tokens: TokenBuckets;
+  /** Cache read ÷ total input of this request (0 when there was no input). */
+  hitRate: number;
+  costUsd: number;
+  uncachedCostUsd: number;
+  breaks: RequestBreak[];
+}
+
+export interface CacheFigures {
+  requests: number;
+  tokens: TokenBuckets;
+  /** Cache read ÷ total input. */
+  hitRate: number;
+  /** Cache write ÷ total input. Healthy sessions stay at or below 1/N for N requests. */
+  cacheWriteShare: number;
+  costUsd: number;
+  /** What the same requests would have cost with no caching at all. */
+  uncachedCostUsd: number;
+  /** `uncachedCostUsd - costUsd` (negative when writes cost more than reads saved). */
+  savingsUsd: number;
+  firstAt: number | null;
+  lastAt: number | null;
+}
+
+export interface SessionCacheFigures extends CacheFigures {
+  sessionId: string;
+  models: string[];
+  /** 1/N for N requests: the write share a healthy session stays at or below. */
+  healthyWriteShareLimit: number;
+  healthy: boolean;
+}
+
+export interface ModelCacheFigures extends CacheFigures {
+  model: string;
+}
+
+export interface BreakCauseCount {
+  cause: CacheBreakCause;
+  count: number;
+  missedTokens: number;
+}
+
+export interface CacheEffectivenessReport {
+  filter: TraceFilter;
+  overall: CacheFigures;
+  sessions: SessionCacheFigures[];
+  models: ModelCacheFigures[];
+  breaks: BreakCauseCount[];
+}
+
+export interface SkillReasonRollup {
+  loadReason: SkillLoadReason;
+  loads: number;
+  loadTokens: number;
+  distinctSkills: number;
+  sessions: number;
+}
+
+export interface SkillRollupRow {
+  skillId: string;
+  loadReason: SkillLoadReason;
+  loads: number;
+  loadTokens: number;
+}
+
+export interface SkillsReport {
+  filter: TraceFilter;
+  byReason: SkillReasonRollup[];
+  bySkill: SkillRollupRow[];
+}
+
+/**
+ * Where events are kept. Two implementations: SQLite (default, one file) and PostgreSQL
+ * (for agents on many machines); `openTraceStore` picks one from a path or URL.
+ */
+export interface TraceStore {
+  readonly backend: TraceBackend;
+  /** Where the store lives, with any password removed. */
+  readonly location: string;
+  /** Schema version after migrations. */
+  readonly schemaVersion: number;
+  /** Store one event. Resolves once it is committed. */
+  append(event: CachetEvent): Promise<void>;
+  /** Store events in one transaction: all are committed or none. */
+  appendBatch(events: readonly CachetEvent[]): Promise<void>;
+  events(query?: EventQuery): Promise<CachetEvent[]>;
+  sessions(options?: { limit?: number; offset?: number }): Promise<SessionSummary[]>;
+  requests(sessionId: string): Promise<RequestSummary[]>;
+  cacheEffectiveness(filter?: TraceFilter): Promise<CacheEffectivenessReport>;
+  skills(filter?: TraceFilter): Promise<SkillsReport>;
+  breakCauses(filter?: TraceFilter): Promise<BreakCauseCount[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,323 @@
+import { createHash } from 'node:crypto';
+import type {
+  AssistantContentBlock,
+  ImageBlock,
+  TextBlock,
+  ToolDefinition,
+  ToolResultBlock,
+  ToolUseBlock,
+} from '../model/content.js';
+import { CachetError, ValidationError } from '../model/errors.js';
+import type { JsonObject, JsonValue } from '../model/json.js';
+import { validateTools } from '../model/validate.js';
+import { parseDuration } from './duration.js';
+import { type FillerKind, generateFiller } from './filler.js';
+import { syntheticPng } from './synthetic-png.js';
+import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTail, WorkloadTurn } from './workload.js';
+import { FILLER_KINDS, type StepInput, type TailInput, type ToolInput, type TurnInput, type WorkloadFile } from './workload-schema.js';
+
+/** Thrown by `expandWorkload` for content that parses but does not make sense; the loader adds the file. */
+export class WorkloadContentError extends CachetError {
+  readonly path: string;
+  readonly problem: string;
+  constructor(path: string, problem: string) {
+    super('invalid_workload', `${path}: ${problem}`);
+    this.path = path;
+    this.problem = problem;
+  }
+}
+
+export const SKILL_LOAD_TOOL: ToolDefinition = {
+  name: 'skill_load',
+  description:
+    'Load the full instructions of a skill listed in the skill index. Call it once per skill, before doing work the skill covers; the body arrives as the tool result.',
+  inputSchema: {
+    type: 'object',
+    properties: { name: { type: 'string', description: 'The skill name exactly as listed in the index.' } },
+    required: ['name'],
+    additionalProperties: false,
+  },
+};
+
+const DEFAULT_GAP_MS = 45_000;
+const DEFAULT_LATENCY_MS = 6_000;
+
+/**
+ * Resolve a validated workload file: expand `repeat` blocks, resolve every time on the
+ * workload's clock, fill sized tool results, create image bytes, check every reference
+ * (tools, skills, discovered tools) and the shape of each turn.
+ */
+export function expandWorkload(file: WorkloadFile, source: string | null = null): Workload {
+  const startMs = Date.parse(file.start);
+  const tools = checkedTools(file.global.tools.map(toToolDefinition), 'global.tools');
+  const skills = file.skills ?? [];
+  const skillNames = new Set(skills.map((skill) => skill.name));
+  if (skillNames.size !== skills.length) throw new WorkloadContentError('skills', 'skill names must be unique');
+  const library = new Map<string, DiscoverableTool>();
+  (file.toolLibrary ?? []).forEach((tool, index) => {
+    checkedTools([toToolDefinition(tool)], `toolLibrary[${index}]`);
+    if (library.has(tool.name) || tools.some((known) => known.name === tool.name)) {
+      throw new WorkloadContentError(`toolLibrary[${index}].name`, `tool "${tool.name}" is declared twice`);
+    }
+    library.set(tool.name, { tool: toToolDefinition(tool), guidance: tool.guidance ?? null });
+  });
+
+  const templates = flattenTurns(file);
+  const usesSkillLoad = templates.some(({ turn }) => turn.steps.some((step) => step.toolCalls?.some((call) => 'skillLoad' in call)));
+  if (usesSkillLoad && !tools.some((tool) => tool.name === SKILL_LOAD_TOOL.name)) tools.push(SKILL_LOAD_TOOL);
+
+  const available = new Set(tools.map((tool) => tool.name));
+  const turns: WorkloadTurn[] = [];
+  let previousEnd: number | null = null;
+  templates.forEach(({ turn: input, path, gapMs }, index) => {
+    const turnNumber = index + 1;
+    let at: number;
+    if (input.at !== undefined) {
+      at = resolveAt(input.at, startMs, `${path}.at`);
+      if (previousEnd !== null && at < previousEnd) {
+        throw new WorkloadContentError(`${path}.at`, 'turn times must not go back before the previous turn\'s last request');
+      }
+    } else if (previousEnd === null) {
+      at = startMs + gapMs;
+    } else {
+      at = previousEnd + (input.after !== undefined ? (parseDuration(input.after) as number) : DEFAULT_GAP_MS) + gapMs;
+    }
+    const context: TurnContext = { workload: file.name, turn: turnNumber, path, available, library, skills: skillNames };
+    const steps = expandSteps(input.steps, at, context, file);
+    previousEnd = steps.at(-1)?.at ?? at;
+    turns.push({
+      turn: turnNumber,
+      at,
+      user: input.user,
+      images: (input.images ?? []).map((image) => toImage(image, `${file.name}/t${turnNumber}/${image.name}`)),
+      tail: mergeTail(file.everyTurn, input.tail, skillNames, `${path}.tail`),
+      steps,
+    });
+  });
+
+  return {
+    name: file.name,
+    title: file.title ?? file.name,
+    description: file.description,
+    file: source,
+    provider: file.provider,
+    model: file.model,
+    maxTokens: file.maxTokens ?? 4096,
+    persona: file.global.persona,
+    guidelines: file.global.guidelines ?? null,
+    tools,
+    sessionInstructions: file.session?.instructions ?? null,
+    workingMemory: file.session?.workingMemory ?? null,
+    sessionDocuments: (file.session?.documents ?? []).map((document, index) => ({
+      title: document.title,
+      text:
+        document.text ??
+        generateFiller({ kind: document.kind ?? 'prose', tokens: document.tokens as number, seed: `${file.name}/documents/${index}` }),
+    })),
+    skills: skills.map((skill) => ({ ...skill })),
+    toolLibrary: [...library.values()],
+    turns,
+  };
+}
+
+interface TurnTemplate {
+  turn: TurnInput;
+  /** Path of the turn (or its template) in the file. */
+  path: string;
+  /** Idle time to add before this turn, from `idle` entries and repeat `gaps`. */
+  gapMs: number;
+}
+
+interface TurnContext {
+  workload: string;
+  turn: number;
+  path: string;
+  available: Set<string>;
+  library: Map<string, DiscoverableTool>;
+  skills: Set<string>;
+}
+
+function flattenTurns(file: WorkloadFile): TurnTemplate[] {
+  const result: TurnTemplate[] = [];
+  let pendingIdle = 0;
+  file.turns.forEach((entry, index) => {
+    if ('idle' in entry) {
+      pendingIdle += parseDuration(entry.idle) as number;
+      return;
+    }
+    if ('repeat' in entry) {
+      const { count, gaps, turns } = entry.repeat;
+      for (let iteration = 0; iteration < count; iteration++) {
+        const templateIndex = iteration % turns.length;
+        const template = substitute(turns[templateIndex] as TurnInput, iteration + 1);
+        const gap = gaps ? (parseDuration(gaps[iteration % gaps.length] as string | number) as number) : null;
+        result.push({
+          turn: gap === null || template.after !== undefined || template.at !== undefined ? template : { ...template, after: 0 },
+          path: `turns[${index}].repeat.turns[${templateIndex}]`,
+          gapMs: pendingIdle + (gap ?? 0),
+        });
+        pendingIdle = 0;
+      }
+      return;
+    }
+    result.push({ turn: entry, path: `turns[${index}]`, gapMs: pendingIdle });
+    pendingIdle = 0;
+  });
+  if (result.length === 0) throw new WorkloadContentError('turns', 'expected at least one turn (idle entries alone are not a session)');
+  return result;
+}
+
+/** `{n}` in every string of a repeat template becomes the iteration number. */
+function substitute<T>(value: T, iteration: number): T {
+  if (typeof value === 'string') return value.replaceAll('{n}', String(iteration)) as T;
+  if (Array.isArray(value)) return value.map((item) => substitute(item, iteration)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, iteration)])) as T;
+  }
+  return value;
+}
+
+function resolveAt(value: string, startMs: number, path: string): number {
+  if (value.startsWith('+')) {
+    const offset = parseDuration(value.slice(1));
+    if (offset === null) throw new WorkloadContentError(path, `expected an offset such as +12m, got ${JSON.stringify(value)}`);
+    return startMs + offset;
+  }
+  const absolute = Date.parse(value);
+  if (Number.isNaN(absolute)) throw new WorkloadContentError(path, `expected an ISO 8601 date-time or +offset, got ${JSON.stringify(value)}`);
+  return absolute;
+}
+
+function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, file: WorkloadFile): WorkloadStep[] {
+  let at = turnAt;
+  return inputs.map((input, index) => {
+    const path = `${context.path}.steps[${index}]`;
+    const calls = input.toolCalls ?? [];
+    const isLast = index === inputs.length - 1;
+    if (isLast && calls.length > 0) {
+      throw new WorkloadContentError(`${path}.toolCalls`, 'the last step of a turn must not call tools (add a step with the final answer)');
+    }
+    if (!isLast && calls.length === 0) {
+      throw new WorkloadContentError(path, 'only the last step of a turn may end without tool calls');
+    }
+    const reply: AssistantContentBlock[] = [];
+    if (input.thinking) reply.push({ type: 'thinking', thinking: input.thinking, signature: signatureFor(context, index) });
+    if (input.text) reply.push({ type: 'text', text: input.text });
+    if (reply.length === 0 && calls.length === 0) throw new WorkloadContentError(path, 'a step needs text, thinking or tool calls');
+    const toolResults: ToolResultBlock[] = [];
+    const skillLoads: string[] = [];
+    calls.forEach((call, callIndex) => {
+      const callPath = `${path}.toolCalls[${callIndex}]`;
+      const id = toolUseId(context, index, callIndex);
+      const seed = `${context.workload}/t${context.turn}/s${index}/c${callIndex}`;
+      if ('skillLoad' in call) {
+        const skill = file.skills?.find((candidate) => candidate.name === call.skillLoad);
+        if (!skill) throw new WorkloadContentError(`${callPath}.skillLoad`, `no skill named "${call.skillLoad}" in skills`);
+        reply.push({ type: 'tool_use', id, name: SKILL_LOAD_TOOL.name, input: { name: skill.name } });
+        toolResults.push(textResult(id, `# Skill: ${skill.name}\n\n${skill.body}`));
+        skillLoads.push(skill.name);
+        return;
+      }
+      if (!context.available.has(call.name)) {
+        throw new WorkloadContentError(
+          `${callPath}.name`,
+          `tool "${call.name}" is not available at this point (declare it in global.tools, or discover it from toolLibrary in an earlier step)`,
+        );
+      }
+      const input = fillInput(call.input as JsonObject, seed, `${callPath}.input`) as JsonObject;
+      reply.push({ type: 'tool_use', id, name: call.name, input } satisfies ToolUseBlock);
+      const result = call.result;
+      if (typeof result === 'string') {
+        toolResults.push(textResult(id, result));
+      } else {
+        const text =
+          result.text ?? generateFiller({ kind: result.kind ?? 'prose', tokens: result.tokens as number, seed, header: result.header });
+        toolResults.push({ ...textResult(id, text), ...(result.isError ? { isError: true } : {}) });
+      }
+    });
+    const discoveredTools = (input.discoverTools ?? []).map((name, nameIndex) => {
+      const found = context.library.get(name);
+      if (!found) throw new WorkloadContentError(`${path}.discoverTools[${nameIndex}]`, `no tool named "${name}" in toolLibrary`);
+      if (context.available.has(name)) {
+        throw new WorkloadContentError(`${path}.discoverTools[${nameIndex}]`, `tool "${name}" is already available`);
+      }
+      context.available.add(name);
+      return found;
+    });
+    if (discoveredTools.length > 0 && isLast) {
+      throw new WorkloadContentError(`${path}.discoverTools`, 'tools are discovered by a tool call: put discoverTools on a step that calls tools');
+    }
+    const step: WorkloadStep = { step: index, at, reply, toolResults, discoveredTools, skillLoads };
+    at += input.latency !== undefined ? (parseDuration(input.latency) as number) : DEFAULT_LATENCY_MS;
+    return step;
+  });
+}
+
+/**
+ * Tool inputs may hold `{ $filler: { kind, tokens } }` wherever a long string goes (a file's
+ * content): it becomes generated text of that size, seeded by the call and the field's path.
+ */
+function fillInput(value: JsonValue, seed: string, path: string): JsonValue {
+  if (Array.isArray(value)) return value.map((item, index) => fillInput(item, seed, `${path}[${index}]`));
+  if (value === null || typeof value !== 'object') return value;
+  const spec = (value as JsonObject).$filler;
+  if (spec !== undefined) {
+    const kind = (spec as JsonObject)?.kind ?? 'code';
+    const tokens = (spec as JsonObject)?.tokens;
+    if (typeof kind !== 'string' || !(FILLER_KINDS as readonly string[]).includes(kind)) {
+      throw new WorkloadContentError(`${path}.$filler.kind`, `expected one of ${FILLER_KINDS.join(', ')}`);
+    }
+    if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens <= 0 || tokens > 200_000) {
+      throw new WorkloadContentError(`${path}.$filler.tokens`, 'expected a positive whole number of tokens');
+    }
+    return generateFiller({ kind: kind as FillerKind, tokens, seed: `${seed}/${path}` });
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillInput(item, seed, `${path}.${key}`)]));
+}
+
+function mergeTail(everyTurn: TailInput | undefined, own: TailInput | undefined, skills: Set<string>, path: string): WorkloadTail {
+  const merged = { ...everyTurn, ...own };
+  (merged.skills ?? []).forEach((name, index) => {
+    if (!skills.has(name)) throw new WorkloadContentError(`${path}.skills[${index}]`, `no skill named "${name}" in skills`);
+  });
+  return {
+    memoryRecall: merged.memoryRecall ?? null,
+    time: merged.time ?? false,
+    workingContext: merged.workingContext ?? null,
+    skills: merged.skills ?? [],
+  };
+}
+
+function toToolDefinition(tool: ToolInput): ToolDefinition {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as JsonObject };
+}
+
+function checkedTools(tools: ToolDefinition[], path: string): ToolDefinition[] {
+  try {
+    return validateTools(tools, path);
+  } catch (error) {
+    if (error instanceof ValidationError) throw new WorkloadContentError(error.path, error.message.slice(error.path.length + 2));
+    throw error;
+  }
+}
+
+function textResult(toolUseId: string, text: string): ToolResultBlock {
+  return { type: 'tool_result', toolUseId, content: [{ type: 'text', text } satisfies TextBlock] };
+}
+
+/** Deterministic ids shaped like Anthropic's, so bodies are byte-stable across runs. */
+function toolUseId(context: TurnContext, step: number, call: number): string {
+  return `toolu_${digest(`${context.workload}/${context.turn}/${step}/${call}`).slice(0, 24)}`;
+}
+
+function signatureFor(context: TurnContext, step: number): string {
+  return Buffer.from(digest(`signature/${context.workload}/${context.turn}/${step}`), 'hex').toString('base64');
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function toImage(image: { name: string; width: number; height: number }, seed: string): ImageBlock {
+  return { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: syntheticPng(image.width, image.height, seed).toString('base64') } };
+}

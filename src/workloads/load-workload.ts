@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { LineCounter, type Node, isNode, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { joinPath } from '../model/validate.js';
+import { bundledWorkloadPath } from './bundled-workloads.js';
+import { expandWorkload, WorkloadContentError } from './expand-workload.js';
+import type { Workload } from './workload.js';
+import { WorkloadError } from './workload-error.js';
+import { workloadFileSchema } from './workload-schema.js';
+
+/**
+ * Parse and validate workload text (YAML or JSON; JSON is read by the same YAML 1.2 parser,
+ * so errors carry line numbers for both). Every problem becomes a `WorkloadError` naming the
+ * file, the path inside it, the line and the problem.
+ *
+ * @example
+ * const workload = parseWorkload(text, 'workloads/coding-agent.yaml');
+ * workload.turns.length; // 6
+ */
+export function parseWorkload(text: string, file: string): Workload {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const syntaxError = document.errors[0];
+  if (syntaxError) {
+    const line = syntaxError.pos ? lineCounter.linePos(syntaxError.pos[0]).line : null;
+    throw new WorkloadError(file, '', `not valid YAML or JSON: ${syntaxError.message.split('\n')[0]}`, line);
+  }
+  const data: unknown = document.toJS({ maxAliasCount: 100 });
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new WorkloadError(file, '', 'expected a mapping of workload fields at the top level');
+  }
+  const lineOf = (segments: ReadonlyArray<PropertyKey>): number | null => {
+    for (let length = segments.length; length >= 0; length--) {
+      const node = document.getIn(segments.slice(0, length) as unknown[], true);
+      if (isNode(node) && (node as Node).range) return lineCounter.linePos((node as Node).range![0]).line;
+    }
+    return null;
+  };
+  const parsed = workloadFileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = pickIssue(parsed.error.issues);
+    throw new WorkloadError(file, joinPath('', issue.path), describe(issue), lineOf(issue.path));
+  }
+  try {
+    return expandWorkload(parsed.data, file);
+  } catch (error) {
+    if (error instanceof WorkloadContentError) {
+      throw new WorkloadError(file, error.path, error.problem, lineOf(pathSegments(error.path)));
+    }
+    throw error;
+  }
+}
+
+/**
+ * Load a workload by file path or by bundled name (`coding-agent`).
+ *
+ * @example
+ * const workload = await loadWorkload('skill-varying-chat');
+ */
+export async function loadWorkload(pathOrName: string): Promise<Workload> {
+  const file = looksLikePath(pathOrName) ? (isAbsolute(pathOrName) ? pathOrName : resolve(pathOrName)) : bundledWorkloadPath(pathOrName);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new WorkloadError(file, '', code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(error)})`);
+  }
+  return parseWorkload(text, file);
+}
+
+function looksLikePath(value: string): boolean {
+  return value.includes('/') || value.includes('\\') || /\.(ya?ml|json)$/i.test(value);
+}
+
+/** For unions zod reports one issue per branch; the deepest one is the useful one. */
+function pickIssue(issues: z.core.$ZodIssue[]): { path: PropertyKey[]; message: string; code: string } {
+  let best = issues[0] as z.core.$ZodIssue;
+  for (const issue of issues) {
+    const candidate = issue.code === 'invalid_union' ? deepestUnionIssue(issue) : issue;
+    if (candidate.path.length > best.path.length) best = candidate;
+  }
+  return best.code === 'invalid_union' ? deepestUnionIssue(best) : best;
+}
+
+function deepestUnionIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || !('errors' in issue) || issue.errors.length === 0) return issue;
+  let best: z.core.$ZodIssue | null = null;
+  for (const branch of issue.errors) {
+    for (const inner of branch) {
+      const resolved = deepestUnionIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue);
+      if (!best || resolved.path.length > best.path.length) best = resolved;
+    }
+  }
+  return best ?? issue;
+}
+
+function describe(issue: { code: string; message: string }): string {
+  return issue.message.replace(/^Invalid input: /, '');
+}
+
+/** `turns[0].steps[1].name` -> ['turns', 0, 'steps', 1, 'name']. */
+function pathSegments(path: string): Array<string | number> {
+  const segments: Array<string | number> = [];
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    segments.push(match[2] !== undefined ? Number(match[2]) : (match[1] as string));
+  }
+  return segments;
+}

@@ -1,0 +1,81 @@
+import type { AssistantContentBlock, ImageBlock, ToolDefinition, ToolResultBlock } from '../model/content.js';
+import type { ProviderId } from '../providers/adapter.js';
+
+/**
+ * A workload after loading: every `repeat` expanded, every time resolved on the workload's
+ * clock, every sized tool result filled with deterministic content. Strategies and the
+ * simulator read only this shape.
+ */
+export interface Workload {
+  name: string;
+  title: string;
+  description: string;
+  /** The file it came from, when loaded from disk. */
+  file: string | null;
+  provider: ProviderId;
+  model: string;
+  maxTokens: number;
+  /** Global static zone. */
+  persona: string;
+  guidelines: string | null;
+  tools: ToolDefinition[];
+  /** Session static zone. */
+  sessionInstructions: string | null;
+  workingMemory: string | null;
+  /** Documents attached at session start, as rendered text. */
+  sessionDocuments: Array<{ title: string; text: string }>;
+  skills: WorkloadSkill[];
+  /** Tools that can be discovered mid-session, by name. */
+  toolLibrary: DiscoverableTool[];
+  turns: WorkloadTurn[];
+}
+
+export interface WorkloadSkill {
+  name: string;
+  description: string;
+  body: string;
+}
+
+export interface DiscoverableTool {
+  tool: ToolDefinition;
+  guidance: string | null;
+}
+
+export interface WorkloadTail {
+  memoryRecall: string | null;
+  time: boolean;
+  workingContext: string | null;
+  skills: string[];
+}
+
+export interface WorkloadTurn {
+  /** 1-based. */
+  turn: number;
+  /** Time of the turn's first request (ms since the epoch, on the workload's clock). */
+  at: number;
+  user: string;
+  images: ImageBlock[];
+  tail: WorkloadTail;
+  steps: WorkloadStep[];
+}
+
+/**
+ * One model call of a turn. The request for step `k` is sent at `at`; `reply` is what the
+ * model answers; when it calls tools, `toolResults` answer them and step `k + 1` follows.
+ */
+export interface WorkloadStep {
+  /** 0-based within the turn. */
+  step: number;
+  at: number;
+  reply: AssistantContentBlock[];
+  toolResults: ToolResultBlock[];
+  /** Tools that become available after this step (appended after the known ones). */
+  discoveredTools: DiscoverableTool[];
+  /** Skills loaded by `skill_load` calls of this step. */
+  skillLoads: string[];
+}
+
+/** Every request of a workload in order, with its turn and step. */
+export function workloadRequests(workload: Workload): Array<{ turn: WorkloadTurn; step: WorkloadStep }> {
+  return workload.turns.flatMap((turn) => turn.steps.map((step) => ({ turn, step })));
+}
