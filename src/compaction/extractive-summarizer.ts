@@ -44,9 +44,15 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
       for (const message of input.span) collect(message, userTexts, assistantTexts, calls, summary, clip, input.restoreIds);
       summary.userGoal = input.previous?.userGoal || clip(userTexts[0] ?? '');
       summary.activeTasks = userTexts.slice(-3).map(clip);
-      summary.decisions = sentences(assistantTexts).filter((sentence) => DECISION.test(sentence)).map(clip);
-      summary.constraintsAndPreferences = sentences(userTexts).filter((sentence) => CONSTRAINT.test(sentence)).map(clip);
-      summary.openQuestions = sentences(assistantTexts.slice(-3)).filter((sentence) => sentence.endsWith('?')).map(clip);
+      summary.decisions = sentences(assistantTexts)
+        .filter((sentence) => DECISION.test(sentence))
+        .map(clip);
+      summary.constraintsAndPreferences = sentences(userTexts)
+        .filter((sentence) => CONSTRAINT.test(sentence))
+        .map(clip);
+      summary.openQuestions = sentences(assistantTexts.slice(-3))
+        .filter((sentence) => sentence.endsWith('?'))
+        .map(clip);
       summary.keyFacts = assistantTexts.slice(-4).map((text) => clip(sentences([text])[0] ?? text));
       summary.nextSteps = assistantTexts.slice(-1).map(clip);
       summary.sessionNotes = [...input.notes];
@@ -83,7 +89,9 @@ function collect(
     if (block.type !== 'tool_result') continue;
     const call = calls.get(block.toolUseId);
     const text = block.content.flatMap((inner) => (inner.type === 'text' ? [inner.text] : [])).join('\n');
-    const ids = [...new Set([restoreIds.get(block.toolUseId), ...restoreIdsIn(text)].filter((id): id is string => id !== undefined))];
+    const ids = [
+      ...new Set([restoreIds.get(block.toolUseId), ...restoreIdsIn(text)].filter((id): id is string => id !== undefined)),
+    ];
     const label = `${call?.name ?? 'tool'}(${clip(canonicalJson((call?.input ?? {}) as JsonValue))})`;
     const firstLine = isPlaceholder(text) ? '' : clip(text.split('\n').find((line) => line.trim()) ?? '');
     const restorable = ids.length > 0 ? ` [restore: ${ids.join(', ')}]` : '';
@@ -100,7 +108,12 @@ function stringsIn(value: unknown): string[] {
 }
 
 function sentences(texts: readonly string[]): string[] {
-  return texts.flatMap((text) => text.split(/(?<=[.!?])\s+|\n+/).map((part) => part.trim()).filter(Boolean));
+  return texts.flatMap((text) =>
+    text
+      .split(/(?<=[.!?])\s+|\n+/)
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
 }
 
 function pushUnique(list: string[], value: string): void {

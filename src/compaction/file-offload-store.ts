@@ -83,5 +83,6 @@ export class FileOffloadStore implements OffloadStore {
 
 function checkId(id: string): void {
   // The id becomes a file name: refuse anything that could leave the directory.
-  if (typeof id !== 'string' || !ID_PATTERN.test(id)) throw new ValidationError('id', 'a restore id like ctx_0123456789abcdef', `got ${JSON.stringify(id)}`);
+  if (typeof id !== 'string' || !ID_PATTERN.test(id))
+    throw new ValidationError('id', 'a restore id like ctx_0123456789abcdef', `got ${JSON.stringify(id)}`);
 }

@@ -69,7 +69,8 @@ export function classifyToolResults(
   const calls = new Map<string, { name: string; input: unknown }>();
   for (const message of history) {
     if (message.role !== 'assistant') continue;
-    for (const block of message.content) if (block.type === 'tool_use') calls.set(block.id, { name: block.name, input: block.input });
+    for (const block of message.content)
+      if (block.type === 'tool_use') calls.set(block.id, { name: block.name, input: block.input });
   }
   // Turn starts before the tail, newest first: results after the Nth newest are important.
   const turnStarts: number[] = [];
@@ -112,7 +113,8 @@ export function userInstructions(history: readonly Message[]): string[] {
   const texts: string[] = [];
   for (const message of history) {
     if (message.role !== 'user') continue;
-    for (const block of message.content) if (block.type === 'text' && !block.text.startsWith(SUMMARY_HEADER)) texts.push(block.text);
+    for (const block of message.content)
+      if (block.type === 'text' && !block.text.startsWith(SUMMARY_HEADER)) texts.push(block.text);
   }
   return texts;
 }

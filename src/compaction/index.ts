@@ -27,7 +27,14 @@ export {
 } from './tools.js';
 export type { CompactionTool } from './tools.js';
 export { SessionNotes } from './session-notes.js';
-export { classifyToolResults, isTurnStart, isValidCut, protectedTailStart, SUMMARY_HEADER, userInstructions } from './history-analysis.js';
+export {
+  classifyToolResults,
+  isTurnStart,
+  isValidCut,
+  protectedTailStart,
+  SUMMARY_HEADER,
+  userInstructions,
+} from './history-analysis.js';
 export type { Priority, ToolResultRef } from './history-analysis.js';
 export { applyMediaWindow } from './media-window.js';
 export { backfillReasoning, cleanThinking, THINKING_STYLE_RULES, thinkingRuleFor } from './thinking-cleaner.js';

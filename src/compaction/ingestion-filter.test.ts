@@ -40,25 +40,51 @@ describe('pipeline.ingest', () => {
   it('offloads before appending, restores byte-for-byte and emits context events', async () => {
     const { session, events } = makeTestSession();
     const offloadStore = new MemoryOffloadStore();
-    const pipeline = createCompactionPipeline({ windowTokens: 200_000, offloadStore, checkpointStore: new MemoryCheckpointStore() });
+    const pipeline = createCompactionPipeline({
+      windowTokens: 200_000,
+      offloadStore,
+      checkpointStore: new MemoryCheckpointStore(),
+    });
     const original = `${fileText(3_000)}\n\u00e9\u{1F600} end`;
     await pipeline.ingest(session, { role: 'user', content: [{ type: 'text', text: 'read it' }] });
     session.append(toolCall('t1', 'a.ts'));
     const ids = await pipeline.ingest(session, { role: 'user', content: [toolResult('t1', original)] });
     expect(ids).toHaveLength(1);
-    const restored = await pipeline.runTool(session, { type: 'tool_use', id: 't2', name: 'context_restore', input: { id: ids[0] as string } });
+    const restored = await pipeline.runTool(session, {
+      type: 'tool_use',
+      id: 't2',
+      name: 'context_restore',
+      input: { id: ids[0] as string },
+    });
     expect(restored?.content).toEqual([{ type: 'text', text: original }]);
-    expect(events.map((event) => event.type)).toEqual(['session.started', 'turn.started', 'context.offloaded', 'context.restored']);
+    expect(events.map((event) => event.type)).toEqual([
+      'session.started',
+      'turn.started',
+      'context.offloaded',
+      'context.restored',
+    ]);
     // The agent asked for the content back: a restore result is not truncated again.
-    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'context_restore', input: { id: ids[0] as string } }] });
+    session.append({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 't2', name: 'context_restore', input: { id: ids[0] as string } }],
+    });
     expect(await pipeline.ingest(session, { role: 'user', content: [restored as never] })).toEqual([]);
     expect(JSON.stringify(session.history.at(-1))).toContain('end');
   });
 
   it('turns an unknown restore id into an error result naming it', async () => {
     const { session } = makeTestSession();
-    const pipeline = createCompactionPipeline({ windowTokens: 200_000, offloadStore: new MemoryOffloadStore(), checkpointStore: new MemoryCheckpointStore() });
-    const result = await pipeline.runTool(session, { type: 'tool_use', id: 't9', name: 'context_restore', input: { id: 'ctx_0000000000000000' } });
+    const pipeline = createCompactionPipeline({
+      windowTokens: 200_000,
+      offloadStore: new MemoryOffloadStore(),
+      checkpointStore: new MemoryCheckpointStore(),
+    });
+    const result = await pipeline.runTool(session, {
+      type: 'tool_use',
+      id: 't9',
+      name: 'context_restore',
+      input: { id: 'ctx_0000000000000000' },
+    });
     expect(result?.isError).toBe(true);
     expect(JSON.stringify(result?.content)).toContain('no offloaded content with id ctx_0000000000000000');
     expect(await pipeline.runTool(session, { type: 'tool_use', id: 't9', name: 'read_file', input: {} })).toBeNull();
@@ -66,7 +92,12 @@ describe('pipeline.ingest', () => {
 
   it('refuses an oversized user input before it enters the session', async () => {
     const { session } = makeTestSession();
-    const pipeline = createCompactionPipeline({ windowTokens: 200_000, maxInputTokens: 5_000, offloadStore: new MemoryOffloadStore(), checkpointStore: new MemoryCheckpointStore() });
+    const pipeline = createCompactionPipeline({
+      windowTokens: 200_000,
+      maxInputTokens: 5_000,
+      offloadStore: new MemoryOffloadStore(),
+      checkpointStore: new MemoryCheckpointStore(),
+    });
     const before = JSON.stringify(session.toJSON());
     const attempt = pipeline.ingest(session, { role: 'user', content: [{ type: 'text', text: fileText(4_000) }] });
     await expect(attempt).rejects.toBeInstanceOf(OversizedInputError);

@@ -40,7 +40,14 @@ export function filterToolResult(
   const filtered: ToolResultBlock = { ...block, content };
   return {
     block: filtered,
-    offloaded: { id: restoreId, sessionId: context.sessionId, toolUseId: block.toolUseId, reason: context.reason, content: block.content, originalTokens },
+    offloaded: {
+      id: restoreId,
+      sessionId: context.sessionId,
+      toolUseId: block.toolUseId,
+      reason: context.reason,
+      content: block.content,
+      originalTokens,
+    },
     keptTokens: counter.countBlock(filtered),
   };
 }
@@ -70,7 +77,9 @@ function headAndTail(text: string, tokens: number, limits: HeadTailLimits, resto
   if (tailStart <= headEnd) tailStart = headEnd;
   headEnd = safeIndex(text, headEnd);
   tailStart = safeIndex(text, tailStart);
-  return text.slice(0, headEnd) + truncationMarker(restoreId, limits.headTokens, limits.tailTokens, tokens) + text.slice(tailStart);
+  return (
+    text.slice(0, headEnd) + truncationMarker(restoreId, limits.headTokens, limits.tailTokens, tokens) + text.slice(tailStart)
+  );
 }
 
 /** Cut after a newline close to the limit (within the last fifth) so lines stay whole. */

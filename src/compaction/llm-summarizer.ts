@@ -50,7 +50,9 @@ const INSTRUCTIONS =
  *   model: 'claude-haiku-4-5', windowTokens: 200_000, mainModel: 'claude-sonnet-4-5', mainWindowTokens: 200_000,
  * });
  */
-export function createLlmSummarizer<Body, AdapterOptions = unknown>(options: LlmSummarizerOptions<Body, AdapterOptions>): Summarizer {
+export function createLlmSummarizer<Body, AdapterOptions = unknown>(
+  options: LlmSummarizerOptions<Body, AdapterOptions>,
+): Summarizer {
   const counter = options.counter ?? counterForModel(options.adapter.id, options.model);
   const maxOutputTokens = options.maxOutputTokens ?? 2_000;
   const extractText = options.extractText ?? defaultExtractText;
@@ -58,7 +60,8 @@ export function createLlmSummarizer<Body, AdapterOptions = unknown>(options: Llm
   return {
     name: `llm:${options.model}`,
     async summarize(input: SummaryInput): Promise<StructuredSummary> {
-      const warn = (message: string) => input.bus?.emit('warning.raised', input.sessionId, input.now, { source: 'compaction.summarizer', message });
+      const warn = (message: string) =>
+        input.bus?.emit('warning.raised', input.sessionId, input.now, { source: 'compaction.summarizer', message });
       const prompt = buildPrompt(input);
       const candidates = [
         { model: options.model, window: options.windowTokens },
@@ -144,7 +147,9 @@ function defaultExtractText(response: unknown): string {
   const value = response as Record<string, unknown> | null;
   if (!value || typeof value !== 'object') return '';
   if (Array.isArray(value.content)) {
-    return (value.content as Array<{ type?: string; text?: string }>).flatMap((block) => (block.type === 'text' && block.text ? [block.text] : [])).join('');
+    return (value.content as Array<{ type?: string; text?: string }>)
+      .flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))
+      .join('');
   }
   if (Array.isArray(value.choices)) {
     const first = (value.choices as Array<{ message?: { content?: unknown } }>)[0];

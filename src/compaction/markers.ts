@@ -5,7 +5,12 @@
 
 export const RESTORE_TOOL_NAME = 'context_restore';
 
-export function truncationMarker(restoreId: string, keptHeadTokens: number, keptTailTokens: number, originalTokens: number): string {
+export function truncationMarker(
+  restoreId: string,
+  keptHeadTokens: number,
+  keptTailTokens: number,
+  originalTokens: number,
+): string {
   return (
     `\n\n[cachet: output truncated, kept the first ~${keptHeadTokens} and last ~${keptTailTokens} of ${originalTokens} tokens; ` +
     `the full output is offloaded as ${restoreId}. Call ${RESTORE_TOOL_NAME} with {"id":"${restoreId}"} to read it.]\n\n`

@@ -6,7 +6,10 @@ import { restoreIdFor } from './offload-store.js';
 function carriesImage(message: Message): boolean {
   return (
     message.role === 'user' &&
-    message.content.some((block) => block.type === 'image' || (block.type === 'tool_result' && block.content.some((inner) => inner.type === 'image')))
+    message.content.some(
+      (block) =>
+        block.type === 'image' || (block.type === 'tool_result' && block.content.some((inner) => inner.type === 'image')),
+    )
   );
 }
 
@@ -27,7 +30,10 @@ export function applyMediaWindow(history: Message[], keep: number, context: Rewr
     const originalTokens = context.counter.countBlock(image);
     const placeholder: TextBlock = { type: 'text', text: mediaPlaceholder(restoreId) };
     const keptTokens = context.counter.countBlock(placeholder);
-    context.offloads.push({ record: { id: restoreId, sessionId: context.sessionId, toolUseId, reason: 'media', content: [image], originalTokens }, keptTokens });
+    context.offloads.push({
+      record: { id: restoreId, sessionId: context.sessionId, toolUseId, reason: 'media', content: [image], originalTokens },
+      keptTokens,
+    });
     saved += originalTokens - keptTokens;
     return placeholder;
   };
@@ -37,7 +43,10 @@ export function applyMediaWindow(history: Message[], keep: number, context: Rewr
     const content: UserContentBlock[] = message.content.map((block) => {
       if (block.type === 'image') return replaceImage(block, null);
       if (block.type === 'tool_result' && block.content.some((inner) => inner.type === 'image')) {
-        return { ...block, content: block.content.map((inner) => (inner.type === 'image' ? replaceImage(inner, block.toolUseId) : inner)) };
+        return {
+          ...block,
+          content: block.content.map((inner) => (inner.type === 'image' ? replaceImage(inner, block.toolUseId) : inner)),
+        };
       }
       return block;
     });

@@ -49,7 +49,14 @@ export function maskToolResult(history: Message[], ref: ToolResultRef, context: 
   };
   const after = context.counter.countBlock(masked);
   context.offloads.push({
-    record: { id: restoreId, sessionId: context.sessionId, toolUseId: ref.toolUseId, reason, content: ref.block.content, originalTokens: ref.tokens },
+    record: {
+      id: restoreId,
+      sessionId: context.sessionId,
+      toolUseId: ref.toolUseId,
+      reason,
+      content: ref.block.content,
+      originalTokens: ref.tokens,
+    },
     keptTokens: after,
   });
   replaceToolResult(history, ref, masked);
@@ -62,7 +69,12 @@ export function maskToolResult(history: Message[], ref: ToolResultRef, context: 
  * Light layer, part 1: repeated reads. An older result with the same tool, input and output as
  * a later one becomes a pointer to the later call. Returns the tokens saved.
  */
-export function dedupeRepeatedReads(history: Message[], refs: ToolResultRef[], beforeIndex: number, context: RewriteContext): number {
+export function dedupeRepeatedReads(
+  history: Message[],
+  refs: ToolResultRef[],
+  beforeIndex: number,
+  context: RewriteContext,
+): number {
   const latest = new Map<string, string>();
   let saved = 0;
   for (let index = refs.length - 1; index >= 0; index--) {
@@ -79,7 +91,14 @@ export function dedupeRepeatedReads(history: Message[], refs: ToolResultRef[], b
     const replaced: ToolResultBlock = { ...ref.block, content: [{ type: 'text', text: duplicatePlaceholder(restoreId, later) }] };
     const after = context.counter.countBlock(replaced);
     context.offloads.push({
-      record: { id: restoreId, sessionId: context.sessionId, toolUseId: ref.toolUseId, reason: 'light', content: ref.block.content, originalTokens: ref.tokens },
+      record: {
+        id: restoreId,
+        sessionId: context.sessionId,
+        toolUseId: ref.toolUseId,
+        reason: 'light',
+        content: ref.block.content,
+        originalTokens: ref.tokens,
+      },
       keptTokens: after,
     });
     replaceToolResult(history, ref, replaced);

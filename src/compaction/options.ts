@@ -71,10 +71,12 @@ export const DEFAULT_COMPACTION_OPTIONS: Omit<CompactionOptions, 'windowTokens'>
   mediaWindowMessages: 2,
 };
 
-export type CompactionOptionsInput = { windowTokens: number } & Partial<Omit<CompactionOptions, 'windowTokens' | 'thresholds' | 'prices'>> & {
-  thresholds?: Partial<CompactionThresholds>;
-  prices?: Partial<CachePriceMultipliers>;
-};
+export type CompactionOptionsInput = { windowTokens: number } & Partial<
+  Omit<CompactionOptions, 'windowTokens' | 'thresholds' | 'prices'>
+> & {
+    thresholds?: Partial<CompactionThresholds>;
+    prices?: Partial<CachePriceMultipliers>;
+  };
 
 /** Merge user options over the defaults and check they make sense. */
 export function resolveCompactionOptions(input: CompactionOptionsInput): CompactionOptions {
@@ -131,5 +133,6 @@ function nonNegative(value: number, path: string): void {
   }
 }
 function share(value: number, path: string): void {
-  if (typeof value !== 'number' || !(value > 0 && value <= 1)) throw new ValidationError(path, 'a share between 0 and 1', `got ${String(value)}`);
+  if (typeof value !== 'number' || !(value > 0 && value <= 1))
+    throw new ValidationError(path, 'a share between 0 and 1', `got ${String(value)}`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CachetEvent } from '../events/catalog.js';
+import type { CachetEvent, EventType } from '../events/catalog.js';
 import { validatePairing } from '../model/validate.js';
 import { anthropicAdapter } from '../providers/anthropic/index.js';
 import { assemble } from '../session/assemble.js';
@@ -38,8 +38,9 @@ function setup(utilisation: number, extra: Partial<Parameters<typeof createCompa
   return { ...harness, pipeline, windowTokens, checkpointStore, offloadStore };
 }
 
-const ofType = <T extends CachetEvent['type']>(events: CachetEvent[], type: T) =>
-  events.filter((event): event is CachetEvent<T> => event.type === type);
+function ofType<T extends EventType>(events: CachetEvent[], type: T): Array<CachetEvent<T>> {
+  return events.filter((event) => event.type === type) as Array<CachetEvent<T>>;
+}
 
 describe('hot-cache bypass and cold-cache pruning', () => {
   it('waits while the cache is hot, then masks old results once it has expired', async () => {
@@ -58,9 +59,15 @@ describe('hot-cache bypass and cold-cache pruning', () => {
     expect(second.cacheHot).toBe(false);
     expect(second.steps).toContain('ttl-pruning');
     expect(second.tokensAfter).toBeLessThan(second.tokensBefore);
-    const masked = session.history.flatMap((message) => message.content.filter((block) => block.type === 'tool_result' && isMasked(block)));
+    const masked = session.history.flatMap((message) =>
+      message.content.filter((block) => block.type === 'tool_result' && isMasked(block)),
+    );
     expect(masked.length).toBeGreaterThan(0);
-    expect(ofType(events, 'compaction.planned').at(-1)?.payload).toMatchObject({ decision: 'apply', cacheState: 'cold', tokensToRebill: 0 });
+    expect(ofType(events, 'compaction.planned').at(-1)?.payload).toMatchObject({
+      decision: 'apply',
+      cacheState: 'cold',
+      tokensToRebill: 0,
+    });
     expect(ofType(events, 'checkpoint.created')).toHaveLength(1);
     expect(ofType(events, 'compaction.applied')[0]?.payload.checkpointId).toBe(second.checkpointId);
   });
@@ -77,7 +84,9 @@ describe('hot-cache bypass and cold-cache pruning', () => {
     const long = setup(0.75, { expectedRemainingRequests: 500 });
     expect((await long.pipeline.beforeRequest(long.session, { now: long.now, cacheHot: true })).action).toBe('applied');
     const short = setup(0.75, { expectedRemainingRequests: 1 });
-    expect((await short.pipeline.beforeRequest(short.session, { now: short.now, cacheHot: true })).reason).toMatch(/pays back after/);
+    expect((await short.pipeline.beforeRequest(short.session, { now: short.now, cacheHot: true })).reason).toMatch(
+      /pays back after/,
+    );
   });
 });
 
@@ -103,7 +112,10 @@ describe('priorities', () => {
     session.appendUserText('Deploy it');
     session.append(toolCall('e1', 'x', 'deploy'));
     await pipeline.ingest(session, { role: 'user', content: [toolResult('e1', `ERROR-KEEP ${fileText(80)}`, true)] });
-    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'n1', name: 'session_note', input: { note: 'NOTE-KEEP: db is read-only' } }] });
+    session.append({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'n1', name: 'session_note', input: { note: 'NOTE-KEEP: db is read-only' } }],
+    });
     const noted = await pipeline.runTool(session, session.history.at(-1)?.content[0] as never);
     await pipeline.ingest(session, { role: 'user', content: [noted as never] });
     session.append({ role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] });
@@ -119,14 +131,30 @@ describe('priorities', () => {
 
 describe('summary and cache placement after the rewrite', () => {
   it('puts the summary pair right after the session static zone, valid and with breakpoints', async () => {
-    const { session, pipeline, now, events } = setup(0.95, { targetUtilisation: 0.25, tailBudgetShare: 0.1, maskMinTokens: 100_000 }, { staticPair: true });
+    const { session, pipeline, now, events } = setup(
+      0.95,
+      { targetUtilisation: 0.25, tailBudgetShare: 0.1, maskMinTokens: 100_000 },
+      { staticPair: true },
+    );
     const decision = await pipeline.beforeRequest(session, { now, cacheHot: true });
     expect(decision.action).toBe('applied');
     expect(decision.steps).toContain('summary');
     const history = session.history;
     expect(isSummaryMessage(history[0] as never)).toBe(true);
     const summaryText = JSON.stringify(history[0]);
-    for (const title of ['User goal', 'Active tasks', 'Completed work', 'Decisions', 'Errors and resolutions', 'Files and resources touched', 'Key facts and data', 'Constraints and preferences', 'Open questions', 'Next steps', 'Session notes']) {
+    for (const title of [
+      'User goal',
+      'Active tasks',
+      'Completed work',
+      'Decisions',
+      'Errors and resolutions',
+      'Files and resources touched',
+      'Key facts and data',
+      'Constraints and preferences',
+      'Open questions',
+      'Next steps',
+      'Session notes',
+    ]) {
       expect(summaryText).toContain(title);
     }
     expect(summaryText).toContain('Instruction 0: look at file_0.ts');
@@ -154,7 +182,10 @@ describe('summary and cache placement after the rewrite', () => {
   });
 
   it('restores the exact session from the checkpoint taken before the rewrite', async () => {
-    const { session, pipeline, now, checkpointStore, offloadStore } = setup(0.95, { targetUtilisation: 0.25, tailBudgetShare: 0.1 });
+    const { session, pipeline, now, checkpointStore, offloadStore } = setup(0.95, {
+      targetUtilisation: 0.25,
+      tailBudgetShare: 0.1,
+    });
     const before = JSON.stringify(session.toJSON());
     const decision = await pipeline.beforeRequest(session, { now });
     expect(JSON.stringify(session.toJSON())).not.toBe(before);
@@ -162,5 +193,23 @@ describe('summary and cache placement after the rewrite', () => {
     const restored = await other.restoreCheckpoint(decision.checkpointId as string);
     expect(JSON.stringify(restored.toJSON())).toBe(before);
     await expect(other.restoreCheckpoint('ckpt_0000000000000000')).rejects.toThrow(/no checkpoint/);
+  });
+});
+
+describe('model switch to a thinking model', () => {
+  it('back-fills reasoning on tool-call messages at once, whatever the utilisation', async () => {
+    const { session, pipeline, now, events } = setup(0.1);
+    await pipeline.beforeRequest(session, { now });
+    session.setModel('deepseek-reasoner');
+    const decision = await pipeline.beforeRequest(session, { now: now + 1_000 });
+    expect(decision.action).toBe('applied');
+    expect(decision.steps).toEqual(['thinking']);
+    expect(decision.cacheHot).toBe(false);
+    for (const message of session.history) {
+      if (message.role === 'assistant' && message.content.some((block) => block.type === 'tool_use')) {
+        expect(message.content[0]).toEqual({ type: 'thinking', thinking: '' });
+      }
+    }
+    expect(ofType(events, 'compaction.planned').at(-1)?.payload.reason).toMatch(/model switched to deepseek-reasoner/);
   });
 });

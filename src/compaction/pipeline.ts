@@ -14,10 +14,23 @@ import { type Checkpoint, type CheckpointStore, FileCheckpointStore } from './ch
 import { evaluateRewriteCost } from './cost-model.js';
 import { createExtractiveSummarizer } from './extractive-summarizer.js';
 import { FileOffloadStore } from './file-offload-store.js';
-import { classifyToolResults, isTurnStart, protectedTailStart, SUMMARY_HEADER, type ToolResultRef, userInstructions } from './history-analysis.js';
+import {
+  classifyToolResults,
+  isTurnStart,
+  protectedTailStart,
+  SUMMARY_HEADER,
+  type ToolResultRef,
+  userInstructions,
+} from './history-analysis.js';
 import { filterMessage } from './ingestion-filter.js';
 import { applyMediaWindow } from './media-window.js';
-import { dedupeRepeatedReads, isMasked, maskToolResult, type RewriteContext, truncateLargeResults } from './observation-masking.js';
+import {
+  dedupeRepeatedReads,
+  isMasked,
+  maskToolResult,
+  type RewriteContext,
+  truncateLargeResults,
+} from './observation-masking.js';
 import { type OffloadStore, restoreIdFor } from './offload-store.js';
 import { type CompactionOptions, type CompactionOptionsInput, resolveCompactionOptions } from './options.js';
 import { RESTORE_TOOL_NAME } from './markers.js';
@@ -26,7 +39,13 @@ import { measureRequest, messagesTokens } from './request-tokens.js';
 import { SessionNotes } from './session-notes.js';
 import { type CriticalCarry, emptySummary, renderSummary, type StructuredSummary } from './structured-summary.js';
 import type { Summarizer } from './summarizer.js';
-import { backfillReasoning, cleanThinking, type ThinkingStyle, type ThinkingStyleRule, thinkingRuleFor } from './thinking-cleaner.js';
+import {
+  backfillReasoning,
+  cleanThinking,
+  type ThinkingStyle,
+  type ThinkingStyleRule,
+  thinkingRuleFor,
+} from './thinking-cleaner.js';
 import { type CompactionTool, createContextRestoreTool, createSessionNoteTool } from './tools.js';
 
 export interface CompactionPipelineOptions extends CompactionOptionsInput {
@@ -171,7 +190,12 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
   };
   const styleFor = (model: string): ThinkingStyleRule | null => {
     if (input.thinkingStyle && input.thinkingStyle !== 'auto') {
-      return { modelPrefix: '', style: input.thinkingStyle, requiresReasoningOnToolCalls: input.thinkingStyle === 'reasoning-content', source: 'options.thinkingStyle' };
+      return {
+        modelPrefix: '',
+        style: input.thinkingStyle,
+        requiresReasoningOnToolCalls: input.thinkingStyle === 'reasoning-content',
+        source: 'options.thinkingStyle',
+      };
     }
     return thinkingRuleFor(model, input.thinkingRules);
   };
@@ -184,7 +208,11 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       const path = `messages[${session.sessionMessages.length + session.history.length}]`;
       const { message: filtered, results } = filterMessage(
         message,
-        { thresholdTokens: options.ingestionThresholdTokens, headTokens: options.ingestionHeadTokens, tailTokens: options.ingestionTailTokens },
+        {
+          thresholdTokens: options.ingestionThresholdTokens,
+          headTokens: options.ingestionHeadTokens,
+          tailTokens: options.ingestionTailTokens,
+        },
         counter,
         { sessionId: session.id, reason: 'ingestion', exemptToolUseIds: restoreCallIds(session) },
       );
@@ -220,7 +248,12 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         return { type: 'tool_result', toolUseId: call.id, content };
       } catch (error) {
         if (!(error instanceof ToolExecutionError)) throw error;
-        session.bus?.emit('tool.failed', session.id, session.clock(), { toolName: call.name, toolUseId: call.id, code: error.code, message: error.message });
+        session.bus?.emit('tool.failed', session.id, session.clock(), {
+          toolName: call.name,
+          toolUseId: call.id,
+          code: error.code,
+          message: error.message,
+        });
         return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: error.message }], isError: true };
       }
     },
@@ -230,7 +263,8 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
 
     async restoreCheckpoint(checkpointId, restoreOptions = {}) {
       const checkpoint = await checkpointStore.get(checkpointId);
-      if (!checkpoint) throw new ValidationError('checkpointId', 'the id of a stored checkpoint', `no checkpoint ${checkpointId}`);
+      if (!checkpoint)
+        throw new ValidationError('checkpointId', 'the id of a stored checkpoint', `no checkpoint ${checkpointId}`);
       const session = Session.fromJSON(checkpoint.session, restoreOptions);
       const state = structuredClone(checkpoint.pipelineState) as PipelineSessionState;
       states.set(session.id, state);
@@ -244,11 +278,14 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       const now = context.now ?? session.clock();
       const events: CachetEvent[] = [];
       const emit = <T extends EventType>(type: T, payload: EventPayloads[T]) => {
-        const event = session.bus?.emit(type, session.id, now, payload) ?? ({ type, sessionId: session.id, at: now, seq: -1, payload } as CachetEvent<T>);
+        const event =
+          session.bus?.emit(type, session.id, now, payload) ??
+          ({ type, sessionId: session.id, at: now, seq: -1, payload } as CachetEvent<T>);
         events.push(event as CachetEvent);
       };
       const modelChanged = state.lastModel !== null && state.lastModel !== session.model;
-      const cacheHot = context.cacheHot ?? (!modelChanged && state.lastRequestAt !== null && now - state.lastRequestAt <= options.cacheTtlMs);
+      const cacheHot =
+        context.cacheHot ?? (!modelChanged && state.lastRequestAt !== null && now - state.lastRequestAt <= options.cacheTtlMs);
       const remaining = context.remainingRequests ?? options.expectedRemainingRequests;
       const window = options.windowTokens;
 
@@ -291,11 +328,15 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       const refs = classifyToolResults(history, counter, { tailStart, importantRecentTurns: options.importantRecentTurns });
       const rule = styleFor(session.model);
 
+      // A back-fill is a correctness fix (the provider rejects the history without it), not a saving:
+      // it is applied whatever the cost model says. The model switch has broken the cache anyway.
+      let mandatory = false;
       if (modelChanged && rule?.requiresReasoningOnToolCalls) {
         const filled = backfillReasoning(history);
         if (filled.changed) {
           history = filled.history;
           steps.push('thinking');
+          mandatory = true;
         }
       }
       if (applyMediaWindow(history, options.mediaWindowMessages, rewrite) > 0) steps.push('media');
@@ -338,7 +379,10 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         if (saved > 0) steps.push('priority');
         if (currentTotal() > target && tailStart > 0) {
           if (session.sessionMessages.at(-1)?.role === 'user') {
-            emit('warning.raised', { source: 'compaction', message: 'the session static zone ends with a user message; no summary can follow it' });
+            emit('warning.raised', {
+              source: 'compaction',
+              message: 'the session static zone ends with a user message; no summary can follow it',
+            });
           } else {
             summaryPlanned = true;
             steps.push('summary');
@@ -358,7 +402,11 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         if (utilisation >= light) {
           decision.action = 'skipped';
           decision.reason = 'nothing left to compress outside the protected tail';
-          emit('compaction.skipped', { layer: utilisation >= full ? 'priority' : 'light', reason: 'nothing-to-do', detail: decision.reason });
+          emit('compaction.skipped', {
+            layer: utilisation >= full ? 'priority' : 'light',
+            reason: 'nothing-to-do',
+            detail: decision.reason,
+          });
         } else if (utilisation >= monitor) {
           decision.reason = cacheHot ? 'monitoring; the cache is hot' : 'monitoring';
         }
@@ -370,7 +418,9 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       const summaryEstimate = critical
         ? counter.countText(renderSummary(state.summary ?? emptySummary(), critical, SUMMARY_HEADER, '')) + 800
         : 0;
-      const historyAfter = summaryPlanned ? summaryEstimate + messagesTokens(history.slice(tailStart), counter) : messagesTokens(history, counter);
+      const historyAfter = summaryPlanned
+        ? summaryEstimate + messagesTokens(history.slice(tailStart), counter)
+        : messagesTokens(history, counter);
       const tokensAfter = before.static + historyAfter + before.tail;
       const changedFrom = summaryPlanned ? 0 : firstDifference(original, history);
       const tokensToRebill = summaryPlanned ? historyAfter : messagesTokens(history.slice(changedFrom), counter);
@@ -388,12 +438,17 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       decision.layer = layer;
       decision.steps = steps;
       decision.tokensToRebill = tokensToRebill;
-      const sinceLast = state.lastAppliedRequest === null ? Number.POSITIVE_INFINITY : state.requestIndex - state.lastAppliedRequest;
+      const sinceLast =
+        state.lastAppliedRequest === null ? Number.POSITIVE_INFINITY : state.requestIndex - state.lastAppliedRequest;
       let skip: { reason: 'hot-cache' | 'thrashing' | 'too-little-saving' | 'nothing-to-do'; detail: string } | null = null;
-      if (saved <= 0) skip = { reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' };
-      else if (utilisation >= emergency) skip = null;
+      if (mandatory || utilisation >= emergency)
+        skip = saved <= 0 && !mandatory ? { reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' } : null;
+      else if (saved <= 0) skip = { reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' };
       else if (sinceLast < options.minIntervalRequests) {
-        skip = { reason: 'thrashing', detail: `${sinceLast} requests since the last compaction; the minimum is ${options.minIntervalRequests}` };
+        skip = {
+          reason: 'thrashing',
+          detail: `${sinceLast} requests since the last compaction; the minimum is ${options.minIntervalRequests}`,
+        };
       } else if (saved / before.total < options.minSavingShare) {
         skip = {
           reason: 'too-little-saving',
@@ -407,11 +462,13 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       }
       const reason = skip
         ? skip.detail
-        : utilisation >= emergency
-          ? `emergency at ${pct(utilisation)} of the window`
-          : cacheHot
-            ? `pays back after ${cost.breakEvenRequests.toFixed(1)} of ${remaining} expected requests`
-            : `cache is cold (idle ${state.lastRequestAt === null ? 'since start' : `${Math.round((now - state.lastRequestAt) / 1000)}s`}); the prefix is written anyway`;
+        : mandatory
+          ? `model switched to ${session.model}: tool-call messages need reasoning back-filled`
+          : utilisation >= emergency
+            ? `emergency at ${pct(utilisation)} of the window`
+            : cacheHot
+              ? `pays back after ${cost.breakEvenRequests.toFixed(1)} of ${remaining} expected requests`
+              : `cache is cold (idle ${state.lastRequestAt === null ? 'since start' : `${Math.round((now - state.lastRequestAt) / 1000)}s`}); the prefix is written anyway`;
       emit('compaction.planned', {
         layer,
         utilisation,
@@ -445,7 +502,14 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
           if (ref.messageIndex >= tailStart || isMasked(ref.block)) continue;
           const restoreId = restoreIdFor(ref.block.content);
           rewrite.offloads.push({
-            record: { id: restoreId, sessionId: session.id, toolUseId: ref.toolUseId, reason: 'summary', content: ref.block.content, originalTokens: ref.tokens },
+            record: {
+              id: restoreId,
+              sessionId: session.id,
+              toolUseId: ref.toolUseId,
+              reason: 'summary',
+              content: ref.block.content,
+              originalTokens: ref.tokens,
+            },
             keptTokens: 0,
           });
           restoreIds.set(ref.toolUseId, restoreId);
@@ -464,7 +528,8 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         const text = renderSummary(summary, critical, SUMMARY_HEADER, provenance);
         const tail = history.slice(tailStart);
         const pair: Message[] = [{ role: 'user', content: [{ type: 'text', text }] }];
-        if (tail[0]?.role === 'user') pair.push({ role: 'assistant', content: [{ type: 'text', text: 'Understood. I will continue from this context.' }] });
+        if (tail[0]?.role === 'user')
+          pair.push({ role: 'assistant', content: [{ type: 'text', text: 'Understood. I will continue from this context.' }] });
         newHistory = [...pair, ...tail];
         summaryEnd = pair.length - 1;
         state.summary = summary;
@@ -585,7 +650,8 @@ export function breakpointsAfterRewrite(request: CanonicalRequest, summaryEndMes
     if (last) result.push({ path: last.path, zone: last.zone, ttl: '5m', reason: 'summary-end' });
   }
   const last = persisted.at(-1);
-  if (last && !result.some((entry) => entry.path === last.path)) result.push({ path: last.path, zone: last.zone, ttl: '5m', reason: 'last-persisted' });
+  if (last && !result.some((entry) => entry.path === last.path))
+    result.push({ path: last.path, zone: last.zone, ttl: '5m', reason: 'last-persisted' });
   return result;
 }
 
@@ -597,4 +663,3 @@ function pct(share: number): string {
 export function isSummaryMessage(message: Message): boolean {
   return isTurnStart(message) && message.content[0]?.type === 'text' && message.content[0].text.startsWith(SUMMARY_HEADER);
 }
-

@@ -36,7 +36,8 @@ describe.each([200_000, 96_000])('compaction over a generated 200-turn session, 
   let live: Session | null = null;
   bus.onAny((event) => {
     events.push(event);
-    if (event.type === 'checkpoint.created' && live) sessionAtCheckpoint.set(event.payload.checkpointId, JSON.stringify(live.toJSON()));
+    if (event.type === 'checkpoint.created' && live)
+      sessionAtCheckpoint.set(event.payload.checkpointId, JSON.stringify(live.toJSON()));
   });
   const failures: string[] = [];
   let maxTokens = 0;
@@ -85,7 +86,8 @@ describe.each([200_000, 96_000])('compaction over a generated 200-turn session, 
 
   it('restores every offloaded tool output byte-for-byte', async () => {
     const originals = new Map<string, ToolResultBlock>();
-    for (const turn of workload.turns) for (const step of turn.steps) for (const [id, result] of Object.entries(step.results)) originals.set(id, result);
+    for (const turn of workload.turns)
+      for (const step of turn.steps) for (const [id, result] of Object.entries(step.results)) originals.set(id, result);
     const restore = pipeline.tools(session).find((tool) => tool.definition.name === 'context_restore');
     const offloaded = events.filter((event) => event.type === 'context.offloaded');
     expect(offloaded.length).toBeGreaterThan(50);

@@ -37,7 +37,10 @@ export interface RunSyntheticSessionOptions {
  * `beforeRequest`, assemble the request, append the scripted reply, run Cachet's own tools
  * (`session_note`, `context_restore`) and ingest the tool results.
  */
-export async function runSyntheticSession(workload: SyntheticSession, options: RunSyntheticSessionOptions = {}): Promise<{ session: Session; requests: number }> {
+export async function runSyntheticSession(
+  workload: SyntheticSession,
+  options: RunSyntheticSessionOptions = {},
+): Promise<{ session: Session; requests: number }> {
   const counter = options.counter ?? counterForModel('anthropic', options.model ?? 'claude-sonnet-4-5');
   let clockNow = workload.turns[0]?.at ?? 0;
   const session = new Session({
@@ -75,15 +78,21 @@ export async function runSyntheticSession(workload: SyntheticSession, options: R
       for (const message of request.messages) {
         for (const block of message.content) {
           if (block.type !== 'tool_result') continue;
-          for (const inner of block.content) if (inner.type === 'text') latestRestoreId = restoreIdsIn(inner.text).at(-1) ?? latestRestoreId;
+          for (const inner of block.content)
+            if (inner.type === 'text') latestRestoreId = restoreIdsIn(inner.text).at(-1) ?? latestRestoreId;
         }
       }
-      await options.onRequest?.({ index, at: step.at, turn: turnIndex + 1, request, tokens: measureRequest(request, counter).total, decision }, session);
+      await options.onRequest?.(
+        { index, at: step.at, turn: turnIndex + 1, request, tokens: measureRequest(request, counter).total, decision },
+        session,
+      );
       index += 1;
       const assistant: Message = {
         role: 'assistant',
         content: step.assistant.content.map((block) =>
-          block.type === 'tool_use' && block.input.id === LATEST_RESTORE_ID ? { ...block, input: { id: latestRestoreId ?? 'ctx_0000000000000000' } } : block,
+          block.type === 'tool_use' && block.input.id === LATEST_RESTORE_ID
+            ? { ...block, input: { id: latestRestoreId ?? 'ctx_0000000000000000' } }
+            : block,
         ),
       };
       session.append(assistant);

@@ -122,10 +122,21 @@ export function generateSyntheticSession(options: SyntheticSessionOptions = {}):
       steps.push({ at: now, assistant, results });
     }
     now += between(4, 20) * 1000;
-    const decision = random() < 0.3 ? ' I decided to keep the public API unchanged and will use the existing cache helper instead of a new one.' : '';
+    const decision =
+      random() < 0.3
+        ? ' I decided to keep the public API unchanged and will use the existing cache helper instead of a new one.'
+        : '';
     steps.push({
       at: now,
-      assistant: { role: 'assistant', content: [{ type: 'text', text: `Done with turn ${turn}: updated the module and checked the tests.${decision} Should I continue with the next module?` }] },
+      assistant: {
+        role: 'assistant',
+        content: [
+          {
+            type: 'text',
+            text: `Done with turn ${turn}: updated the module and checked the tests.${decision} Should I continue with the next module?`,
+          },
+        ],
+      },
       results: {},
     });
     requestCount += steps.length;
@@ -134,10 +145,22 @@ export function generateSyntheticSession(options: SyntheticSessionOptions = {}):
   return { turns, tools: SYNTHETIC_TOOLS, planted, requestCount };
 }
 
-const TASKS = ['Refactor the cache lookup', 'Fix the failing test', 'Add input validation', 'Rename the helper', 'Document the exports'];
+const TASKS = [
+  'Refactor the cache lookup',
+  'Fix the failing test',
+  'Add input validation',
+  'Rename the helper',
+  'Document the exports',
+];
 
 function call(id: string, name: string, input: Record<string, string>, text: string): AssistantMessage {
-  return { role: 'assistant', content: [{ type: 'text', text }, { type: 'tool_use', id, name, input }] };
+  return {
+    role: 'assistant',
+    content: [
+      { type: 'text', text },
+      { type: 'tool_use', id, name, input },
+    ],
+  };
 }
 function textResult(id: string, text: string): ToolResultBlock {
   return { type: 'tool_result', toolUseId: id, content: [{ type: 'text', text }] };
@@ -174,7 +197,11 @@ function testOutput(failing: boolean, tokens: number, random: () => number): str
   return lines.join('\n');
 }
 function tool(name: string, description: string, properties: Record<string, unknown>): ToolDefinition {
-  return { name, description, inputSchema: { type: 'object', properties: properties as Record<string, never>, required: Object.keys(properties) } };
+  return {
+    name,
+    description,
+    inputSchema: { type: 'object', properties: properties as Record<string, never>, required: Object.keys(properties) },
+  };
 }
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;

@@ -16,7 +16,11 @@ export function makeTestSession(options: { model?: string; staticPair?: boolean 
     global: {
       tools: [
         ...COMPACTION_TOOL_DEFINITIONS,
-        { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+        {
+          name: 'read_file',
+          description: 'Read a file',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+        },
       ],
       system: [{ label: 'persona', text: 'You are a careful coding agent.' }],
     },
@@ -46,7 +50,10 @@ export function makeTestSession(options: { model?: string; staticPair?: boolean 
 
 /** `lines` lines of recognisable file content. */
 export function fileText(lines: number, tag = 'a'): string {
-  return Array.from({ length: lines }, (_, index) => `const ${tag}${index} = compute(${index}); // line ${index} of ${tag}.ts`).join('\n');
+  return Array.from(
+    { length: lines },
+    (_, index) => `const ${tag}${index} = compute(${index}); // line ${index} of ${tag}.ts`,
+  ).join('\n');
 }
 
 export function toolCall(id: string, path: string, name = 'read_file'): Message {

@@ -22,14 +22,42 @@ export interface ThinkingStyleRule {
 
 /** Known thinking styles by model family (first match wins). Users can pass their own table. */
 export const THINKING_STYLE_RULES: readonly ThinkingStyleRule[] = [
-  { modelPrefix: 'claude-', style: 'signed-blocks', requiresReasoningOnToolCalls: false, source: 'platform.claude.com extended thinking docs, 2026-08' },
-  { modelPrefix: 'deepseek-reasoner', style: 'reasoning-content', requiresReasoningOnToolCalls: true, source: 'api-docs.deepseek.com thinking mode, 2026-08' },
-  { modelPrefix: 'deepseek-', style: 'reasoning-content', requiresReasoningOnToolCalls: true, source: 'api-docs.deepseek.com thinking mode, 2026-08' },
-  { modelPrefix: 'kimi-', style: 'reasoning-content', requiresReasoningOnToolCalls: true, source: 'platform.moonshot.ai thinking models, 2026-08' },
-  { modelPrefix: 'mimo-', style: 'reasoning-content', requiresReasoningOnToolCalls: true, source: 'Xiaomi MiMo API docs, 2026-08' },
+  {
+    modelPrefix: 'claude-',
+    style: 'signed-blocks',
+    requiresReasoningOnToolCalls: false,
+    source: 'platform.claude.com extended thinking docs, 2026-08',
+  },
+  {
+    modelPrefix: 'deepseek-reasoner',
+    style: 'reasoning-content',
+    requiresReasoningOnToolCalls: true,
+    source: 'api-docs.deepseek.com thinking mode, 2026-08',
+  },
+  {
+    modelPrefix: 'deepseek-',
+    style: 'reasoning-content',
+    requiresReasoningOnToolCalls: true,
+    source: 'api-docs.deepseek.com thinking mode, 2026-08',
+  },
+  {
+    modelPrefix: 'kimi-',
+    style: 'reasoning-content',
+    requiresReasoningOnToolCalls: true,
+    source: 'platform.moonshot.ai thinking models, 2026-08',
+  },
+  {
+    modelPrefix: 'mimo-',
+    style: 'reasoning-content',
+    requiresReasoningOnToolCalls: true,
+    source: 'Xiaomi MiMo API docs, 2026-08',
+  },
 ];
 
-export function thinkingRuleFor(model: string, rules: readonly ThinkingStyleRule[] = THINKING_STYLE_RULES): ThinkingStyleRule | null {
+export function thinkingRuleFor(
+  model: string,
+  rules: readonly ThinkingStyleRule[] = THINKING_STYLE_RULES,
+): ThinkingStyleRule | null {
   return rules.find((rule) => model.startsWith(rule.modelPrefix)) ?? null;
 }
 
@@ -60,7 +88,9 @@ export function cleanThinking(
     if (message.role !== 'assistant' || index < fromIndex) return;
     let content: AssistantContentBlock[] = message.content;
     if (style === 'signed-blocks') {
-      const hasSigned = content.some((block) => (block.type === 'thinking' && block.signature) || block.type === 'redacted_thinking');
+      const hasSigned = content.some(
+        (block) => (block.type === 'thinking' && block.signature) || block.type === 'redacted_thinking',
+      );
       if (hasSigned) content = content.filter((block) => !(block.type === 'thinking' && !block.signature));
     } else {
       const keep = index > lastUserTurn || content.some((block) => block.type === 'tool_use');

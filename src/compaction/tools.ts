@@ -57,7 +57,10 @@ export function createContextRestoreTool(
     async run(input) {
       const id = (input as { id?: unknown } | null)?.id;
       if (typeof id !== 'string' || !/^ctx_[0-9a-f]{16}$/.test(id)) {
-        throw new ToolExecutionError(RESTORE_TOOL_NAME, `input.id: expected a restore id like ctx_0123456789abcdef, got ${JSON.stringify(id)}`);
+        throw new ToolExecutionError(
+          RESTORE_TOOL_NAME,
+          `input.id: expected a restore id like ctx_0123456789abcdef, got ${JSON.stringify(id)}`,
+        );
       }
       const record = await store.get(id);
       if (!record) throw new ToolExecutionError(RESTORE_TOOL_NAME, `input.id: no offloaded content with id ${id}`);

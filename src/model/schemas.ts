@@ -67,3 +67,34 @@ export const toolDefinitionSchema = z
   .strict();
 
 export const systemSegmentInputSchema = z.object({ label: z.string().min(1), text: z.string().min(1) }).strict();
+
+/**
+ * Generation parameters as callers pass them. Known fields are checked; unknown fields pass
+ * through untouched (adapters may read provider-specific extras).
+ */
+export const generationParamsSchema = z
+  .object({
+    maxTokens: z.number().int().positive(),
+    temperature: z.number().min(0).max(2).optional(),
+    topP: z.number().min(0).max(1).optional(),
+    stopSequences: z.array(z.string().min(1)).optional(),
+    toolChoice: z
+      .discriminatedUnion('type', [
+        z.object({ type: z.literal('auto') }).strict(),
+        z.object({ type: z.literal('any') }).strict(),
+        z.object({ type: z.literal('none') }).strict(),
+        z.object({ type: z.literal('tool'), name: z.string().min(1) }).strict(),
+      ])
+      .optional(),
+    thinking: z
+      .discriminatedUnion('type', [
+        z.object({ type: z.literal('disabled') }).strict(),
+        z.object({ type: z.literal('enabled'), budgetTokens: z.number().int().positive() }).strict(),
+        z.object({ type: z.literal('adaptive') }).strict(),
+      ])
+      .optional(),
+    effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+    parallelToolCalls: z.boolean().optional(),
+  })
+  .loose();
+

@@ -3,6 +3,7 @@ import type { Message } from '../model/content.js';
 import { ValidationError } from '../model/errors.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
 import type { GenerationParams, SystemSegment } from '../model/request.js';
+import { generationParamsSchema } from '../model/schemas.js';
 import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
 import { SESSION_FORMAT_VERSION, type SerializedSession } from './session.js';
 
@@ -17,7 +18,7 @@ const envelopeSchema = z.object({
   ),
   sessionMessages: z.array(z.unknown()),
   history: z.array(z.unknown()),
-  params: z.object({ maxTokens: z.number().int().positive() }).passthrough(),
+  params: generationParamsSchema,
   turn: z.number().int().nonnegative(),
 });
 

@@ -4,7 +4,7 @@ import { ValidationError } from '../model/errors.js';
 import { deepFreeze } from '../model/freeze.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
 import type { GenerationParams, SystemSegment } from '../model/request.js';
-import { systemSegmentInputSchema } from '../model/schemas.js';
+import { generationParamsSchema, systemSegmentInputSchema } from '../model/schemas.js';
 import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
 import { BlockIndex } from './block-index.js';
 import { parseSerializedSession } from './serialized-session.js';
@@ -89,8 +89,9 @@ export class Session {
       this.toolList = restored.tools;
       this.globalToolCount = restored.globalToolCount;
       this.systemSegments = restored.system;
-      this.sessionMessageList = restored.sessionMessages;
-      this.historyList = restored.history;
+      // Restored messages are as immutable as appended ones (hashes are memoised per object).
+      this.sessionMessageList = restored.sessionMessages.map((message) => deepFreeze(message));
+      this.historyList = restored.history.map((message) => deepFreeze(message));
       this.generationParams = restored.params;
       this.turnNumber = restored.turn;
       return;
@@ -114,7 +115,7 @@ export class Session {
     );
     validatePairing(sessionMessages, 'options.sessionStatic.messages', { allowPendingAtEnd: false });
     this.sessionMessageList = sessionMessages.map((message) => deepFreeze(message));
-    this.generationParams = { ...DEFAULT_PARAMS, ...options.params };
+    this.generationParams = parseWith(generationParamsSchema, { ...DEFAULT_PARAMS, ...options.params }, 'options.params') as GenerationParams;
     this.bus?.emit('session.started', this.id, this.clock(), {
       model: this.modelName,
       provider: options.labels?.provider,
@@ -235,7 +236,8 @@ export class Session {
   }
 
   setParams(params: Partial<GenerationParams>): void {
-    this.generationParams = { ...this.generationParams, ...params };
+    if (typeof params !== 'object' || params === null) throw new ValidationError('params', 'an object of generation parameters');
+    this.generationParams = parseWith(generationParamsSchema, { ...this.generationParams, ...params }, 'params') as GenerationParams;
   }
 
   toJSON(): SerializedSession {

@@ -50,10 +50,14 @@ const systemHash = (request: CanonicalRequest) =>
 /** Run the ten turns; `reply` is what the model "says" each turn. */
 function runSession() {
   const matches: MatchedSkill[][] = [];
-  const { session } = startSkillSession(options(new EventBus()), {
+  const bus = new EventBus();
+  const events: string[] = [];
+  bus.onAny((event) => events.push(event.type));
+  const { session } = startSkillSession(options(bus), {
     store,
     mode: 'per-turn',
     onMatch: (found) => matches.push([...found]),
+    workingMemory: { sections: [{ heading: 'OPEN FILES', items: ['docs/report.pdf'] }] },
   });
   const requests: CanonicalRequest[] = [];
   INPUTS.forEach((input, turn) => {
@@ -61,7 +65,7 @@ function runSession() {
     requests.push(assemble(session));
     session.append({ role: 'assistant', content: [{ type: 'text', text: `Reply ${turn + 1}: done.` }] });
   });
-  return { session, requests, matches };
+  return { session, requests, matches, events };
 }
 
 describe('per-turn matching mode (seed 001 acceptance criteria)', () => {
@@ -72,6 +76,29 @@ describe('per-turn matching mode (seed 001 acceptance criteria)', () => {
     expect(matchedNames).toContain('');
     expect(matches.some((found) => found.length >= 2)).toBe(true);
     expect(new Set(requests.map(systemHash)).size).toBe(1);
+  });
+
+  it('keeps the [CONTEXT] pair and the static zones unchanged on every turn, the time only in the tail', () => {
+    const { requests } = runSession();
+    const staticHashes = requests.map(
+      (request) => request.blocks.filter((block) => block.zone !== 'history' && block.zone !== 'tail').at(-1)?.prefixHash,
+    );
+    expect(new Set(staticHashes).size).toBe(1);
+    for (const request of requests) {
+      expect(request.layout.sessionMessageCount).toBe(2);
+      const first = request.messages[0]!.content[0]!;
+      expect(first.type === 'text' && first.text.startsWith('[CONTEXT]')).toBe(true);
+      expect(request.tail.items.at(-1)).toEqual({ kind: 'time', text: '[current time] 2026-11-21T12:00:00Z', position: 'end' });
+      expect(
+        canonicalJson({ tools: request.tools, system: request.system, messages: request.messages } as unknown as JsonValue),
+      ).not.toContain('2026-11-21');
+    }
+  });
+
+  it('records no skill.loaded for per-turn matches (auto_suggested stays reserved)', () => {
+    const { events } = runSession();
+    expect(events.filter((type) => type === 'skill.loaded')).toEqual([]);
+    expect(events.filter((type) => type === 'turn.started')).toHaveLength(INPUTS.length);
   });
 
   it('the same input on two turns gives a byte-identical system prompt and the same skill group', () => {

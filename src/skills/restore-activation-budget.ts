@@ -33,7 +33,7 @@ export function restoreActivationBudget(
     for (const block of message.content) {
       if (block.type !== 'tool_use' || block.name !== SKILL_LOAD_TOOL.name || typeof block.input.name !== 'string') continue;
       const result = answer?.content.find((item) => item.type === 'tool_result' && item.toolUseId === block.id);
-      if (!result || result.type !== 'tool_result' || result.isError) continue;
+      if (result?.type !== 'tool_result' || result.isError) continue;
       const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
       if (text.startsWith(`${preloadedSkillHeading(block.input.name)}\n\n`)) {
         loads.push({ name: block.input.name, tokens: counter.countText(text, 'prose'), toolUseId: block.id });

@@ -45,10 +45,11 @@ export function firstDifference(a: string, b: string): number {
 
 const EXCERPT_RADIUS = 40;
 
-/** A short excerpt of `text` around `offset`, with `…` where it was cut; JSON-escaped so control characters show. */
+/** A short excerpt of `text` around `offset`, with `…` where it was cut; control characters escaped so they show. */
 export function excerptAround(text: string, offset: number): string {
   const start = Math.max(0, offset - EXCERPT_RADIUS);
   const end = Math.min(text.length, offset + EXCERPT_RADIUS);
-  const body = JSON.stringify(text.slice(start, end)).slice(1, -1);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this escapes
+  const body = text.slice(start, end).replace(/[\u0000-\u001f]/g, (character) => JSON.stringify(character).slice(1, -1));
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }

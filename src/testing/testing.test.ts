@@ -105,6 +105,14 @@ describe('assertStablePrefix', () => {
     expect(error.message).toMatch(/after: {2}system\[0\] \[global\] .*10:05/);
   });
 
+  it('shows control characters escaped in excerpts, so a changed newline is visible', () => {
+    const error = instability(() =>
+      assertStablePrefix([assemble(sessionWithPersona('One.\nTwo.')), assemble(sessionWithPersona('One.\r\nTwo.'))]),
+    );
+    expect(error.message).toContain('One.\\nTwo.');
+    expect(error.message).toContain('One.\\r\\nTwo.');
+  });
+
   it('catches a history rewrite unless only the static zones are required', () => {
     const session = demoSession();
     const before = assemble(session, { now: DEMO_NOW });

@@ -66,7 +66,9 @@ function build(scenario: Scenario) {
   });
   let id = 0;
   scenario.turns.forEach((turn, turnIndex) => {
-    const content: UserContentBlock[] = turn.image ? [{ type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PNG_1X1 } }] : [];
+    const content: UserContentBlock[] = turn.image
+      ? [{ type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PNG_1X1 } }]
+      : [];
     session.append({ role: 'user', content: [...content, { type: 'text', text: turn.userText }] });
     const last = turnIndex === scenario.turns.length - 1;
     const steps = turn.steps.length > 0 ? turn.steps : [{ thinking: 'none', text: 'ok', calls: 0 }];
@@ -81,13 +83,22 @@ function build(scenario: Scenario) {
       if (step.text !== undefined || calls === 0) blocks.push({ type: 'text', text: step.text ?? 'done' });
       const uses = Array.from({ length: calls }, () => {
         id += 1;
-        return { type: 'tool_use' as const, id: `call_${id}`, name: TOOLS[id % TOOLS.length]!.name, input: { path: `f${id}`, z: 1, a: [id] } };
+        return {
+          type: 'tool_use' as const,
+          id: `call_${id}`,
+          name: TOOLS[id % TOOLS.length]!.name,
+          input: { path: `f${id}`, z: 1, a: [id] },
+        };
       });
       session.append({ role: 'assistant', content: [...blocks, ...uses] });
       if (calls > 0) {
         session.append({
           role: 'user',
-          content: uses.map((use) => ({ type: 'tool_result' as const, toolUseId: use.id, content: [{ type: 'text' as const, text: `result ${use.id}` }] })),
+          content: uses.map((use) => ({
+            type: 'tool_result' as const,
+            toolUseId: use.id,
+            content: [{ type: 'text' as const, text: `result ${use.id}` }],
+          })),
         });
       }
     });
@@ -143,16 +154,16 @@ describe('convertRequest properties (random valid sessions)', () => {
         });
 
         // Thinking blocks arrive exactly as the session holds them.
-        const sent = blocksOf(body).flatMap(({ block }) => (block.type === 'thinking' || block.type === 'redacted_thinking' ? [block] : []));
-        const held = assemble(session).messages.flatMap((message) =>
-          message.content.flatMap((block) =>
-            block.type === 'thinking'
-              ? [{ type: 'thinking', thinking: block.thinking, signature: block.signature }]
-              : block.type === 'redacted_thinking'
-                ? [{ type: 'redacted_thinking', data: block.data }]
-                : [],
-          ),
+        const sent = blocksOf(body).flatMap(({ block }) =>
+          block.type === 'thinking' || block.type === 'redacted_thinking' ? [block] : [],
         );
+        const held: unknown[] = [];
+        for (const message of assemble(session).messages) {
+          for (const block of message.content) {
+            if (block.type === 'thinking') held.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+            if (block.type === 'redacted_thinking') held.push({ type: 'redacted_thinking', data: block.data });
+          }
+        }
         expect(sent).toEqual(held);
 
         // Everything up to each explicit breakpoint is persisted content: after a reply, a new

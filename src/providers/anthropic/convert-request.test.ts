@@ -497,16 +497,25 @@ describe('convertRequest wire bodies', () => {
     if (assistant?.role !== 'assistant') throw new Error('fixture changed');
     const unsigned = {
       ...request,
-      messages: [request.messages[0]!, { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'x' }, ...assistant.content.slice(1)] }, request.messages[2]!],
+      messages: [
+        request.messages[0]!,
+        { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'x' }, ...assistant.content.slice(1)] },
+        request.messages[2]!,
+      ],
     };
     const result = convertRequest(unsigned, { padding: 'never' });
-    expect(result.metadata.warnings).toContain('messages[1].content[0]: unsigned thinking block dropped (the Messages API requires a signature)');
+    expect(result.metadata.warnings).toContain(
+      'messages[1].content[0]: unsigned thinking block dropped (the Messages API requires a signature)',
+    );
     expect(JSON.stringify(result.body.messages[1])).not.toContain('"thinking":"x"');
   });
 
   it('rejects image media types the API does not accept, naming the path', () => {
     const session = fixtureSession();
-    session.append({ role: 'user', content: [{ type: 'image', source: { kind: 'base64', mediaType: 'image/tiff', data: 'AAAA' } }] });
+    session.append({
+      role: 'user',
+      content: [{ type: 'image', source: { kind: 'base64', mediaType: 'image/tiff', data: 'AAAA' } }],
+    });
     expect(() => convertRequest(assemble(session))).toThrowError(ValidationError);
     expect(() => convertRequest(assemble(session))).toThrowError(/messages\[0\]\.content\[0\]\.source\.mediaType/);
   });
@@ -588,14 +597,29 @@ describe('lookback guard', () => {
   function twoSteps(calls: number) {
     const session = fixtureSession({ tail: [] });
     session.appendUserText('Read a.ts, then every file.');
-    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'first', name: 'read_file', input: { path: 'a.ts' } }] });
-    session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'first', content: [{ type: 'text', text: 'a' }] }] });
+    session.append({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'first', name: 'read_file', input: { path: 'a.ts' } }],
+    });
+    session.append({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: 'first', content: [{ type: 'text', text: 'a' }] }],
+    });
     const first = convertRequest(assemble(session), { padding: 'never', previous: null });
-    const uses = Array.from({ length: calls }, (_, index) => ({ type: 'tool_use' as const, id: `c${index}`, name: 'read_file', input: { path: `f${index}` } }));
+    const uses = Array.from({ length: calls }, (_, index) => ({
+      type: 'tool_use' as const,
+      id: `c${index}`,
+      name: 'read_file',
+      input: { path: `f${index}` },
+    }));
     session.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading all.' }, ...uses] });
     session.append({
       role: 'user',
-      content: uses.map((use) => ({ type: 'tool_result' as const, toolUseId: use.id, content: [{ type: 'text' as const, text: use.id }] })),
+      content: uses.map((use) => ({
+        type: 'tool_result' as const,
+        toolUseId: use.id,
+        content: [{ type: 'text' as const, text: use.id }],
+      })),
     });
     return { session, first };
   }

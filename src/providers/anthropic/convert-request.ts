@@ -17,7 +17,7 @@ import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { convertContentBlock, convertTool, textBlock } from './convert-blocks.js';
 import { resolveAnthropicModel } from './models.js';
 import { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './options.js';
-import { type PaddingBlock, planRequestPadding } from './padding.js';
+import { type PaddingBlock, pinPadding, planRequestPadding } from './padding.js';
 import {
   type AnthropicCacheState,
   type BreakpointSlot,
@@ -91,7 +91,14 @@ export function convertRequest(request: CanonicalRequest, options: AnthropicOpti
     const wire = convertTool(tool);
     const path = `tools[${index}]`;
     const zone: Zone = records.get(path)?.zone ?? (index < request.layout.globalToolCount ? 'global' : 'session');
-    list.add(wire, { path, zone, messageIndex: null, prefixHash: records.get(path)?.prefixHash ?? null, cacheable: true, tokens: list.count(tool) });
+    list.add(wire, {
+      path,
+      zone,
+      messageIndex: null,
+      prefixHash: records.get(path)?.prefixHash ?? null,
+      cacheable: true,
+      tokens: list.count(tool),
+    });
     return wire;
   });
 
@@ -101,7 +108,14 @@ export function convertRequest(request: CanonicalRequest, options: AnthropicOpti
     padding.blocks.forEach((block, index) => {
       const wire = textBlock(block.text);
       system.push(wire);
-      list.add(wire, { path: `padding[${index}]`, zone: 'global', messageIndex: null, prefixHash: null, cacheable: true, tokens: block.tokens });
+      list.add(wire, {
+        path: `padding[${index}]`,
+        zone: 'global',
+        messageIndex: null,
+        prefixHash: null,
+        cacheable: true,
+        tokens: block.tokens,
+      });
     });
   };
   let paddingPlaced = false;
@@ -178,7 +192,7 @@ export function convertRequest(request: CanonicalRequest, options: AnthropicOpti
       breakpoints: plan.breakpoints,
       padding: padding.decision,
       warnings,
-      cacheState: plan.cacheState,
+      cacheState: { ...plan.cacheState, padding: pinPadding(padding, request.model) },
       floorTokens: model.effectiveFloorTokens,
       paddingBlocks: padding.blocks,
     },
@@ -199,7 +213,11 @@ function convertMessages(
     const withTail = messageIndex === last && message.role === 'user' ? tail : [];
     const content = convertMessageContent(message, messageIndex, zone, withTail, list, records, warnings);
     if (content.length === 0) {
-      throw new ValidationError(`messages[${messageIndex}].content`, 'at least one block the Messages API accepts', 'only unsigned thinking');
+      throw new ValidationError(
+        `messages[${messageIndex}].content`,
+        'at least one block the Messages API accepts',
+        'only unsigned thinking',
+      );
     }
     messages.push({ role: message.role, content });
   });
@@ -250,7 +268,12 @@ function convertMessageContent(
 }
 
 /** Tail items as text blocks; paths index the request's tail items (`tail[k]`). */
-function addTail(items: readonly TailItem[], content: ContentBlockParam[], list: SlotList, all: readonly TailItem[] = items): void {
+function addTail(
+  items: readonly TailItem[],
+  content: ContentBlockParam[],
+  list: SlotList,
+  all: readonly TailItem[] = items,
+): void {
   for (const item of items) {
     const wire = textBlock(item.text);
     content.push(wire);

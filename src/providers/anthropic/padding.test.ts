@@ -8,14 +8,19 @@ import { planPadding, planRequestPadding } from './padding.js';
 import { plainChat } from './test-support/fixtures.js';
 
 const haiku = resolveAnthropicModel('claude-haiku-4-5-20251001');
-const skill = (name: string, words: number) => ({ name, body: `${name} procedure: ${'check the inputs and report. '.repeat(words)}` });
+const skill = (name: string, words: number) => ({
+  name,
+  body: `${name} procedure: ${'check the inputs and report. '.repeat(words)}`,
+});
 
 describe('planPadding', () => {
   it('auto: does not pad a 265-token prefix (reads of the padded prefix cost more than 265 uncached)', () => {
     const plan = planPadding({ mode: 'auto', prefixTokens: 265, model: haiku });
     expect(plan.decision.applied).toBe(false);
     expect(plan.blocks).toEqual([]);
-    expect(plan.decision.reason).toMatch(/^padding to \d+ tokens would cost [\d,]+ vs 2,650 input-token equivalents over 10 requests$/);
+    expect(plan.decision.reason).toMatch(
+      /^padding to \d+ tokens would cost [\d,]+ vs 2,650 input-token equivalents over 10 requests$/,
+    );
     // A refused plan reports the natural size as "after".
     expect(plan.decision.prefixTokensAfter).toBe(265);
   });
@@ -64,12 +69,20 @@ describe('planPadding', () => {
   });
 
   it('never pads when told not to, or when the prefix already clears the floor', () => {
-    expect(planPadding({ mode: 'never', prefixTokens: 265, model: haiku }).decision).toMatchObject({ applied: false, reason: 'padding disabled (never)' });
+    expect(planPadding({ mode: 'never', prefixTokens: 265, model: haiku }).decision).toMatchObject({
+      applied: false,
+      reason: 'padding disabled (never)',
+    });
     expect(planPadding({ mode: 'always', prefixTokens: 5000, model: haiku }).decision.applied).toBe(false);
   });
 
   it('does not pad when the sources cannot reach the floor', () => {
-    const giant: AnthropicModelRow = { ...haiku, prefixes: ['giant'], effectiveFloorTokens: 50_000, paddingTarget: { min: 60_000, max: 70_000 } };
+    const giant: AnthropicModelRow = {
+      ...haiku,
+      prefixes: ['giant'],
+      effectiveFloorTokens: 50_000,
+      paddingTarget: { min: 60_000, max: 70_000 },
+    };
     const plan = planPadding({ mode: 'always', prefixTokens: 265, model: giant });
     expect(plan.decision.applied).toBe(false);
     expect(plan.decision.reason).toMatch(/below the 50000-token floor/);
@@ -81,10 +94,12 @@ describe('planPadding', () => {
   });
 
   it('rejects bad options with a ValidationError naming the option', () => {
-    expect(() => planPadding({ mode: 'auto', prefixTokens: 1, model: haiku, expectedRequests: 0 })).toThrowError(/options\.expectedRequests/);
-    expect(() => planPadding({ mode: 'auto', prefixTokens: 1, model: haiku, skills: [skill('a', 1), skill('a', 2)] })).toThrowError(
-      /options\.skills\[1\]\.name/,
+    expect(() => planPadding({ mode: 'auto', prefixTokens: 1, model: haiku, expectedRequests: 0 })).toThrowError(
+      /options\.expectedRequests/,
     );
+    expect(() =>
+      planPadding({ mode: 'auto', prefixTokens: 1, model: haiku, skills: [skill('a', 1), skill('a', 2)] }),
+    ).toThrowError(/options\.skills\[1\]\.name/);
   });
 
   it('planRequestPadding gives the decision the adapter records', () => {
@@ -100,6 +115,30 @@ describe('planPadding', () => {
   });
 });
 
+describe('padding stays fixed within a session', () => {
+  it('repeats the first decision from cacheState even after the token counter changes', () => {
+    const request = plainChat({ model: 'claude-haiku-4-5' });
+    const options = { padding: 'always' as const, skills: [skill('alpha', 40)] };
+    const first = convertRequest(request, options);
+    expect(first.metadata.padding?.applied).toBe(true);
+    // A re-calibrated counter that now estimates ten times more tokens: the natural prefix
+    // would clear the floor and a fresh plan would not pad.
+    const inflated = { ...charsPerTokenCounter(0.4), name: 'recalibrated' };
+    expect(convertRequest(request, { ...options, tokenCounter: inflated }).metadata.padding?.applied).toBe(false);
+    const second = convertRequest(request, { ...options, tokenCounter: inflated, previous: first.metadata.cacheState });
+    expect(JSON.stringify(second.body.system)).toBe(JSON.stringify(first.body.system));
+    expect(second.metadata.padding).toEqual(first.metadata.padding);
+    expect(first.metadata.cacheState.padding).toMatchObject({ skills: ['alpha'], mode: 'always' });
+  });
+
+  it('plans afresh when a pinned skill is no longer offered', () => {
+    const request = plainChat({ model: 'claude-haiku-4-5' });
+    const first = convertRequest(request, { padding: 'always', skills: [skill('alpha', 40)] });
+    const second = convertRequest(request, { padding: 'always', skills: [], previous: first.metadata.cacheState });
+    expect(second.metadata.padding?.paddedSkills).toEqual([]);
+  });
+});
+
 describe('operating guidelines', () => {
   it('clear the largest padding target on their own (chars/4 estimate)', () => {
     expect(charsPerTokenCounter().countText(OPERATING_GUIDELINES)).toBeGreaterThanOrEqual(4500);
@@ -107,6 +146,8 @@ describe('operating guidelines', () => {
   });
 
   it('are byte-stable (changing them re-writes every padded prefix: bump OPERATING_GUIDELINES_VERSION)', () => {
-    expect(sha256(OPERATING_GUIDELINES)).toMatchInlineSnapshot(`"b75d3e9183dc00ea2937b75987bbc459fe61ede9283678035cc225f0ab771b12"`);
+    expect(sha256(OPERATING_GUIDELINES)).toMatchInlineSnapshot(
+      `"b75d3e9183dc00ea2937b75987bbc459fe61ede9283678035cc225f0ab771b12"`,
+    );
   });
 });

@@ -84,7 +84,8 @@ export function planPadding(input: PaddingInput): PaddingPlan {
   }
   const names = new Set<string>();
   (input.skills ?? []).forEach((skill, index) => {
-    if (names.has(skill.name)) throw new ValidationError(`options.skills[${index}].name`, 'a unique skill name', `${skill.name} repeats`);
+    if (names.has(skill.name))
+      throw new ValidationError(`options.skills[${index}].name`, 'a unique skill name', `${skill.name} repeats`);
     names.add(skill.name);
   });
   const before = input.prefixTokens;
@@ -113,10 +114,21 @@ export function planPadding(input: PaddingInput): PaddingPlan {
     };
   }
   if (input.mode === 'always') {
-    return { decision: decision(true, `padded ${before} -> ${after} tokens to clear the ${floor}-token floor (always)`, after, skillNames), blocks };
+    return {
+      decision: decision(
+        true,
+        `padded ${before} -> ${after} tokens to clear the ${floor}-token floor (always)`,
+        after,
+        skillNames,
+      ),
+      blocks,
+    };
   }
 
-  const prices = { write: input.ttl === '1h' ? ANTHROPIC_CACHE_PRICING.write1h : ANTHROPIC_CACHE_PRICING.write5m, read: ANTHROPIC_CACHE_PRICING.read };
+  const prices = {
+    write: input.ttl === '1h' ? ANTHROPIC_CACHE_PRICING.write1h : ANTHROPIC_CACHE_PRICING.write5m,
+    read: ANTHROPIC_CACHE_PRICING.read,
+  };
   const costInput = { requests, growthTokensPerRequest: growth, floorTokens: floor, prices };
   const unpadded = prefixCost({ ...costInput, prefixTokens: before });
   const padded = prefixCost({ ...costInput, prefixTokens: after });
@@ -133,7 +145,10 @@ export function planPadding(input: PaddingInput): PaddingPlan {
     };
   }
   return {
-    decision: decision(false, `padding to ${after} tokens would cost ${round(padded)} vs ${round(unpadded)} input-token equivalents ${horizon}`),
+    decision: decision(
+      false,
+      `padding to ${after} tokens would cost ${round(padded)} vs ${round(unpadded)} input-token equivalents ${horizon}`,
+    ),
     blocks: [],
   };
 }
@@ -150,6 +165,11 @@ export function planPadding(input: PaddingInput): PaddingPlan {
 export function planRequestPadding(request: CanonicalRequest, options: AnthropicOptions = {}): PaddingPlan {
   const counter = options.tokenCounter ?? charsPerTokenCounter();
   const mode = options.padding ?? 'auto';
+  const pin = options.previous?.padding;
+  if (pin && pin.model === request.model && pin.mode === mode) {
+    const replayed = replayPadding(pin, options.skills ?? [], counter);
+    if (replayed) return replayed;
+  }
   if (mode === 'auto' && options.breakpoints === 'none') {
     const model = resolveAnthropicModel(request.model, options.models);
     const tokens = globalPrefixTokens(request, counter);
@@ -185,6 +205,59 @@ export function globalPrefixTokens(request: CanonicalRequest, counter: TokenCoun
   });
   for (const segment of request.system) if (segment.zone === 'global') total += counter.countBlock(segment);
   return total;
+}
+
+/**
+ * A padding decision reduced to what is needed to repeat it byte for byte: which skills, how
+ * many guideline sections. Carried in `AnthropicCacheState` so that a session keeps its first
+ * decision even when the token counter is re-calibrated between requests (estimates move, the
+ * prefix must not).
+ */
+export interface PaddingPin {
+  model: string;
+  mode: PaddingMode;
+  decision: PaddingDecision;
+  skills: string[];
+  guidelineSections: number;
+}
+
+/** The pin of a plan, for `AnthropicCacheState.padding`. */
+export function pinPadding(plan: PaddingPlan, model: string): PaddingPin {
+  const guidelines = plan.blocks.find((block) => block.source === 'guidelines')?.text;
+  let sections = 0;
+  if (guidelines !== undefined) {
+    while (
+      sections < OPERATING_GUIDELINES_SECTIONS.length &&
+      OPERATING_GUIDELINES_SECTIONS.slice(0, sections).join('\n\n') !== guidelines
+    ) {
+      sections += 1;
+    }
+    if (OPERATING_GUIDELINES_SECTIONS.slice(0, sections).join('\n\n') !== guidelines) sections = 0;
+  }
+  return {
+    model,
+    mode: plan.decision.mode,
+    decision: plan.decision,
+    skills: plan.blocks.filter((block) => block.source === 'skill').map((block) => block.name),
+    guidelineSections: sections,
+  };
+}
+
+/** Rebuild a pinned plan; null when a pinned skill is no longer offered (then plan afresh). */
+function replayPadding(pin: PaddingPin, skills: readonly PaddingSkill[], counter: TokenCounter): PaddingPlan | null {
+  if (!pin.decision.applied) return { decision: pin.decision, blocks: [] };
+  const blocks: PaddingBlock[] = [];
+  for (const name of pin.skills) {
+    const skill = skills.find((candidate) => candidate.name === name);
+    if (!skill) return null;
+    const text = skillPaddingText(skill);
+    blocks.push({ source: 'skill', name, text, tokens: counter.countText(text, 'prose') });
+  }
+  if (pin.guidelineSections > 0) {
+    const text = OPERATING_GUIDELINES_SECTIONS.slice(0, pin.guidelineSections).join('\n\n');
+    blocks.push({ source: 'guidelines', name: 'operating-guidelines', text, tokens: counter.countText(text, 'prose') });
+  }
+  return { decision: pin.decision, blocks };
 }
 
 /** The text a padded skill contributes: its name as a heading, then its body. */

@@ -35,14 +35,26 @@ describe('parseAnthropicUsage', () => {
 
   it('splits writes by TTL from cache_creation', () => {
     const usage = parseAnthropicUsage({
-      usage: { ...cachedRead, cache_creation_input_tokens: 5000, cache_creation: { ephemeral_5m_input_tokens: 800, ephemeral_1h_input_tokens: 4200 } },
+      usage: {
+        ...cachedRead,
+        cache_creation_input_tokens: 5000,
+        cache_creation: { ephemeral_5m_input_tokens: 800, ephemeral_1h_input_tokens: 4200 },
+      },
     });
     expect([usage.cacheWrite5mTokens, usage.cacheWrite1hTokens]).toEqual([800, 4200]);
   });
 
   it('reads the older shape without a TTL breakdown as 5-minute writes (docs example, 2024 shape)', () => {
-    const usage = parseAnthropicUsage({ usage: { input_tokens: 21, cache_creation_input_tokens: 188086, cache_read_input_tokens: 0, output_tokens: 393 } });
-    expect(usage).toMatchObject({ uncachedInputTokens: 21, cacheWrite5mTokens: 188086, cacheWrite1hTokens: 0, cacheReadTokens: 0, outputTokens: 393 });
+    const usage = parseAnthropicUsage({
+      usage: { input_tokens: 21, cache_creation_input_tokens: 188086, cache_read_input_tokens: 0, output_tokens: 393 },
+    });
+    expect(usage).toMatchObject({
+      uncachedInputTokens: 21,
+      cacheWrite5mTokens: 188086,
+      cacheWrite1hTokens: 0,
+      cacheReadTokens: 0,
+      outputTokens: 393,
+    });
   });
 
   it('trusts the TTL breakdown when it disagrees with the total (the docs mixed-TTL example)', () => {
@@ -70,11 +82,21 @@ describe('parseAnthropicUsage', () => {
       server_tool_use: null,
     };
     const delta = parseAnthropicUsage({ type: 'message_delta', delta: {}, usage: deltaUsage });
-    expect([delta.uncachedInputTokens, delta.cacheReadTokens, delta.cacheWrite5mTokens, delta.outputTokens]).toEqual([12, 4620, 310, 85]);
+    expect([delta.uncachedInputTokens, delta.cacheReadTokens, delta.cacheWrite5mTokens, delta.outputTokens]).toEqual([
+      12, 4620, 310, 85,
+    ]);
   });
 
   it('treats null counts as zero', () => {
-    const usage = parseAnthropicUsage({ usage: { input_tokens: null, output_tokens: 3, cache_creation_input_tokens: null, cache_read_input_tokens: null, cache_creation: null } });
+    const usage = parseAnthropicUsage({
+      usage: {
+        input_tokens: null,
+        output_tokens: 3,
+        cache_creation_input_tokens: null,
+        cache_read_input_tokens: null,
+        cache_creation: null,
+      },
+    });
     expect(totalInputTokens(usage)).toBe(0);
   });
 

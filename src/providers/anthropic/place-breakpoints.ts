@@ -2,6 +2,7 @@ import type { BreakpointRecord } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Zone } from '../../model/request.js';
 import { type BreakpointCandidate, fitBreakpointBudget } from '../shared/breakpoint-budget.js';
+import type { PaddingPin } from './padding.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS, type AnthropicTtl } from './models.js';
 
 /**
@@ -36,6 +37,8 @@ export interface AnthropicCacheEntry {
  */
 export interface AnthropicCacheState {
   entries: AnthropicCacheEntry[];
+  /** The session's padding decision, repeated on later requests (see `PaddingPin`). */
+  padding?: PaddingPin;
 }
 
 export type BreakpointMode = 'plan' | 'automatic' | 'none';
@@ -121,7 +124,10 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   const persistedEnd = (firstTail === -1 ? slots.length : firstTail) - 1;
 
   if (input.mode === 'plan') {
-    const globalEnd = lastCacheableAtOrBefore(slots, lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global'));
+    const globalEnd = lastCacheableAtOrBefore(
+      slots,
+      lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global'),
+    );
     const staticEnd = lastCacheableAtOrBefore(
       slots,
       lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global' || slot.zone === 'session'),
@@ -189,7 +195,9 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
         belowFloor: tokens < input.floorTokens,
       });
       if (slot.zone === 'tail') {
-        warnings.push('automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes');
+        warnings.push(
+          'automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes',
+        );
       }
     }
   }
@@ -210,7 +218,11 @@ function markerCandidates(input: BreakpointPlanInput, warnings: string[]): Candi
   input.markers.forEach((marker, index) => {
     const slot = byPath.get(marker.path);
     if (!slot) {
-      throw new ValidationError(`options.markers[${index}].path`, 'the path of a tool, system, padding or message block', `got ${marker.path}`);
+      throw new ValidationError(
+        `options.markers[${index}].path`,
+        'the path of a tool, system, padding or message block',
+        `got ${marker.path}`,
+      );
     }
     if (!slot.cacheable) {
       warnings.push(`${marker.path}: caller breakpoint ignored, thinking and empty blocks cannot carry cache_control`);

@@ -15,9 +15,13 @@ type CreateBody = Parameters<Anthropic['messages']['create']>[0];
 
 describe('wire bodies satisfy the SDK request type', () => {
   it('convertRequest returns MessageCreateParamsNonStreaming for every fixture', () => {
-    const bodies: MessageCreateParamsNonStreaming[] = [plainChat, parallelToolLoop, thinkingToolLoop, imagesAndDocuments, sessionStaticPair].map(
-      (fixture) => convertRequest(fixture()).body,
-    );
+    const bodies: MessageCreateParamsNonStreaming[] = [
+      plainChat,
+      parallelToolLoop,
+      thinkingToolLoop,
+      imagesAndDocuments,
+      sessionStaticPair,
+    ].map((fixture) => convertRequest(fixture()).body);
     expectTypeOf(bodies[0]!).toEqualTypeOf<MessageCreateParamsNonStreaming>();
     expectTypeOf(bodies[0]!).toExtend<CreateBody>();
     expectTypeOf(anthropicAdapter.convertRequest(plainChat()).body).toEqualTypeOf<MessageCreateParamsNonStreaming>();

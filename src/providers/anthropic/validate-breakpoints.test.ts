@@ -46,7 +46,13 @@ describe('validateAnthropicBreakpoints', () => {
       messages: [
         {
           role: 'user',
-          content: [{ type: 'tool_result', tool_use_id: 'x', content: [1, 2, 3, 4, 5].map((n) => ({ type: 'text' as const, text: `${n}`, cache_control: mark })) }],
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'x',
+              content: [1, 2, 3, 4, 5].map((n) => ({ type: 'text' as const, text: `${n}`, cache_control: mark })),
+            },
+          ],
         },
       ],
     };

@@ -34,14 +34,23 @@ export function validateAnthropicBreakpoints(body: MessageCreateParamsNonStreami
       }
     }
     if (block.type === 'tool_result' && Array.isArray(block.content)) {
-      (block.content as MaybeMarked[]).forEach((inner, index) => visit(inner, `${path}.content[${index}]`));
+      (block.content as MaybeMarked[]).forEach((inner, index) => {
+        visit(inner, `${path}.content[${index}]`);
+      });
     }
   };
-  (body.tools ?? []).forEach((tool, index) => visit(tool as MaybeMarked, `tools[${index}]`));
-  if (Array.isArray(body.system)) body.system.forEach((block, index) => visit(block as MaybeMarked, `system[${index}]`));
+  (body.tools ?? []).forEach((tool, index) => {
+    visit(tool as MaybeMarked, `tools[${index}]`);
+  });
+  if (Array.isArray(body.system))
+    body.system.forEach((block, index) => {
+      visit(block as MaybeMarked, `system[${index}]`);
+    });
   body.messages.forEach((message, messageIndex) => {
     if (typeof message.content === 'string') return;
-    message.content.forEach((block, index) => visit(block as MaybeMarked, `messages[${messageIndex}].content[${index}]`));
+    message.content.forEach((block, index) => {
+      visit(block as MaybeMarked, `messages[${messageIndex}].content[${index}]`);
+    });
   });
   // Automatic caching sits on the last cacheable block, after every explicit marker.
   if (body.cache_control) marked.push({ path: 'cache_control', ttl: body.cache_control.ttl ?? '5m' });

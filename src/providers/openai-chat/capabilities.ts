@@ -9,7 +9,18 @@ import { type OpenAIModelFacts, resolveOpenAIModel } from './models.js';
  * openAIChatCapabilities('gpt-5.6').cachingMode // 'explicit'
  */
 export function openAIChatCapabilities(model: string, models?: readonly OpenAIModelFacts[]): Capabilities {
-  return openAICapabilities('openai-chat', model, ['usage.prompt_tokens', 'usage.prompt_tokens_details.cached_tokens', 'usage.prompt_tokens_details.cache_write_tokens', 'usage.completion_tokens', 'usage.completion_tokens_details.reasoning_tokens'], models);
+  return openAICapabilities(
+    'openai-chat',
+    model,
+    [
+      'usage.prompt_tokens',
+      'usage.prompt_tokens_details.cached_tokens',
+      'usage.prompt_tokens_details.cache_write_tokens',
+      'usage.completion_tokens',
+      'usage.completion_tokens_details.reasoning_tokens',
+    ],
+    models,
+  );
 }
 
 export function openAICapabilities(

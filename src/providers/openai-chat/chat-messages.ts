@@ -5,8 +5,8 @@ import type {
 } from 'openai/resources/chat/completions';
 import { canonicalJson } from '../../model/canonical-json.js';
 import type { AssistantMessage, ImageBlock, MediaSource, TextBlock, UserContentBlock } from '../../model/content.js';
-import { assertNever } from '../../model/validate.js';
 import type { CanonicalRequest, TailItem, Zone } from '../../model/request.js';
+import { assertNever } from '../../model/validate.js';
 
 /** Anthropic-style marker that OpenRouter passes through to Anthropic and Alibaba routes. */
 export interface CacheControlMarker {
@@ -208,7 +208,9 @@ function toolMessage(
 ): ChatToolMessage {
   const texts = block.content.map((item: TextBlock | ImageBlock) => {
     if (item.type === 'text') return item.text;
-    warnings.push(`${path}: image in a tool result replaced by a text placeholder (Chat Completions tool messages are text-only)`);
+    warnings.push(
+      `${path}: image in a tool result replaced by a text placeholder (Chat Completions tool messages are text-only)`,
+    );
     return TOOL_IMAGE_PLACEHOLDER;
   });
   if (dialect.contentForm === 'string' || texts.length === 0) {

@@ -331,10 +331,22 @@ describe('convertToOpenAIChat', () => {
 
   it('maps generation parameters, dropping sampling for reasoning models', () => {
     const fixture = fixtureSession('gpt-4.1');
-    fixture.session.setParams({ temperature: 0.2, topP: 0.9, stopSequences: ['END'], toolChoice: { type: 'any' }, parallelToolCalls: false });
+    fixture.session.setParams({
+      temperature: 0.2,
+      topP: 0.9,
+      stopSequences: ['END'],
+      toolChoice: { type: 'any' },
+      parallelToolCalls: false,
+    });
     fixture.session.appendUserText('hi');
     const { body } = convertToOpenAIChat(fixture.request());
-    expect([body.temperature, body.top_p, body.stop, body.tool_choice, body.parallel_tool_calls]).toEqual([0.2, 0.9, ['END'], 'required', false]);
+    expect([body.temperature, body.top_p, body.stop, body.tool_choice, body.parallel_tool_calls]).toEqual([
+      0.2,
+      0.9,
+      ['END'],
+      'required',
+      false,
+    ]);
     const reasoning = fixtureSession('gpt-5.2');
     reasoning.session.setParams({ temperature: 0.2, effort: 'low', toolChoice: { type: 'tool', name: 'grep' } });
     reasoning.session.appendUserText('hi');
@@ -342,6 +354,8 @@ describe('convertToOpenAIChat', () => {
     expect(converted.body.temperature).toBeUndefined();
     expect(converted.body.reasoning_effort).toBe('low');
     expect(converted.body.tool_choice).toEqual({ type: 'function', function: { name: 'grep' } });
-    expect(converted.metadata.warnings).toContain('params: temperature/topP dropped (reasoning models reject sampling parameters)');
+    expect(converted.metadata.warnings).toContain(
+      'params: temperature/topP dropped (reasoning models reject sampling parameters)',
+    );
   });
 });

@@ -56,7 +56,10 @@ export function resolvePromptCacheKey(request: CanonicalRequest, option: OpenAIR
  * const { body, metadata } = convertToOpenAIChat(assemble(session), { promptCacheRetention: '24h' });
  * await new OpenAI().chat.completions.create(body);
  */
-export function convertToOpenAIChat(request: CanonicalRequest, options: OpenAIRequestOptions = {}): ConversionResult<OpenAIChatBody> {
+export function convertToOpenAIChat(
+  request: CanonicalRequest,
+  options: OpenAIRequestOptions = {},
+): ConversionResult<OpenAIChatBody> {
   const facts = resolveOpenAIModel(request.model, options.models);
   const dialect: ChatDialect = {
     systemRole: options.systemRole ?? (facts.reasoning ? 'developer' : 'system'),
@@ -68,11 +71,19 @@ export function convertToOpenAIChat(request: CanonicalRequest, options: OpenAIRe
   };
   const built = buildChatMessages(request, dialect);
   const warnings = [...built.warnings];
-  if (request.messages.some((message) => message.content.some((block) => block.type === 'thinking' || block.type === 'redacted_thinking'))) {
-    warnings.push('thinking blocks are not sent: Chat Completions accepts no reasoning input (use the Responses adapter to carry reasoning)');
+  if (
+    request.messages.some((message) =>
+      message.content.some((block) => block.type === 'thinking' || block.type === 'redacted_thinking'),
+    )
+  ) {
+    warnings.push(
+      'thinking blocks are not sent: Chat Completions accepts no reasoning input (use the Responses adapter to carry reasoning)',
+    );
   }
   const breakpoints =
-    facts.explicitBreakpoints && options.breakpoints !== 'off' ? markOpenAIBreakpoints(built.anchors, options.breakpointMode ?? 'explicit') : [];
+    facts.explicitBreakpoints && options.breakpoints !== 'off'
+      ? markOpenAIBreakpoints(built.anchors, options.breakpointMode ?? 'explicit')
+      : [];
 
   const body: OpenAIChatBody = {
     model: request.model,
@@ -105,6 +116,7 @@ export function cacheFields(
     }
   }
   // Explicit mode without a single breakpoint would switch caching off entirely.
-  if (placedBreakpoints && (options.breakpointMode ?? 'explicit') === 'explicit') fields.prompt_cache_options = { mode: 'explicit' };
+  if (placedBreakpoints && (options.breakpointMode ?? 'explicit') === 'explicit')
+    fields.prompt_cache_options = { mode: 'explicit' };
   return fields;
 }

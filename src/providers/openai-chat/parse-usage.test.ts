@@ -14,7 +14,12 @@ const CHAT_COMPLETION = {
     completion_tokens: 300,
     total_tokens: 2306,
     prompt_tokens_details: { cached_tokens: 1920, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   },
 };
 
@@ -39,7 +44,12 @@ describe('parseOpenAIChatUsage', () => {
       prompt_tokens_details: { cached_tokens: 3072, cache_write_tokens: 1800 },
       completion_tokens_details: { reasoning_tokens: 512 },
     };
-    expect(parseOpenAIChatUsage(usage)).toMatchObject({ uncachedInputTokens: 128, cacheReadTokens: 3072, cacheWrite5mTokens: 1800, reasoningTokens: 512 });
+    expect(parseOpenAIChatUsage(usage)).toMatchObject({
+      uncachedInputTokens: 128,
+      cacheReadTokens: 3072,
+      cacheWrite5mTokens: 1800,
+      reasoningTokens: 512,
+    });
   });
 
   it('treats missing details as zero cached tokens', () => {

@@ -8,9 +8,7 @@ const count = z.number().int().nonnegative();
 export const chatUsageSchema = z.object({
   prompt_tokens: count,
   completion_tokens: count.default(0),
-  prompt_tokens_details: z
-    .object({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish() })
-    .nullish(),
+  prompt_tokens_details: z.object({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish() }).nullish(),
   completion_tokens_details: z.object({ reasoning_tokens: count.nullish() }).nullish(),
 });
 export type ChatUsagePayload = z.infer<typeof chatUsageSchema>;

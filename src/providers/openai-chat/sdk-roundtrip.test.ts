@@ -34,7 +34,12 @@ const CHAT_REPLY = {
   created: 1_763_700_000,
   model: 'local',
   choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: 'done', refusal: null } }],
-  usage: { prompt_tokens: 2048, completion_tokens: 5, total_tokens: 2053, prompt_tokens_details: { cached_tokens: 1920, cache_write_tokens: 64 } },
+  usage: {
+    prompt_tokens: 2048,
+    completion_tokens: 5,
+    total_tokens: 2053,
+    prompt_tokens_details: { cached_tokens: 1920, cache_write_tokens: 64 },
+  },
   timings: { cache_n: 1920, prompt_n: 128, predicted_n: 5 },
   cache_discount: 0.001,
 };
@@ -87,7 +92,11 @@ describe('official openai SDK clients send assembled bodies unchanged', () => {
     const { body } = convertToOpenAIChat(toolLoop('gpt-5.6'));
     const completion = await client().chat.completions.create(body);
     expectArrivedExactly('/v1/chat/completions', body);
-    expect(parseOpenAIChatUsage(completion)).toMatchObject({ cacheReadTokens: 1920, cacheWrite5mTokens: 64, uncachedInputTokens: 64 });
+    expect(parseOpenAIChatUsage(completion)).toMatchObject({
+      cacheReadTokens: 1920,
+      cacheWrite5mTokens: 64,
+      uncachedInputTokens: 64,
+    });
   });
 
   it('responses.create with a Responses body (reasoning item carried back)', async () => {
@@ -95,7 +104,11 @@ describe('official openai SDK clients send assembled bodies unchanged', () => {
     const response = await client().responses.create(body);
     expectArrivedExactly('/v1/responses', body);
     expect(received.at(-1)!.text).toContain('"encrypted_content":"gAAAAencrypted"');
-    expect(parseOpenAIResponsesUsage(response)).toMatchObject({ cacheReadTokens: 3968, uncachedInputTokens: 128, reasoningTokens: 3 });
+    expect(parseOpenAIResponsesUsage(response)).toMatchObject({
+      cacheReadTokens: 3968,
+      uncachedInputTokens: 128,
+      reasoningTokens: 3,
+    });
   });
 
   it('chat.completions.create with an OpenRouter body (cache_control and session_id pass through)', async () => {
@@ -103,7 +116,11 @@ describe('official openai SDK clients send assembled bodies unchanged', () => {
     const completion = await client().chat.completions.create(body);
     expectArrivedExactly('/v1/chat/completions', body);
     expect(received.at(-1)!.text).toContain('"cache_control":{"type":"ephemeral"}');
-    expect(parseOpenRouterUsage(completion)).toMatchObject({ cacheReadTokens: 1920, cacheWrite5mTokens: 64, cacheDiscount: 0.001 });
+    expect(parseOpenRouterUsage(completion)).toMatchObject({
+      cacheReadTokens: 1920,
+      cacheWrite5mTokens: 64,
+      cacheDiscount: 0.001,
+    });
   });
 
   it('chat.completions.create with a local-engine body (cache_prompt, id_slot)', async () => {

@@ -24,16 +24,28 @@ const script: fc.Arbitrary<Script> = fc.record({
   turns: fc.array(
     fc.record({
       user: sentence,
-      rounds: fc.array(fc.array(fc.record({ tool: fc.constantFrom(0 as const, 1 as const), arg: word, result: sentence }), { minLength: 1, maxLength: 4 }), {
-        maxLength: 3,
-      }),
+      rounds: fc.array(
+        fc.array(fc.record({ tool: fc.constantFrom(0 as const, 1 as const), arg: word, result: sentence }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        {
+          maxLength: 3,
+        },
+      ),
       answer: fc.option(sentence, { nil: null }),
     }),
     { minLength: 1, maxLength: 4 },
   ),
-  tail: fc.array(fc.record({ text: word.map((text) => `TAIL-${text}`), position: fc.constantFrom('before-user-text' as const, 'end' as const) }), {
-    maxLength: 3,
-  }),
+  tail: fc.array(
+    fc.record({
+      text: word.map((text) => `TAIL-${text}`),
+      position: fc.constantFrom('before-user-text' as const, 'end' as const),
+    }),
+    {
+      maxLength: 3,
+    },
+  ),
   model: fc.nat(),
 });
 
@@ -54,15 +66,25 @@ function requestFor(value: Script, model: string): CanonicalRequest {
       const ids = round.map(() => `call_${callNumber++}`);
       const call: Message = {
         role: 'assistant',
-        content: round.map((entry, index) => ({ type: 'tool_use', id: ids[index]!, name: FIXTURE_TOOLS[entry.tool]!.name, input: { path: entry.arg } })),
+        content: round.map((entry, index) => ({
+          type: 'tool_use',
+          id: ids[index]!,
+          name: FIXTURE_TOOLS[entry.tool]!.name,
+          input: { path: entry.arg },
+        })),
       };
       session.append(call);
       session.append({
         role: 'user',
-        content: round.map((entry, index) => ({ type: 'tool_result', toolUseId: ids[index]!, content: [{ type: 'text', text: entry.result }] })),
+        content: round.map((entry, index) => ({
+          type: 'tool_result',
+          toolUseId: ids[index]!,
+          content: [{ type: 'text', text: entry.result }],
+        })),
       });
     }
-    if (!last || turn.rounds.length === 0) session.append({ role: 'assistant', content: [{ type: 'text', text: turn.answer ?? 'ok' }] });
+    if (!last || turn.rounds.length === 0)
+      session.append({ role: 'assistant', content: [{ type: 'text', text: turn.answer ?? 'ok' }] });
   });
   if (session.history.at(-1)?.role === 'assistant') session.appendUserText('next');
   return assemble(session, { tail: value.tail.map((item) => ({ kind: 'custom', ...item })) });
@@ -73,7 +95,9 @@ function expectChatPairing(messages: readonly ChatMessage[]): void {
   messages.forEach((message, index) => {
     if (message.role === 'assistant' && message.tool_calls) {
       const answers = messages.slice(index + 1, index + 1 + message.tool_calls.length);
-      expect(answers.map((answer) => (answer.role === 'tool' ? answer.tool_call_id : null))).toEqual(message.tool_calls.map((call) => call.id));
+      expect(answers.map((answer) => (answer.role === 'tool' ? answer.tool_call_id : null))).toEqual(
+        message.tool_calls.map((call) => call.id),
+      );
     }
     if (message.role === 'tool') {
       const previous = messages[index - 1];
@@ -119,7 +143,10 @@ describe('wire body properties (fast-check)', () => {
         const openai = requestFor(value, OPENAI_MODELS[value.model % 3]!);
         const bodies: Array<{ messages: readonly ChatMessage[]; tailUserAllowed: boolean }> = [
           { messages: convertToOpenAIChat(openai).body.messages as ChatMessage[], tailUserAllowed: false },
-          ...LOCAL_MODELS.map((model) => ({ messages: convertToOpenAICompatible(requestFor(value, model)).body.messages, tailUserAllowed: false })),
+          ...LOCAL_MODELS.map((model) => ({
+            messages: convertToOpenAICompatible(requestFor(value, model)).body.messages,
+            tailUserAllowed: false,
+          })),
           ...OPENROUTER_MODELS.map((model) => ({
             messages: convertToOpenRouter(requestFor(value, model)).body.messages as ChatMessage[],
             // Anthropic merges a user message after tool results into the tool-result turn.
@@ -133,7 +160,10 @@ describe('wire body properties (fast-check)', () => {
           for (const message of after) {
             if (message.role !== 'user') continue;
             expect(tailUserAllowed).toBe(true);
-            const texts = typeof message.content === 'string' ? [message.content] : message.content.map((part) => (part.type === 'text' ? part.text : ''));
+            const texts =
+              typeof message.content === 'string'
+                ? [message.content]
+                : message.content.map((part) => (part.type === 'text' ? part.text : ''));
             expect(texts.every((text) => text.startsWith('TAIL-'))).toBe(true);
           }
           if (!tailUserAllowed) expect(rolesAfterLastTool(messages)).not.toContain('user');

@@ -26,6 +26,10 @@ describe('wire body types', () => {
     expectTypeOf<OpenAICompatibleBody>().toExtend<ChatCompletionCreateParamsNonStreaming>();
     expectTypeOf<OpenRouterBody>().not.toExtend<ResponseCreateParamsNonStreaming>();
     // The runtime half: the same values, so the assignments above are not dead code.
-    expect([chatBody, responsesBody, openRouterBody, compatibleBody, notChat, notResponses].every((body) => typeof body.model === 'string')).toBe(true);
+    expect(
+      [chatBody, responsesBody, openRouterBody, compatibleBody, notChat, notResponses].every(
+        (body) => typeof body.model === 'string',
+      ),
+    ).toBe(true);
   });
 });

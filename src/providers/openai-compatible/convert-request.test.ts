@@ -8,13 +8,13 @@ import { slotFor } from './place-breakpoints.js';
 describe('resolveCompat', () => {
   it('detects by family and server, and lets caller overrides win', () => {
     const qwen = resolveCompat('Qwen3-8B-Q4_K_M.gguf', { server: 'llama.cpp' });
-    expect([qwen.family, qwen.flags.tailInToolLoop, qwen.flags.toolCallContent, qwen.flags.reasoning.send, qwen.flags.cachePrompt]).toEqual([
-      'qwen3',
-      'trailing-system',
-      'empty-string',
-      'never',
-      true,
-    ]);
+    expect([
+      qwen.family,
+      qwen.flags.tailInToolLoop,
+      qwen.flags.toolCallContent,
+      qwen.flags.reasoning.send,
+      qwen.flags.cachePrompt,
+    ]).toEqual(['qwen3', 'trailing-system', 'empty-string', 'never', true]);
     expect(resolveCompat('deepseek-r1-distill', { server: 'vllm' }).flags).toMatchObject({
       tailInToolLoop: 'merge-into-last-input',
       reasoning: { send: 'tool-call-turns', field: 'reasoning_content' },
@@ -24,7 +24,11 @@ describe('resolveCompat', () => {
     const overridden = resolveCompat('qwen3:8b', { server: 'ollama', overrides: { tailInToolLoop: 'merge-into-last-input' } });
     expect(overridden.flags.tailInToolLoop).toBe('merge-into-last-input');
     expect(overridden.sources.at(-1)).toBe('caller overrides');
-    const custom = resolveCompat('acme-coder-7b', { families: [{ pattern: '^acme', family: 'acme', flags: { tailInToolLoop: 'trailing-system' }, source: 'mine', checked: '2026-11-21' }] });
+    const custom = resolveCompat('acme-coder-7b', {
+      families: [
+        { pattern: '^acme', family: 'acme', flags: { tailInToolLoop: 'trailing-system' }, source: 'mine', checked: '2026-11-21' },
+      ],
+    });
     expect([custom.family, custom.flags.tailInToolLoop]).toEqual(['acme', 'trailing-system']);
     expect(resolveCompat('unknown-model').family).toBe('unknown');
   });
@@ -174,7 +178,15 @@ describe('convertToOpenAICompatible', () => {
   });
 
   it('never ends a tool loop with a user message, whatever the family', () => {
-    for (const model of ['qwen3-8b', 'deepseek-v3', 'mistral-small', 'gemma-3-27b', 'gpt-oss-20b', 'llama-3.1-8b', 'something-else']) {
+    for (const model of [
+      'qwen3-8b',
+      'deepseek-v3',
+      'mistral-small',
+      'gemma-3-27b',
+      'gpt-oss-20b',
+      'llama-3.1-8b',
+      'something-else',
+    ]) {
       const roles = convertToOpenAICompatible(toolLoop(model)).body.messages.map((message) => message.role);
       expect(roles.slice(roles.lastIndexOf('tool')), model).not.toContain('user');
     }

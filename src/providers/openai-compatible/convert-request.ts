@@ -7,7 +7,8 @@ import { type CompatResolution, resolveCompat } from './models.js';
 import { type CacheHints, cacheHints } from './place-breakpoints.js';
 
 /** The SDK's Chat Completions body plus the local engines' cache hints; assignable to the SDK type. */
-export type OpenAICompatibleBody = Omit<ChatCompletionCreateParamsNonStreaming, 'messages'> & CacheHints & { messages: ChatMessage[] };
+export type OpenAICompatibleBody = Omit<ChatCompletionCreateParamsNonStreaming, 'messages'> &
+  CacheHints & { messages: ChatMessage[] };
 
 export type OpenAICompatibleOptions = CompatResolution;
 

@@ -4,22 +4,22 @@ import { convertToOpenAICompatible, type OpenAICompatibleBody, type OpenAICompat
 import { parseOpenAICompatibleUsage } from './parse-usage.js';
 
 export { openAICompatibleCapabilities } from './capabilities.js';
-export { renderChatTemplate, type RenderOptions } from './chat-template.js';
+export { type RenderOptions, renderChatTemplate } from './chat-template.js';
 export { convertToOpenAICompatible, type OpenAICompatibleBody, type OpenAICompatibleOptions } from './convert-request.js';
 export {
-  DEFAULT_COMPAT_FLAGS,
-  MODEL_FAMILY_ROWS,
-  SERVER_ROWS,
-  resolveCompat,
   type CompatFlags,
   type CompatResolution,
+  DEFAULT_COMPAT_FLAGS,
   type LocalServer,
+  MODEL_FAMILY_ROWS,
   type ModelFamilyRow,
   type ResolvedCompat,
+  resolveCompat,
+  SERVER_ROWS,
   type ServerRow,
 } from './models.js';
-export { cacheHints, slotFor, type CacheHints } from './place-breakpoints.js';
 export { parseOpenAICompatibleUsage } from './parse-usage.js';
+export { type CacheHints, cacheHints, slotFor } from './place-breakpoints.js';
 
 /**
  * Adapter for OpenAI-compatible local engines, with flags detected from the model id alone

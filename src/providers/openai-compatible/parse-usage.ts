@@ -58,6 +58,11 @@ export function parseOpenAICompatibleUsage(response: unknown): Usage {
     const cached = Math.min(parsed.prompt_eval_cached_count ?? 0, parsed.prompt_eval_count);
     return local(cached, parsed.prompt_eval_count - cached);
   }
-  if (usage) return { ...normaliseChatUsage(usage, response), cacheWrite5mTokens: 0, uncachedInputTokens: usage.prompt_tokens - (usage.prompt_tokens_details?.cached_tokens ?? 0) };
+  if (usage)
+    return {
+      ...normaliseChatUsage(usage, response),
+      cacheWrite5mTokens: 0,
+      uncachedInputTokens: usage.prompt_tokens - (usage.prompt_tokens_details?.cached_tokens ?? 0),
+    };
   throw new ValidationError('response', 'one of usage, timings, tokens_evaluated or prompt_eval_count');
 }

@@ -26,7 +26,9 @@ function generatedReply(message: AssistantMessage): string {
   const thinking = message.content.flatMap((block) => (block.type === 'thinking' ? [block.thinking] : [])).join('\n\n');
   const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
   const calls = message.content.flatMap((block) =>
-    block.type === 'tool_use' ? [`\n<tool_call>\n{"name": "${block.name}", "arguments": ${canonicalJson(block.input)}}\n</tool_call>`] : [],
+    block.type === 'tool_use'
+      ? [`\n<tool_call>\n{"name": "${block.name}", "arguments": ${canonicalJson(block.input)}}\n</tool_call>`]
+      : [],
   );
   return `<think>\n${thinking}\n</think>\n\n${text}${text ? calls.join('') : calls.join('').replace(/^\n/, '')}<|im_end|>`;
 }
@@ -61,7 +63,10 @@ const STEPS: Array<{ input: Message; reply: AssistantMessage }> = [
     },
   },
   {
-    input: { role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_c', content: [{ type: 'text', text: '// TODO: handle errors' }] }] },
+    input: {
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: 'call_c', content: [{ type: 'text', text: '// TODO: handle errors' }] }],
+    },
     reply: {
       role: 'assistant',
       content: [
@@ -108,7 +113,10 @@ function runSession(options: OpenAICompatibleOptions): StepPrompt[] {
     const body = convertToOpenAICompatible(request, { server: 'llama.cpp', ...options }).body;
     const promptText = renderChatTemplate(body, template, { addGenerationPrompt: true });
     const withoutTail: CanonicalRequest = { ...request, tail: { ...request.tail, items: [] } };
-    const persistedText = renderChatTemplate(convertToOpenAICompatible(withoutTail, { server: 'llama.cpp', ...options }).body, template);
+    const persistedText = renderChatTemplate(
+      convertToOpenAICompatible(withoutTail, { server: 'llama.cpp', ...options }).body,
+      template,
+    );
     const promptTokens = tokenizer.encode(promptText);
     prompts.push({
       promptTokens,
@@ -123,7 +131,10 @@ function runSession(options: OpenAICompatibleOptions): StepPrompt[] {
 
 describe('Qwen3 chat template (real template and tokenizer)', () => {
   it.skipIf(!process.env.CACHET_FIGURES)('prints reuse figures', () => {
-    for (const [label, options] of [['default', {}], ['reasoning sent', { overrides: { reasoning: { send: 'always', field: 'reasoning_content' } } }]] as const) {
+    for (const [label, options] of [
+      ['default', {}],
+      ['reasoning sent', { overrides: { reasoning: { send: 'always', field: 'reasoning_content' } } }],
+    ] as const) {
       const prompts = runSession(options as OpenAICompatibleOptions);
       const rows = prompts.slice(0, -1).map((current, index) => {
         const next = prompts[index + 1]!;
@@ -137,7 +148,9 @@ describe('Qwen3 chat template (real template and tokenizer)', () => {
   it('renders the tail as a trailing system turn during tool loops and never a user turn after tool results', () => {
     const prompts = runSession({});
     const toolStep = prompts[1]!.promptText;
-    expect(toolStep).toContain('</tool_response><|im_end|>\n<|im_start|>system\n[current time] 2026-11-21T12:00:00Z\n\nRecall: note 2.<|im_end|>\n<|im_start|>assistant\n');
+    expect(toolStep).toContain(
+      '</tool_response><|im_end|>\n<|im_start|>system\n[current time] 2026-11-21T12:00:00Z\n\nRecall: note 2.<|im_end|>\n<|im_start|>assistant\n',
+    );
     // A normal turn: the tail is merged into the user's message, matched skill before the user's text.
     expect(prompts[3]!.promptText).toContain('<|im_start|>user\nSkill matched: testing.\n\nFix it.\n\n[current time]');
   });
@@ -171,7 +184,9 @@ describe('Qwen3 chat template (real template and tokenizer)', () => {
 
     // Cachet's default for Qwen3 (reasoning never sent back) keeps the same step fully reusable.
     const stable = runSession({});
-    expect(commonPrefixLength(stable[2]!.promptTokens, stable[3]!.promptTokens)).toBeGreaterThanOrEqual(stable[2]!.persistedTokens);
+    expect(commonPrefixLength(stable[2]!.promptTokens, stable[3]!.promptTokens)).toBeGreaterThanOrEqual(
+      stable[2]!.persistedTokens,
+    );
   });
 
   it('raises on content null, which is why Qwen3 tool-call messages carry ""', () => {
@@ -186,7 +201,10 @@ describe('Qwen3 chat template (real template and tokenizer)', () => {
       { overrides: { toolCallContent: 'null' } },
     ).body;
     expect(() => renderChatTemplate(body, template)).toThrow();
-    const fixed = { ...body, messages: body.messages.map((message) => (message.content === null ? { ...message, content: '' } : message)) };
+    const fixed = {
+      ...body,
+      messages: body.messages.map((message) => (message.content === null ? { ...message, content: '' } : message)),
+    };
     expect(() => renderChatTemplate(fixed, template)).not.toThrow();
   });
 });

@@ -206,7 +206,11 @@ describe('convertToOpenAIResponses', () => {
       'system[2]',
       'messages[2].content[1].content[0]',
     ]);
-    expect([body.store, body.include, body.prompt_cache_options]).toEqual([false, ['reasoning.encrypted_content'], { mode: 'explicit' }]);
+    expect([body.store, body.include, body.prompt_cache_options]).toEqual([
+      false,
+      ['reasoning.encrypted_content'],
+      { mode: 'explicit' },
+    ]);
   });
 
   it('images: input_image in user messages and in function call outputs (no placeholder needed)', () => {
@@ -300,7 +304,11 @@ describe('convertToOpenAIResponses', () => {
   });
 
   it('round-trips reasoning items through canonical thinking blocks unchanged', () => {
-    const item = { id: 'rs_9', summary: [{ type: 'summary_text' as const, text: 'Plan.' }], encrypted_content: 'enc:with:colons' };
+    const item = {
+      id: 'rs_9',
+      summary: [{ type: 'summary_text' as const, text: 'Plan.' }],
+      encrypted_content: 'enc:with:colons',
+    };
     const block = thinkingFromReasoningItem(item);
     expect(reasoningItemFromThinking(block)).toEqual({ type: 'reasoning', ...item });
     expect(thinkingFromReasoningItem({ ...item, encrypted_content: null }).signature).toBeUndefined();

@@ -7,10 +7,10 @@ import type {
   ResponseInputImage,
   ResponseInputItem,
   ResponseInputText,
-  ToolChoiceOptions,
   ToolChoiceFunction,
+  ToolChoiceOptions,
 } from 'openai/resources/responses/responses';
-import { canonicalJson, canonicalize } from '../../model/canonical-json.js';
+import { canonicalize, canonicalJson } from '../../model/canonical-json.js';
 import type { AssistantMessage, MediaSource, ToolResultBlock, UserContentBlock } from '../../model/content.js';
 import type { CanonicalRequest, ToolChoice, Zone } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
@@ -116,7 +116,9 @@ export function convertToOpenAIResponses(
     else if (entry.zone === 'history' && entry.messageIndex !== unstableMessage) anchors.history = anchor;
   }
   const breakpoints =
-    facts.explicitBreakpoints && options.breakpoints !== 'off' ? markOpenAIBreakpoints(anchors, options.breakpointMode ?? 'explicit') : [];
+    facts.explicitBreakpoints && options.breakpoints !== 'off'
+      ? markOpenAIBreakpoints(anchors, options.breakpointMode ?? 'explicit')
+      : [];
 
   const hasTools = request.tools.length > 0;
   const body: OpenAIResponsesBody = { model: request.model, input, max_output_tokens: request.params.maxTokens };
@@ -224,7 +226,13 @@ function mediaUrl(source: MediaSource): string {
 }
 
 function functionTool(tool: CanonicalRequest['tools'][number]): FunctionTool {
-  return { type: 'function', name: tool.name, description: tool.description, parameters: canonicalize(tool.inputSchema), strict: false };
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: canonicalize(tool.inputSchema),
+    strict: false,
+  };
 }
 
 function toolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {

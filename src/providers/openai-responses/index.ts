@@ -16,9 +16,22 @@ export { reasoningItemFromThinking, thinkingFromReasoningItem } from './reasonin
  * const response = await client.responses.create(body);
  * const usage = openAIResponsesAdapter.parseUsage(response);
  */
-export const openAIResponsesAdapter: ProviderAdapter<OpenAIResponsesBody, OpenAIResponsesOptions> = {
-  id: 'openai-responses',
-  capabilities: (model) => openAIResponsesCapabilities(model),
-  convertRequest: (request, options) => convertToOpenAIResponses(request, options),
-  parseUsage: (response) => parseOpenAIResponsesUsage(response),
-};
+export const openAIResponsesAdapter: ProviderAdapter<OpenAIResponsesBody, OpenAIResponsesOptions> =
+  createOpenAIResponsesAdapter();
+
+/**
+ * An OpenAI Responses adapter with default options; options passed to `convertRequest` win.
+ *
+ * @example
+ * const adapter = createOpenAIResponsesAdapter({ reasoningSummary: 'auto' });
+ */
+export function createOpenAIResponsesAdapter(
+  defaults: OpenAIResponsesOptions = {},
+): ProviderAdapter<OpenAIResponsesBody, OpenAIResponsesOptions> {
+  return {
+    id: 'openai-responses',
+    capabilities: (model) => openAIResponsesCapabilities(model, defaults.models),
+    convertRequest: (request, options) => convertToOpenAIResponses(request, { ...defaults, ...options }),
+    parseUsage: (response) => parseOpenAIResponsesUsage(response),
+  };
+}

@@ -31,8 +31,18 @@ describe('parseOpenAIResponsesUsage', () => {
   });
 
   it('reads older models without cache_write_tokens', () => {
-    const usage = { input_tokens: 2006, input_tokens_details: { cached_tokens: 1920 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2016 };
-    expect(parseOpenAIResponsesUsage({ usage })).toMatchObject({ uncachedInputTokens: 86, cacheReadTokens: 1920, cacheWrite5mTokens: 0 });
+    const usage = {
+      input_tokens: 2006,
+      input_tokens_details: { cached_tokens: 1920 },
+      output_tokens: 10,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 2016,
+    };
+    expect(parseOpenAIResponsesUsage({ usage })).toMatchObject({
+      uncachedInputTokens: 86,
+      cacheReadTokens: 1920,
+      cacheWrite5mTokens: 0,
+    });
   });
 
   it('rejects a Chat Completions usage with a named field', () => {

@@ -16,7 +16,9 @@ const SIGNATURE_PREFIX = 'openai-reasoning:v1:';
  * @example
  * session.append({ role: 'assistant', content: [thinkingFromReasoningItem(item), ...] });
  */
-export function thinkingFromReasoningItem(item: Pick<ResponseReasoningItem, 'id' | 'summary' | 'encrypted_content'>): ThinkingBlock {
+export function thinkingFromReasoningItem(
+  item: Pick<ResponseReasoningItem, 'id' | 'summary' | 'encrypted_content'>,
+): ThinkingBlock {
   const block: ThinkingBlock = { type: 'thinking', thinking: item.summary.map((part) => part.text).join('\n\n') };
   if (item.encrypted_content) block.signature = `${SIGNATURE_PREFIX}${item.id}:${item.encrypted_content}`;
   return block;

@@ -201,7 +201,10 @@ describe('convertToOpenRouter', () => {
         { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } },
       ],
     });
-    fixture.session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_1', content: [{ type: 'text', text: 'ok' }] }] });
+    fixture.session.append({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: 'toolu_1', content: [{ type: 'text', text: 'ok' }] }],
+    });
     const { body } = convertToOpenRouter(fixture.request());
     expect(body.messages[2]).toEqual({
       role: 'assistant',

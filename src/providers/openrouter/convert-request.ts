@@ -2,7 +2,12 @@ import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/ch
 import type { AssistantMessage } from '../../model/content.js';
 import type { CanonicalRequest } from '../../model/request.js';
 import type { ConversionResult } from '../adapter.js';
-import { buildChatMessages, type ChatAssistantMessage, type ChatDialect, type ChatMessage } from '../openai-chat/chat-messages.js';
+import {
+  buildChatMessages,
+  type ChatAssistantMessage,
+  type ChatDialect,
+  type ChatMessage,
+} from '../openai-chat/chat-messages.js';
 import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
 import { type OpenRouterRouteFacts, resolveOpenRouterRoute } from './models.js';
 import { markCacheControl } from './place-breakpoints.js';
@@ -45,7 +50,10 @@ export interface OpenRouterOptions {
  * const { body } = convertToOpenRouter(assemble(session));
  * await new OpenAI({ baseURL: 'https://openrouter.ai/api/v1' }).chat.completions.create(body);
  */
-export function convertToOpenRouter(request: CanonicalRequest, options: OpenRouterOptions = {}): ConversionResult<OpenRouterBody> {
+export function convertToOpenRouter(
+  request: CanonicalRequest,
+  options: OpenRouterOptions = {},
+): ConversionResult<OpenRouterBody> {
   const route = resolveOpenRouterRoute(request.model, options.routes);
   const dialect: ChatDialect = {
     systemRole: 'system',
@@ -58,7 +66,8 @@ export function convertToOpenRouter(request: CanonicalRequest, options: OpenRout
   const built = buildChatMessages(request, dialect);
   const warnings = [...built.warnings];
   if (route.reasoningDetails) attachReasoningDetails(request, built.messages);
-  const breakpoints = route.markers === 'cache_control' ? markCacheControl(built.anchors, route.maxMarkers, options.cacheTtl ?? '5m') : [];
+  const breakpoints =
+    route.markers === 'cache_control' ? markCacheControl(built.anchors, route.maxMarkers, options.cacheTtl ?? '5m') : [];
 
   const body: OpenRouterBody = { model: request.model, messages: built.messages, max_tokens: request.params.maxTokens };
   if (request.tools.length > 0) body.tools = toChatTools(request.tools);

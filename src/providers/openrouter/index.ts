@@ -4,10 +4,15 @@ import { convertToOpenRouter, type OpenRouterBody, type OpenRouterOptions } from
 import { parseOpenRouterUsage } from './parse-usage.js';
 
 export { openRouterCapabilities } from './capabilities.js';
-export { convertToOpenRouter, type OpenRouterBody, type OpenRouterOptions, type OpenRouterReasoningDetail } from './convert-request.js';
-export { OPENROUTER_ROUTES, resolveOpenRouterRoute, type OpenRouterRouteFacts } from './models.js';
+export {
+  convertToOpenRouter,
+  type OpenRouterBody,
+  type OpenRouterOptions,
+  type OpenRouterReasoningDetail,
+} from './convert-request.js';
+export { OPENROUTER_ROUTES, type OpenRouterRouteFacts, resolveOpenRouterRoute } from './models.js';
+export { type OpenRouterUsage, parseOpenRouterUsage } from './parse-usage.js';
 export { markCacheControl } from './place-breakpoints.js';
-export { parseOpenRouterUsage, type OpenRouterUsage } from './parse-usage.js';
 
 /**
  * OpenRouter adapter (Chat Completions shape, through the official `openai` client).
@@ -17,9 +22,20 @@ export { parseOpenRouterUsage, type OpenRouterUsage } from './parse-usage.js';
  * const completion = await openrouter.chat.completions.create(body);
  * const usage = openRouterAdapter.parseUsage(completion); // includes cacheDiscount
  */
-export const openRouterAdapter: ProviderAdapter<OpenRouterBody, OpenRouterOptions> = {
-  id: 'openrouter',
-  capabilities: (model) => openRouterCapabilities(model),
-  convertRequest: (request, options) => convertToOpenRouter(request, options),
-  parseUsage: (response) => parseOpenRouterUsage(response),
-};
+export const openRouterAdapter: ProviderAdapter<OpenRouterBody, OpenRouterOptions> = createOpenRouterAdapter();
+
+/**
+ * An OpenRouter adapter with default options (route rows, TTL, session key); options passed to
+ * `convertRequest` win.
+ *
+ * @example
+ * const adapter = createOpenRouterAdapter({ cacheTtl: '1h' });
+ */
+export function createOpenRouterAdapter(defaults: OpenRouterOptions = {}): ProviderAdapter<OpenRouterBody, OpenRouterOptions> {
+  return {
+    id: 'openrouter',
+    capabilities: (model) => openRouterCapabilities(model, defaults.routes),
+    convertRequest: (request, options) => convertToOpenRouter(request, { ...defaults, ...options }),
+    parseUsage: (response) => parseOpenRouterUsage(response),
+  };
+}

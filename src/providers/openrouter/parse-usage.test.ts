@@ -37,8 +37,19 @@ describe('parseOpenRouterUsage', () => {
   });
 
   it('reads a cache hit on an automatically caching route, without cache_discount', () => {
-    const usage = { prompt_tokens: 3000, completion_tokens: 20, total_tokens: 3020, prompt_tokens_details: { cached_tokens: 2816 } };
-    expect(parseOpenRouterUsage({ usage })).toMatchObject({ uncachedInputTokens: 184, cacheReadTokens: 2816, cacheDiscount: null, cost: null, raw: usage });
+    const usage = {
+      prompt_tokens: 3000,
+      completion_tokens: 20,
+      total_tokens: 3020,
+      prompt_tokens_details: { cached_tokens: 2816 },
+    };
+    expect(parseOpenRouterUsage({ usage })).toMatchObject({
+      uncachedInputTokens: 184,
+      cacheReadTokens: 2816,
+      cacheDiscount: null,
+      cost: null,
+      raw: usage,
+    });
   });
 
   it('names a malformed cache_discount', () => {

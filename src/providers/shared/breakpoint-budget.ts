@@ -31,7 +31,11 @@ export function fitBreakpointBudget<Candidate extends BreakpointCandidate>(
   for (const candidate of candidates) {
     if (seen.has(candidate.path)) {
       if (candidate.source === 'caller') {
-        warnings.push({ code: 'duplicate', path: candidate.path, message: `${candidate.path}: marker requested twice; kept once` });
+        warnings.push({
+          code: 'duplicate',
+          path: candidate.path,
+          message: `${candidate.path}: marker requested twice; kept once`,
+        });
       }
       continue;
     }

@@ -20,7 +20,8 @@ export function charsPerTokenCounter(charsPerToken = 4): TokenCounter {
   const count = (chars: number) => Math.ceil(chars / charsPerToken);
   const countItem = (item: CountableItem): number => {
     if (!('type' in item)) {
-      if ('name' in item) return count(item.name.length + item.description.length + canonicalJson(item.inputSchema as JsonValue).length);
+      if ('name' in item)
+        return count(item.name.length + item.description.length + canonicalJson(item.inputSchema as JsonValue).length);
       return count(item.text.length);
     }
     switch (item.type) {

@@ -34,7 +34,11 @@ export interface FixtureOptions {
 /** The tail used by most fixtures: a matched skill before the user's text, the time, a recall line. */
 export function standardTail(): TailProvider[] {
   return [
-    { kind: 'skills', position: 'before-user-text', render: (context) => (context.inToolLoop ? null : 'Matched skill: testing.') },
+    {
+      kind: 'skills',
+      position: 'before-user-text',
+      render: (context) => (context.inToolLoop ? null : 'Matched skill: testing.'),
+    },
     currentTimeProvider(),
     tailProvider('memory-recall', (context) => `Recall for turn ${context.turn}: prefers pnpm.`),
   ];
@@ -150,7 +154,11 @@ export function wideToolStep(calls: number, options: FixtureOptions = {}): Canon
   session.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading all files.' }, ...uses] });
   session.append({
     role: 'user',
-    content: uses.map((use) => ({ type: 'tool_result' as const, toolUseId: use.id, content: [{ type: 'text' as const, text: `contents of ${use.id}` }] })),
+    content: uses.map((use) => ({
+      type: 'tool_result' as const,
+      toolUseId: use.id,
+      content: [{ type: 'text' as const, text: `contents of ${use.id}` }],
+    })),
   });
   return assemble(session);
 }

@@ -18,10 +18,18 @@ export function markedPaths(body: {
   const visit = (block: unknown, path: string) => {
     if (typeof block === 'object' && block !== null && 'cache_control' in block && block.cache_control) paths.push(path);
   };
-  (body.tools ?? []).forEach((tool, index) => visit(tool, `tools[${index}]`));
-  if (Array.isArray(body.system)) body.system.forEach((block, index) => visit(block, `system[${index}]`));
+  (body.tools ?? []).forEach((tool, index) => {
+    visit(tool, `tools[${index}]`);
+  });
+  if (Array.isArray(body.system))
+    body.system.forEach((block, index) => {
+      visit(block, `system[${index}]`);
+    });
   body.messages.forEach((message, messageIndex) => {
-    if (Array.isArray(message.content)) message.content.forEach((block, index) => visit(block, `messages[${messageIndex}].content[${index}]`));
+    if (Array.isArray(message.content))
+      message.content.forEach((block, index) => {
+        visit(block, `messages[${messageIndex}].content[${index}]`);
+      });
   });
   if (body.cache_control) paths.push('cache_control');
   return paths;

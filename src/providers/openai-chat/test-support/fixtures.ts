@@ -44,7 +44,11 @@ export function fixtureSession(model: string, options: { id?: string; tail?: boo
       options.tail === false
         ? []
         : [
-            { kind: 'skills', position: 'before-user-text', render: (context) => (context.inToolLoop ? null : 'Skill matched: testing.') },
+            {
+              kind: 'skills',
+              position: 'before-user-text',
+              render: (context) => (context.inToolLoop ? null : 'Skill matched: testing.'),
+            },
             currentTimeProvider(),
             tailProvider('memory-recall', () => `Recall: note ${turn}.`),
           ],
@@ -113,7 +117,10 @@ export function withImages(model: string): CanonicalRequest {
       { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PNG_1X1 } },
     ],
   });
-  fixture.session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_s', name: 'read_file', input: { path: 'shot.png' } }] });
+  fixture.session.append({
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: 'call_s', name: 'read_file', input: { path: 'shot.png' } }],
+  });
   fixture.session.append({
     role: 'user',
     content: [
@@ -141,6 +148,9 @@ export function withReasoning(model: string): CanonicalRequest {
       { type: 'tool_use', id: 'call_r', name: 'read_file', input: { path: 'test.ts' } },
     ],
   });
-  fixture.session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_r', content: [{ type: 'text', text: 'import x from "./x";' }] }] });
+  fixture.session.append({
+    role: 'user',
+    content: [{ type: 'tool_result', toolUseId: 'call_r', content: [{ type: 'text', text: 'import x from "./x";' }] }],
+  });
   return fixture.request();
 }

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { anthropicRequest } from '../../cache/break/fixtures.test-support.js';
+import { DIFF_BAD_INPUT_EXIT_CODE, registerDiffCommand, runDiff } from './diff.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'cachet-diff-'));
+function file(name: string, content: unknown): string {
+  const path = join(directory, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, output: { out: (line: string) => out.push(line), err: (line: string) => err.push(line) } };
+}
+
+describe('cachet diff', () => {
+  const a = file('a.json', anthropicRequest({ time: '2026-11-21T10:00:00Z' }));
+  const b = file('b.json', anthropicRequest({ time: '2026-11-21T10:05:00Z' }));
+
+  it('--json prints exactly {identical, firstDivergence, cause}', async () => {
+    const io = capture();
+    expect(await runDiff(a, b, { json: true }, io.output)).toBe(0);
+    expect(io.out).toHaveLength(1);
+    const parsed = JSON.parse(io.out[0]!);
+    expect(Object.keys(parsed)).toEqual(['identical', 'firstDivergence', 'cause']);
+    expect(parsed).toMatchObject({ identical: false, cause: 'clock', firstDivergence: { zone: 'system', path: 'system[1]' } });
+    expect(Object.keys(parsed.firstDivergence)).toEqual(['zone', 'path', 'byteOffset', 'before', 'after']);
+  });
+
+  it('prints null divergence and cause for an appending successor', async () => {
+    const grown = anthropicRequest({
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Fix the failing test.' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Thanks.', cache_control: { type: 'ephemeral' } }] },
+      ],
+    });
+    const io = capture();
+    await runDiff(a, file('grown.json', grown), { json: true }, io.output);
+    expect(JSON.parse(io.out[0]!)).toEqual({ identical: false, firstDivergence: null, cause: null });
+  });
+
+  it('prints a readable report without --json', async () => {
+    const io = capture();
+    await runDiff(a, b, {}, io.output);
+    const text = io.out.join('\n');
+    expect(text).toContain('first divergence: system at system[1]');
+    expect(text).toContain('cause: clock');
+    expect(text).toContain('10:05:00Z');
+  });
+
+  it('exits 2 naming the file for missing, non-JSON and non-request files', async () => {
+    for (const [path, problem] of [
+      [join(directory, 'missing.json'), /missing\.json: no such file/],
+      [file('broken.json', '{"model": '), /broken\.json: is not valid JSON/],
+      [file('array.json', '[1,2]'), /array\.json: expected a JSON object/],
+      [file('shape.json', { model: 'x' }), /shape\.json: body\.messages: expected an array/],
+    ] as const) {
+      const io = capture();
+      expect(await runDiff(a, path, {}, io.output)).toBe(DIFF_BAD_INPUT_EXIT_CODE);
+      expect(io.err.join('\n')).toMatch(problem);
+    }
+  });
+
+  it('registers on a commander program', async () => {
+    const program = new Command().exitOverride();
+    registerDiffCommand(program);
+    const command = program.commands.find((candidate) => candidate.name() === 'diff');
+    expect(command?.options.map((option) => option.long)).toEqual(['--json', '--provider']);
+    expect(() => program.parse(['node', 'cachet', 'diff', a, b, '--provider', 'nope'])).toThrow(/expected one of/);
+  });
+});

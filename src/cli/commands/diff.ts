@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { type Command, InvalidArgumentError } from 'commander';
+import { causeSentence, diffWireBodies, type WireDiff } from '../../cache/break/diff-wire-bodies.js';
+import { normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
+import { CachetError } from '../../model/errors.js';
+import type { ProviderId } from '../../providers/adapter.js';
+
+const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai-chat', 'openai-responses', 'openrouter', 'openai-compatible'];
+
+/** Exit code for unreadable or invalid input files (the CLI's convention for bad input). */
+export const DIFF_BAD_INPUT_EXIT_CODE = 2;
+
+export interface DiffCommandOptions {
+  json?: boolean;
+  provider?: ProviderId;
+}
+
+export interface DiffOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+function parseProvider(value: string): ProviderId {
+  if (!(PROVIDERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${PROVIDERS.join(', ')}`);
+  return value as ProviderId;
+}
+
+/**
+ * `cachet diff a.json b.json [--json] [--provider P]`: the first divergence between two
+ * captured wire bodies of one session and its likely cause.
+ *
+ * @example
+ * cachet diff request-4.json request-5.json
+ * cachet diff request-4.json request-5.json --json   # {"identical":false,"firstDivergence":{...},"cause":"clock"}
+ */
+export function registerDiffCommand(program: Command): Command {
+  return program
+    .command('diff')
+    .description('compare two captured request bodies and name the first cache-breaking divergence')
+    .argument('<a>', 'the earlier request body (JSON file)')
+    .argument('<b>', 'the later request body (JSON file)')
+    .option('--json', 'print {identical, firstDivergence, cause} as one JSON object')
+    .option('--provider <provider>', `wire format of both bodies (${PROVIDERS.join(', ')}); detected when absent`, parseProvider)
+    .action(async (a: string, b: string, options: DiffCommandOptions) => {
+      process.exitCode = await runDiff(a, b, options);
+    });
+}
+
+/** Run the comparison and print it; returns the exit code (0 done, 2 bad input, 1 other failure). */
+export async function runDiff(
+  pathA: string,
+  pathB: string,
+  options: DiffCommandOptions = {},
+  output: DiffOutput = { out: (line) => console.log(line), err: (line) => console.error(line) },
+): Promise<number> {
+  let report: ReturnType<typeof diffWireBodies>;
+  try {
+    const [a, b] = await Promise.all([readBody(pathA), readBody(pathB)]);
+    checkShape(pathA, a, options.provider);
+    checkShape(pathB, b, options.provider);
+    report = diffWireBodies(a, b, options.provider ? { format: options.provider } : {});
+  } catch (error) {
+    if (error instanceof CachetError) {
+      output.err(`cachet diff: ${error.message}`);
+      return DIFF_BAD_INPUT_EXIT_CODE;
+    }
+    output.err(`cachet diff: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  if (options.json) {
+    const result: WireDiff = { identical: report.identical, firstDivergence: report.firstDivergence, cause: report.cause };
+    output.out(JSON.stringify(result));
+    return 0;
+  }
+  output.out(`${pathA} → ${pathB} (${report.a.format}${report.b.format !== report.a.format ? ` / ${report.b.format}` : ''})`);
+  output.out(`identical: ${report.identical ? 'yes' : 'no'}`);
+  const divergence = report.firstDivergence;
+  if (!divergence || !report.cause) {
+    output.out(report.identical ? 'no divergence.' : 'no cache break: b keeps everything a could have cached and only adds after it.');
+    return 0;
+  }
+  output.out(`first divergence: ${divergence.zone} at ${divergence.path}, byte ${divergence.byteOffset}`);
+  output.out(`cause: ${report.cause} (${causeSentence(report.cause)})`);
+  output.out(`  a: ${divergence.before || '(absent)'}`);
+  output.out(`  b: ${divergence.after || '(absent)'}`);
+  return 0;
+}
+
+/** Bad input error naming the file, for exit code 2. */
+export class DiffInputError extends CachetError {
+  readonly file: string;
+  constructor(file: string, problem: string) {
+    super('invalid_diff_input', `${file}: ${problem}`);
+    this.file = file;
+  }
+}
+
+/** Name the file when a body is not a request of any supported wire API. */
+function checkShape(path: string, body: unknown, provider: ProviderId | undefined): void {
+  try {
+    normalizeWireBody(body, provider);
+  } catch (error) {
+    if (error instanceof CachetError) throw new DiffInputError(path, error.message);
+    throw error;
+  }
+}
+
+async function readBody(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new DiffInputError(path, code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new DiffInputError(path, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new DiffInputError(path, 'expected a JSON object (one provider request body)');
+  }
+  return body;
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { Zone } from '../../model/request.js';
+import { type BreakpointPlanInput, type BreakpointSlot, planBreakpoints } from './place-breakpoints.js';
+
+/** Slots from a compact spec: `g` global, `s` session, `h` history, `t` tail, `!` not cacheable. */
+function slots(spec: string[], tokensEach = 100): BreakpointSlot[] {
+  let messageIndex = 0;
+  return spec.map((entry, position) => {
+    const zone = ({ g: 'global', s: 'session', h: 'history', t: 'tail' } as const)[entry[0] as 'g' | 's' | 'h' | 't'] as Zone;
+    if (zone === 'history') messageIndex += 1;
+    return {
+      position,
+      path: zone === 'history' ? `messages[${messageIndex}].content[0]` : `${zone}[${position}]`,
+      zone,
+      messageIndex: zone === 'history' ? messageIndex : null,
+      prefixHash: `hash-${position}`,
+      cacheable: !entry.endsWith('!'),
+      tokens: tokensEach,
+    };
+  });
+}
+
+function input(list: BreakpointSlot[], overrides: Partial<BreakpointPlanInput> = {}): BreakpointPlanInput {
+  return {
+    slots: list,
+    mode: 'plan',
+    ttl: { global: '5m', session: '5m', history: '5m' },
+    floorTokens: 1024,
+    sessionMinTokens: 1024,
+    previous: null,
+    lastAssistantMessageIndex: null,
+    markers: [],
+    ...overrides,
+  };
+}
+
+const summary = (plan: ReturnType<typeof planBreakpoints>) =>
+  plan.breakpoints.map((breakpoint) => `${breakpoint.reason}@${breakpoint.position}`);
+
+describe('planBreakpoints', () => {
+  it('walks back from thinking blocks to the nearest cacheable block, and never marks the tail', () => {
+    const plan = planBreakpoints(input(slots(['g', 'g', 's', 'h', 'h!', 'h!', 't', 't'])));
+    expect(summary(plan)).toEqual(['global-static@1', 'history@3']);
+  });
+
+  it('guards the previous entry exactly when it is 20 or more positions back', () => {
+    const base = ['g', 's', ...Array.from({ length: 40 }, () => 'h')];
+    const list = slots(base);
+    const entryAt = (position: number) => ({ entries: [{ path: list[position]!.path, prefixHash: `hash-${position}` }] });
+    // History ends at 41; an entry at 22 is 19 positions back (reachable), one at 21 is 20 back.
+    expect(summary(planBreakpoints(input(list, { previous: entryAt(22) })))).toEqual(['global-static@0', 'history@41']);
+    expect(summary(planBreakpoints(input(list, { previous: entryAt(21) })))).toEqual([
+      'global-static@0',
+      'lookback-guard@21',
+      'history@41',
+    ]);
+  });
+
+  it('gives the session zone its own breakpoint only when it adds enough tokens and clears the floor', () => {
+    const list = slots(['g', 's', 's', 'h', 'h'], 600);
+    expect(summary(planBreakpoints(input(list)))).toEqual(['global-static@0', 'session-static@2', 'history@4']);
+    expect(summary(planBreakpoints(input(list, { sessionMinTokens: 2000 })))).toEqual(['global-static@0', 'history@4']);
+  });
+
+  it('automatic mode leaves three slots for caller markers and records the automatic one last', () => {
+    const list = slots(['g', 'g', 'h', 'h', 'h', 'h', 't']);
+    const plan = planBreakpoints(
+      input(list, {
+        mode: 'automatic',
+        markers: [0, 1, 2, 3].map((position) => ({ path: list[position]!.path })),
+      }),
+    );
+    expect(summary(plan)).toEqual(['caller@0', 'caller@1', 'caller@2', 'automatic@6']);
+    expect(plan.warnings[0]).toMatch(/dropped, the request already has the maximum of 3/);
+    expect(plan.automatic).toEqual({ ttl: '5m' });
+  });
+
+  it('raises earlier breakpoints to 1h when a caller marker asks for 1h later', () => {
+    const list = slots(['g', 'h', 'h']);
+    const plan = planBreakpoints(input(list, { markers: [{ path: list[1]!.path, ttl: '1h' }] }));
+    expect(plan.breakpoints.map((breakpoint) => `${breakpoint.reason}:${breakpoint.ttl}`)).toEqual([
+      'global-static:1h',
+      'caller:1h',
+      'history:5m',
+    ]);
+  });
+
+  it('reports the estimated prefix and whether it clears the floor', () => {
+    const plan = planBreakpoints(input(slots(['g', 'h', 'h'], 400)));
+    expect(plan.breakpoints.map((breakpoint) => [breakpoint.estimatedPrefixTokens, breakpoint.belowFloor])).toEqual([
+      [400, true],
+      [1200, false],
+    ]);
+  });
+});

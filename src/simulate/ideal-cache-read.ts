@@ -1,0 +1,69 @@
+import { CACHE_LIFETIMES_MS, unitTokens } from '../cache/wire/cache-rules.js';
+import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
+import { type NormalizedWireBody, unitIdentity } from '../cache/wire/wire-unit.js';
+import { assertNever } from '../model/validate.js';
+import type { ProviderId } from '../providers/adapter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** The longest time any cache entry of the provider can live without being read. */
+export function longestCacheLifetimeMs(provider: ProviderId, model: string): number {
+  switch (provider) {
+    case 'anthropic':
+      return CACHE_LIFETIMES_MS.anthropic1h;
+    case 'openrouter':
+      return model.startsWith('anthropic/') ? CACHE_LIFETIMES_MS.anthropic1h : CACHE_LIFETIMES_MS.openAi24h;
+    case 'openai-chat':
+    case 'openai-responses':
+      return CACHE_LIFETIMES_MS.openAi24h;
+    case 'openai-compatible':
+      return Number.POSITIVE_INFINITY;
+    default:
+      return assertNever(provider);
+  }
+}
+
+/**
+ * The physical limit of cache reads, request by request, for one workload on one provider.
+ * Each request is rendered once in a reference layout (Cachet's zones without the turn tail and
+ * without padding); a request's ideal is the tokens of the longest run of leading units it
+ * shares with the previous reference body — what the provider already processed and is
+ * unchanged — plus, for local engines, the previous reply the slot still holds. New user input,
+ * new tool results, the tail and (for hosted APIs) the previous reply are excluded. It is 0 for
+ * the first request and after a gap longer than the provider's longest cache lifetime. The same
+ * numbers serve every strategy.
+ */
+export class IdealCacheReads {
+  private previous: { units: string[]; tokens: number[]; at: number; messageCount: number } | null = null;
+
+  constructor(
+    private readonly provider: ProviderId,
+    private readonly model: string,
+    private readonly counter: TokenCounter,
+  ) {}
+
+  /** The ideal for the next request, given its reference body (no tail) and start time. */
+  next(referenceBody: unknown, at: number): number {
+    const body = normalizeWireBody(referenceBody, this.provider);
+    const units = body.units.map(unitIdentity);
+    const tokens = body.units.map((unit) => unitTokens(unit, this.counter));
+    const previous = this.previous;
+    this.previous = { units, tokens, at, messageCount: messageCount(body) };
+    if (!previous || at - previous.at > longestCacheLifetimeMs(this.provider, this.model)) return 0;
+    let shared = 0;
+    while (shared < units.length && shared < previous.units.length && units[shared] === previous.units[shared]) shared++;
+    if (this.provider === 'openai-compatible' && shared === previous.units.length) {
+      // The slot also holds the reply it generated: the message that follows the previous prompt.
+      const replyMessage = previous.messageCount;
+      while (shared < units.length && body.units[shared]?.messageIndex === replyMessage) shared++;
+    }
+    let total = 0;
+    for (let index = 0; index < shared; index++) total += tokens[index] as number;
+    return total;
+  }
+}
+
+function messageCount(body: NormalizedWireBody): number {
+  let highest = -1;
+  for (const unit of body.units) if (unit.messageIndex !== null && unit.messageIndex > highest) highest = unit.messageIndex;
+  return highest + 1;
+}
