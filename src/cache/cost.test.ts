@@ -18,7 +18,8 @@ describe('pricing table', () => {
   });
 
   it('applies the OpenAI family discounts: gpt-4o 50%, gpt-4.1 75%, gpt-5 90%', () => {
-    const discount = (model: string) => 1 - findPrice('openai-chat', model)!.cacheReadPerMTok / findPrice('openai-chat', model)!.inputPerMTok;
+    const discount = (model: string) =>
+      1 - findPrice('openai-chat', model)!.cacheReadPerMTok / findPrice('openai-chat', model)!.inputPerMTok;
     expect(discount('gpt-4o')).toBeCloseTo(0.5);
     expect(discount('gpt-4.1')).toBeCloseTo(0.75);
     expect(discount('gpt-5')).toBeCloseTo(0.9);
@@ -40,7 +41,13 @@ describe('pricing table', () => {
 });
 
 describe('costOf', () => {
-  const mixed = usage({ uncachedInputTokens: 1_000, cacheReadTokens: 100_000, cacheWrite5mTokens: 4_000, cacheWrite1hTokens: 2_000, outputTokens: 500 });
+  const mixed = usage({
+    uncachedInputTokens: 1_000,
+    cacheReadTokens: 100_000,
+    cacheWrite5mTokens: 4_000,
+    cacheWrite1hTokens: 2_000,
+    outputTokens: 500,
+  });
 
   it('bills each bucket at its rate', () => {
     const cost = costOf(mixed, 'anthropic', 'claude-sonnet-4-5');
@@ -57,8 +64,15 @@ describe('costOf', () => {
   });
 
   it('lets callers override prices', () => {
-    const row = { ...findPrice('anthropic', 'claude-sonnet-4-5')!, model: 'claude-sonnet-4-5', inputPerMTok: 1, cacheReadPerMTok: 0 };
-    expect(costOf(usage({ uncachedInputTokens: 1_000_000 }), 'anthropic', 'claude-sonnet-4-5', { prices: [row] }).costUsd).toBe(1);
+    const row = {
+      ...findPrice('anthropic', 'claude-sonnet-4-5')!,
+      model: 'claude-sonnet-4-5',
+      inputPerMTok: 1,
+      cacheReadPerMTok: 0,
+    };
+    expect(costOf(usage({ uncachedInputTokens: 1_000_000 }), 'anthropic', 'claude-sonnet-4-5', { prices: [row] }).costUsd).toBe(
+      1,
+    );
   });
 
   it('local engines are free; unknown models are unpriced', () => {
@@ -69,7 +83,9 @@ describe('costOf', () => {
   it('sums a session with its savings share', () => {
     const first = usage({ cacheWrite5mTokens: 10_000, uncachedInputTokens: 100 });
     const later = usage({ cacheReadTokens: 10_000, uncachedInputTokens: 100 });
-    const session = sessionCostOf([first, later, later].map((entry) => ({ usage: entry, provider: 'anthropic' as const, model: 'claude-haiku-4-5' })));
+    const session = sessionCostOf(
+      [first, later, later].map((entry) => ({ usage: entry, provider: 'anthropic' as const, model: 'claude-haiku-4-5' })),
+    );
     const expectedInput = (10_000 * 1.25 + 300 + 20_000 * 0.1) / 1e6;
     expect(session.inputCostUsd).toBeCloseTo(expectedInput);
     expect(session.uncachedInputCostUsd).toBeCloseTo(30_300 / 1e6);

@@ -1,4 +1,4 @@
-import { type Usage, totalInputTokens } from '../model/usage.js';
+import { totalInputTokens, type Usage } from '../model/usage.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { findPrice, type PriceRow } from './pricing.js';
 
@@ -42,7 +42,15 @@ export function costOf(usage: Usage, provider: ProviderId, model: string, option
     output: (usage.outputTokens * row.outputPerMTok) / PER_MILLION,
   };
   const inputCostUsd = breakdown.uncached + breakdown.cacheRead + breakdown.cacheWrite5m + breakdown.cacheWrite1h;
-  return { costUsd: inputCostUsd + breakdown.output, inputCostUsd, outputCostUsd: breakdown.output, breakdown, priced: true, free: false, row };
+  return {
+    costUsd: inputCostUsd + breakdown.output,
+    inputCostUsd,
+    outputCostUsd: breakdown.output,
+    breakdown,
+    priced: true,
+    free: false,
+    row,
+  };
 }
 
 /**
@@ -82,7 +90,15 @@ export function sessionCostOf(
   requests: ReadonlyArray<{ usage: Usage; provider: ProviderId; model: string }>,
   options: CostOptions = {},
 ): SessionCost {
-  const total: SessionCost = { costUsd: 0, inputCostUsd: 0, uncachedCostUsd: 0, uncachedInputCostUsd: 0, inputSavingsShare: 0, requests: 0, unpricedRequests: 0 };
+  const total: SessionCost = {
+    costUsd: 0,
+    inputCostUsd: 0,
+    uncachedCostUsd: 0,
+    uncachedInputCostUsd: 0,
+    inputSavingsShare: 0,
+    requests: 0,
+    unpricedRequests: 0,
+  };
   for (const request of requests) {
     const cost = costOf(request.usage, request.provider, request.model, options);
     const uncached = uncachedCostOf(request.usage, request.provider, request.model, options);

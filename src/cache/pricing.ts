@@ -23,12 +23,32 @@ const CHECKED = '2026-11-21';
 
 function anthropic(model: string, input: number, output: number, source = ANTHROPIC_SOURCE, read = input * 0.1): PriceRow {
   // Write 5m 1.25×, write 1h 2×, read 0.1× the input rate (prompt-caching docs).
-  return { vendor: 'anthropic', model, inputPerMTok: input, cacheWrite5mPerMTok: input * 1.25, cacheWrite1hPerMTok: input * 2, cacheReadPerMTok: read, outputPerMTok: output, source, checked: CHECKED };
+  return {
+    vendor: 'anthropic',
+    model,
+    inputPerMTok: input,
+    cacheWrite5mPerMTok: input * 1.25,
+    cacheWrite1hPerMTok: input * 2,
+    cacheReadPerMTok: read,
+    outputPerMTok: output,
+    source,
+    checked: CHECKED,
+  };
 }
 
 function openai(model: string, input: number, cachedInput: number, output: number): PriceRow {
   // Automatic caching bills no write premium: written tokens cost the input rate.
-  return { vendor: 'openai', model, inputPerMTok: input, cacheWrite5mPerMTok: input, cacheWrite1hPerMTok: input, cacheReadPerMTok: cachedInput, outputPerMTok: output, source: OPENAI_SOURCE, checked: CHECKED };
+  return {
+    vendor: 'openai',
+    model,
+    inputPerMTok: input,
+    cacheWrite5mPerMTok: input,
+    cacheWrite1hPerMTok: input,
+    cacheReadPerMTok: cachedInput,
+    outputPerMTok: output,
+    source: OPENAI_SOURCE,
+    checked: CHECKED,
+  };
 }
 
 /**

@@ -37,7 +37,9 @@ export function anthropicBody(fixture: AnthropicFixture): Record<string, unknown
       {
         type: 'text',
         text,
-        ...(index === fixture.turns.length - 1 && fixture.lastBreakpoint ? { cache_control: control(fixture.lastBreakpoint) } : {}),
+        ...(index === fixture.turns.length - 1 && fixture.lastBreakpoint
+          ? { cache_control: control(fixture.lastBreakpoint) }
+          : {}),
       },
     ],
   }));

@@ -1,10 +1,10 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import type { Message } from '../model/content.js';
 import type { JsonValue } from '../model/json.js';
-import { isPlaceholder, restoreIdsIn } from './markers.js';
 import { SUMMARY_HEADER } from './history-analysis.js';
+import { isPlaceholder, restoreIdsIn } from './markers.js';
 import { emptySummary, type StructuredSummary } from './structured-summary.js';
-import type { SummaryInput, Summarizer } from './summarizer.js';
+import type { Summarizer, SummaryInput } from './summarizer.js';
 
 export interface ExtractiveSummarizerOptions {
   /** Longest item kept in a list field, in characters. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OversizedInputError } from '../model/errors.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
-import { filterToolResult } from './ingestion-filter.js';
 import { MemoryCheckpointStore } from './checkpoint-store.js';
+import { filterToolResult } from './ingestion-filter.js';
 import { MemoryOffloadStore } from './offload-store.js';
 import { createCompactionPipeline } from './pipeline.js';
 import { fileText, makeTestSession, toolCall, toolResult } from './test-support.js';

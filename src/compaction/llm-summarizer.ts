@@ -8,8 +8,8 @@ import { counterForModel } from '../tokens/counter-for-model.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { createExtractiveSummarizer, mergeSummaries } from './extractive-summarizer.js';
 import { measureRequest } from './request-tokens.js';
-import { SUMMARY_FIELDS, type StructuredSummary, structuredSummarySchema } from './structured-summary.js';
-import type { SummaryInput, Summarizer } from './summarizer.js';
+import { type StructuredSummary, SUMMARY_FIELDS, structuredSummarySchema } from './structured-summary.js';
+import type { Summarizer, SummaryInput } from './summarizer.js';
 
 export interface LlmSummarizerOptions<Body, AdapterOptions = unknown> {
   /** A Cachet adapter (anthropic, openai-chat, ...): the request is built like any other. */

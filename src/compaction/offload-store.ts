@@ -1,7 +1,7 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import type { ImageBlock, TextBlock } from '../model/content.js';
-import type { JsonValue } from '../model/json.js';
 import { sha256 } from '../model/hash.js';
+import type { JsonValue } from '../model/json.js';
 
 /** Content taken out of the context, kept whole so it can be restored byte-for-byte. */
 export interface OffloadRecord {

@@ -90,7 +90,9 @@ export function resolveCompactionOptions(input: CompactionOptionsInput): Compact
   positiveInteger(options.windowTokens, 'compaction.windowTokens');
   const { monitor, light, full, emergency } = options.thresholds;
   const ordered = [monitor, light, full, emergency];
-  ordered.forEach((value, index) => share(value, `compaction.thresholds.${['monitor', 'light', 'full', 'emergency'][index]}`));
+  for (const [index, name] of (['monitor', 'light', 'full', 'emergency'] as const).entries()) {
+    share(ordered[index] as number, `compaction.thresholds.${name}`);
+  }
   if (!(monitor <= light && light <= full && full <= emergency)) {
     throw new ValidationError('compaction.thresholds', 'monitor <= light <= full <= emergency', ordered.join(' / '));
   }

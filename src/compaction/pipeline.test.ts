@@ -161,7 +161,7 @@ describe('summary and cache placement after the rewrite', () => {
     expect(summaryText).toContain(decision.checkpointId);
     // Invariants: alternation from the static zone on, pairing, no orphans.
     const messages = [...session.sessionMessages, ...history];
-    messages.forEach((message, index) => index > 0 && expect(message.role).not.toBe(messages[index - 1]?.role));
+    for (let index = 1; index < messages.length; index++) expect(messages[index]?.role).not.toBe(messages[index - 1]?.role);
     validatePairing(messages, 'messages', { allowPendingAtEnd: false });
     // The newest turns are untouched.
     expect(JSON.stringify(history.at(-1))).toContain('Read file_11.ts.');

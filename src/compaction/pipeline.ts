@@ -23,6 +23,7 @@ import {
   userInstructions,
 } from './history-analysis.js';
 import { filterMessage } from './ingestion-filter.js';
+import { RESTORE_TOOL_NAME } from './markers.js';
 import { applyMediaWindow } from './media-window.js';
 import {
   dedupeRepeatedReads,
@@ -33,7 +34,6 @@ import {
 } from './observation-masking.js';
 import { type OffloadStore, restoreIdFor } from './offload-store.js';
 import { type CompactionOptions, type CompactionOptionsInput, resolveCompactionOptions } from './options.js';
-import { RESTORE_TOOL_NAME } from './markers.js';
 import { guardInput } from './oversized-input-guard.js';
 import { measureRequest, messagesTokens } from './request-tokens.js';
 import { SessionNotes } from './session-notes.js';

@@ -80,7 +80,8 @@ export function renderSummary(summary: StructuredSummary, critical: CriticalCarr
   });
   lines.push('## User instructions so far (verbatim, oldest first)');
   if (critical.userInstructions.length === 0) lines.push('- (none)');
-  critical.userInstructions.forEach((text, index) => lines.push(`<instruction n="${index + 1}">\n${text}\n</instruction>`));
+  for (const [index, text] of critical.userInstructions.entries())
+    lines.push(`<instruction n="${index + 1}">\n${text}\n</instruction>`);
   lines.push('');
   lines.push('## Active errors (verbatim)');
   if (critical.activeErrors.length === 0) lines.push('- (none)');

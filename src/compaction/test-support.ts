@@ -1,5 +1,5 @@
-import { EventBus } from '../events/event-bus.js';
 import type { CachetEvent } from '../events/catalog.js';
+import { EventBus } from '../events/event-bus.js';
 import type { Message, ToolResultBlock } from '../model/content.js';
 import { Session } from '../session/session.js';
 import { COMPACTION_TOOL_DEFINITIONS } from './tools.js';

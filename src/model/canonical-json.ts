@@ -1,8 +1,8 @@
 import type { JsonValue } from './json.js';
 
 /**
- * JSON with object keys in code-point order and no insignificant whitespace, so equal values
- * always give equal bytes (the ordering rule of RFC 8785). Tool schemas and tool inputs go
+ * JSON with object keys sorted by UTF-16 code unit and no insignificant whitespace, so equal
+ * values always give equal bytes (the key ordering rule of RFC 8785). Tool schemas and tool inputs go
  * through this before they reach a prefix: key order from `JSON.parse`, MCP servers or map
  * iteration must never change cached bytes.
  */

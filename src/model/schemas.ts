@@ -97,4 +97,3 @@ export const generationParamsSchema = z
     parallelToolCalls: z.boolean().optional(),
   })
   .loose();
-

@@ -203,14 +203,18 @@ describe('Session.rewriteHistory', () => {
 
 describe('Session construction', () => {
   it('validates generation parameters with paths, in options and in setParams', () => {
-    expect(validationError(() => new Session({ id: 's', model: 'm', global: { system: [] }, params: { maxTokens: -1 } })).path).toBe(
-      'options.params.maxTokens',
-    );
+    expect(
+      validationError(() => new Session({ id: 's', model: 'm', global: { system: [] }, params: { maxTokens: -1 } })).path,
+    ).toBe('options.params.maxTokens');
     const session = demoSession();
     const before = JSON.stringify(session);
     expect(validationError(() => session.setParams({ temperature: 7 })).path).toBe('params.temperature');
-    expect(validationError(() => session.setParams({ toolChoice: { type: 'tool' } as never })).path).toMatch(/^params\.toolChoice/);
-    expect(validationError(() => session.setParams({ thinking: { type: 'enabled', budgetTokens: 0 } })).path).toBe('params.thinking.budgetTokens');
+    expect(validationError(() => session.setParams({ toolChoice: { type: 'tool' } as never })).path).toMatch(
+      /^params\.toolChoice/,
+    );
+    expect(validationError(() => session.setParams({ thinking: { type: 'enabled', budgetTokens: 0 } })).path).toBe(
+      'params.thinking.budgetTokens',
+    );
     expect(JSON.stringify(session)).toBe(before);
     session.setParams({ temperature: 0.2, toolChoice: { type: 'tool', name: 'read_file' } });
     expect(session.params).toMatchObject({ maxTokens: 4096, temperature: 0.2, toolChoice: { type: 'tool', name: 'read_file' } });

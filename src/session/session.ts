@@ -115,7 +115,8 @@ export class Session {
     );
     validatePairing(sessionMessages, 'options.sessionStatic.messages', { allowPendingAtEnd: false });
     this.sessionMessageList = sessionMessages.map((message) => deepFreeze(message));
-    this.generationParams = parseWith(generationParamsSchema, { ...DEFAULT_PARAMS, ...options.params }, 'options.params') as GenerationParams;
+    const params = { ...DEFAULT_PARAMS, ...options.params };
+    this.generationParams = parseWith(generationParamsSchema, params, 'options.params') as GenerationParams;
     this.bus?.emit('session.started', this.id, this.clock(), {
       model: this.modelName,
       provider: options.labels?.provider,
@@ -237,7 +238,8 @@ export class Session {
 
   setParams(params: Partial<GenerationParams>): void {
     if (typeof params !== 'object' || params === null) throw new ValidationError('params', 'an object of generation parameters');
-    this.generationParams = parseWith(generationParamsSchema, { ...this.generationParams, ...params }, 'params') as GenerationParams;
+    const merged = { ...this.generationParams, ...params };
+    this.generationParams = parseWith(generationParamsSchema, merged, 'params') as GenerationParams;
   }
 
   toJSON(): SerializedSession {

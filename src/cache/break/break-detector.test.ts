@@ -29,9 +29,17 @@ describe('createBreakDetector', () => {
     const found = detector.observe(anthropicRequest({ time: '2026-11-21T10:01:00Z' }), { at: MINUTE, turn: 2, step: 0 });
     expect(found).toMatchObject({ cause: 'clock', zone: 'system', path: 'system[1]', turn: 2 });
     // The lost part: system[1] and everything cached after it (the first user message).
-    expect(found?.missedTokens).toBe(wordCounter.countText('Current time: 2026-11-21T10:00:00Z. Project: cachet.') + wordCounter.countText('Fix the failing test.'));
+    expect(found?.missedTokens).toBe(
+      wordCounter.countText('Current time: 2026-11-21T10:00:00Z. Project: cachet.') +
+        wordCounter.countText('Fix the failing test.'),
+    );
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ type: 'cache.break', sessionId: 's1', at: MINUTE, payload: { cause: 'clock', path: 'system[1]' } });
+    expect(seen[0]).toMatchObject({
+      type: 'cache.break',
+      sessionId: 's1',
+      at: MINUTE,
+      payload: { cause: 'clock', path: 'system[1]' },
+    });
     expect(seen[0]!.payload).not.toHaveProperty('explanation');
   });
 
@@ -51,7 +59,8 @@ describe('createBreakDetector', () => {
 
   it('below-minimum: the cached prefix is shorter than the model floor', () => {
     const detector = createBreakDetector({ counter: wordCounter });
-    const small = (count: number) => anthropicRequest({ model: 'claude-haiku-4-5', persona: 'Short persona.', messages: anthropicHistory(count) });
+    const small = (count: number) =>
+      anthropicRequest({ model: 'claude-haiku-4-5', persona: 'Short persona.', messages: anthropicHistory(count) });
     detector.observe(small(1), { at: 0 });
     expect(detector.observe(small(3), { at: MINUTE })).toMatchObject({ cause: 'below-minimum' });
   });
@@ -65,7 +74,10 @@ describe('createBreakDetector', () => {
     };
     detector.observe(only(1), { at: 0 });
     expect(detector.observe(only(20), { at: MINUTE })).toBeNull(); // 19 blocks further: still in the window
-    expect(detector.observe(only(40), { at: 2 * MINUTE })).toMatchObject({ cause: 'lookback-exceeded', path: 'messages[19].content[0]' });
+    expect(detector.observe(only(40), { at: 2 * MINUTE })).toMatchObject({
+      cause: 'lookback-exceeded',
+      path: 'messages[19].content[0]',
+    });
   });
 
   it('template-rerender: a new user query makes Qwen3 drop the previous turn’s reasoning', () => {
@@ -74,17 +86,31 @@ describe('createBreakDetector', () => {
     const first = [system, { role: 'user', content: 'make a page' }];
     detector.observe({ model: 'qwen3', messages: first }, { at: 0 });
     const found = detector.observe(
-      { model: 'qwen3', messages: [...first, { role: 'assistant', content: 'done', reasoning_content: 'plan the page first' }, { role: 'user', content: 'add a footer' }] },
+      {
+        model: 'qwen3',
+        messages: [
+          ...first,
+          { role: 'assistant', content: 'done', reasoning_content: 'plan the page first' },
+          { role: 'user', content: 'add a footer' },
+        ],
+      },
       { at: MINUTE },
     );
     expect(found).toMatchObject({ cause: 'template-rerender', path: 'messages[2].reasoning_content' });
-    expect(createBreakDetector({ format: 'openai-compatible', chatTemplate: 'other' }).observe({ model: 'q', messages: first }, { at: 0 })).toBeNull();
+    expect(
+      createBreakDetector({ format: 'openai-compatible', chatTemplate: 'other' }).observe(
+        { model: 'q', messages: first },
+        { at: 0 },
+      ),
+    ).toBeNull();
   });
 
   it('unknown: the provider read far less than was cached and nothing explains it', () => {
     const detector = createBreakDetector({ counter: wordCounter });
     detector.observe(grow(1), { at: 0 });
-    expect(detector.observe(grow(3), { at: MINUTE, usage: { ...emptyUsage(), cacheReadTokens: 0 } })).toMatchObject({ cause: 'unknown' });
+    expect(detector.observe(grow(3), { at: MINUTE, usage: { ...emptyUsage(), cacheReadTokens: 0 } })).toMatchObject({
+      cause: 'unknown',
+    });
   });
 
   it('model-changed, tools-changed and params-changed through observe', () => {
@@ -101,7 +127,14 @@ describe('createBreakDetector', () => {
 
   it('ignores losses below OpenAI’s 128-token granularity', () => {
     const detector = createBreakDetector({ counter: wordCounter });
-    const body = (tail: string) => ({ model: 'gpt-4.1', messages: [{ role: 'system', content: words(2000) }, { role: 'user', content: 'hi' }, { role: 'user', content: tail }] });
+    const body = (tail: string) => ({
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: words(2000) },
+        { role: 'user', content: 'hi' },
+        { role: 'user', content: tail },
+      ],
+    });
     detector.observe(body('note one'), { at: 0 });
     expect(detector.observe(body('note two'), { at: MINUTE })).toBeNull();
   });

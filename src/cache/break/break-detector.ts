@@ -5,13 +5,7 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS } from '../../providers/anthropic/models.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import {
-  anthropicBreakpoints,
-  cacheLifetimeMs,
-  cacheRulesFor,
-  minimumPrefixTokens,
-  unitTokens,
-} from '../wire/cache-rules.js';
+import { anthropicBreakpoints, cacheLifetimeMs, cacheRulesFor, minimumPrefixTokens, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
 import type { NormalizedWireBody } from '../wire/wire-unit.js';
 import { causeSentence, diffNormalized } from './diff-wire-bodies.js';
@@ -225,9 +219,14 @@ export function blockPositions(body: NormalizedWireBody): number[] {
  * follows it. Returns the unit index (in `before`) of the first reasoning that `after` will
  * render differently, or null.
  */
-function reasoningRerender(before: NormalizedWireBody, after: NormalizedWireBody): { side: 'before' | 'after'; index: number } | null {
+function reasoningRerender(
+  before: NormalizedWireBody,
+  after: NormalizedWireBody,
+): { side: 'before' | 'after'; index: number } | null {
   const lastQuery = (body: NormalizedWireBody) =>
-    body.units.findLastIndex((unit) => unit.role === 'user' && unit.kind === 'text' && !unit.tokenText.startsWith('<tool_response>'));
+    body.units.findLastIndex(
+      (unit) => unit.role === 'user' && unit.kind === 'text' && !unit.tokenText.startsWith('<tool_response>'),
+    );
   const queryBefore = before.units[lastQuery(before)]?.messageIndex ?? -1;
   const queryAfter = after.units[lastQuery(after)]?.messageIndex ?? -1;
   if (queryAfter <= queryBefore) return null;

@@ -15,7 +15,13 @@ describe('diffWireBodies', () => {
   });
 
   it('ignores a turn tail dropped from the last user message', () => {
-    const withTail = { role: 'user', content: [{ type: 'text', text: 'Fix the failing test.', cache_control: { type: 'ephemeral' } }, { type: 'text', text: '[memory] the test lives in src/a.test.ts' }] };
+    const withTail = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Fix the failing test.', cache_control: { type: 'ephemeral' } },
+        { type: 'text', text: '[memory] the test lives in src/a.test.ts' },
+      ],
+    };
     const a = anthropicRequest({ messages: [withTail] });
     const b = anthropicRequest({ messages: [firstUser, reply, userTurn('Thanks.')] });
     expect(diffWireBodies(a, b).firstDivergence).toBeNull();
@@ -50,11 +56,24 @@ describe('diffWireBodies', () => {
   it('tells reordered tools from changed tools', () => {
     const a = anthropicRequest({});
     const swapped = anthropicRequest({ tools: [TOOLS_ANTHROPIC[1], TOOLS_ANTHROPIC[0]] });
-    expect(diffWireBodies(a, swapped)).toMatchObject({ cause: 'tool-order', firstDivergence: { zone: 'tools', path: 'tools[0]' } });
-    const changed = anthropicRequest({ tools: [TOOLS_ANTHROPIC[0], { ...TOOLS_ANTHROPIC[1], description: 'Write or create a file.' }] });
-    expect(diffWireBodies(a, changed)).toMatchObject({ cause: 'tools-changed', firstDivergence: { zone: 'tools', path: 'tools[1]' } });
-    const added = anthropicRequest({ tools: [...TOOLS_ANTHROPIC, { name: 'grep', description: 'Search.', input_schema: { type: 'object' } }] });
-    expect(diffWireBodies(a, added)).toMatchObject({ cause: 'tools-changed', firstDivergence: { zone: 'tools', path: 'tools[2]' } });
+    expect(diffWireBodies(a, swapped)).toMatchObject({
+      cause: 'tool-order',
+      firstDivergence: { zone: 'tools', path: 'tools[0]' },
+    });
+    const changed = anthropicRequest({
+      tools: [TOOLS_ANTHROPIC[0], { ...TOOLS_ANTHROPIC[1], description: 'Write or create a file.' }],
+    });
+    expect(diffWireBodies(a, changed)).toMatchObject({
+      cause: 'tools-changed',
+      firstDivergence: { zone: 'tools', path: 'tools[1]' },
+    });
+    const added = anthropicRequest({
+      tools: [...TOOLS_ANTHROPIC, { name: 'grep', description: 'Search.', input_schema: { type: 'object' } }],
+    });
+    expect(diffWireBodies(a, added)).toMatchObject({
+      cause: 'tools-changed',
+      firstDivergence: { zone: 'tools', path: 'tools[2]' },
+    });
   });
 
   it('names an edited history message', () => {
@@ -62,7 +81,10 @@ describe('diffWireBodies', () => {
     const edited = structuredClone(history) as Array<{ content: Array<{ text: string }> }>;
     edited[1]!.content[0]!.text = 'message 1: [compacted]';
     const report = diffWireBodies(anthropicRequest({ messages: history }), anthropicRequest({ messages: edited }));
-    expect(report).toMatchObject({ cause: 'history-edited', firstDivergence: { zone: 'messages', path: 'messages[1].content[0]' } });
+    expect(report).toMatchObject({
+      cause: 'history-edited',
+      firstDivergence: { zone: 'messages', path: 'messages[1].content[0]' },
+    });
   });
 
   it('names a model switch and a changed tool_choice', () => {
@@ -81,20 +103,38 @@ describe('diffWireBodies', () => {
     (history[1] as { content: Array<Record<string, unknown>> }).content[0]!.cache_control = { type: 'ephemeral' };
     const edited = structuredClone(history) as Array<{ content: Array<{ text: string }> }>;
     edited[3]!.content[0]!.text = 'rewritten';
-    expect(diffWireBodies(anthropicRequest({ messages: history }), anthropicRequest({ messages: edited })).firstDivergence).toBeNull();
+    expect(
+      diffWireBodies(anthropicRequest({ messages: history }), anthropicRequest({ messages: edited })).firstDivergence,
+    ).toBeNull();
     edited[1]!.content[0]!.text = 'rewritten too';
-    expect(diffWireBodies(anthropicRequest({ messages: history }), anthropicRequest({ messages: edited })).cause).toBe('history-edited');
+    expect(diffWireBodies(anthropicRequest({ messages: history }), anthropicRequest({ messages: edited })).cause).toBe(
+      'history-edited',
+    );
   });
 
   it('works on OpenAI Chat bodies: system messages are the system zone', () => {
     const a = chatRequest({});
     const b = chatRequest({ system: 'You are helpful. Answer in English.' });
-    expect(diffWireBodies(a, b)).toMatchObject({ cause: 'system-changed', firstDivergence: { zone: 'system', path: 'messages[0].content' } });
-    const clock = chatRequest({ system: (a.messages as Array<{ content: string }>)[0]!.content.replace('Friday, 21 Nov', 'Saturday, 22 Nov') });
+    expect(diffWireBodies(a, b)).toMatchObject({
+      cause: 'system-changed',
+      firstDivergence: { zone: 'system', path: 'messages[0].content' },
+    });
+    const clock = chatRequest({
+      system: (a.messages as Array<{ content: string }>)[0]!.content.replace('Friday, 21 Nov', 'Saturday, 22 Nov'),
+    });
     expect(diffWireBodies(a, clock).cause).toBe('clock');
-    const appended = chatRequest({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: 'more' }] });
+    const appended = chatRequest({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+        { role: 'user', content: 'more' },
+      ],
+    });
     expect(diffWireBodies(a, appended).firstDivergence).toBeNull();
-    expect(diffWireBodies(a, chatRequest({ extra: { prompt_cache_key: 'other' } }))).toMatchObject({ cause: 'params-changed', firstDivergence: { path: 'prompt_cache_key' } });
+    expect(diffWireBodies(a, chatRequest({ extra: { prompt_cache_key: 'other' } }))).toMatchObject({
+      cause: 'params-changed',
+      firstDivergence: { path: 'prompt_cache_key' },
+    });
   });
 
   it('works on Responses bodies', () => {
@@ -104,10 +144,16 @@ describe('diffWireBodies', () => {
       cause: 'clock',
       firstDivergence: { zone: 'system', path: 'instructions' },
     });
-    const grown = body('Be brief. Date: 2026-11-21', [{ role: 'user', content: 'hi' }, { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }]);
+    const grown = body('Be brief. Date: 2026-11-21', [
+      { role: 'user', content: 'hi' },
+      { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+    ]);
     expect(diffWireBodies(a, grown).firstDivergence).toBeNull();
     const edited = body('Be brief. Date: 2026-11-21', [{ role: 'user', content: 'hello' }]);
-    expect(diffWireBodies(grown, edited)).toMatchObject({ cause: 'history-edited', firstDivergence: { path: 'input[0].content' } });
+    expect(diffWireBodies(grown, edited)).toMatchObject({
+      cause: 'history-edited',
+      firstDivergence: { path: 'input[0].content' },
+    });
   });
 
   it('works on OpenRouter bodies (Anthropic routes honour cache_control horizons)', () => {
@@ -121,14 +167,32 @@ describe('diffWireBodies', () => {
     });
     const toolA = { type: 'function', function: { name: 'a', parameters: { type: 'object' } } };
     const toolB = { type: 'function', function: { name: 'b', parameters: { type: 'object' } } };
-    expect(diffWireBodies(body([toolA, toolB]), body([toolB, toolA]))).toMatchObject({ cause: 'tool-order', firstDivergence: { zone: 'tools' } });
+    expect(diffWireBodies(body([toolA, toolB]), body([toolB, toolA]))).toMatchObject({
+      cause: 'tool-order',
+      firstDivergence: { zone: 'tools' },
+    });
   });
 
   it('works on OpenAI-compatible bodies', () => {
-    const body = (messages: unknown[]) => ({ model: 'qwen3-8b', cache_prompt: true, messages: [{ role: 'system', content: 'You build apps.' }, ...messages] });
-    const a = body([{ role: 'user', content: 'make a page' }, { role: 'assistant', content: 'ok', reasoning_content: 'think' }, { role: 'user', content: 'more' }]);
-    const b = body([{ role: 'user', content: 'make a page' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }]);
-    expect(diffWireBodies(a, b)).toMatchObject({ cause: 'history-edited', firstDivergence: { path: 'messages[2].reasoning_content' } });
+    const body = (messages: unknown[]) => ({
+      model: 'qwen3-8b',
+      cache_prompt: true,
+      messages: [{ role: 'system', content: 'You build apps.' }, ...messages],
+    });
+    const a = body([
+      { role: 'user', content: 'make a page' },
+      { role: 'assistant', content: 'ok', reasoning_content: 'think' },
+      { role: 'user', content: 'more' },
+    ]);
+    const b = body([
+      { role: 'user', content: 'make a page' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'more' },
+    ]);
+    expect(diffWireBodies(a, b)).toMatchObject({
+      cause: 'history-edited',
+      firstDivergence: { path: 'messages[2].reasoning_content' },
+    });
   });
 
   it('refuses bodies that are not requests', () => {

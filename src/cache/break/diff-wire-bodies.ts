@@ -2,7 +2,7 @@ import type { CacheBreakCause } from '../../events/catalog.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { cacheHorizon } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
-import { type NormalizedWireBody, type WireUnit, type WireZone, unitIdentity } from '../wire/wire-unit.js';
+import { type NormalizedWireBody, unitIdentity, type WireUnit, type WireZone } from '../wire/wire-unit.js';
 import { clockChangedAt } from './clock-pattern.js';
 
 /** Where two requests first differ inside the part the first one could have cached. */
@@ -59,7 +59,11 @@ const EXCERPT_AFTER = 56;
  * if (report.cause) console.log(report.cause, report.firstDivergence?.path); // 'clock' 'system[1]'
  */
 export function diffWireBodies(a: unknown, b: unknown, options: DiffOptions = {}): WireDiffReport {
-  return diffNormalized(normalizeWireBody(a, options.format), normalizeWireBody(b, options.format), JSON.stringify(a) === JSON.stringify(b));
+  return diffNormalized(
+    normalizeWireBody(a, options.format),
+    normalizeWireBody(b, options.format),
+    JSON.stringify(a) === JSON.stringify(b),
+  );
 }
 
 /** `diffWireBodies` on bodies already normalised. */
@@ -122,7 +126,14 @@ function describeDivergence(before: WireUnit, after: WireUnit | undefined): Wire
   const charIndex = firstDifference(before.text, after.text);
   if (charIndex === -1) {
     // Same bytes, different role or message boundary.
-    return { zone, path, byteOffset: 0, before: `(${before.role}) ${excerpt(before.text, 0)}`, after: `(${after.role}) ${excerpt(after.text, 0)}`, charIndex: 0 };
+    return {
+      zone,
+      path,
+      byteOffset: 0,
+      before: `(${before.role}) ${excerpt(before.text, 0)}`,
+      after: `(${after.role}) ${excerpt(after.text, 0)}`,
+      charIndex: 0,
+    };
   }
   return {
     zone,
@@ -156,7 +167,8 @@ function classifyDivergence(
     case 'tools':
       return sameToolSet(a, b) ? 'tool-order' : 'tools-changed';
     case 'system':
-      if (after && before.zone === 'system' && after.zone === 'system' && clockChangedAt(before.text, after.text, charIndex)) return 'clock';
+      if (after && before.zone === 'system' && after.zone === 'system' && clockChangedAt(before.text, after.text, charIndex))
+        return 'clock';
       return 'system-changed';
     case 'messages':
       if (after && clockChangedAt(before.text, after.text, charIndex)) return 'clock';

@@ -2,8 +2,16 @@
 import { words } from '../test-support.js';
 
 export const TOOLS_ANTHROPIC = [
-  { name: 'read_file', description: 'Read a file from the workspace.', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
-  { name: 'write_file', description: 'Write a file to the workspace.', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+  {
+    name: 'read_file',
+    description: 'Read a file from the workspace.',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+  {
+    name: 'write_file',
+    description: 'Write a file to the workspace.',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+  },
 ];
 
 export function anthropicRequest(options: {
@@ -20,9 +28,15 @@ export function anthropicRequest(options: {
     tools: options.tools ?? TOOLS_ANTHROPIC,
     system: [
       { type: 'text', text: options.persona ?? `You are a coding agent. ${words(1500, 'p')}` },
-      { type: 'text', text: `Current time: ${options.time ?? '2026-11-21T10:00:00Z'}. Project: cachet.`, cache_control: { type: 'ephemeral' } },
+      {
+        type: 'text',
+        text: `Current time: ${options.time ?? '2026-11-21T10:00:00Z'}. Project: cachet.`,
+        cache_control: { type: 'ephemeral' },
+      },
     ],
-    messages: options.messages ?? [{ role: 'user', content: [{ type: 'text', text: 'Fix the failing test.', cache_control: { type: 'ephemeral' } }] }],
+    messages: options.messages ?? [
+      { role: 'user', content: [{ type: 'text', text: 'Fix the failing test.', cache_control: { type: 'ephemeral' } }] },
+    ],
     ...options.extra,
   };
 }
@@ -41,11 +55,16 @@ export function anthropicHistory(count: number, marked = true): unknown[] {
   }));
 }
 
-export function chatRequest(options: { system?: string; messages?: unknown[]; model?: string; extra?: Record<string, unknown> } = {}): Record<string, unknown> {
+export function chatRequest(
+  options: { system?: string; messages?: unknown[]; model?: string; extra?: Record<string, unknown> } = {},
+): Record<string, unknown> {
   return {
     model: options.model ?? 'gpt-4.1',
     tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: {} } } }],
-    messages: [{ role: 'system', content: options.system ?? `You are helpful. ${words(1500)} Today is Friday, 21 Nov 2026.` }, ...(options.messages ?? [{ role: 'user', content: 'hi' }])],
+    messages: [
+      { role: 'system', content: options.system ?? `You are helpful. ${words(1500)} Today is Friday, 21 Nov 2026.` },
+      ...(options.messages ?? [{ role: 'user', content: 'hi' }]),
+    ],
     ...options.extra,
   };
 }

@@ -13,7 +13,9 @@ describe('Anthropic cache model', () => {
     const cache = model();
     const first = cache.judge(anthropicBody({ systemTokens: 2000, turns: [words(10, 'q')] }), { at: 0 });
     expect(first).toMatchObject({ inputTokens: 2010, cacheReadTokens: 0, cacheWrite5mTokens: 2000, uncachedTokens: 10 });
-    const second = cache.judge(anthropicBody({ systemTokens: 2000, turns: [words(10, 'q'), words(5, 'a'), words(7, 'r')] }), { at: MINUTE });
+    const second = cache.judge(anthropicBody({ systemTokens: 2000, turns: [words(10, 'q'), words(5, 'a'), words(7, 'r')] }), {
+      at: MINUTE,
+    });
     expect(second).toMatchObject({ inputTokens: 2022, cacheReadTokens: 2000, cacheWriteTokens: 0, uncachedTokens: 22 });
     expect(second.readFrom?.path).toBe('system[0]');
     expect(second.explanation.join(' ')).toContain('Read 2,000 tokens');
@@ -92,7 +94,9 @@ describe('Anthropic cache model', () => {
     ] as const) {
       const cache = model();
       cache.judge(anthropicBody({ turns: history(1), lastBreakpoint: '5m', systemBreakpoint: null }), { at: 0 });
-      const later = cache.judge(anthropicBody({ turns: history(1 + added), lastBreakpoint: '5m', systemBreakpoint: null }), { at: MINUTE });
+      const later = cache.judge(anthropicBody({ turns: history(1 + added), lastBreakpoint: '5m', systemBreakpoint: null }), {
+        at: MINUTE,
+      });
       if (expectedHit) {
         expect(later.readFrom?.path).toBe('messages[0].content[0]');
         expect(later.missCause).toBeNull();
@@ -158,11 +162,16 @@ describe('Anthropic cache model', () => {
   it('top-level automatic cache_control marks the last block and moves with the conversation', () => {
     const cache = model();
     const turns = [words(1200, 'h')];
-    const first = cache.judge(anthropicBody({ turns, systemBreakpoint: null, extra: { cache_control: { type: 'ephemeral' } } }), { at: 0 });
-    expect(first.cacheWriteTokens).toBe(3200);
-    const second = cache.judge(anthropicBody({ turns: [...turns, 'ok', 'more'], systemBreakpoint: null, extra: { cache_control: { type: 'ephemeral' } } }), {
-      at: MINUTE,
+    const first = cache.judge(anthropicBody({ turns, systemBreakpoint: null, extra: { cache_control: { type: 'ephemeral' } } }), {
+      at: 0,
     });
+    expect(first.cacheWriteTokens).toBe(3200);
+    const second = cache.judge(
+      anthropicBody({ turns: [...turns, 'ok', 'more'], systemBreakpoint: null, extra: { cache_control: { type: 'ephemeral' } } }),
+      {
+        at: MINUTE,
+      },
+    );
     expect(second).toMatchObject({ cacheReadTokens: 3200, cacheWrite5mTokens: 2 });
   });
 

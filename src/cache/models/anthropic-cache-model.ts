@@ -63,7 +63,11 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     // A plain Anthropic body (string contents, no system, unfamiliar model id) can look like Chat Completions.
     const body = normalizeWireBody(rawBody, detectWireFormat(rawBody) === 'openrouter' ? 'openrouter' : 'anthropic');
     if (cacheRulesFor(body) !== 'anthropic') {
-      throw new ValidationError('body', 'an Anthropic Messages body (or an OpenRouter anthropic/* body)', `got a ${body.format} body`);
+      throw new ValidationError(
+        'body',
+        'an Anthropic Messages body (or an OpenRouter anthropic/* body)',
+        `got a ${body.format} body`,
+      );
     }
     const at = context.at;
     const requestIndex = index++;
@@ -95,10 +99,20 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     const rejection = rejectionOf(breakpoints);
     if (rejection) {
       detector.observeNormalized(body, { at });
-      return buildVerdict({ ...base, cacheReadTokens: 0, cacheWrite5mTokens: 0, cacheWrite1hTokens: 0, readFrom: null, missCause: null, explanation: [rejection], rejected: rejection });
+      return buildVerdict({
+        ...base,
+        cacheReadTokens: 0,
+        cacheWrite5mTokens: 0,
+        cacheWrite1hTokens: 0,
+        readFrom: null,
+        missCause: null,
+        explanation: [rejection],
+        rejected: rejection,
+      });
     }
     const positions = blockPositions(body);
-    const live = (entry: Entry | undefined): boolean => entry !== undefined && entry.request < requestIndex && at < entry.expiresAt;
+    const live = (entry: Entry | undefined): boolean =>
+      entry !== undefined && entry.request < requestIndex && at < entry.expiresAt;
 
     // Reads: walk back from every breakpoint through at most 20 block positions.
     let readEnd = -1;
@@ -138,7 +152,9 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
       lookbackMissed = null;
     }
     if (expiredInWindow && readEnd < 0) {
-      explanation.push(`The entry ending at ${expiredInWindow.path} expired ${formatAge(at - expiredInWindow.expiresAt)} ago (${expiredInWindow.ttl} TTL).`);
+      explanation.push(
+        `The entry ending at ${expiredInWindow.path} expired ${formatAge(at - expiredInWindow.expiresAt)} ago (${expiredInWindow.ttl} TTL).`,
+      );
     }
 
     // Writes: every breakpoint past the read whose prefix clears the minimum gets an entry.
@@ -161,7 +177,14 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
       writtenUpTo = mark.index;
       const existing = entries.get(hashes[mark.index]!);
       if (!live(existing)) {
-        entries.set(hashes[mark.index]!, { ttl, writtenAt: at, expiresAt: at + ttlMs(ttl), request: requestIndex, path: unit.path, tokens: cumulative[mark.index]! });
+        entries.set(hashes[mark.index]!, {
+          ttl,
+          writtenAt: at,
+          expiresAt: at + ttlMs(ttl),
+          request: requestIndex,
+          path: unit.path,
+          tokens: cumulative[mark.index]!,
+        });
       }
     }
     if (cacheWrite5mTokens + cacheWrite1hTokens > 0) {
@@ -172,11 +195,23 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     if (breakpoints.length === 0) explanation.push('No cache_control breakpoint: nothing is read or written.');
     if (!counter.exact) explanation.push(`Token counts are estimates (${counter.name}); Anthropic's tokenizer is not public.`);
 
-    const structural = detector.observeNormalized(body, { at, usage: { uncachedInputTokens: 0, cacheReadTokens, cacheWrite5mTokens, cacheWrite1hTokens, outputTokens: 0, reasoningTokens: 0, raw: null } });
+    const structural = detector.observeNormalized(body, {
+      at,
+      usage: {
+        uncachedInputTokens: 0,
+        cacheReadTokens,
+        cacheWrite5mTokens,
+        cacheWrite1hTokens,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        raw: null,
+      },
+    });
     let missCause: CacheBreakCause | null = structural?.cause ?? null;
     if (lookbackMissed) missCause = 'lookback-exceeded';
     else if (expiredInWindow && readEnd < 0) missCause = 'ttl-expired';
-    if (structural && !explanation.some((line) => line.includes(structural.explanation))) explanation.push(structural.explanation);
+    if (structural && !explanation.some((line) => line.includes(structural.explanation)))
+      explanation.push(structural.explanation);
     return buildVerdict({
       ...base,
       cacheReadTokens,
@@ -211,4 +246,3 @@ function rejectionOf(breakpoints: ReadonlyArray<{ ttl: string }>): string | null
   }
   return null;
 }
-

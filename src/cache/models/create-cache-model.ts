@@ -1,5 +1,5 @@
-import type { ProviderId } from '../../providers/adapter.js';
 import { assertNever } from '../../model/validate.js';
+import type { ProviderId } from '../../providers/adapter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { cacheRulesFor } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
@@ -26,7 +26,8 @@ export interface CacheModelOptions {
  * const verdicts = bodies.map((body, i) => model.judge(body, { at: times[i] }));
  */
 export function createCacheModel(provider: ProviderId, options: CacheModelOptions = {}): CacheModel {
-  const anthropic = () => createAnthropicCacheModel({ ...(options.counter ? { counter: options.counter } : {}), ...options.anthropic });
+  const anthropic = () =>
+    createAnthropicCacheModel({ ...(options.counter ? { counter: options.counter } : {}), ...options.anthropic });
   const openai = () => createOpenAiCacheModel({ ...(options.counter ? { counter: options.counter } : {}), ...options.openai });
   switch (provider) {
     case 'anthropic':
@@ -52,7 +53,9 @@ function openRouterModel(anthropic: () => CacheModel, openai: () => CacheModel):
     rules: 'openai',
     judge(body: unknown, context: JudgeContext): CacheVerdict {
       const rules = cacheRulesFor(normalizeWireBody(body, 'openrouter'));
-      const model = rules === 'anthropic' ? (anthropicModel ??= anthropic()) : (openaiModel ??= openai());
+      if (rules === 'anthropic') anthropicModel ??= anthropic();
+      else openaiModel ??= openai();
+      const model = (rules === 'anthropic' ? anthropicModel : openaiModel) as CacheModel;
       return { ...model.judge(body, context), index: index++ };
     },
     reset() {

@@ -28,7 +28,10 @@ describe('local engine cache model (Qwen3 template + tokenizer)', () => {
     const reply = { content: '', reasoning_content: 'I should write the file.', tool_calls: [call] };
     const user = { role: 'user', content: 'Build a todo app.' };
     const first = model.judge(body([user]), { at: 0, reply });
-    const second = model.judge(body([user, { role: 'assistant', ...reply }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }]), { at: 1000 });
+    const second = model.judge(
+      body([user, { role: 'assistant', ...reply }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }]),
+      { at: 1000 },
+    );
     // Everything up to the end of the generated reply is reused: prompt + reply tokens.
     expect(second.cacheReadTokens).toBeGreaterThan(first.inputTokens);
     expect(second.missCause).toBeNull();
@@ -39,7 +42,9 @@ describe('local engine cache model (Qwen3 template + tokenizer)', () => {
     const user = { role: 'user', content: 'Build a todo app.' };
     const reply = { content: 'Here it is.', reasoning_content: 'Plan the markup first.' };
     const first = model.judge(body([user]), { at: 0, reply });
-    const next = model.judge(body([user, { role: 'assistant', ...reply }, { role: 'user', content: 'Add dark mode.' }]), { at: 60_000 });
+    const next = model.judge(body([user, { role: 'assistant', ...reply }, { role: 'user', content: 'Add dark mode.' }]), {
+      at: 60_000,
+    });
     expect(next.missCause).toBe('template-rerender');
     // Reuse stops right after the generation prompt the first request ended with.
     expect(next.cacheReadTokens).toBe(first.inputTokens);
@@ -49,7 +54,13 @@ describe('local engine cache model (Qwen3 template + tokenizer)', () => {
 
   it('names a clock in the system prompt', () => {
     const model = createLocalEngineCacheModel();
-    const withTime = (time: string) => ({ model: 'qwen3-8b', messages: [{ role: 'system', content: `${SYSTEM} Now: ${time}.` }, { role: 'user', content: 'hi' }] });
+    const withTime = (time: string) => ({
+      model: 'qwen3-8b',
+      messages: [
+        { role: 'system', content: `${SYSTEM} Now: ${time}.` },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     model.judge(withTime('2026-11-21 10:00'), { at: 0 });
     const next = model.judge(withTime('2026-11-21 10:05'), { at: 300_000 });
     expect(next.missCause).toBe('clock');

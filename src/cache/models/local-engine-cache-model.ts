@@ -61,7 +61,8 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     }
     const tokenizer = loadTokenizer();
     const template = options.chatTemplate ?? tokenizer.chatTemplate;
-    if (!template) throw new ValidationError('chatTemplate', 'a Jinja chat template', `${tokenizer.packageName} ships none; pass one`);
+    if (!template)
+      throw new ValidationError('chatTemplate', 'a Jinja chat template', `${tokenizer.packageName} ships none; pass one`);
     const requestIndex = index++;
     const templateOptions = renderOptions(rawBody);
     const messages = rawBody.messages.map(templateMessage);
@@ -78,11 +79,15 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     let missCause: CacheBreakCause | null = null;
     if (!cachePrompt) explanation.push('cache_prompt is false: the engine re-processes the whole prompt.');
     if (slot) {
-      explanation.push(`Reused ${formatTokens(reused)} of ${formatTokens(prompt.length)} prompt tokens from slot ${slotKey} (${formatTokens(slot.tokens.length)} cached).`);
+      explanation.push(
+        `Reused ${formatTokens(reused)} of ${formatTokens(prompt.length)} prompt tokens from slot ${slotKey} (${formatTokens(slot.tokens.length)} cached).`,
+      );
       if (common < slot.tokens.length && common < prompt.length) {
         const was = tokenizer.decode(slot.tokens.slice(common, common + 12));
         const now = tokenizer.decode(prompt.slice(common, common + 12));
-        explanation.push(`The rendered prompt diverges from the slot at token ${common}: cached ${JSON.stringify(was)}, now ${JSON.stringify(now)}.`);
+        explanation.push(
+          `The rendered prompt diverges from the slot at token ${common}: cached ${JSON.stringify(was)}, now ${JSON.stringify(now)}.`,
+        );
         const wire = diffWireBodies(slot.body, rawBody, { format: 'openai-compatible' });
         missCause = wire.cause ?? 'template-rerender';
         if (!wire.cause) explanation.push('The wire bodies only append: the chat template re-rendered earlier history.');
@@ -154,8 +159,13 @@ function generatedText(
   template: string,
   templateOptions: { enableThinking?: boolean },
 ): string {
-  const replyMessage = templateMessage(typeof reply === 'string' ? { role: 'assistant', content: reply } : { role: 'assistant', ...reply });
-  const full = renderChatTemplate({ messages: [...messages, replyMessage], tools }, template, { ...templateOptions, addGenerationPrompt: false });
+  const replyMessage = templateMessage(
+    typeof reply === 'string' ? { role: 'assistant', content: reply } : { role: 'assistant', ...reply },
+  );
+  const full = renderChatTemplate({ messages: [...messages, replyMessage], tools }, template, {
+    ...templateOptions,
+    addGenerationPrompt: false,
+  });
   const base = renderChatTemplate({ messages, tools }, template, { ...templateOptions, addGenerationPrompt: true });
   const text = full.startsWith(base) ? full.slice(base.length) : String(replyMessage.content);
   return text.endsWith('\n') ? text.slice(0, -1) : text;

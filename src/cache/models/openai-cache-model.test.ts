@@ -7,7 +7,10 @@ const MINUTE = 60_000;
 function chat(system: string, turns: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     model: 'gpt-4.1',
-    messages: [{ role: 'system', content: system }, ...turns.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content }))],
+    messages: [
+      { role: 'system', content: system },
+      ...turns.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content })),
+    ],
     ...extra,
   };
 }
@@ -75,7 +78,9 @@ describe('OpenAI cache model', () => {
     const other = cache.judge(chat(words(2000), ['hi'], { prompt_cache_key: 'session-b' }), { at: MINUTE });
     expect(other.cacheReadTokens).toBe(0);
     expect(other.missCause).toBe('params-changed');
-    expect(cache.judge(chat(words(2000), ['hi'], { prompt_cache_key: 'session-a' }), { at: 2 * MINUTE }).cacheReadTokens).toBeGreaterThan(0);
+    expect(
+      cache.judge(chat(words(2000), ['hi'], { prompt_cache_key: 'session-a' }), { at: 2 * MINUTE }).cacheReadTokens,
+    ).toBeGreaterThan(0);
   });
 
   it('judges Responses bodies: instructions and input items form the prefix', () => {

@@ -72,7 +72,11 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     const detected = detectWireFormat(rawBody);
     const body = normalizeWireBody(rawBody, detected === 'openai-compatible' ? 'openai-chat' : detected);
     if (cacheRulesFor(body) !== 'openai') {
-      throw new ValidationError('body', 'an OpenAI Chat Completions or Responses body (or an OpenRouter non-Anthropic body)', `got a ${body.format} body`);
+      throw new ValidationError(
+        'body',
+        'an OpenAI Chat Completions or Responses body (or an OpenRouter non-Anthropic body)',
+        `got a ${body.format} body`,
+      );
     }
     const at = context.at;
     const requestIndex = index++;
@@ -80,7 +84,11 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     const tokens = tokensWithFraming(body, counter);
     const cumulative = running(tokens);
     const total = cumulative.at(-1) ?? 0;
-    const retention = body.retention ?? (facts.retention.includes(options.defaultRetention ?? 'in_memory') ? (options.defaultRetention ?? 'in_memory') : facts.retention[0]!);
+    const retention =
+      body.retention ??
+      (facts.retention.includes(options.defaultRetention ?? 'in_memory')
+        ? (options.defaultRetention ?? 'in_memory')
+        : facts.retention[0]!);
     const lifetime = retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : CACHE_LIFETIMES_MS.openAiInMemoryIdle;
     const explanation: string[] = [];
     let cacheReadTokens = 0;
@@ -90,7 +98,10 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
 
     if (facts.explicitBreakpoints) {
       const hashes = chainHashes(body);
-      const explicitLifetime = Math.max(CACHE_LIFETIMES_MS.openAiExplicit, retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : 0);
+      const explicitLifetime = Math.max(
+        CACHE_LIFETIMES_MS.openAiExplicit,
+        retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : 0,
+      );
       let readEnd = -1;
       for (let unitIndex = body.units.length - 1; unitIndex >= 0; unitIndex--) {
         const entry = explicit.get(hashes[unitIndex]!);
@@ -102,7 +113,10 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
         }
       }
       cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
-      if (readFrom) explanation.push(`Read ${formatTokens(cacheReadTokens)} tokens up to the breakpoint at ${readFrom.path}, written ${formatAge(at - readFrom.writtenAt)} ago.`);
+      if (readFrom)
+        explanation.push(
+          `Read ${formatTokens(cacheReadTokens)} tokens up to the breakpoint at ${readFrom.path}, written ${formatAge(at - readFrom.writtenAt)} ago.`,
+        );
       const marks = body.units.flatMap((unit, unitIndex) => (unit.breakpoint ? [unitIndex] : []));
       const mode = body.promptCacheMode ?? 'implicit';
       const written = mode === 'explicit' ? marks.slice(-4) : [...marks.slice(-3), body.units.length - 1];
@@ -112,11 +126,21 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
         if (cumulative[mark]! < facts.minimumPrefixTokens) continue;
         cacheWrite5mTokens += cumulative[mark]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
         writtenUpTo = mark;
-        explicit.set(hashes[mark]!, { tokens: cumulative[mark]!, path: body.units[mark]!.path, writtenAt: at, expiresAt: at + explicitLifetime, request: requestIndex });
+        explicit.set(hashes[mark]!, {
+          tokens: cumulative[mark]!,
+          path: body.units[mark]!.path,
+          writtenAt: at,
+          expiresAt: at + explicitLifetime,
+          request: requestIndex,
+        });
       }
       while (explicit.size > MAX_CONSIDERED_BREAKPOINTS) explicit.delete(explicit.keys().next().value!);
-      if (cacheWrite5mTokens > 0) explanation.push(`Wrote ${formatTokens(cacheWrite5mTokens)} tokens up to ${body.units[writtenUpTo]!.path} (billed 1.25×).`);
-      if (mode === 'explicit' && marks.length === 0) explanation.push('prompt_cache_options.mode is explicit and the body has no breakpoint: no caching.');
+      if (cacheWrite5mTokens > 0)
+        explanation.push(
+          `Wrote ${formatTokens(cacheWrite5mTokens)} tokens up to ${body.units[writtenUpTo]!.path} (billed 1.25×).`,
+        );
+      if (mode === 'explicit' && marks.length === 0)
+        explanation.push('prompt_cache_options.mode is explicit and the body has no breakpoint: no caching.');
     } else {
       let best: { prompt: Prompt; tokens: number } | null = null;
       for (const prompt of prompts) {
@@ -133,10 +157,14 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
           `Read ${formatTokens(cacheReadTokens)} tokens: ${formatTokens(shared)} shared with request #${best.prompt.request} (${formatAge(at - best.prompt.writtenAt)} ago), rounded down to 1,024 + k × 128.`,
         );
       } else if (shared > 0) {
-        explanation.push(`Only ${formatTokens(shared)} tokens are shared with an earlier prompt: below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum.`);
+        explanation.push(
+          `Only ${formatTokens(shared)} tokens are shared with an earlier prompt: below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum.`,
+        );
       }
       if (total < facts.minimumPrefixTokens) {
-        explanation.push(`The prompt is ${formatTokens(total)} tokens, below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum: not cached.`);
+        explanation.push(
+          `The prompt is ${formatTokens(total)} tokens, below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum: not cached.`,
+        );
       }
       const expired = prompts.filter((prompt) => at >= prompt.expiresAt);
       if (cacheReadTokens === 0 && expired.length > 0 && prompts.length === expired.length) {
@@ -147,7 +175,15 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     explanation.push(`Token counts from ${counter.name}${counter.exact ? '' : ' (estimates)'}.`);
     const structural = detector.observeNormalized(body, {
       at,
-      usage: { uncachedInputTokens: 0, cacheReadTokens, cacheWrite5mTokens, cacheWrite1hTokens: 0, outputTokens: 0, reasoningTokens: 0, raw: null },
+      usage: {
+        uncachedInputTokens: 0,
+        cacheReadTokens,
+        cacheWrite5mTokens,
+        cacheWrite1hTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        raw: null,
+      },
     });
     if (structural) explanation.push(structural.explanation);
     return buildVerdict({

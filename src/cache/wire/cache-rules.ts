@@ -99,7 +99,9 @@ export function cacheHorizon(body: NormalizedWireBody): number {
 export function cacheLifetimeMs(body: NormalizedWireBody): number {
   switch (cacheRulesFor(body)) {
     case 'anthropic':
-      return anthropicBreakpoints(body).some((mark) => mark.ttl === '1h') ? CACHE_LIFETIMES_MS.anthropic1h : CACHE_LIFETIMES_MS.anthropic5m;
+      return anthropicBreakpoints(body).some((mark) => mark.ttl === '1h')
+        ? CACHE_LIFETIMES_MS.anthropic1h
+        : CACHE_LIFETIMES_MS.anthropic5m;
     case 'openai': {
       if (body.retention === '24h') return CACHE_LIFETIMES_MS.openAi24h;
       const facts = resolveOpenAIModel(openAiModelId(body.model));

@@ -32,14 +32,26 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   });
   if (typeof body.system === 'string') {
     if (body.system.length > 0) {
-      units.push(unit('system', 'system', jsonText({ type: 'text', text: body.system }), null, null, body.system, 'prose', 'text', null));
+      units.push(
+        unit('system', 'system', jsonText({ type: 'text', text: body.system }), null, null, body.system, 'prose', 'text', null),
+      );
     }
   } else if (Array.isArray(body.system)) {
     body.system.forEach((block, index) => {
       const record = isRecord(block) ? block : {};
       const text = stringField(record, 'text') ?? '';
       units.push(
-        unit('system', `system[${index}]`, jsonText(withoutKeys(record, MARKER_KEYS)), null, null, text, 'prose', 'text', cacheControlTtl(record.cache_control)),
+        unit(
+          'system',
+          `system[${index}]`,
+          jsonText(withoutKeys(record, MARKER_KEYS)),
+          null,
+          null,
+          text,
+          'prose',
+          'text',
+          cacheControlTtl(record.cache_control),
+        ),
       );
     });
   }
@@ -52,7 +64,17 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
     const content = record.content;
     if (typeof content === 'string') {
       units.push(
-        unit('messages', `messages[${messageIndex}].content`, jsonText({ type: 'text', text: content }), role, messageIndex, content, 'prose', 'text', null),
+        unit(
+          'messages',
+          `messages[${messageIndex}].content`,
+          jsonText({ type: 'text', text: content }),
+          role,
+          messageIndex,
+          content,
+          'prose',
+          'text',
+          null,
+        ),
       );
       return;
     }
@@ -63,12 +85,22 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
       const ttl = cacheControlTtl(blockRecord.cache_control);
       const blockUnit = contentBlockUnit(blockRecord, path, role, messageIndex, ttl);
       if (ttl && (blockUnit.kind === 'thinking' || (blockUnit.kind === 'text' && blockUnit.tokenText.length === 0))) {
-        warnings.push(`${path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`);
+        warnings.push(
+          `${path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`,
+        );
       }
       units.push(blockUnit);
     });
   });
-  return { format: 'anthropic', model, units, automaticBreakpoint: cacheControlTtl(body.cache_control), warnings, retention: null, promptCacheMode: null };
+  return {
+    format: 'anthropic',
+    model,
+    units,
+    automaticBreakpoint: cacheControlTtl(body.cache_control),
+    warnings,
+    retention: null,
+    promptCacheMode: null,
+  };
 }
 
 function contentBlockUnit(block: JsonRecord, path: string, role: string, messageIndex: number, ttl: WireTtl | null): WireUnit {
@@ -77,7 +109,10 @@ function contentBlockUnit(block: JsonRecord, path: string, role: string, message
     case 'text':
       return unit('messages', path, text, role, messageIndex, stringField(block, 'text') ?? '', 'prose', 'text', ttl);
     case 'image':
-      return { ...unit('messages', path, text, role, messageIndex, '', 'prose', 'image', ttl), fixedTokens: imageTokensFromSource(block.source) };
+      return {
+        ...unit('messages', path, text, role, messageIndex, '', 'prose', 'image', ttl),
+        fixedTokens: imageTokensFromSource(block.source),
+      };
     case 'document': {
       const source = isRecord(block.source) ? block.source : {};
       const data = source.type === 'text' ? (stringField(source, 'data') ?? '') : '';
@@ -85,7 +120,17 @@ function contentBlockUnit(block: JsonRecord, path: string, role: string, message
       return { ...unit('messages', path, text, role, messageIndex, data, 'prose', 'document', ttl), fixedTokens: fixed };
     }
     case 'tool_use':
-      return unit('messages', path, text, role, messageIndex, `${stringField(block, 'name') ?? ''}${jsonText(block.input)}`, 'json', 'tool_use', ttl);
+      return unit(
+        'messages',
+        path,
+        text,
+        role,
+        messageIndex,
+        `${stringField(block, 'name') ?? ''}${jsonText(block.input)}`,
+        'json',
+        'tool_use',
+        ttl,
+      );
     case 'tool_result': {
       const { texts, images } = toolResultParts(block.content);
       return { ...unit('messages', path, text, role, messageIndex, texts, 'prose', 'tool_result', ttl), fixedTokens: images };
@@ -119,7 +164,9 @@ function containsImage(message: unknown): boolean {
     (block) =>
       isRecord(block) &&
       (block.type === 'image' ||
-        (block.type === 'tool_result' && Array.isArray(block.content) && block.content.some((part) => isRecord(part) && part.type === 'image'))),
+        (block.type === 'tool_result' &&
+          Array.isArray(block.content) &&
+          block.content.some((part) => isRecord(part) && part.type === 'image'))),
   );
 }
 
@@ -142,4 +189,4 @@ function unit(
   return { zone, path, text, role, messageIndex, tokenText, tokenKind, fixedTokens: 0, block, kind, breakpoint };
 }
 
-export { unit as wireUnit, paramUnit as wireParamUnit };
+export { paramUnit as wireParamUnit, unit as wireUnit };

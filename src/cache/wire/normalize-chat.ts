@@ -1,7 +1,7 @@
 import type { ProviderId } from '../../providers/adapter.js';
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
-import { cacheControlTtl, wireParamUnit, wireUnit } from './normalize-anthropic.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
+import { cacheControlTtl, wireParamUnit, wireUnit } from './normalize-anthropic.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
 const MARKER_KEYS = ['cache_control', 'prompt_cache_breakpoint'] as const;
@@ -61,7 +61,14 @@ export function normalizeChatBody(body: JsonRecord, format: ProviderId): Normali
   if (anthropicRoute && !messageParamsPlaced) {
     for (const key of ROUTED_ANTHROPIC_MESSAGE_PARAMS) units.push(wireParamUnit(key, jsonText(body[key])));
   }
-  return { format, model, units, automaticBreakpoint: cacheControlTtl(body.cache_control), warnings: [], ...openAiCacheOptions(body) };
+  return {
+    format,
+    model,
+    units,
+    automaticBreakpoint: cacheControlTtl(body.cache_control),
+    warnings: [],
+    ...openAiCacheOptions(body),
+  };
 }
 
 function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'system' | 'messages'): WireUnit[] {
@@ -74,11 +81,24 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
   const base = `messages[${messageIndex}]`;
   for (const key of ['reasoning_content', 'reasoning'] as const) {
     const reasoning = stringField(message, key);
-    if (reasoning) units.push(wireUnit(zone, `${base}.${key}`, jsonText(reasoning), role, messageIndex, reasoning, 'prose', 'thinking', null));
+    if (reasoning)
+      units.push(wireUnit(zone, `${base}.${key}`, jsonText(reasoning), role, messageIndex, reasoning, 'prose', 'thinking', null));
   }
   const content = message.content;
   if (typeof content === 'string') {
-    units.push(wireUnit(zone, `${base}.content`, jsonText({ type: 'text', text: content }), role, messageIndex, content, 'prose', contentKind, null));
+    units.push(
+      wireUnit(
+        zone,
+        `${base}.content`,
+        jsonText({ type: 'text', text: content }),
+        role,
+        messageIndex,
+        content,
+        'prose',
+        contentKind,
+        null,
+      ),
+    );
   } else if (Array.isArray(content)) {
     content.forEach((part, partIndex) => {
       const record = isRecord(part) ? part : {};
@@ -88,9 +108,15 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
       if (record.type === 'text' || record.type === 'input_text') {
         units.push(wireUnit(zone, path, text, role, messageIndex, stringField(record, 'text') ?? '', 'prose', contentKind, ttl));
       } else if (record.type === 'image_url' || record.type === 'input_image') {
-        units.push({ ...wireUnit(zone, path, text, role, messageIndex, '', 'prose', 'image', ttl), fixedTokens: DEFAULT_MEDIA_TOKENS.image });
+        units.push({
+          ...wireUnit(zone, path, text, role, messageIndex, '', 'prose', 'image', ttl),
+          fixedTokens: DEFAULT_MEDIA_TOKENS.image,
+        });
       } else if (record.type === 'file' || record.type === 'input_file') {
-        units.push({ ...wireUnit(zone, path, text, role, messageIndex, '', 'prose', 'document', ttl), fixedTokens: DEFAULT_MEDIA_TOKENS.document });
+        units.push({
+          ...wireUnit(zone, path, text, role, messageIndex, '', 'prose', 'document', ttl),
+          fixedTokens: DEFAULT_MEDIA_TOKENS.document,
+        });
       } else {
         units.push(wireUnit(zone, path, text, role, messageIndex, text, 'json', 'other', ttl));
       }
@@ -103,7 +129,8 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
     const tokenText = `${stringField(fn, 'name') ?? ''}${typeof fn.arguments === 'string' ? fn.arguments : jsonText(fn.arguments)}`;
     units.push(wireUnit(zone, `${base}.tool_calls[${callIndex}]`, text, role, messageIndex, tokenText, 'json', 'tool_use', null));
   });
-  if (units.length === 0) units.push(wireUnit(zone, `${base}.content`, jsonText(content ?? null), role, messageIndex, '', 'prose', contentKind, null));
+  if (units.length === 0)
+    units.push(wireUnit(zone, `${base}.content`, jsonText(content ?? null), role, messageIndex, '', 'prose', contentKind, null));
   return units;
 }
 
@@ -116,7 +143,8 @@ export function markerTtl(record: JsonRecord): WireTtl | null {
 
 /** `prompt_cache_retention` and `prompt_cache_options.mode` of a Chat or Responses body. */
 export function openAiCacheOptions(body: JsonRecord): Pick<NormalizedWireBody, 'retention' | 'promptCacheMode'> {
-  const retention = body.prompt_cache_retention === '24h' || body.prompt_cache_retention === 'in_memory' ? body.prompt_cache_retention : null;
+  const retention =
+    body.prompt_cache_retention === '24h' || body.prompt_cache_retention === 'in_memory' ? body.prompt_cache_retention : null;
   const options = isRecord(body.prompt_cache_options) ? body.prompt_cache_options : {};
   const promptCacheMode = options.mode === 'explicit' || options.mode === 'implicit' ? options.mode : null;
   return { retention, promptCacheMode };

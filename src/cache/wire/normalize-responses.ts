@@ -1,7 +1,7 @@
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
-import { markerTtl, openAiCacheOptions } from './normalize-chat.js';
-import { wireParamUnit, wireUnit } from './normalize-anthropic.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
+import { wireParamUnit, wireUnit } from './normalize-anthropic.js';
+import { markerTtl, openAiCacheOptions } from './normalize-chat.js';
 import type { NormalizedWireBody, WireUnit } from './wire-unit.js';
 
 const MARKER_KEYS = ['prompt_cache_breakpoint'] as const;
@@ -23,10 +23,24 @@ export function normalizeResponsesBody(body: JsonRecord): NormalizedWireBody {
   });
   const instructions = stringField(body, 'instructions');
   if (instructions) {
-    units.push(wireUnit('system', 'instructions', jsonText(instructions), 'instructions', null, instructions, 'prose', 'text', null));
+    units.push(
+      wireUnit('system', 'instructions', jsonText(instructions), 'instructions', null, instructions, 'prose', 'text', null),
+    );
   }
   if (typeof body.input === 'string') {
-    units.push(wireUnit('messages', 'input', jsonText({ type: 'input_text', text: body.input }), 'user', 0, body.input, 'prose', 'text', null));
+    units.push(
+      wireUnit(
+        'messages',
+        'input',
+        jsonText({ type: 'input_text', text: body.input }),
+        'user',
+        0,
+        body.input,
+        'prose',
+        'text',
+        null,
+      ),
+    );
   } else if (Array.isArray(body.input)) {
     let leadingSystem = true;
     body.input.forEach((item, index) => {
@@ -45,7 +59,19 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
   const type = stringField(item, 'type') ?? (role ? 'message' : 'unknown');
   if (type === 'message' && role) {
     if (typeof item.content === 'string') {
-      return [wireUnit(zone, `${path}.content`, jsonText({ type: 'input_text', text: item.content }), role, index, item.content, 'prose', 'text', null)];
+      return [
+        wireUnit(
+          zone,
+          `${path}.content`,
+          jsonText({ type: 'input_text', text: item.content }),
+          role,
+          index,
+          item.content,
+          'prose',
+          'text',
+          null,
+        ),
+      ];
     }
     const parts = Array.isArray(item.content) ? item.content : [];
     return parts.map((part, partIndex) => {
@@ -53,10 +79,16 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
       const text = jsonText(withoutKeys(record, MARKER_KEYS));
       const partPath = `${path}.content[${partIndex}]`;
       if (record.type === 'input_image') {
-        return { ...wireUnit(zone, partPath, text, role, index, '', 'prose', 'image', markerTtl(record)), fixedTokens: DEFAULT_MEDIA_TOKENS.image };
+        return {
+          ...wireUnit(zone, partPath, text, role, index, '', 'prose', 'image', markerTtl(record)),
+          fixedTokens: DEFAULT_MEDIA_TOKENS.image,
+        };
       }
       if (record.type === 'input_file') {
-        return { ...wireUnit(zone, partPath, text, role, index, '', 'prose', 'document', markerTtl(record)), fixedTokens: DEFAULT_MEDIA_TOKENS.document };
+        return {
+          ...wireUnit(zone, partPath, text, role, index, '', 'prose', 'document', markerTtl(record)),
+          fixedTokens: DEFAULT_MEDIA_TOKENS.document,
+        };
       }
       return wireUnit(zone, partPath, text, role, index, stringField(record, 'text') ?? '', 'prose', 'text', markerTtl(record));
     });
@@ -64,9 +96,33 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
   const text = jsonText(withoutKeys(item, MARKER_KEYS));
   switch (type) {
     case 'function_call':
-      return [wireUnit(zone, path, text, 'assistant', index, `${stringField(item, 'name') ?? ''}${stringField(item, 'arguments') ?? ''}`, 'json', 'tool_use', null)];
+      return [
+        wireUnit(
+          zone,
+          path,
+          text,
+          'assistant',
+          index,
+          `${stringField(item, 'name') ?? ''}${stringField(item, 'arguments') ?? ''}`,
+          'json',
+          'tool_use',
+          null,
+        ),
+      ];
     case 'function_call_output':
-      return [wireUnit(zone, path, text, 'tool', index, typeof item.output === 'string' ? item.output : jsonText(item.output), 'prose', 'tool_result', null)];
+      return [
+        wireUnit(
+          zone,
+          path,
+          text,
+          'tool',
+          index,
+          typeof item.output === 'string' ? item.output : jsonText(item.output),
+          'prose',
+          'tool_result',
+          null,
+        ),
+      ];
     case 'reasoning':
       return [wireUnit(zone, path, text, 'assistant', index, text, 'json', 'thinking', null)];
     default:

@@ -23,7 +23,8 @@ const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'r
 export function detectWireFormat(body: unknown): ProviderId {
   if (!isRecord(body)) throw new ValidationError('body', 'a JSON object (a provider request body)');
   if ('input' in body || 'instructions' in body) return 'openai-responses';
-  if (!Array.isArray(body.messages)) throw new ValidationError('body.messages', 'an array of messages (or `input` for the Responses API)');
+  if (!Array.isArray(body.messages))
+    throw new ValidationError('body.messages', 'an array of messages (or `input` for the Responses API)');
   const model = typeof body.model === 'string' ? body.model : '';
   const messages = body.messages;
   const anthropicBlocks = messages.some(

@@ -21,7 +21,8 @@ export interface DiffOutput {
 }
 
 function parseProvider(value: string): ProviderId {
-  if (!(PROVIDERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${PROVIDERS.join(', ')}`);
+  if (!(PROVIDERS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${PROVIDERS.join(', ')}`);
   return value as ProviderId;
 }
 
@@ -76,7 +77,9 @@ export async function runDiff(
   output.out(`identical: ${report.identical ? 'yes' : 'no'}`);
   const divergence = report.firstDivergence;
   if (!divergence || !report.cause) {
-    output.out(report.identical ? 'no divergence.' : 'no cache break: b keeps everything a could have cached and only adds after it.');
+    output.out(
+      report.identical ? 'no divergence.' : 'no cache break: b keeps everything a could have cached and only adds after it.',
+    );
     return 0;
   }
   output.out(`first divergence: ${divergence.zone} at ${divergence.path}, byte ${divergence.byteOffset}`);

@@ -1,0 +1,44 @@
+export {
+  type BreakDetector,
+  type BreakDetectorOptions,
+  type CacheBreak,
+  createBreakDetector,
+  type ObserveContext,
+} from './break/break-detector.js';
+export { clockChangedAt } from './break/clock-pattern.js';
+export {
+  causeSentence,
+  type DiffOptions,
+  diffNormalized,
+  diffWireBodies,
+  type WireDiff,
+  type WireDiffReport,
+  type WireDivergence,
+} from './break/diff-wire-bodies.js';
+export { type Cost, type CostOptions, costOf, type SessionCost, sessionCostOf, uncachedCostOf } from './cost.js';
+export { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './models/anthropic-cache-model.js';
+export { type CacheModel, type CacheVerdict, type JudgeContext, judgeSequence } from './models/cache-verdict.js';
+export { type CacheModelOptions, createCacheModel } from './models/create-cache-model.js';
+export {
+  createLocalEngineCacheModel,
+  type LocalEngineCacheModel,
+  type LocalEngineCacheModelOptions,
+  type LocalEngineVerdict,
+} from './models/local-engine-cache-model.js';
+export {
+  createOpenAiCacheModel,
+  OPENAI_CACHE_INCREMENT,
+  type OpenAiCacheModelOptions,
+  roundToIncrement,
+} from './models/openai-cache-model.js';
+export { findPrice, PRICES, type PriceRow } from './pricing.js';
+export {
+  CACHE_LIFETIMES_MS,
+  type CacheRules,
+  cacheHorizon,
+  cacheLifetimeMs,
+  cacheRulesFor,
+  minimumPrefixTokens,
+} from './wire/cache-rules.js';
+export { detectWireFormat, normalizeWireBody } from './wire/normalize-wire-body.js';
+export type { NormalizedWireBody, WireTtl, WireUnit, WireZone } from './wire/wire-unit.js';

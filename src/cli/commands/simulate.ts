@@ -1,0 +1,70 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { CachetEvent } from '../../events/catalog.js';
+import { EventBus } from '../../events/event-bus.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { type CompactionHook, simulateWorkload } from '../../simulate/simulate-workload.js';
+import type { StrategyName } from '../../simulate/strategy.js';
+import { loadWorkload } from '../../workloads/load-workload.js';
+import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
+import { simulationJson, simulationText } from '../simulation-report.js';
+
+export interface SimulateCommandOptions {
+  provider?: ProviderId;
+  model?: string;
+  strategy?: StrategyName;
+  json?: boolean;
+  events?: string;
+  compaction?: boolean;
+}
+
+/**
+ * Supplies the history-compaction hook for `--compaction`. The compaction module registers it;
+ * until then the flag is refused with a clear message.
+ */
+export type CompactionHookFactory = (options: { provider: ProviderId; model: string }) => CompactionHook;
+
+/**
+ * `cachet simulate <workload> [--provider P] [--model M] [--strategy S] [--json] [--events FILE]`.
+ *
+ * @example
+ * cachet simulate coding-agent --strategy markers --json
+ */
+export function registerSimulateCommand(program: Command, compaction?: CompactionHookFactory, output: CliOutput = processOutput): Command {
+  const command = program
+    .command('simulate')
+    .description('run one workload through one strategy against the provider cache model')
+    .argument('<workload>', 'a bundled workload name (see `cachet demo`) or a YAML/JSON workload file')
+    .option('--provider <provider>', 'anthropic, openai-chat, openai-responses, openrouter or openai-compatible (default: the workload’s)', parseProvider)
+    .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
+    .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
+    .option('--json', 'print exactly one JSON object with per-request figures and totals')
+    .option('--events <file>', "write Cachet's events as JSON lines to this file");
+  if (compaction) command.option('--compaction', 'compact history between requests (cachet strategy)');
+  return command.action(async (workload: string, options: SimulateCommandOptions) => {
+    process.exitCode = await runSimulate(workload, options, compaction, output);
+  });
+}
+
+export async function runSimulate(
+  workloadName: string,
+  options: SimulateCommandOptions,
+  compaction: CompactionHookFactory | undefined,
+  output: CliOutput = processOutput,
+): Promise<number> {
+  const workload = await loadWorkload(workloadName);
+  const bus = new EventBus();
+  const events: CachetEvent[] = [];
+  if (options.events) bus.onAny((event) => events.push(event));
+  const provider = options.provider ?? workload.provider;
+  const result = simulateWorkload(workload, {
+    provider,
+    model: options.model,
+    strategy: options.strategy ?? 'cachet',
+    bus,
+    ...(options.compaction && compaction ? { compaction: compaction({ provider, model: options.model ?? workload.model }) } : {}),
+  });
+  if (options.events) await writeFile(options.events, events.map((event) => JSON.stringify(event)).join('\n') + (events.length ? '\n' : ''));
+  output.out(options.json ? JSON.stringify(simulationJson(result)) : simulationText(result));
+  return 0;
+}

@@ -1,0 +1,59 @@
+import type { SimulationResult } from '../simulate/simulate-workload.js';
+import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
+
+/** The exact JSON object `cachet simulate --json` prints (issue 4 §5). */
+export function simulationJson(result: SimulationResult) {
+  return {
+    workload: result.workload,
+    provider: result.provider,
+    model: result.model,
+    strategy: result.strategy,
+    requests: result.requests.map((request) => ({
+      turn: request.turn,
+      step: request.step,
+      inputTokens: request.inputTokens,
+      cacheReadTokens: request.cacheReadTokens,
+      cacheWriteTokens: request.cacheWriteTokens,
+      uncachedTokens: request.uncachedTokens,
+      idealCacheReadTokens: request.idealCacheReadTokens,
+      costUsd: request.costUsd,
+      missCause: request.missCause,
+    })),
+    totals: {
+      inputTokens: result.totals.inputTokens,
+      cacheReadTokens: result.totals.cacheReadTokens,
+      cacheWriteTokens: result.totals.cacheWriteTokens,
+      uncachedTokens: result.totals.uncachedTokens,
+      idealCacheReadTokens: result.totals.idealCacheReadTokens,
+      costUsd: result.totals.costUsd,
+      uncachedCostUsd: result.totals.uncachedCostUsd,
+      readShare: result.totals.readShare,
+      efficiency: result.totals.efficiency,
+    },
+  };
+}
+
+/** `cachet simulate` without `--json`: one row per request, then the totals. */
+export function simulationText(result: SimulationResult): string {
+  const rows = result.requests.map((request) => [
+    `${request.turn}.${request.step}`,
+    formatCount(request.inputTokens),
+    formatCount(request.cacheReadTokens),
+    formatCount(request.cacheWriteTokens),
+    formatCount(request.uncachedTokens),
+    formatCount(request.idealCacheReadTokens),
+    result.priced ? formatUsd(request.costUsd) : '—',
+    request.missCause ?? '',
+  ]);
+  const totals = result.totals;
+  return [
+    `${result.workload} · ${result.strategy} on ${result.provider} ${result.model}${result.tokensEstimated ? ' (token counts estimated: Anthropic publishes no tokenizer)' : ''}`,
+    '',
+    formatTable(['turn.step', 'input', 'read', 'written', 'uncached', 'ideal read', 'cost', 'miss cause'], rows),
+    '',
+    `requests ${result.requests.length} · input ${formatCount(totals.inputTokens)} tokens · read share ${formatPercent(totals.readShare)} · efficiency ${formatPercent(totals.efficiency)} of the physical limit`,
+    result.priced
+      ? `cost ${formatUsd(totals.costUsd)} vs ${formatUsd(totals.uncachedCostUsd)} uncached (${formatSaving(totals.costUsd, totals.uncachedCostUsd)})`
+      : `local engine: no per-token price; ${formatCount(totals.inputTokens - totals.cacheReadTokens)} of ${formatCount(totals.inputTokens)} prompt tokens processed`,
+  ].join('\n');
+}
