@@ -5,6 +5,7 @@
  * - cachet: the default pipeline (cost-model timing: waits while the cache is hot, prunes once it
  *   has expired, emergency at 90%).
  * - fixed: the same layers at a fixed 70% threshold, applied regardless of cache state.
+ * - ingestion filter only: large tool outputs kept as head + tail at ingestion, nothing else.
  * - none: no compaction (only meaningful where the session fits the window).
  *
  * Every request goes through the Anthropic adapter and the Anthropic cache model in src/cache
@@ -125,6 +126,7 @@ function print(title: string, results: StrategyResult[]): void {
   }
 }
 
+const INGESTION_ONLY: Partial<CompactionPipelineOptions> = { thresholds: { monitor: 1, light: 1, full: 1, emergency: 1 }, mediaWindowMessages: 1_000 };
 const FIXED: Partial<CompactionPipelineOptions> = { thresholds: { monitor: 0.7, light: 0.7, full: 0.7, emergency: 0.9 } };
 
 for (const seed of [11, 23]) {
@@ -132,6 +134,7 @@ for (const seed of [11, 23]) {
   print(`heavy session, seed ${seed} (uncompacted it grows far past ${WINDOW} tokens; ${heavy.requestCount} requests)`, [
     await run('cachet', heavy, {}),
     await run('fixed-70%-ignoring-cache', heavy, FIXED, false),
+    await run('ingestion filter only', heavy, INGESTION_ONLY),
     await run('none (exceeds the window)', heavy, null),
   ]);
 }

@@ -27,6 +27,22 @@ describe('diffWireBodies', () => {
     expect(diffWireBodies(a, b).firstDivergence).toBeNull();
   });
 
+  it('accepts a trailing tail message replaced by the reply, but not a dropped user input', () => {
+    const base = [
+      { role: 'system', content: 'You build apps.' },
+      { role: 'user', content: 'make a page' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'ok' },
+    ];
+    const a = { model: 'qwen3-8b', messages: [...base, { role: 'system', content: '[current time] 10:00' }] };
+    const b = { model: 'qwen3-8b', messages: [...base, { role: 'assistant', content: 'done' }, { role: 'user', content: 'next' }] };
+    const report = diffWireBodies(a, b, { format: 'openai-compatible' });
+    expect(report).toMatchObject({ firstDivergence: null, cause: null, droppedTail: { messageIndex: 4, text: '[current time] 10:00' } });
+    const asked = { model: 'gpt-4.1', messages: [{ role: 'system', content: 'x' }, { role: 'assistant', content: 'hi' }, { role: 'user', content: 'question' }] };
+    const lost = { model: 'gpt-4.1', messages: [{ role: 'system', content: 'x' }, { role: 'assistant', content: 'hi' }, { role: 'assistant', content: 'answer' }] };
+    expect(diffWireBodies(asked, lost).cause).toBe('history-edited');
+  });
+
   it('names a clock in the system prompt with the block, byte offset and excerpts', () => {
     const a = anthropicRequest({ time: '2026-11-21T10:00:00Z' });
     const b = anthropicRequest({ time: '2026-11-21T10:05:00Z' });

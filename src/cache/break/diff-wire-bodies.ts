@@ -33,6 +33,8 @@ export interface WireDiffReport extends WireDiff {
   unitIndex: number | null;
   /** Units of `a` that could have been cached (see `cacheHorizon`). */
   horizon: number;
+  /** The turn-tail text of `a`'s last message that `b` no longer carries (healthy), or null. */
+  droppedTail: { messageIndex: number; text: string } | null;
   /** One sentence saying what changed and why it matters. */
   explanation: string;
   a: NormalizedWireBody;
@@ -70,11 +72,16 @@ export function diffWireBodies(a: unknown, b: unknown, options: DiffOptions = {}
 export function diffNormalized(a: NormalizedWireBody, b: NormalizedWireBody, identical = false): WireDiffReport {
   const horizon = cacheHorizon(a);
   const base = { identical, horizon, a, b };
+  let droppedTail: WireDiffReport['droppedTail'] = null;
   for (let index = 0; index < horizon; index++) {
     const before = a.units[index]!;
     const after = b.units[index];
     if (after && unitIdentity(before) === unitIdentity(after)) continue;
-    if (droppedTurnTail(a, b, before)) break;
+    const tail = droppedTurnTail(a, b, before);
+    if (tail !== null) {
+      droppedTail = { messageIndex: before.messageIndex!, text: tail };
+      break;
+    }
     const divergence = describeDivergence(before, after);
     const cause = classifyDivergence(a, b, divergence.zone, before, after, divergence.charIndex);
     const { charIndex: _charIndex, ...firstDivergence } = divergence;
@@ -83,6 +90,7 @@ export function diffNormalized(a: NormalizedWireBody, b: NormalizedWireBody, ide
       firstDivergence,
       cause,
       unitIndex: index,
+      droppedTail: null,
       explanation: `${firstDivergence.zone} differ first at ${firstDivergence.path} (byte ${firstDivergence.byteOffset}): ${causeSentence(cause)}; everything cached after this point must be written again.`,
     };
   }
@@ -91,23 +99,41 @@ export function diffNormalized(a: NormalizedWireBody, b: NormalizedWireBody, ide
     firstDivergence: null,
     cause: null,
     unitIndex: null,
-    explanation: identical ? 'The bodies are identical.' : 'b keeps every block a could have cached and only adds after it.',
+    droppedTail,
+    explanation: identical
+      ? 'The bodies are identical.'
+      : droppedTail
+        ? "b keeps every block a could have cached except a's turn tail, which is never persisted."
+        : 'b keeps every block a could have cached and only adds after it.',
   };
 }
 
 /**
- * The turn tail (memory recall, time, matched skills) lives in the last user message of a
- * request and is never persisted: the next request carries that message without it. That is
- * the healthy pattern, not an edit, as long as what remains is a leading or trailing part of
- * what was sent.
+ * The turn tail (memory recall, time, matched skills) is true for one request only and never
+ * persisted: the next request carries the previous one's last message without it. That is
+ * the healthy pattern, not an edit, when what remains of that message is a leading or
+ * trailing part of what was sent, or when the whole last message was tail (a trailing
+ * system message, or a second non-assistant message after the user or tool message).
+ * Returns the dropped text, or null when the divergence is not a dropped tail.
  */
-function droppedTurnTail(a: NormalizedWireBody, b: NormalizedWireBody, unit: WireUnit): boolean {
-  if (unit.messageIndex === null) return false;
+function droppedTurnTail(a: NormalizedWireBody, b: NormalizedWireBody, unit: WireUnit): string | null {
+  if (unit.messageIndex === null) return null;
   const lastMessage = a.units.at(-1)?.messageIndex;
-  if (unit.messageIndex !== lastMessage || !(unit.role ?? '').startsWith('user')) return false;
+  const role = (unit.role ?? '').split(':')[0];
+  if (unit.messageIndex !== lastMessage || role === 'assistant') return null;
   const sent = messageText(a.units, unit.messageIndex);
+  const keptUnits = b.units.filter((candidate) => candidate.messageIndex === unit.messageIndex);
   const kept = messageText(b.units, unit.messageIndex);
-  return kept.length > 0 && (sent.startsWith(kept) || sent.endsWith(kept));
+  const sameMessage = keptUnits.length > 0 && keptUnits[0]!.role === unit.role;
+  if (sameMessage && role === 'user' && kept.length > 0) {
+    if (sent.startsWith(kept)) return sent.slice(kept.length);
+    if (sent.endsWith(kept)) return sent.slice(0, sent.length - kept.length);
+    return null;
+  }
+  if (sameMessage) return null;
+  const previousRole = (a.units.findLast((candidate) => candidate.messageIndex !== null && candidate.messageIndex < unit.messageIndex!)?.role ?? '').split(':')[0];
+  const wholeMessageIsTail = role === 'system' || role === 'developer' || (previousRole !== '' && previousRole !== 'assistant');
+  return wholeMessageIsTail ? sent : null;
 }
 
 function messageText(units: readonly WireUnit[], messageIndex: number): string {

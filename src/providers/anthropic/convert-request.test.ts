@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../model/errors.js';
 import { assemble } from '../../session/assemble.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { convertRequest } from './convert-request.js';
 import {
   fixtureSession,
@@ -592,6 +593,19 @@ describe('padding in wire bodies', () => {
   });
 });
 
+describe('token estimates', () => {
+  it('uses the counter it is given for breakpoint and padding estimates', () => {
+    const request = plainChat({ model: 'claude-haiku-4-5' });
+    const fallback = convertRequest(request);
+    const estimated = convertRequest(request, { tokenCounter: anthropicEstimator() });
+    expect(JSON.stringify(estimated.body)).toBe(JSON.stringify(fallback.body));
+    expect(estimated.metadata.padding?.prefixTokensBefore).not.toBe(fallback.metadata.padding?.prefixTokensBefore);
+    expect(estimated.metadata.breakpoints.map((breakpoint) => breakpoint.estimatedPrefixTokens)).not.toEqual(
+      fallback.metadata.breakpoints.map((breakpoint) => breakpoint.estimatedPrefixTokens),
+    );
+  });
+});
+
 describe('lookback guard', () => {
   /** Request A after a one-call step, then request B after a step with `calls` parallel calls. */
   function twoSteps(calls: number) {
@@ -679,6 +693,11 @@ describe('lookback guard', () => {
         "messages[2].content[2]: history breakpoint dropped, the request already has the maximum of 4",
       ]
     `);
+  });
+
+  it('refuses unknown option values, naming the option', () => {
+    expect(() => convertRequest(plainChat(), { breakpoints: 'auto' as never })).toThrowError(/options\.breakpoints/);
+    expect(() => convertRequest(plainChat(), { tailPlacement: 'user' as never })).toThrowError(/options\.tailPlacement/);
   });
 
   it('refuses a marker path that names no block', () => {

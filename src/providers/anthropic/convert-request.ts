@@ -50,7 +50,10 @@ class SlotList {
   constructor(private readonly counter: TokenCounter) {}
 
   add(target: Markable, slot: Omit<BreakpointSlot, 'position'>): void {
-    this.slots.push({ ...slot, position: this.slots.length });
+    // The slot literal is created by the caller for this call only; completing it in place
+    // avoids a copy per block (thousands per request in long sessions).
+    (slot as BreakpointSlot).position = this.slots.length;
+    this.slots.push(slot as BreakpointSlot);
     this.targets.push(target);
   }
 
@@ -78,6 +81,16 @@ export function convertRequest(request: CanonicalRequest, options: AnthropicOpti
   const model = resolveAnthropicModel(request.model, options.models);
   const mode = options.breakpoints ?? 'plan';
   const tailPlacement = options.tailPlacement ?? 'final-user-message';
+  if (!['plan', 'automatic', 'none'].includes(mode)) {
+    throw new ValidationError('options.breakpoints', '"plan", "automatic" or "none"', `got ${JSON.stringify(mode)}`);
+  }
+  if (!['final-user-message', 'system'].includes(tailPlacement)) {
+    throw new ValidationError(
+      'options.tailPlacement',
+      '"final-user-message" or "system"',
+      `got ${JSON.stringify(tailPlacement)}`,
+    );
+  }
   const ttl: ZoneTtls = {
     global: options.ttl?.global ?? '5m',
     session: options.ttl?.session ?? '5m',

@@ -213,6 +213,7 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
 }
 
 function markerCandidates(input: BreakpointPlanInput, warnings: string[]): Candidate[] {
+  if (input.markers.length === 0) return [];
   const byPath = new Map(input.slots.map((slot) => [slot.path, slot]));
   const result: Candidate[] = [];
   input.markers.forEach((marker, index) => {
@@ -257,9 +258,8 @@ function guardPosition(input: BreakpointPlanInput, history: number, planned: rea
 function previousEntryPositions(input: BreakpointPlanInput): number[] {
   if (input.previous === null) return [];
   if (input.previous !== undefined) {
-    const byPath = new Map(input.slots.map((slot) => [slot.path, slot]));
     return input.previous.entries.flatMap((entry) => {
-      const slot = byPath.get(entry.path);
+      const slot = findFromEnd(input.slots, entry.path);
       // A different prefix hash means history was rewritten: that entry can no longer be read.
       return slot && slot.prefixHash === entry.prefixHash && slot.cacheable ? [slot.position] : [];
     });
@@ -273,6 +273,12 @@ function previousEntryPositions(input: BreakpointPlanInput): number[] {
     }
   }
   return inferred >= 0 ? [inferred] : [];
+}
+
+/** Previous entries sit near the end of the request, so search backwards. */
+function findFromEnd(slots: readonly BreakpointSlot[], path: string): BreakpointSlot | undefined {
+  for (let index = slots.length - 1; index >= 0; index--) if (slots[index]?.path === path) return slots[index];
+  return undefined;
 }
 
 function lastIndexWhile(slots: readonly BreakpointSlot[], end: number, predicate: (slot: BreakpointSlot) => boolean): number {

@@ -1,0 +1,88 @@
+/**
+ * The demo's targets (issue 4), measured on the bundled workloads with the provider cache
+ * models. Prints every figure and a PASS/MISS line per target; exits 0 either way (a benchmark
+ * reports, it does not gate). Run: `npm run bench -- demo`.
+ */
+import { type SimulateOptions, type SimulationResult, simulateWorkload } from '../src/simulate/simulate-workload.js';
+import { STRATEGY_NAMES } from '../src/simulate/strategy.js';
+import { bundledWorkloadNames } from '../src/workloads/bundled-workloads.js';
+import { loadWorkload } from '../src/workloads/load-workload.js';
+import type { Workload } from '../src/workloads/workload.js';
+
+const FIVE_MINUTES = 5 * 60_000;
+
+function run(workload: Workload, options: SimulateOptions): SimulationResult & { seconds: number } {
+  const started = performance.now();
+  const result = simulateWorkload(workload, options);
+  return { ...result, seconds: (performance.now() - started) / 1000 };
+}
+
+function row(label: string, result: SimulationResult & { seconds: number }): string {
+  const totals = result.totals;
+  return [
+    label.padEnd(22),
+    `cost $${totals.costUsd.toFixed(4)}`.padEnd(16),
+    `uncached $${totals.uncachedCostUsd.toFixed(4)}`.padEnd(20),
+    `read share ${(totals.readShare * 100).toFixed(1)}%`.padEnd(18),
+    `efficiency ${(totals.efficiency * 100).toFixed(1)}%`.padEnd(18),
+    `${result.requests.length} requests in ${result.seconds.toFixed(2)} s`,
+  ].join(' ');
+}
+
+function verdict(pass: boolean, text: string): void {
+  console.log(`${pass ? 'PASS' : 'MISS'}  ${text}`);
+}
+
+const maxGap = (workload: Workload) =>
+  Math.max(0, ...workload.turns.slice(1).map((turn, index) => turn.at - (workload.turns[index]!.steps.at(-1)!.at)));
+
+const demoStarted = performance.now();
+for (const name of bundledWorkloadNames()) {
+  const workload = await loadWorkload(name);
+  console.log(`\n## ${workload.name} (${workload.provider} ${workload.model})`);
+  const results = Object.fromEntries(STRATEGY_NAMES.map((strategy) => [strategy, run(workload, { strategy })]));
+  for (const strategy of STRATEGY_NAMES) console.log(row(strategy, results[strategy]!));
+  const cachet = results.cachet!;
+
+  const withinLifetime = workload.provider === 'openai-compatible' || maxGap(workload) <= FIVE_MINUTES;
+  const clearsMinimum = cachet.requests.some((request) => request.cacheWriteTokens > 0 || request.cacheReadTokens > 0);
+  if (withinLifetime && clearsMinimum && workload.name !== 'below-minimum') {
+    verdict(cachet.totals.efficiency >= 0.99, `cachet efficiency ${cachet.totals.efficiency.toFixed(4)} ≥ 0.99`);
+    const misses = cachet.requests.filter((request) => request.missCause);
+    for (const miss of misses) {
+      console.log(`      miss at ${miss.turn}.${miss.step}: ${miss.missCause}, read ${miss.cacheReadTokens} of ideal ${miss.idealCacheReadTokens}`);
+    }
+  }
+
+  if (workload.name === 'long-session-idle-gaps') {
+    const fiveMinutes = run(workload, { strategy: 'cachet', cachet: { ttl: '5m' } });
+    const oneHour = run(workload, { strategy: 'cachet', cachet: { ttl: '1h' } });
+    console.log(row('cachet always 5m', fiveMinutes));
+    console.log(row('cachet always 1h', oneHour));
+    const best = Math.min(fiveMinutes.totals.costUsd, oneHour.totals.costUsd);
+    verdict(cachet.totals.costUsd <= best + 1e-9, `TTL choice $${cachet.totals.costUsd.toFixed(4)} ≤ best fixed TTL $${best.toFixed(4)}`);
+    console.log(`      cachet efficiency on the idle-gap workload: ${(cachet.totals.efficiency * 100).toFixed(1)}%`);
+  }
+
+  if (workload.name === 'below-minimum') {
+    const always = run(workload, { strategy: 'cachet', cachet: { padding: 'always' } });
+    const never = run(workload, { strategy: 'cachet', cachet: { padding: 'never' } });
+    console.log(row('cachet padding always', always));
+    console.log(row('cachet padding never', never));
+    const cheaper = Math.min(always.totals.costUsd, never.totals.costUsd);
+    const decided = cachet.requests.map((request) => request.paddingApplied).join(',');
+    verdict(cachet.totals.costUsd <= cheaper + 1e-12, `padding decision (${decided}) $${cachet.totals.costUsd.toFixed(6)} ≤ cheaper of pad/no-pad $${cheaper.toFixed(6)}`);
+  }
+
+  if (workload.name === 'skill-varying-chat') {
+    verdict(cachet.totals.readShare >= 0.9, `cache-read share ${(cachet.totals.readShare * 100).toFixed(1)}% ≥ 90%`);
+    const after = cachet.requests.slice(2);
+    const share = after.reduce((sum, request) => sum + request.costUsd, 0) / after.reduce((sum, request) => sum + request.uncachedCostUsd, 0);
+    verdict(share <= 0.2, `input cost per request after the second = ${(share * 100).toFixed(1)}% of uncached (≤ 20%)`);
+    const laterTurns = cachet.requests.filter((request) => request.turn > 2);
+    const turnShare =
+      laterTurns.reduce((sum, request) => sum + request.costUsd, 0) / laterTurns.reduce((sum, request) => sum + request.uncachedCostUsd, 0);
+    console.log(`      per turn after the second turn: ${(turnShare * 100).toFixed(1)}% of uncached`);
+  }
+}
+console.log(`\nall workloads × strategies (plus variants) in ${((performance.now() - demoStarted) / 1000).toFixed(1)} s`);

@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { EventBus } from '../../events/event-bus.js';
+import { type SimulationResult, simulateWorkload } from '../../simulate/simulate-workload.js';
+import { STRATEGY_NAMES } from '../../simulate/strategy.js';
+import { recordEvents } from '../../trace/record-events.js';
+import { openTraceStore } from '../../trace/open-trace-store.js';
+import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
+import { bundledWorkloadNames } from '../../workloads/bundled-workloads.js';
+import { loadWorkload } from '../../workloads/load-workload.js';
+import type { Workload } from '../../workloads/workload.js';
+import { type CliOutput, processOutput } from '../cli-options.js';
+import { demoTable, demoVerdict } from '../demo-report.js';
+
+export interface DemoCommandOptions {
+  /** Trace store location, or false for none. */
+  trace?: string | false;
+  /** Only workloads whose name contains one of these. */
+  only?: string[];
+}
+
+/**
+ * `cachet demo`: every bundled workload through the three strategies on its default provider
+ * and model, with a table per workload and a one-line verdict. No network, no API key.
+ *
+ * @example
+ * npm run demo
+ * npm run cachet -- demo --only coding-agent --no-trace
+ */
+export function registerDemoCommand(program: Command, output: CliOutput = processOutput): Command {
+  return program
+    .command('demo')
+    .description('run every bundled workload through naive, markers and cachet and compare what each costs')
+    .option('--trace <location>', 'trace store for the runs (SQLite file or postgres:// URL)', DEFAULT_TRACE_DB)
+    .option('--no-trace', 'do not write traces')
+    .option('--only <names...>', 'only workloads whose name contains one of these')
+    .action(async (options: DemoCommandOptions) => {
+      process.exitCode = await runDemo(options, output);
+    });
+}
+
+export async function runDemo(options: DemoCommandOptions, output: CliOutput = processOutput): Promise<number> {
+  const names = bundledWorkloadNames().filter((name) => !options.only || options.only.some((part) => name.includes(part)));
+  const workloads: Workload[] = [];
+  for (const name of names) workloads.push(await loadWorkload(name));
+  const bus = new EventBus();
+  const trace = options.trace === false ? null : await openTrace(options.trace ?? DEFAULT_TRACE_DB, bus, output);
+  const runId = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const total = workloads.length * STRATEGY_NAMES.length;
+  let run = 0;
+  try {
+    for (const workload of workloads) {
+      const results: SimulationResult[] = [];
+      for (const strategy of STRATEGY_NAMES) {
+        run++;
+        const label = `[${run}/${total}] ${workload.name} · ${strategy}`;
+        const started = performance.now();
+        results.push(
+          simulateWorkload(workload, {
+            strategy,
+            bus,
+            sessionId: `demo-${runId}/${workload.name}/${strategy}`,
+            onProgress: (done, count) => progress(output, `${label} ${done}/${count} requests`, done === count),
+          }),
+        );
+        if (output.errIsTty) output.err(` (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+        await trace?.recorder.flush();
+      }
+      output.out(`\n${workload.title} — ${workload.provider} ${workload.model}\n${demoTable(results)}\n${demoVerdict(results)}\n`);
+    }
+  } finally {
+    if (trace) {
+      await trace.recorder.stop();
+      await trace.store.close();
+      output.err(`traces: ${trace.store.location} (see them with \`cachet serve\`)\n`);
+    }
+  }
+  return 0;
+}
+
+async function openTrace(location: string, bus: EventBus, output: CliOutput) {
+  try {
+    const store = await openTraceStore(location);
+    return { store, recorder: recordEvents(bus, store) };
+  } catch (error) {
+    output.err(`warning: traces not written (${error instanceof Error ? error.message : String(error)})\n`);
+    return null;
+  }
+}
+
+function progress(output: CliOutput, text: string, done: boolean): void {
+  if (output.errIsTty) output.err(`\r\u001b[2K${text}`);
+  else if (done) output.err(`${text}\n`);
+}

@@ -1,0 +1,87 @@
+import type { MissCause, SimulationResult } from '../simulate/simulate-workload.js';
+import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
+
+/**
+ * The demo's table for one workload: a row per strategy. Savings compare cost with naive's
+ * and with the same requests uncached; for local engines (no per-token price) they compare the
+ * prompt tokens the engine had to process.
+ */
+export function demoTable(results: readonly SimulationResult[]): string {
+  const naive = results.find((result) => result.strategy === 'naive');
+  const rows = results.map((result) => {
+    const totals = result.totals;
+    const spend = spendOf(result);
+    return [
+      result.strategy,
+      formatCount(result.requests.length),
+      formatCount(totals.inputTokens),
+      formatPercent(totals.readShare),
+      formatPercent(totals.efficiency),
+      result.priced ? formatUsd(totals.costUsd) : `${formatCount(totals.inputTokens - totals.cacheReadTokens)} tok`,
+      naive ? formatSaving(spend, spendOf(naive)) : '—',
+      formatSaving(spend, result.priced ? totals.uncachedCostUsd : totals.inputTokens),
+    ];
+  });
+  const costHeader = results.some((result) => result.priced) ? 'cost' : 'processed';
+  return formatTable(['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached'], rows);
+}
+
+/** One line: what Cachet saves and why the others lose. */
+export function demoVerdict(results: readonly SimulationResult[]): string {
+  const cachet = results.find((result) => result.strategy === 'cachet');
+  if (!cachet) return '';
+  const others = results.filter((result) => result !== cachet);
+  const unit = cachet.priced ? '' : ' prompt processing';
+  const comparisons = others.map((other) => savingWords(spendOf(cachet), spendOf(other), other.strategy)).join(' and ');
+  const reasons = others
+    .map((other) => {
+      const cause = topMissCause(other);
+      return cause ? `${other.strategy} loses most to ${describeCause(cause)}` : null;
+    })
+    .filter(Boolean)
+    .join('; ');
+  return `Verdict: Cachet${unit} costs ${comparisons}, reading ${formatPercent(cachet.totals.efficiency)} of the physical limit${reasons ? ` (${reasons})` : ''}.`;
+}
+
+function spendOf(result: SimulationResult): number {
+  return result.priced ? result.totals.costUsd : result.totals.inputTokens - result.totals.cacheReadTokens;
+}
+
+function savingWords(cost: number, reference: number, name: string): string {
+  const change = reference > 0 ? cost / reference - 1 : 0;
+  if (Math.abs(change) < 0.005) return `the same as ${name}`;
+  return `${Math.abs(change * 100).toFixed(0)}% ${change < 0 ? 'less' : 'more'} than ${name}`;
+}
+
+/** The cause that lost the most tokens against the ideal. */
+export function topMissCause(result: SimulationResult): MissCause | null {
+  const lost = new Map<MissCause, number>();
+  for (const request of result.requests) {
+    if (!request.missCause) continue;
+    const missed = Math.max(0, request.idealCacheReadTokens - request.cacheReadTokens);
+    lost.set(request.missCause, (lost.get(request.missCause) ?? 0) + missed);
+  }
+  let best: MissCause | null = null;
+  for (const [cause, tokens] of lost) if (best === null || tokens > (lost.get(best) ?? 0)) best = cause;
+  return best;
+}
+
+const CAUSE_WORDS: Record<MissCause, string> = {
+  clock: 'the clock in its prefix',
+  'tool-order': 'tool reordering',
+  'tools-changed': 'tool-list changes',
+  'system-changed': 'a system prompt that changes',
+  'history-edited': 'history edits',
+  'model-changed': 'model switches',
+  'params-changed': 'parameter changes',
+  'ttl-expired': 'cache expiry in idle gaps',
+  'below-minimum': 'a prefix below the minimum',
+  'lookback-exceeded': 'the 20-block lookback window',
+  'template-rerender': 'chat-template re-rendering',
+  unknown: 'unexplained misses',
+  'no-breakpoint': 'history no breakpoint covers',
+};
+
+function describeCause(cause: MissCause): string {
+  return CAUSE_WORDS[cause];
+}
