@@ -9,3 +9,6 @@ export type {
   ProviderAdapter,
   ProviderId,
 } from './providers/adapter.js';
+export * from './injection/index.js';
+export { countRequestTokens, counterForModel } from './tokens/index.js';
+export type { CountableItem, RequestTokenCount } from './tokens/index.js';

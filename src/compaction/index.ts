@@ -34,10 +34,14 @@ export type {
 export { breakpointsAfterRewrite, createCompactionPipeline, isSummaryMessage } from './pipeline.js';
 export type { RequestMeasure } from './request-tokens.js';
 export { measureRequest } from './request-tokens.js';
+export type { RunSyntheticSessionOptions, SyntheticRequest } from './run-synthetic-session.js';
+export { runSyntheticSession } from './run-synthetic-session.js';
 export { SessionNotes } from './session-notes.js';
 export type { CriticalCarry, StructuredSummary } from './structured-summary.js';
 export { emptySummary, renderSummary, SUMMARY_FIELDS, structuredSummarySchema } from './structured-summary.js';
 export type { Summarizer, SummaryInput } from './summarizer.js';
+export type { SyntheticSession, SyntheticSessionOptions, SyntheticStep, SyntheticTurn } from './synthetic-session.js';
+export { generateSyntheticSession, LATEST_RESTORE_ID, SYNTHETIC_TOOLS } from './synthetic-session.js';
 export type { ThinkingStyle, ThinkingStyleRule } from './thinking-cleaner.js';
 export { backfillReasoning, cleanThinking, THINKING_STYLE_RULES, thinkingRuleFor } from './thinking-cleaner.js';
 export type { CompactionTool } from './tools.js';

@@ -3,7 +3,7 @@ import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { emptyUsage } from '../../model/usage.js';
 import { wordCounter, words } from '../test-support.js';
-import { createBreakDetector } from './break-detector.js';
+import { attachBreakDetector, createBreakDetector } from './break-detector.js';
 import { anthropicHistory, anthropicRequest } from './fixtures.test-support.js';
 
 const MINUTE = 60_000;
@@ -137,5 +137,15 @@ describe('createBreakDetector', () => {
     });
     detector.observe(body('note one'), { at: 0 });
     expect(detector.observe(body('note two'), { at: MINUTE })).toBeNull();
+  });
+
+  it('attaches to a session and publishes on its bus under its id', () => {
+    const bus = new EventBus();
+    const causes: string[] = [];
+    bus.on('cache.break', (event) => causes.push(`${event.sessionId}:${event.payload.cause}`));
+    const detector = attachBreakDetector({ id: 'chat-7', bus }, { counter: wordCounter });
+    detector.observe(anthropicRequest({}), { at: 0 });
+    detector.observe(anthropicRequest({ model: 'claude-opus-4-8' }), { at: MINUTE });
+    expect(causes).toEqual(['chat-7:model-changed']);
   });
 });

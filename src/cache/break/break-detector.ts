@@ -251,3 +251,18 @@ function formatDuration(ms: number): string {
   if (minutes >= 1) return `${minutes.toFixed(minutes % 1 === 0 ? 0 : 1)} min`;
   return `${Math.round(ms / 1000)} s`;
 }
+
+/**
+ * A detector bound to a session: breaks are published as `cache.break` on the session's bus
+ * under its id (nothing is published when the session has no bus).
+ *
+ * @example
+ * const detector = attachBreakDetector(session, { format: 'anthropic' });
+ * detector.observe(body, { at: session.clock(), usage });
+ */
+export function attachBreakDetector(
+  session: { readonly id: string; readonly bus: EventBus | undefined },
+  options: Omit<BreakDetectorOptions, 'bus' | 'sessionId'> = {},
+): BreakDetector {
+  return createBreakDetector({ ...options, sessionId: session.id, ...(session.bus ? { bus: session.bus } : {}) });
+}

@@ -35,11 +35,32 @@ describe('diffWireBodies', () => {
       { role: 'tool', tool_call_id: 'a', content: 'ok' },
     ];
     const a = { model: 'qwen3-8b', messages: [...base, { role: 'system', content: '[current time] 10:00' }] };
-    const b = { model: 'qwen3-8b', messages: [...base, { role: 'assistant', content: 'done' }, { role: 'user', content: 'next' }] };
+    const b = {
+      model: 'qwen3-8b',
+      messages: [...base, { role: 'assistant', content: 'done' }, { role: 'user', content: 'next' }],
+    };
     const report = diffWireBodies(a, b, { format: 'openai-compatible' });
-    expect(report).toMatchObject({ firstDivergence: null, cause: null, droppedTail: { messageIndex: 4, text: '[current time] 10:00' } });
-    const asked = { model: 'gpt-4.1', messages: [{ role: 'system', content: 'x' }, { role: 'assistant', content: 'hi' }, { role: 'user', content: 'question' }] };
-    const lost = { model: 'gpt-4.1', messages: [{ role: 'system', content: 'x' }, { role: 'assistant', content: 'hi' }, { role: 'assistant', content: 'answer' }] };
+    expect(report).toMatchObject({
+      firstDivergence: null,
+      cause: null,
+      droppedTail: { messageIndex: 4, text: '[current time] 10:00' },
+    });
+    const asked = {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'x' },
+        { role: 'assistant', content: 'hi' },
+        { role: 'user', content: 'question' },
+      ],
+    };
+    const lost = {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'x' },
+        { role: 'assistant', content: 'hi' },
+        { role: 'assistant', content: 'answer' },
+      ],
+    };
     expect(diffWireBodies(asked, lost).cause).toBe('history-edited');
   });
 

@@ -131,7 +131,9 @@ function droppedTurnTail(a: NormalizedWireBody, b: NormalizedWireBody, unit: Wir
     return null;
   }
   if (sameMessage) return null;
-  const previousRole = (a.units.findLast((candidate) => candidate.messageIndex !== null && candidate.messageIndex < unit.messageIndex!)?.role ?? '').split(':')[0];
+  const previousRole = (
+    a.units.findLast((candidate) => candidate.messageIndex !== null && candidate.messageIndex < unit.messageIndex!)?.role ?? ''
+  ).split(':')[0];
   const wholeMessageIsTail = role === 'system' || role === 'developer' || (previousRole !== '' && previousRole !== 'assistant');
   return wholeMessageIsTail ? sent : null;
 }

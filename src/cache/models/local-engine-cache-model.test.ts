@@ -56,9 +56,17 @@ describe('local engine cache model (Qwen3 template + tokenizer)', () => {
     const model = createLocalEngineCacheModel();
     const user = { role: 'user', content: 'Build a todo app.' };
     const call = { id: 'c1', type: 'function', function: { name: 'write_file', arguments: '{"path":"index.html"}' } };
-    const first = model.judge(body([user, { role: 'system', content: '[current time] 2026-11-21T10:00:00Z' }]), { at: 0, reply: { content: '', tool_calls: [call] } });
+    const first = model.judge(body([user, { role: 'system', content: '[current time] 2026-11-21T10:00:00Z' }]), {
+      at: 0,
+      reply: { content: '', tool_calls: [call] },
+    });
     const next = model.judge(
-      body([user, { role: 'assistant', content: '', tool_calls: [call] }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }, { role: 'system', content: '[current time] 2026-11-21T10:01:00Z' }]),
+      body([
+        user,
+        { role: 'assistant', content: '', tool_calls: [call] },
+        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+        { role: 'system', content: '[current time] 2026-11-21T10:01:00Z' },
+      ]),
       { at: 60_000 },
     );
     expect(next.missCause).toBeNull();
