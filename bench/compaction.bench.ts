@@ -107,7 +107,9 @@ async function run(
 
 function print(title: string, results: StrategyResult[]): void {
   console.log(`\n${title}`);
-  console.log('strategy | requests | input cost (USD) | input tokens | cache-read share | write tokens | max request | over window | compactions (by layer) | skipped');
+  console.log(
+    'strategy | requests | input cost (USD) | input tokens | cache-read share | write tokens | max request | over window | compactions (by layer) | skipped',
+  );
   for (const result of results) {
     console.log(
       [
@@ -126,7 +128,10 @@ function print(title: string, results: StrategyResult[]): void {
   }
 }
 
-const INGESTION_ONLY: Partial<CompactionPipelineOptions> = { thresholds: { monitor: 1, light: 1, full: 1, emergency: 1 }, mediaWindowMessages: 1_000 };
+const INGESTION_ONLY: Partial<CompactionPipelineOptions> = {
+  thresholds: { monitor: 1, light: 1, full: 1, emergency: 1 },
+  mediaWindowMessages: 1_000,
+};
 const FIXED: Partial<CompactionPipelineOptions> = { thresholds: { monitor: 0.7, light: 0.7, full: 0.7, emergency: 0.9 } };
 
 for (const seed of [11, 23]) {

@@ -213,3 +213,39 @@ describe('model switch to a thinking model', () => {
     expect(ofType(events, 'compaction.planned').at(-1)?.payload.reason).toMatch(/model switched to deepseek-reasoner/);
   });
 });
+
+describe('priority order', () => {
+  it('masks standard results before important ones and stops at the target', async () => {
+    const harness = makeTestSession();
+    fill(harness.session, 12, 120);
+    const total = measureRequest(assemble(harness.session), counter).total;
+    // Full compaction, with a target that masking only part of the old results reaches.
+    const windowTokens = Math.round(total / 0.75);
+    const pipeline = createCompactionPipeline({
+      windowTokens,
+      counter,
+      importantRecentTurns: 3,
+      targetUtilisation: 0.6,
+      tailBudgetShare: 0.1,
+      checkpointStore: new MemoryCheckpointStore(),
+      offloadStore: new MemoryOffloadStore(),
+    });
+    const decision = await pipeline.beforeRequest(harness.session, {
+      now: harness.now,
+      cacheHot: true,
+      remainingRequests: 1_000,
+    });
+    expect(decision.action).toBe('applied');
+    expect(decision.steps).toEqual(['priority']);
+    const maskedTurns = harness.session.history.flatMap((message) =>
+      message.content.flatMap((block) =>
+        block.type === 'tool_result' && isMasked(block) ? [Number(block.toolUseId.slice(1))] : [],
+      ),
+    );
+    // Oldest first, a contiguous run from turn 0, and not everything.
+    expect(maskedTurns[0]).toBe(0);
+    expect(maskedTurns).toEqual(maskedTurns.map((_, index) => index));
+    expect(maskedTurns.length).toBeLessThan(9);
+    expect(decision.tokensAfter).toBeLessThanOrEqual(0.6 * windowTokens + 400);
+  });
+});

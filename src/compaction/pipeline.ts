@@ -364,20 +364,22 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         }
         if (saved > 0) steps.push('ttl-pruning');
       }
-      const currentTotal = () => before.static + messagesTokens(history, counter) + before.tail;
       const target = options.targetUtilisation * window;
       let summaryPlanned = false;
       if (utilisation >= full) {
+        let current = before.static + messagesTokens(history, counter) + before.tail;
         let saved = 0;
         for (const tier of ['standard', 'important'] as const) {
           for (const ref of refs) {
+            if (current <= target) break;
             if (ref.messageIndex >= tailStart || ref.priority !== tier || ref.tokens <= options.maskMinTokens) continue;
-            if (currentTotal() <= target) break;
-            saved += maskToolResult(history, ref, rewrite, 'priority');
+            const gain = maskToolResult(history, ref, rewrite, 'priority');
+            saved += gain;
+            current -= gain;
           }
         }
         if (saved > 0) steps.push('priority');
-        if (currentTotal() > target && tailStart > 0) {
+        if (current > target && tailStart > 0) {
           if (session.sessionMessages.at(-1)?.role === 'user') {
             emit('warning.raised', {
               source: 'compaction',
@@ -395,7 +397,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         const cleaned = cleanThinking(history, rule.style, firstChanged);
         if (cleaned.changed) {
           history = cleaned.history;
-          steps.unshift('thinking');
+          if (!steps.includes('thinking')) steps.unshift('thinking');
         }
       }
       if (steps.length === 0) {

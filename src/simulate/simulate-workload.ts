@@ -111,6 +111,9 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   const adapter = adapterFor(provider);
   const counter = sharedCounter(provider, model);
   const ideal = new IdealCacheReads(provider, model, counter);
+  // Local engines reuse rendered tokens (chat template + tokenizer), so their ideal is measured
+  // in the same tokens: the engine's own model judging the reference bodies with their replies.
+  const localReference = provider === 'openai-compatible' ? createCacheModel(provider) : null;
   const cache = createCacheModel(provider, provider === 'openai-compatible' ? {} : { counter });
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
@@ -131,7 +134,9 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
         provider === 'anthropic' ? { padding: 'never' } : {},
       ).body;
-      const idealTokens = ideal.next(referenceBody, step.at);
+      const idealTokens = localReference
+        ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
+        : ideal.next(referenceBody, step.at);
       const verdict = cache.judge(built.body, { at: step.at, reply: provider === 'openai-compatible' ? replyFor(adapter, built, step) : undefined });
       tokensEstimated ||= verdict.tokensEstimated;
       breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step });

@@ -40,7 +40,9 @@ export function parseWorkload(text: string, file: string): Workload {
   const parsed = workloadFileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = pickIssue(parsed.error.issues);
-    throw new WorkloadError(file, joinPath('', issue.path), describe(issue), lineOf(issue.path));
+    // An unknown key is best shown on its own line.
+    const linePath = 'keys' in issue && Array.isArray(issue.keys) && issue.keys.length > 0 ? [...issue.path, issue.keys[0] as string] : issue.path;
+    throw new WorkloadError(file, joinPath('', issue.path), describe(issue), lineOf(linePath));
   }
   try {
     return expandWorkload(parsed.data, file);
@@ -75,7 +77,7 @@ function looksLikePath(value: string): boolean {
 }
 
 /** For unions zod reports one issue per branch; the deepest one is the useful one. */
-function pickIssue(issues: z.core.$ZodIssue[]): { path: PropertyKey[]; message: string; code: string } {
+function pickIssue(issues: z.core.$ZodIssue[]): z.core.$ZodIssue {
   let best = issues[0] as z.core.$ZodIssue;
   for (const issue of issues) {
     const candidate = issue.code === 'invalid_union' ? deepestUnionIssue(issue) : issue;

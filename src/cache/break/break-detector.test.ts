@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { emptyUsage } from '../../model/usage.js';
-import { wordCounter, words } from '../test-support.js';
+import { anthropicHistory, anthropicRequest } from '../test-support/break-fixtures.js';
+import { wordCounter, words } from '../test-support/fixtures.js';
 import { attachBreakDetector, createBreakDetector } from './break-detector.js';
-import { anthropicHistory, anthropicRequest } from './fixtures.test-support.js';
 
 const MINUTE = 60_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { anthropicHistory, anthropicRequest, chatRequest, TOOLS_ANTHROPIC } from '../test-support/break-fixtures.js';
 import { diffWireBodies } from './diff-wire-bodies.js';
-import { anthropicHistory, anthropicRequest, chatRequest, TOOLS_ANTHROPIC } from './fixtures.test-support.js';
 
 const reply = { role: 'assistant', content: [{ type: 'text', text: 'Looking at it.' }] };
 const userTurn = (text: string) => ({ role: 'user', content: [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicBody, wordCounter, words } from '../test-support.js';
+import { anthropicBody, wordCounter, words } from '../test-support/fixtures.js';
 import { createAnthropicCacheModel } from './anthropic-cache-model.js';
 
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wordCounter, words } from '../test-support.js';
+import { wordCounter, words } from '../test-support/fixtures.js';
 import { createOpenAiCacheModel, roundToIncrement } from './openai-cache-model.js';
 
 const MINUTE = 60_000;

@@ -113,8 +113,26 @@ export function cacheLifetimeMs(body: NormalizedWireBody): number {
   }
 }
 
+/** Counts per counter, keyed by kind and text: a session re-counts the same history every request. */
+const countMemo = new WeakMap<TokenCounter, Map<string, number>>();
+const MEMO_LIMIT = 50_000;
+
 /** Tokens of one unit: its text through the counter plus fixed media tokens; parameters cost none. */
 export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
   if (unit.kind === 'param') return 0;
-  return (unit.tokenText ? counter.countText(unit.tokenText, unit.tokenKind) : 0) + unit.fixedTokens;
+  if (!unit.tokenText) return unit.fixedTokens;
+  let memo = countMemo.get(counter);
+  if (!memo) {
+    memo = new Map();
+    countMemo.set(counter, memo);
+  }
+  // Re-calibrated estimators change their counts: the revision is part of the key.
+  const key = `${counter.revision ?? 0}\u0000${unit.tokenKind}\u0000${unit.tokenText}`;
+  let tokens = memo.get(key);
+  if (tokens === undefined) {
+    tokens = counter.countText(unit.tokenText, unit.tokenKind);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(key, tokens);
+  }
+  return tokens + unit.fixedTokens;
 }

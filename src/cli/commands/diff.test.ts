@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { anthropicRequest } from '../../cache/break/fixtures.test-support.js';
+import { anthropicRequest } from '../../cache/test-support/break-fixtures.js';
 import { DIFF_BAD_INPUT_EXIT_CODE, registerDiffCommand, runDiff } from './diff.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cachet-diff-'));

@@ -1,5 +1,5 @@
 /** Wire bodies for the break tests, one builder per provider. Not exported from the package. */
-import { words } from '../test-support.js';
+import { words } from './fixtures.js';
 
 export const TOOLS_ANTHROPIC = [
   {

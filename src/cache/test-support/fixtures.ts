@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
 
 /**
  * A counter for tests: one token per whitespace-separated word, so expected figures can be

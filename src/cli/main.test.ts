@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { CliOutput } from './cli-options.js';
+import { main } from './main.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const directory = mkdtempSync(join(tmpdir(), 'cachet-cli-'));
+
+/** The CLI in a child process, the way `npm run cachet -- ...` runs it. */
+function cachet(...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function captured(): CliOutput & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (text) => stdout.push(text), err: (text) => stderr.push(text), errIsTty: false };
+}
+
+describe('cachet (child process)', () => {
+  it('simulate --json prints exactly one JSON object whose totals add up', () => {
+    const run = cachet('simulate', 'below-minimum', '--json');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const parsed = JSON.parse(lines[0]!);
+    expect(parsed).toMatchObject({ workload: 'below-minimum', provider: 'anthropic', model: 'claude-haiku-4-5', strategy: 'cachet' });
+    const input = parsed.requests.reduce((sum: number, request: { inputTokens: number }) => sum + request.inputTokens, 0);
+    expect(parsed.totals.inputTokens).toBe(input);
+    expect(parsed.totals.readShare).toBe(parsed.totals.cacheReadTokens / parsed.totals.inputTokens);
+  });
+
+  it('exits 2 naming file, path and problem for a bad workload file', () => {
+    const file = join(directory, 'broken.yaml');
+    writeFileSync(
+      file,
+      'name: broken\ndescription: x\nprovider: anthropic\nmodel: claude-sonnet-4-5\nstart: 2026-05-14T09:00:00Z\nglobal:\n  persona: Hi.\nturns:\n  - user: Hello\n    steps:\n      - text: Hi\n        toolCalls:\n          - name: missing_tool\n            result: ok\n      - text: Done.\n',
+    );
+    const run = cachet('simulate', file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:13: turns[0].steps[0].toolCalls[0].name: tool "missing_tool" is not available`);
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 1 for other failures: unknown provider, unknown command', () => {
+    expect(cachet('simulate', 'coding-agent', '--provider', 'gemini').code).toBe(1);
+    expect(cachet('frobnicate').code).toBe(1);
+  });
+
+  it('render prints one wire body per request, one JSON object per line', () => {
+    const run = cachet('render', 'below-minimum', '--provider', 'openai-chat', '--strategy', 'markers');
+    expect(run.code).toBe(0);
+    const bodies = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(bodies).toHaveLength(3);
+    expect(bodies.every((body) => Array.isArray(body.messages))).toBe(true);
+  });
+});
+
+describe('cachet (in process)', () => {
+  it('demo prints a table per workload with the three strategies and a verdict, progress on stderr', async () => {
+    const output = captured();
+    expect(await main(['demo', '--only', 'below-minimum', '--no-trace'], output)).toBe(0);
+    const text = output.stdout.join('\n');
+    for (const word of ['naive', 'markers', 'cachet', 'read share', 'vs naive', 'vs uncached', 'Verdict:']) expect(text).toContain(word);
+    expect(output.stderr.join('')).toContain('[3/3] below-minimum · cachet 3/3 requests');
+  });
+
+  it('demo writes its traces to the trace store', async () => {
+    const output = captured();
+    const store = join(directory, 'traces.db');
+    expect(await main(['demo', '--only', 'below-minimum', '--trace', store], output)).toBe(0);
+    const { openTraceStore } = await import('../trace/open-trace-store.js');
+    const opened = await openTraceStore(store);
+    const sessions = await opened.sessions();
+    await opened.close();
+    expect(sessions.length).toBe(3);
+  });
+
+  it('simulate --events writes the events as JSON lines', async () => {
+    const output = captured();
+    const file = join(directory, 'events.jsonl');
+    expect(await main(['simulate', 'coding-agent', '--events', file], output)).toBe(0);
+    const events = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(events[0].type).toBe('session.started');
+    expect(events.filter((event) => event.type === 'request.assembled')).toHaveLength(17);
+    expect(output.stdout.join('\n')).toContain('efficiency');
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { CachetEvent } from '../events/catalog.js';
+import { EventBus } from '../events/event-bus.js';
+import { emptyUsage } from '../model/usage.js';
+import { anthropicAdapter } from '../providers/anthropic/index.js';
+import { Session } from '../session/session.js';
+import { prepareRequest } from './prepare-request.js';
+import { recordUsage } from './record-usage.js';
+import { chooseHistoryTtl } from './ttl-policy.js';
+
+function session(bus: EventBus) {
+  const created = new Session({
+    id: 'runtime-test',
+    model: 'claude-sonnet-4-5',
+    global: { system: [{ label: 'persona', text: 'You are a careful assistant. '.repeat(200) }] },
+    bus,
+    clock: () => Date.parse('2026-05-14T10:00:00Z'),
+  });
+  created.appendUserText('What changed in the release?');
+  return created;
+}
+
+describe('prepareRequest / recordUsage', () => {
+  it('assembles, converts and publishes request.assembled with zone sizes, hashes and breakpoints', () => {
+    const bus = new EventBus();
+    const events: CachetEvent[] = [];
+    bus.onAny((event) => events.push(event));
+    const current = session(bus);
+    const prepared = prepareRequest(current, anthropicAdapter, {
+      turn: 1,
+      step: 0,
+      tail: [{ kind: 'time', text: '[current time] 2026-05-14T10:00:00Z', position: 'end' }],
+    });
+    const event = events.find((candidate) => candidate.type === 'request.assembled');
+    expect(event).toBe(prepared.event);
+    if (event?.type !== 'request.assembled') throw new Error('no request.assembled');
+    expect(event.payload.zoneTokens.global).toBeGreaterThan(1000);
+    expect(event.payload.zoneTokens.tail).toBeGreaterThan(0);
+    expect(event.payload.blockHashes.map((block) => block.path)).toEqual(prepared.request.blocks.map((block) => block.path));
+    expect(event.payload.breakpoints.length).toBeGreaterThan(0);
+    expect(JSON.stringify(prepared.body).split('[current time]')).toHaveLength(2);
+  });
+
+  it('prices usage and publishes usage.recorded', () => {
+    const bus = new EventBus();
+    const current = session(bus);
+    const usage = { ...emptyUsage(), uncachedInputTokens: 100, cacheReadTokens: 1000 };
+    const recorded = recordUsage(current, usage, { turn: 1, step: 0, price: (priced) => ({ costUsd: priced.cacheReadTokens * 1e-7, uncachedCostUsd: 1 }) });
+    expect(recorded.costUsd).toBeCloseTo(1e-4, 12);
+    expect(recorded.event?.payload).toMatchObject({ turn: 1, step: 0, model: 'claude-sonnet-4-5', uncachedCostUsd: 1 });
+  });
+});
+
+describe('chooseHistoryTtl', () => {
+  it('stays at 5 minutes until the session has paused between 5 and 60 minutes', () => {
+    expect(chooseHistoryTtl({ gapsMs: [30_000, 40_000], prefixTokens: 50_000, newTokens: 500 }).ttl).toBe('5m');
+    expect(chooseHistoryTtl({ gapsMs: [30_000, 7 * 60_000], prefixTokens: 50_000, newTokens: 500 }).ttl).toBe('1h');
+  });
+
+  it('keeps 5 minutes when the 1-hour premium on new tokens outweighs the expected re-write', () => {
+    const gaps = [...Array.from({ length: 99 }, () => 20_000), 10 * 60_000];
+    expect(chooseHistoryTtl({ gapsMs: gaps, prefixTokens: 2_000, newTokens: 5_000 }).ttl).toBe('5m');
+  });
+
+  it('ignores gaps longer than an hour (no TTL survives them)', () => {
+    expect(chooseHistoryTtl({ gapsMs: [2 * 3_600_000], prefixTokens: 50_000, newTokens: 10 }).ttl).toBe('5m');
+  });
+});
