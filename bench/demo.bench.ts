@@ -34,7 +34,7 @@ function verdict(pass: boolean, text: string): void {
 }
 
 const maxGap = (workload: Workload) =>
-  Math.max(0, ...workload.turns.slice(1).map((turn, index) => turn.at - (workload.turns[index]!.steps.at(-1)!.at)));
+  Math.max(0, ...workload.turns.slice(1).map((turn, index) => turn.at - workload.turns[index]!.steps.at(-1)!.at));
 
 const demoStarted = performance.now();
 for (const name of bundledWorkloadNames()) {
@@ -50,7 +50,9 @@ for (const name of bundledWorkloadNames()) {
     verdict(cachet.totals.efficiency >= 0.99, `cachet efficiency ${cachet.totals.efficiency.toFixed(4)} ≥ 0.99`);
     const misses = cachet.requests.filter((request) => request.missCause);
     for (const miss of misses) {
-      console.log(`      miss at ${miss.turn}.${miss.step}: ${miss.missCause}, read ${miss.cacheReadTokens} of ideal ${miss.idealCacheReadTokens}`);
+      console.log(
+        `      miss at ${miss.turn}.${miss.step}: ${miss.missCause}, read ${miss.cacheReadTokens} of ideal ${miss.idealCacheReadTokens}`,
+      );
     }
   }
 
@@ -60,7 +62,10 @@ for (const name of bundledWorkloadNames()) {
     console.log(row('cachet always 5m', fiveMinutes));
     console.log(row('cachet always 1h', oneHour));
     const best = Math.min(fiveMinutes.totals.costUsd, oneHour.totals.costUsd);
-    verdict(cachet.totals.costUsd <= best + 1e-9, `TTL choice $${cachet.totals.costUsd.toFixed(4)} ≤ best fixed TTL $${best.toFixed(4)}`);
+    verdict(
+      cachet.totals.costUsd <= best + 1e-9,
+      `TTL choice $${cachet.totals.costUsd.toFixed(4)} ≤ best fixed TTL $${best.toFixed(4)}`,
+    );
     console.log(`      cachet efficiency on the idle-gap workload: ${(cachet.totals.efficiency * 100).toFixed(1)}%`);
   }
 
@@ -71,17 +76,22 @@ for (const name of bundledWorkloadNames()) {
     console.log(row('cachet padding never', never));
     const cheaper = Math.min(always.totals.costUsd, never.totals.costUsd);
     const decided = cachet.requests.map((request) => request.paddingApplied).join(',');
-    verdict(cachet.totals.costUsd <= cheaper + 1e-12, `padding decision (${decided}) $${cachet.totals.costUsd.toFixed(6)} ≤ cheaper of pad/no-pad $${cheaper.toFixed(6)}`);
+    verdict(
+      cachet.totals.costUsd <= cheaper + 1e-12,
+      `padding decision (${decided}) $${cachet.totals.costUsd.toFixed(6)} ≤ cheaper of pad/no-pad $${cheaper.toFixed(6)}`,
+    );
   }
 
   if (workload.name === 'skill-varying-chat') {
     verdict(cachet.totals.readShare >= 0.9, `cache-read share ${(cachet.totals.readShare * 100).toFixed(1)}% ≥ 90%`);
     const after = cachet.requests.slice(2);
-    const share = after.reduce((sum, request) => sum + request.costUsd, 0) / after.reduce((sum, request) => sum + request.uncachedCostUsd, 0);
+    const share =
+      after.reduce((sum, request) => sum + request.costUsd, 0) / after.reduce((sum, request) => sum + request.uncachedCostUsd, 0);
     verdict(share <= 0.2, `input cost per request after the second = ${(share * 100).toFixed(1)}% of uncached (≤ 20%)`);
     const laterTurns = cachet.requests.filter((request) => request.turn > 2);
     const turnShare =
-      laterTurns.reduce((sum, request) => sum + request.costUsd, 0) / laterTurns.reduce((sum, request) => sum + request.uncachedCostUsd, 0);
+      laterTurns.reduce((sum, request) => sum + request.costUsd, 0) /
+      laterTurns.reduce((sum, request) => sum + request.uncachedCostUsd, 0);
     console.log(`      per turn after the second turn: ${(turnShare * 100).toFixed(1)}% of uncached`);
   }
 }

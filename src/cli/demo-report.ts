@@ -23,7 +23,10 @@ export function demoTable(results: readonly SimulationResult[]): string {
     ];
   });
   const costHeader = results.some((result) => result.priced) ? 'cost' : 'processed';
-  return formatTable(['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached'], rows);
+  return formatTable(
+    ['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached'],
+    rows,
+  );
 }
 
 /** One line: what Cachet saves and why the others lose. */
@@ -40,7 +43,9 @@ export function demoVerdict(results: readonly SimulationResult[]): string {
     })
     .filter(Boolean)
     .join('; ');
-  return `Verdict: Cachet${unit} costs ${comparisons}, reading ${formatPercent(cachet.totals.efficiency)} of the physical limit${reasons ? ` (${reasons})` : ''}.`;
+  const padding = cachet.requests.at(-1)?.paddingReason;
+  const paddingNote = cachet.totals.cacheReadTokens === 0 && padding ? ` Padding decision: ${padding}.` : '';
+  return `Verdict: Cachet${unit} costs ${comparisons}, reading ${formatPercent(cachet.totals.efficiency)} of the physical limit${reasons ? ` (${reasons})` : ''}.${paddingNote}`;
 }
 
 function spendOf(result: SimulationResult): number {

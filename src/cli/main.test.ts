@@ -33,7 +33,12 @@ describe('cachet (child process)', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const parsed = JSON.parse(lines[0]!);
-    expect(parsed).toMatchObject({ workload: 'below-minimum', provider: 'anthropic', model: 'claude-haiku-4-5', strategy: 'cachet' });
+    expect(parsed).toMatchObject({
+      workload: 'below-minimum',
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+      strategy: 'cachet',
+    });
     const input = parsed.requests.reduce((sum: number, request: { inputTokens: number }) => sum + request.inputTokens, 0);
     expect(parsed.totals.inputTokens).toBe(input);
     expect(parsed.totals.readShare).toBe(parsed.totals.cacheReadTokens / parsed.totals.inputTokens);
@@ -59,7 +64,10 @@ describe('cachet (child process)', () => {
   it('render prints one wire body per request, one JSON object per line', () => {
     const run = cachet('render', 'below-minimum', '--provider', 'openai-chat', '--strategy', 'markers');
     expect(run.code).toBe(0);
-    const bodies = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const bodies = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(bodies).toHaveLength(3);
     expect(bodies.every((body) => Array.isArray(body.messages))).toBe(true);
   });
@@ -70,7 +78,8 @@ describe('cachet (in process)', () => {
     const output = captured();
     expect(await main(['demo', '--only', 'below-minimum', '--no-trace'], output)).toBe(0);
     const text = output.stdout.join('\n');
-    for (const word of ['naive', 'markers', 'cachet', 'read share', 'vs naive', 'vs uncached', 'Verdict:']) expect(text).toContain(word);
+    for (const word of ['naive', 'markers', 'cachet', 'read share', 'vs naive', 'vs uncached', 'Verdict:'])
+      expect(text).toContain(word);
     expect(output.stderr.join('')).toContain('[3/3] below-minimum · cachet 3/3 requests');
   });
 
@@ -85,11 +94,28 @@ describe('cachet (in process)', () => {
     expect(sessions.length).toBe(3);
   });
 
+  it('simulate --compaction runs the compaction pipeline before each cachet request', async () => {
+    const output = captured();
+    const file = join(directory, 'compaction-events.jsonl');
+    expect(
+      await main(['simulate', 'coding-agent', '--compaction', '--window', '20000', '--events', file, '--json'], output),
+    ).toBe(0);
+    const types = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).type as string);
+    expect(types.some((type) => type.startsWith('compaction.'))).toBe(true);
+    expect(JSON.parse(output.stdout.join('')).strategy).toBe('cachet');
+  });
+
   it('simulate --events writes the events as JSON lines', async () => {
     const output = captured();
     const file = join(directory, 'events.jsonl');
     expect(await main(['simulate', 'coding-agent', '--events', file], output)).toBe(0);
-    const events = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const events = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events[0].type).toBe('session.started');
     expect(events.filter((event) => event.type === 'request.assembled')).toHaveLength(17);
     expect(output.stdout.join('\n')).toContain('efficiency');

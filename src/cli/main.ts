@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { CachetError } from '../model/errors.js';
 import { WorkloadError } from '../workloads/workload-error.js';
 import { type CliOutput, processOutput } from './cli-options.js';
+import { simulationCompaction } from './compaction-hook.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerRenderCommand } from './commands/render.js';
@@ -23,7 +24,7 @@ export function createProgram(output: CliOutput = processOutput): Command {
     .configureOutput({ writeOut: (text) => output.out(text.replace(/\n$/, '')), writeErr: (text) => output.err(text) })
     .showHelpAfterError('(run `cachet --help` for usage)');
   registerDemoCommand(program, output);
-  registerSimulateCommand(program, undefined, output);
+  registerSimulateCommand(program, simulationCompaction, output);
   registerRenderCommand(program, output);
   registerDiffCommand(program);
   registerServeCommand(program);
@@ -45,7 +46,9 @@ export async function main(argv: string[], output: CliOutput = processOutput): P
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT_FAILURE;
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version'
+        ? 0
+        : EXIT_FAILURE;
     }
     if (error instanceof WorkloadError) {
       output.err(`error: ${error.message}\n`);

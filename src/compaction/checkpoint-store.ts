@@ -1,9 +1,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { canonicalJson } from '../model/canonical-json.js';
 import { CachetError, ValidationError } from '../model/errors.js';
+import { sha256 } from '../model/hash.js';
+import type { JsonValue } from '../model/json.js';
 import { parseWith } from '../model/validate.js';
-import type { SerializedSession } from '../session/session.js';
+import type { SerializedSession, Session } from '../session/session.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 /** The full state of a session archived before a rewrite, restorable with `Session.fromJSON`. */
 export interface Checkpoint {
@@ -20,8 +24,8 @@ export interface Checkpoint {
 }
 
 export interface CheckpointStore {
-  put(checkpoint: Checkpoint): Promise<void>;
-  get(id: string): Promise<Checkpoint | null>;
+  put(checkpoint: Checkpoint): MaybePromise<void>;
+  get(id: string): MaybePromise<Checkpoint | null>;
 }
 
 export const DEFAULT_CHECKPOINT_DIR = '.cachet/checkpoints';
@@ -29,10 +33,10 @@ const ID_PATTERN = /^ckpt_[0-9a-f]{16}$/;
 
 export class MemoryCheckpointStore implements CheckpointStore {
   private readonly checkpoints = new Map<string, Checkpoint>();
-  async put(checkpoint: Checkpoint): Promise<void> {
+  put(checkpoint: Checkpoint): void {
     this.checkpoints.set(checkpoint.id, structuredClone(checkpoint));
   }
-  async get(id: string): Promise<Checkpoint | null> {
+  get(id: string): Checkpoint | null {
     const checkpoint = this.checkpoints.get(id);
     return checkpoint ? structuredClone(checkpoint) : null;
   }
@@ -88,4 +92,12 @@ function checkId(id: string): void {
   if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
     throw new ValidationError('checkpointId', 'a checkpoint id like ckpt_0123456789abcdef', `got ${JSON.stringify(id)}`);
   }
+}
+
+/** Archive a session and the pipeline state; the id is a hash of both (and the time), so it is stable. */
+export function createCheckpoint(session: Session, state: unknown, reason: string, now: number): Checkpoint {
+  const serialized = structuredClone(session.toJSON());
+  const pipelineState = structuredClone(state);
+  const id = `ckpt_${sha256(canonicalJson({ session: serialized, pipelineState, now } as unknown as JsonValue)).slice(0, 16)}`;
+  return { id, sessionId: session.id, reason, createdAt: now, session: serialized, pipelineState };
 }

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import type { Message } from '../model/content.js';
 import type { JsonValue } from '../model/json.js';
-import { SUMMARY_HEADER } from './history-analysis.js';
+import { SUMMARY_ACK, SUMMARY_HEADER } from './history-analysis.js';
 import { isPlaceholder, restoreIdsIn } from './markers.js';
 import { emptySummary, type StructuredSummary } from './structured-summary.js';
 import type { Summarizer, SummaryInput } from './summarizer.js';
@@ -25,7 +25,7 @@ const PATHLIKE = /^(?:[\w.-]+\/)+[\w.-]+$|^[\w-]+\.[a-z0-9]{1,6}$|^https?:\/\/\S
  *
  * @example
  * const summarizer = createExtractiveSummarizer();
- * const summary = await summarizer.summarize({ sessionId: 's1', span, previous: null, notes: [], now: 0 });
+ * const summary = summarizer.summarize({ sessionId: 's1', span, previous: null, notes: [], now: 0 });
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const maxChars = options.maxItemChars ?? 240;
@@ -36,7 +36,7 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
   };
   return {
     name: 'extractive',
-    async summarize(input: SummaryInput): Promise<StructuredSummary> {
+    summarize(input: SummaryInput): StructuredSummary {
       const summary = emptySummary();
       const userTexts: string[] = [];
       const assistantTexts: string[] = [];
@@ -73,7 +73,7 @@ function collect(
 ): void {
   if (message.role === 'assistant') {
     for (const block of message.content) {
-      if (block.type === 'text') assistantTexts.push(block.text);
+      if (block.type === 'text' && block.text !== SUMMARY_ACK) assistantTexts.push(block.text);
       if (block.type === 'tool_use') {
         calls.set(block.id, { name: block.name, input: block.input });
         for (const value of stringsIn(block.input)) if (PATHLIKE.test(value)) pushUnique(summary.filesAndResources, value);

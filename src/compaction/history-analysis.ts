@@ -1,4 +1,6 @@
+import { canonicalJson } from '../model/canonical-json.js';
 import type { Message, ToolResultBlock } from '../model/content.js';
+import type { JsonValue } from '../model/json.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { messageTokens } from './request-tokens.js';
 import { SESSION_NOTE_TOOL } from './tools.js';
@@ -119,5 +121,25 @@ export function userInstructions(history: readonly Message[]): string[] {
   return texts;
 }
 
+/** The assistant's reply after the summary message (when the tail starts with a user turn). */
+export const SUMMARY_ACK = 'Understood. I will continue from this context.';
+
 /** First line of the message Cachet writes in place of summarised history. */
 export const SUMMARY_HEADER = '[CONTEXT] Summary of the earlier conversation';
+
+/** Index of the first message that differs (by identity, then by bytes); the shorter length if one is a prefix. */
+export function firstDifference(before: readonly Message[], after: readonly Message[]): number {
+  const length = Math.min(before.length, after.length);
+  for (let index = 0; index < length; index++) {
+    const left = before[index];
+    const right = after[index];
+    if (left === right) continue;
+    if (canonicalJson(left as unknown as JsonValue) !== canonicalJson(right as unknown as JsonValue)) return index;
+  }
+  return before.length === after.length ? Number.POSITIVE_INFINITY : length;
+}
+
+/** True when a message is the `[CONTEXT]` summary Cachet wrote. */
+export function isSummaryMessage(message: Message): boolean {
+  return isTurnStart(message) && message.content[0]?.type === 'text' && message.content[0].text.startsWith(SUMMARY_HEADER);
+}

@@ -1,5 +1,8 @@
+export { breakpointsAfterRewrite } from './breakpoints-after-rewrite.js';
 export type { Checkpoint, CheckpointStore } from './checkpoint-store.js';
-export { DEFAULT_CHECKPOINT_DIR, FileCheckpointStore, MemoryCheckpointStore } from './checkpoint-store.js';
+export { createCheckpoint, DEFAULT_CHECKPOINT_DIR, FileCheckpointStore, MemoryCheckpointStore } from './checkpoint-store.js';
+export type { ContextWindowRule } from './context-windows.js';
+export { CONTEXT_WINDOW_RULES, contextWindowFor, DEFAULT_CONTEXT_WINDOW } from './context-windows.js';
 export type { RewriteCost, RewriteCostInput } from './cost-model.js';
 export { evaluateRewriteCost } from './cost-model.js';
 export type { ExtractiveSummarizerOptions } from './extractive-summarizer.js';
@@ -8,9 +11,12 @@ export { DEFAULT_CONTEXT_DIR, FileOffloadStore } from './file-offload-store.js';
 export type { Priority, ToolResultRef } from './history-analysis.js';
 export {
   classifyToolResults,
+  firstDifference,
+  isSummaryMessage,
   isTurnStart,
   isValidCut,
   protectedTailStart,
+  SUMMARY_ACK,
   SUMMARY_HEADER,
   userInstructions,
 } from './history-analysis.js';
@@ -18,6 +24,7 @@ export type { FilteredToolResult, HeadTailLimits } from './ingestion-filter.js';
 export { filterMessage, filterToolResult } from './ingestion-filter.js';
 export type { LlmSummarizerOptions } from './llm-summarizer.js';
 export { createLlmSummarizer, parseSummary } from './llm-summarizer.js';
+export type { MaybePromise } from './maybe-promise.js';
 export { applyMediaWindow } from './media-window.js';
 export type { OffloadRecord, OffloadStore } from './offload-store.js';
 export { MemoryOffloadStore, restoreIdFor } from './offload-store.js';
@@ -31,12 +38,16 @@ export type {
   CompactionPipelineOptions,
   PipelineSessionState,
 } from './pipeline.js';
-export { breakpointsAfterRewrite, createCompactionPipeline, isSummaryMessage } from './pipeline.js';
+export { createCompactionPipeline } from './pipeline.js';
+export type { PlanRewriteInput, RewritePlan } from './plan-rewrite.js';
+export { planRewrite } from './plan-rewrite.js';
 export type { RequestMeasure } from './request-tokens.js';
 export { measureRequest } from './request-tokens.js';
 export type { RunSyntheticSessionOptions, SyntheticRequest } from './run-synthetic-session.js';
 export { runSyntheticSession } from './run-synthetic-session.js';
 export { SessionNotes } from './session-notes.js';
+export type { SimulationCompactionOptions, SimulationHookContext } from './simulation-hook.js';
+export { createSimulationCompactionHook } from './simulation-hook.js';
 export type { CriticalCarry, StructuredSummary } from './structured-summary.js';
 export { emptySummary, renderSummary, SUMMARY_FIELDS, structuredSummarySchema } from './structured-summary.js';
 export type { Summarizer, SummaryInput } from './summarizer.js';

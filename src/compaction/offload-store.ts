@@ -2,6 +2,7 @@ import { canonicalJson } from '../model/canonical-json.js';
 import type { ImageBlock, TextBlock } from '../model/content.js';
 import { sha256 } from '../model/hash.js';
 import type { JsonValue } from '../model/json.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 /** Content taken out of the context, kept whole so it can be restored byte-for-byte. */
 export interface OffloadRecord {
@@ -21,9 +22,9 @@ export interface OffloadRecord {
  * keeps the first record (ids are content hashes, so the bytes are the same).
  */
 export interface OffloadStore {
-  put(record: OffloadRecord): Promise<void>;
-  get(id: string): Promise<OffloadRecord | null>;
-  list(sessionId: string): Promise<string[]>;
+  put(record: OffloadRecord): MaybePromise<void>;
+  get(id: string): MaybePromise<OffloadRecord | null>;
+  list(sessionId: string): MaybePromise<string[]>;
 }
 
 /** Deterministic restore id of some content (no clock, no randomness: markers stay cache-stable). */
@@ -31,18 +32,18 @@ export function restoreIdFor(content: ReadonlyArray<TextBlock | ImageBlock>): st
   return `ctx_${sha256(canonicalJson(content as unknown as JsonValue)).slice(0, 16)}`;
 }
 
-/** An in-memory store, for tests and short-lived processes. */
+/** An in-memory store, for tests, simulations and short-lived processes. It answers synchronously. */
 export class MemoryOffloadStore implements OffloadStore {
   private readonly records = new Map<string, OffloadRecord>();
 
-  async put(record: OffloadRecord): Promise<void> {
+  put(record: OffloadRecord): void {
     if (!this.records.has(record.id)) this.records.set(record.id, structuredClone(record));
   }
-  async get(id: string): Promise<OffloadRecord | null> {
+  get(id: string): OffloadRecord | null {
     const record = this.records.get(id);
     return record ? structuredClone(record) : null;
   }
-  async list(sessionId: string): Promise<string[]> {
+  list(sessionId: string): string[] {
     return [...this.records.values()].filter((record) => record.sessionId === sessionId).map((record) => record.id);
   }
 }

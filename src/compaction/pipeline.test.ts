@@ -6,9 +6,10 @@ import { assemble } from '../session/assemble.js';
 import type { Session } from '../session/session.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { MemoryCheckpointStore } from './checkpoint-store.js';
+import { isSummaryMessage } from './history-analysis.js';
 import { isMasked } from './observation-masking.js';
 import { MemoryOffloadStore } from './offload-store.js';
-import { createCompactionPipeline, isSummaryMessage } from './pipeline.js';
+import { createCompactionPipeline } from './pipeline.js';
 import { measureRequest } from './request-tokens.js';
 import { fileText, makeTestSession, toolCall, toolResult } from './test-support.js';
 
@@ -247,5 +248,51 @@ describe('priority order', () => {
     expect(maskedTurns).toEqual(maskedTurns.map((_, index) => index));
     expect(maskedTurns.length).toBeLessThan(9);
     expect(decision.tokensAfter).toBeLessThanOrEqual(0.6 * windowTokens + 400);
+  });
+});
+
+describe('synchronous use and late ingestion (the simulator path)', () => {
+  it('filters tool outputs appended without ingest before they are first sent, and only those', () => {
+    const { session, now, events } = makeTestSession();
+    const pipeline = createCompactionPipeline({
+      windowTokens: 200_000,
+      counter,
+      checkpointStore: new MemoryCheckpointStore(),
+      offloadStore: new MemoryOffloadStore(),
+    });
+    session.appendUserText('read the big file');
+    session.append(toolCall('t1', 'big.ts'));
+    const big = fileText(3_000);
+    session.append({ role: 'user', content: [toolResult('t1', big)] });
+    const sentBefore = session.history.slice(0, 2);
+    const decision = pipeline.beforeRequestSync(session, { now });
+    expect(decision.action).toBe('none');
+    const applied = ofType(events, 'compaction.applied');
+    expect(applied.map((event) => event.payload.layer)).toEqual(['ingestion']);
+    expect(applied[0]?.payload.tokensAfter).toBeLessThan(applied[0]?.payload.tokensBefore ?? 0);
+    expect(session.history.slice(0, 2)).toEqual(sentBefore);
+    const kept = JSON.stringify(session.history[2]);
+    expect(kept).toContain('output truncated');
+    expect(kept.length).toBeLessThan(big.length / 4);
+    // Once sent, a message is never filtered again by this path.
+    session.append({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] });
+    pipeline.beforeRequestSync(session, { now: now + 1_000 });
+    expect(ofType(events, 'compaction.applied')).toHaveLength(1);
+  });
+
+  it('refuses to run synchronously on stores that answer asynchronously', () => {
+    const { session, now } = makeTestSession();
+    // A store that answers asynchronously, like FileOffloadStore.
+    const asyncStore = { put: async () => undefined, get: async () => null, list: async () => [] };
+    const pipeline = createCompactionPipeline({
+      windowTokens: 200_000,
+      counter,
+      checkpointStore: new MemoryCheckpointStore(),
+      offloadStore: asyncStore,
+    });
+    session.appendUserText('read');
+    session.append(toolCall('t1', 'big.ts'));
+    session.append({ role: 'user', content: [toolResult('t1', fileText(3_000))] });
+    expect(() => pipeline.beforeRequestSync(session, { now })).toThrow(/answered asynchronously/);
   });
 });

@@ -1,51 +1,31 @@
 import type { BreakpointRecord, CachetEvent, CompactionLayer, EventPayloads, EventType } from '../events/catalog.js';
-import { canonicalJson } from '../model/canonical-json.js';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/content.js';
 import { ToolExecutionError, ValidationError } from '../model/errors.js';
-import { sha256 } from '../model/hash.js';
-import type { JsonValue } from '../model/json.js';
-import type { CanonicalRequest } from '../model/request.js';
 import { validatePairing } from '../model/validate.js';
 import { assemble } from '../session/assemble.js';
 import { Session, type SessionOptions } from '../session/session.js';
 import { counterForModel } from '../tokens/counter-for-model.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { type Checkpoint, type CheckpointStore, FileCheckpointStore } from './checkpoint-store.js';
+import { breakpointsAfterRewrite } from './breakpoints-after-rewrite.js';
+import { type CheckpointStore, createCheckpoint, FileCheckpointStore } from './checkpoint-store.js';
 import { evaluateRewriteCost } from './cost-model.js';
+import { criticalCarry } from './critical-carry.js';
 import { createExtractiveSummarizer } from './extractive-summarizer.js';
 import { FileOffloadStore } from './file-offload-store.js';
-import {
-  classifyToolResults,
-  isTurnStart,
-  protectedTailStart,
-  SUMMARY_HEADER,
-  type ToolResultRef,
-  userInstructions,
-} from './history-analysis.js';
-import { filterMessage } from './ingestion-filter.js';
+import { firstDifference, SUMMARY_ACK, SUMMARY_HEADER } from './history-analysis.js';
+import { type FilteredToolResult, filterMessage } from './ingestion-filter.js';
 import { RESTORE_TOOL_NAME } from './markers.js';
-import { applyMediaWindow } from './media-window.js';
-import {
-  dedupeRepeatedReads,
-  isMasked,
-  maskToolResult,
-  type RewriteContext,
-  truncateLargeResults,
-} from './observation-masking.js';
+import { runAsync, runSync } from './maybe-promise.js';
+import { isMasked, type RewriteContext } from './observation-masking.js';
 import { type OffloadStore, restoreIdFor } from './offload-store.js';
 import { type CompactionOptions, type CompactionOptionsInput, resolveCompactionOptions } from './options.js';
 import { guardInput } from './oversized-input-guard.js';
+import { planRewrite } from './plan-rewrite.js';
 import { measureRequest, messagesTokens } from './request-tokens.js';
 import { SessionNotes } from './session-notes.js';
-import { type CriticalCarry, emptySummary, renderSummary, type StructuredSummary } from './structured-summary.js';
+import { emptySummary, renderSummary, type StructuredSummary } from './structured-summary.js';
 import type { Summarizer } from './summarizer.js';
-import {
-  backfillReasoning,
-  cleanThinking,
-  type ThinkingStyle,
-  type ThinkingStyleRule,
-  thinkingRuleFor,
-} from './thinking-cleaner.js';
+import { type ThinkingStyle, type ThinkingStyleRule, thinkingRuleFor } from './thinking-cleaner.js';
 import { type CompactionTool, createContextRestoreTool, createSessionNoteTool } from './tools.js';
 
 export interface CompactionPipelineOptions extends CompactionOptionsInput {
@@ -100,6 +80,8 @@ export interface PipelineSessionState {
   lastModel: string | null;
   requestIndex: number;
   lastAppliedRequest: number | null;
+  /** History length when the last request was planned: later messages have never been sent. */
+  sentHistoryLength: number;
   summary: StructuredSummary | null;
   carried: { userInstructions: string[]; activeErrors: Array<{ toolName: string; text: string }> };
   notes: string[];
@@ -114,11 +96,18 @@ export interface CompactionPipeline {
    */
   beforeRequest(session: Session, context?: BeforeRequestContext): Promise<CompactionDecision>;
   /**
+   * `beforeRequest` for synchronous callers (the simulator). Needs stores and a summariser that
+   * answer synchronously (the memory stores, the extractive summariser); throws otherwise.
+   */
+  beforeRequestSync(session: Session, context?: BeforeRequestContext): CompactionDecision;
+  /**
    * Append a message through the ingestion filter: large tool outputs are kept as head + tail
    * (the original offloaded), and inputs above `maxInputTokens` are refused with
    * `OversizedInputError` before they enter the session. Returns the restore ids created.
    */
   ingest(session: Session, message: Message): Promise<string[]>;
+  /** `ingest` for synchronous callers (memory offload store only). */
+  ingestSync(session: Session, message: Message): string[];
   /** `context_restore` and `session_note`, bound to a session. */
   tools(session: Session): CompactionTool[];
   /**
@@ -171,6 +160,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         lastModel: null,
         requestIndex: 0,
         lastAppliedRequest: null,
+        sentHistoryLength: 0,
         summary: null,
         carried: { userInstructions: [], activeErrors: [] },
         notes: [],
@@ -200,37 +190,46 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     return thinkingRuleFor(model, input.thinkingRules);
   };
 
+  const ingestionLimits = {
+    thresholdTokens: options.ingestionThresholdTokens,
+    headTokens: options.ingestionHeadTokens,
+    tailTokens: options.ingestionTailTokens,
+  };
+
+  function* ingestSteps(session: Session, message: Message): Generator<unknown, string[], unknown> {
+    const counter = counterFor(session);
+    const path = `messages[${session.sessionMessages.length + session.history.length}]`;
+    const { message: filtered, results } = filterMessage(
+      message,
+      {
+        thresholdTokens: options.ingestionThresholdTokens,
+        headTokens: options.ingestionHeadTokens,
+        tailTokens: options.ingestionTailTokens,
+      },
+      counter,
+      { sessionId: session.id, reason: 'ingestion', exemptToolUseIds: restoreCallIds(session) },
+    );
+    guardInput(filtered, counter, options.maxInputTokens, path);
+    // Offload first: the marker must never name content the store does not hold.
+    for (const result of results) if (result.offloaded) yield offloadStore.put(result.offloaded);
+    session.append(filtered);
+    for (const result of results) {
+      if (!result.offloaded) continue;
+      session.bus?.emit('context.offloaded', session.id, session.clock(), {
+        restoreId: result.offloaded.id,
+        toolUseId: result.offloaded.toolUseId,
+        originalTokens: result.offloaded.originalTokens,
+        keptTokens: result.keptTokens,
+      });
+    }
+    return results.flatMap((result) => (result.offloaded ? [result.offloaded.id] : []));
+  }
+
   const pipeline: CompactionPipeline = {
     options,
 
-    async ingest(session, message) {
-      const counter = counterFor(session);
-      const path = `messages[${session.sessionMessages.length + session.history.length}]`;
-      const { message: filtered, results } = filterMessage(
-        message,
-        {
-          thresholdTokens: options.ingestionThresholdTokens,
-          headTokens: options.ingestionHeadTokens,
-          tailTokens: options.ingestionTailTokens,
-        },
-        counter,
-        { sessionId: session.id, reason: 'ingestion', exemptToolUseIds: restoreCallIds(session) },
-      );
-      guardInput(filtered, counter, options.maxInputTokens, path);
-      // Offload first: the marker must never name content the store does not hold.
-      for (const result of results) if (result.offloaded) await offloadStore.put(result.offloaded);
-      session.append(filtered);
-      for (const result of results) {
-        if (!result.offloaded) continue;
-        session.bus?.emit('context.offloaded', session.id, session.clock(), {
-          restoreId: result.offloaded.id,
-          toolUseId: result.offloaded.toolUseId,
-          originalTokens: result.offloaded.originalTokens,
-          keptTokens: result.keptTokens,
-        });
-      }
-      return results.flatMap((result) => (result.offloaded ? [result.offloaded.id] : []));
-    },
+    ingest: (session, message) => runAsync(ingestSteps(session, message)),
+    ingestSync: (session, message) => runSync(ingestSteps(session, message), 'ingestSync'),
 
     tools(session) {
       return [
@@ -272,307 +271,312 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       return session;
     },
 
-    async beforeRequest(session, context = {}) {
-      const counter = counterFor(session);
-      const state = stateFor(session);
-      const now = context.now ?? session.clock();
-      const events: CachetEvent[] = [];
-      const emit = <T extends EventType>(type: T, payload: EventPayloads[T]) => {
-        const event =
-          session.bus?.emit(type, session.id, now, payload) ??
-          ({ type, sessionId: session.id, at: now, seq: -1, payload } as CachetEvent<T>);
-        events.push(event as CachetEvent);
-      };
-      const modelChanged = state.lastModel !== null && state.lastModel !== session.model;
-      const cacheHot =
-        context.cacheHot ?? (!modelChanged && state.lastRequestAt !== null && now - state.lastRequestAt <= options.cacheTtlMs);
-      const remaining = context.remainingRequests ?? options.expectedRemainingRequests;
-      const window = options.windowTokens;
-
-      const before = measureRequest(assemble(session, { now }), counter);
-      const utilisation = before.total / window;
-      const { monitor, light, full, emergency } = options.thresholds;
-      const decision: CompactionDecision = {
-        action: 'none',
-        layer: null,
-        steps: [],
-        reason: 'below every threshold',
-        utilisation,
-        tokensBefore: before.total,
-        tokensAfter: before.total,
-        tokensToRebill: 0,
-        cacheHot,
-        checkpointId: null,
-        breakpoints: [],
-        events,
-      };
-      const finish = () => {
-        state.lastRequestAt = now;
-        state.lastModel = session.model;
-        state.requestIndex += 1;
-        if (decision.tokensAfter > window) {
-          emit('warning.raised', {
-            source: 'compaction',
-            message: `request of ${decision.tokensAfter} tokens exceeds the ${window}-token window after compaction`,
-          });
-        }
-        return decision;
-      };
-
-      // ---- plan: every step works on a copy; nothing touches the session until the decision.
-      const original = session.history;
-      let history: Message[] = original.slice();
-      const rewrite: RewriteContext = { sessionId: session.id, counter, offloads: [] };
-      const steps: CompactionLayer[] = [];
-      const tailStart = protectedTailStart(history, counter, Math.floor(options.tailBudgetShare * window));
-      const refs = classifyToolResults(history, counter, { tailStart, importantRecentTurns: options.importantRecentTurns });
-      const rule = styleFor(session.model);
-
-      // A back-fill is a correctness fix (the provider rejects the history without it), not a saving:
-      // it is applied whatever the cost model says. The model switch has broken the cache anyway.
-      let mandatory = false;
-      if (modelChanged && rule?.requiresReasoningOnToolCalls) {
-        const filled = backfillReasoning(history);
-        if (filled.changed) {
-          history = filled.history;
-          steps.push('thinking');
-          mandatory = true;
-        }
-      }
-      if (applyMediaWindow(history, options.mediaWindowMessages, rewrite) > 0) steps.push('media');
-      if (utilisation >= light) {
-        const saved =
-          dedupeRepeatedReads(history, refs, tailStart, rewrite) +
-          truncateLargeResults(
-            history,
-            refs,
-            tailStart,
-            {
-              thresholdTokens: options.lightTruncateTokens,
-              headTokens: Math.min(options.ingestionHeadTokens, Math.floor(options.lightTruncateTokens * 0.4)),
-              tailTokens: Math.min(options.ingestionTailTokens, Math.floor(options.lightTruncateTokens * 0.15)),
-            },
-            rewrite,
-          );
-        if (saved > 0) steps.push('light');
-      }
-      if (!cacheHot && utilisation >= monitor) {
-        let saved = 0;
-        for (const ref of refs) {
-          if (ref.messageIndex >= tailStart || ref.priority === 'critical' || ref.tokens <= options.maskMinTokens) continue;
-          saved += maskToolResult(history, ref, rewrite, 'ttl-pruning');
-        }
-        if (saved > 0) steps.push('ttl-pruning');
-      }
-      const target = options.targetUtilisation * window;
-      let summaryPlanned = false;
-      if (utilisation >= full) {
-        let current = before.static + messagesTokens(history, counter) + before.tail;
-        let saved = 0;
-        for (const tier of ['standard', 'important'] as const) {
-          for (const ref of refs) {
-            if (current <= target) break;
-            if (ref.messageIndex >= tailStart || ref.priority !== tier || ref.tokens <= options.maskMinTokens) continue;
-            const gain = maskToolResult(history, ref, rewrite, 'priority');
-            saved += gain;
-            current -= gain;
-          }
-        }
-        if (saved > 0) steps.push('priority');
-        if (current > target && tailStart > 0) {
-          if (session.sessionMessages.at(-1)?.role === 'user') {
-            emit('warning.raised', {
-              source: 'compaction',
-              message: 'the session static zone ends with a user message; no summary can follow it',
-            });
-          } else {
-            summaryPlanned = true;
-            steps.push('summary');
-          }
-        }
-      }
-      const firstChanged = firstDifference(original, history);
-      if (steps.length > 0 && rule && firstChanged < history.length) {
-        // Riding along with a rewrite costs nothing more when it starts no earlier.
-        const cleaned = cleanThinking(history, rule.style, firstChanged);
-        if (cleaned.changed) {
-          history = cleaned.history;
-          if (!steps.includes('thinking')) steps.unshift('thinking');
-        }
-      }
-      if (steps.length === 0) {
-        if (utilisation >= light) {
-          decision.action = 'skipped';
-          decision.reason = 'nothing left to compress outside the protected tail';
-          emit('compaction.skipped', {
-            layer: utilisation >= full ? 'priority' : 'light',
-            reason: 'nothing-to-do',
-            detail: decision.reason,
-          });
-        } else if (utilisation >= monitor) {
-          decision.reason = cacheHot ? 'monitoring; the cache is hot' : 'monitoring';
-        }
-        return finish();
-      }
-
-      // ---- estimate the result and cost it.
-      const critical = summaryPlanned ? criticalCarry(state, history.slice(0, tailStart), refs, history, tailStart) : null;
-      const summaryEstimate = critical
-        ? counter.countText(renderSummary(state.summary ?? emptySummary(), critical, SUMMARY_HEADER, '')) + 800
-        : 0;
-      const historyAfter = summaryPlanned
-        ? summaryEstimate + messagesTokens(history.slice(tailStart), counter)
-        : messagesTokens(history, counter);
-      const tokensAfter = before.static + historyAfter + before.tail;
-      const changedFrom = summaryPlanned ? 0 : firstDifference(original, history);
-      const tokensToRebill = summaryPlanned ? historyAfter : messagesTokens(history.slice(changedFrom), counter);
-      const saved = before.total - tokensAfter;
-      const cost = evaluateRewriteCost({
-        prefixBefore: before.static + before.history,
-        prefixAfter: before.static + historyAfter,
-        staticTokens: before.static,
-        tokensToRebill,
-        cacheHot,
-        expectedRemainingRequests: remaining,
-        prices: options.prices,
-      });
-      const layer: CompactionLayer = utilisation >= emergency ? 'emergency' : strongest(steps);
-      decision.layer = layer;
-      decision.steps = steps;
-      decision.tokensToRebill = tokensToRebill;
-      const sinceLast =
-        state.lastAppliedRequest === null ? Number.POSITIVE_INFINITY : state.requestIndex - state.lastAppliedRequest;
-      let skip: { reason: 'hot-cache' | 'thrashing' | 'too-little-saving' | 'nothing-to-do'; detail: string } | null = null;
-      if (mandatory || utilisation >= emergency)
-        skip = saved <= 0 && !mandatory ? { reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' } : null;
-      else if (saved <= 0) skip = { reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' };
-      else if (sinceLast < options.minIntervalRequests) {
-        skip = {
-          reason: 'thrashing',
-          detail: `${sinceLast} requests since the last compaction; the minimum is ${options.minIntervalRequests}`,
-        };
-      } else if (saved / before.total < options.minSavingShare) {
-        skip = {
-          reason: 'too-little-saving',
-          detail: `saves ${saved} of ${before.total} tokens (${pct(saved / before.total)}), below the minimum ${pct(options.minSavingShare)}`,
-        };
-      } else if (cacheHot && !cost.pays) {
-        skip = {
-          reason: 'hot-cache',
-          detail: `re-billing ${tokensToRebill} tokens to save ${saved} per request pays back after ${Number.isFinite(cost.breakEvenRequests) ? cost.breakEvenRequests.toFixed(1) : 'never'} requests; ${remaining} expected`,
-        };
-      }
-      const reason = skip
-        ? skip.detail
-        : mandatory
-          ? `model switched to ${session.model}: tool-call messages need reasoning back-filled`
-          : utilisation >= emergency
-            ? `emergency at ${pct(utilisation)} of the window`
-            : cacheHot
-              ? `pays back after ${cost.breakEvenRequests.toFixed(1)} of ${remaining} expected requests`
-              : `cache is cold (idle ${state.lastRequestAt === null ? 'since start' : `${Math.round((now - state.lastRequestAt) / 1000)}s`}); the prefix is written anyway`;
-      emit('compaction.planned', {
-        layer,
-        utilisation,
-        tokensToRebill: cacheHot ? tokensToRebill : 0,
-        tokensSavedPerRequest: Math.max(0, saved),
-        decision: skip ? 'skip' : 'apply',
-        reason,
-        cacheState: cacheHot ? 'hot' : 'cold',
-        breakEvenRequests: Number.isFinite(cost.breakEvenRequests) ? cost.breakEvenRequests : null,
-        steps,
-      });
-      decision.reason = reason;
-      if (skip) {
-        decision.action = 'skipped';
-        emit('compaction.skipped', { layer, reason: skip.reason, detail: skip.detail });
-        return finish();
-      }
-
-      // ---- apply: checkpoint, offload, summarise, rewrite, verify.
-      const checkpoint = makeCheckpoint(session, state, layer, now);
-      await checkpointStore.put(checkpoint);
-      state.checkpoints.push(checkpoint.id);
-      emit('checkpoint.created', { checkpointId: checkpoint.id, messageCount: session.sessionMessages.length + original.length });
-
-      let newHistory = history;
-      let summaryEnd = -1;
-      if (summaryPlanned && critical) {
-        // Every tool output of the span is offloaded, so the summary can point at it by id.
-        const restoreIds = new Map<string, string>();
-        for (const ref of refs) {
-          if (ref.messageIndex >= tailStart || isMasked(ref.block)) continue;
-          const restoreId = restoreIdFor(ref.block.content);
-          rewrite.offloads.push({
-            record: {
-              id: restoreId,
-              sessionId: session.id,
-              toolUseId: ref.toolUseId,
-              reason: 'summary',
-              content: ref.block.content,
-              originalTokens: ref.tokens,
-            },
-            keptTokens: 0,
-          });
-          restoreIds.set(ref.toolUseId, restoreId);
-        }
-        const summary = await summarizer.summarize({
-          sessionId: session.id,
-          span: history.slice(0, tailStart),
-          previous: state.summary,
-          restoreIds,
-          notes: notesFor(session).all,
-          bus: session.bus,
-          now,
-        });
-        summary.sessionNotes = [...notesFor(session).all];
-        const provenance = `(compacted before request ${state.requestIndex + 1}; the full earlier conversation is archived in checkpoint ${checkpoint.id}; tool outputs are restorable with context_restore)`;
-        const text = renderSummary(summary, critical, SUMMARY_HEADER, provenance);
-        const tail = history.slice(tailStart);
-        const pair: Message[] = [{ role: 'user', content: [{ type: 'text', text }] }];
-        if (tail[0]?.role === 'user')
-          pair.push({ role: 'assistant', content: [{ type: 'text', text: 'Understood. I will continue from this context.' }] });
-        newHistory = [...pair, ...tail];
-        summaryEnd = pair.length - 1;
-        state.summary = summary;
-        state.carried = {
-          userInstructions: critical.userInstructions,
-          activeErrors: critical.activeErrorRecords,
-        };
-      }
-      const seenOffloads = new Set<string>();
-      for (const offload of rewrite.offloads) {
-        if (seenOffloads.has(offload.record.id)) continue;
-        seenOffloads.add(offload.record.id);
-        await offloadStore.put(offload.record);
-        emit('context.offloaded', {
-          restoreId: offload.record.id,
-          toolUseId: offload.record.toolUseId,
-          originalTokens: offload.record.originalTokens,
-          keptTokens: offload.keptTokens,
-        });
-      }
-      const messagesBefore = original.length;
-      session.rewriteHistory(newHistory, `compaction:${layer}`);
-      const afterRequest = assemble(session, { now });
-      // Invariant: the request still passes canonical validation (rewriteHistory validated the history).
-      validatePairing(afterRequest.messages, 'messages', { allowPendingAtEnd: true });
-      const after = measureRequest(afterRequest, counter);
-      state.lastAppliedRequest = state.requestIndex;
-      decision.action = 'applied';
-      decision.tokensAfter = after.total;
-      decision.checkpointId = checkpoint.id;
-      decision.breakpoints = breakpointsAfterRewrite(afterRequest, summaryEnd);
-      emit('compaction.applied', {
-        layer,
-        tokensBefore: before.total,
-        tokensAfter: after.total,
-        checkpointId: checkpoint.id,
-        messagesRewritten: summaryPlanned ? messagesBefore : messagesBefore - firstDifference(original, newHistory),
-      });
-      return finish();
-    },
+    beforeRequest: (session, context) => runAsync(beforeRequestSteps(session, context)),
+    beforeRequestSync: (session, context) => runSync(beforeRequestSteps(session, context), 'beforeRequestSync'),
   };
+  function* ingestPending(
+    session: Session,
+    state: PipelineSessionState,
+    now: number,
+    emit: <T extends EventType>(type: T, payload: EventPayloads[T]) => void,
+  ): Generator<unknown, void, unknown> {
+    const history = session.history;
+    const from = Math.min(state.sentHistoryLength, history.length);
+    const counter = counterFor(session);
+    let changed: Message[] | null = null;
+    const results: FilteredToolResult[] = [];
+    for (let index = from; index < history.length; index++) {
+      const message = history[index] as Message;
+      if (message.role !== 'user') continue;
+      const previous = history[index - 1];
+      const exempt = new Set<string>();
+      if (previous?.role === 'assistant') {
+        for (const block of previous.content)
+          if (block.type === 'tool_use' && block.name === RESTORE_TOOL_NAME) exempt.add(block.id);
+      }
+      const filtered = filterMessage(message, ingestionLimits, counter, {
+        sessionId: session.id,
+        reason: 'ingestion',
+        exemptToolUseIds: exempt,
+      });
+      if (filtered.results.length === 0) continue;
+      changed ??= history.slice();
+      changed[index] = filtered.message;
+      results.push(...filtered.results);
+    }
+    if (!changed) return;
+    const checkpoint = createCheckpoint(session, state, 'ingestion', now);
+    yield checkpointStore.put(checkpoint);
+    state.checkpoints.push(checkpoint.id);
+    emit('checkpoint.created', { checkpointId: checkpoint.id, messageCount: session.sessionMessages.length + history.length });
+    for (const result of results) {
+      if (!result.offloaded) continue;
+      yield offloadStore.put(result.offloaded);
+      emit('context.offloaded', {
+        restoreId: result.offloaded.id,
+        toolUseId: result.offloaded.toolUseId,
+        originalTokens: result.offloaded.originalTokens,
+        keptTokens: result.keptTokens,
+      });
+    }
+    const tokensBefore = measureRequest(assemble(session, { now }), counter).total;
+    session.rewriteHistory(changed, 'compaction:ingestion');
+    const tokensAfter = measureRequest(assemble(session, { now }), counter).total;
+    emit('compaction.applied', {
+      layer: 'ingestion',
+      tokensBefore,
+      tokensAfter,
+      checkpointId: checkpoint.id,
+      messagesRewritten: history.length - from,
+    });
+  }
+
+  function* beforeRequestSteps(
+    session: Session,
+    context: BeforeRequestContext = {},
+  ): Generator<unknown, CompactionDecision, unknown> {
+    const counter = counterFor(session);
+    const state = stateFor(session);
+    const now = context.now ?? session.clock();
+    const events: CachetEvent[] = [];
+    const emit = <T extends EventType>(type: T, payload: EventPayloads[T]) => {
+      const event =
+        session.bus?.emit(type, session.id, now, payload) ??
+        ({ type, sessionId: session.id, at: now, seq: -1, payload } as CachetEvent<T>);
+      events.push(event as CachetEvent);
+    };
+    // Messages appended without `ingest` since the last request have never been sent, so no cache
+    // entry covers them: filtering them now is free. This is how drivers that append directly
+    // (the simulator) still get the ingestion filter.
+    yield* ingestPending(session, state, now, emit);
+
+    const modelChanged = state.lastModel !== null && state.lastModel !== session.model;
+    const cacheHot =
+      context.cacheHot ?? (!modelChanged && state.lastRequestAt !== null && now - state.lastRequestAt <= options.cacheTtlMs);
+    const remaining = context.remainingRequests ?? options.expectedRemainingRequests;
+    const window = options.windowTokens;
+
+    const before = measureRequest(assemble(session, { now }), counter);
+    const utilisation = before.total / window;
+    const { monitor, light, full, emergency } = options.thresholds;
+    const decision: CompactionDecision = {
+      action: 'none',
+      layer: null,
+      steps: [],
+      reason: 'below every threshold',
+      utilisation,
+      tokensBefore: before.total,
+      tokensAfter: before.total,
+      tokensToRebill: 0,
+      cacheHot,
+      checkpointId: null,
+      breakpoints: [],
+      events,
+    };
+    const finish = () => {
+      state.lastRequestAt = now;
+      state.lastModel = session.model;
+      state.sentHistoryLength = session.history.length;
+      state.requestIndex += 1;
+      if (decision.tokensAfter > window) {
+        emit('warning.raised', {
+          source: 'compaction',
+          message: `request of ${decision.tokensAfter} tokens exceeds the ${window}-token window after compaction`,
+        });
+      }
+      return decision;
+    };
+
+    // ---- plan: every step works on a copy; nothing touches the session until the decision.
+    const original = session.history;
+    const rewrite: RewriteContext = { sessionId: session.id, counter, offloads: [] };
+    const plan = planRewrite({
+      history: original,
+      counter,
+      options,
+      utilisation,
+      cacheHot,
+      modelChanged,
+      rule: styleFor(session.model),
+      fixedTokens: before.static + before.tail,
+      staticEndsWithUser: session.sessionMessages.at(-1)?.role === 'user',
+      rewrite,
+    });
+    const { steps, tailStart, refs, summaryPlanned, mandatory } = plan;
+    const history = plan.history;
+    for (const warning of plan.warnings) emit('warning.raised', { source: 'compaction', message: warning });
+    if (steps.length === 0) {
+      if (utilisation >= light) {
+        decision.action = 'skipped';
+        decision.reason = 'nothing left to compress outside the protected tail';
+        emit('compaction.skipped', {
+          layer: utilisation >= full ? 'priority' : 'light',
+          reason: 'nothing-to-do',
+          detail: decision.reason,
+        });
+      } else if (utilisation >= monitor) {
+        decision.reason = cacheHot ? 'monitoring; the cache is hot' : 'monitoring';
+      }
+      return finish();
+    }
+
+    // ---- estimate the result and cost it.
+    const critical = summaryPlanned ? criticalCarry(state, history.slice(0, tailStart), refs, history, tailStart) : null;
+    const summaryEstimate = critical
+      ? counter.countText(renderSummary(state.summary ?? emptySummary(), critical, SUMMARY_HEADER, '')) + 800
+      : 0;
+    const historyAfter = summaryPlanned
+      ? summaryEstimate + messagesTokens(history.slice(tailStart), counter)
+      : messagesTokens(history, counter);
+    const tokensAfter = before.static + historyAfter + before.tail;
+    const changedFrom = summaryPlanned ? 0 : firstDifference(original, history);
+    const tokensToRebill = summaryPlanned ? historyAfter : messagesTokens(history.slice(changedFrom), counter);
+    const saved = before.total - tokensAfter;
+    const cost = evaluateRewriteCost({
+      prefixBefore: before.static + before.history,
+      prefixAfter: before.static + historyAfter,
+      staticTokens: before.static,
+      tokensToRebill,
+      cacheHot,
+      expectedRemainingRequests: remaining,
+      prices: options.prices,
+    });
+    const layer: CompactionLayer = utilisation >= emergency ? 'emergency' : strongest(steps);
+    decision.layer = layer;
+    decision.steps = steps;
+    decision.tokensToRebill = tokensToRebill;
+    const sinceLast =
+      state.lastAppliedRequest === null ? Number.POSITIVE_INFINITY : state.requestIndex - state.lastAppliedRequest;
+    let skip: { reason: 'hot-cache' | 'thrashing' | 'too-little-saving' | 'nothing-to-do'; detail: string } | null = null;
+    if (mandatory || utilisation >= emergency)
+      skip = saved <= 0 && !mandatory ? { reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' } : null;
+    else if (saved <= 0) skip = { reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' };
+    else if (sinceLast < options.minIntervalRequests) {
+      skip = {
+        reason: 'thrashing',
+        detail: `${sinceLast} requests since the last compaction; the minimum is ${options.minIntervalRequests}`,
+      };
+    } else if (saved / before.total < options.minSavingShare) {
+      skip = {
+        reason: 'too-little-saving',
+        detail: `saves ${saved} of ${before.total} tokens (${pct(saved / before.total)}), below the minimum ${pct(options.minSavingShare)}`,
+      };
+    } else if (cacheHot && !cost.pays) {
+      skip = {
+        reason: 'hot-cache',
+        detail: `re-billing ${tokensToRebill} tokens to save ${saved} per request pays back after ${Number.isFinite(cost.breakEvenRequests) ? cost.breakEvenRequests.toFixed(1) : 'never'} requests; ${remaining} expected`,
+      };
+    }
+    const reason = skip
+      ? skip.detail
+      : mandatory
+        ? `model switched to ${session.model}: tool-call messages need reasoning back-filled`
+        : utilisation >= emergency
+          ? `emergency at ${pct(utilisation)} of the window`
+          : cacheHot
+            ? `pays back after ${cost.breakEvenRequests.toFixed(1)} of ${remaining} expected requests`
+            : `cache is cold (idle ${state.lastRequestAt === null ? 'since start' : `${Math.round((now - state.lastRequestAt) / 1000)}s`}); the prefix is written anyway`;
+    emit('compaction.planned', {
+      layer,
+      utilisation,
+      tokensToRebill: cacheHot ? tokensToRebill : 0,
+      tokensSavedPerRequest: Math.max(0, saved),
+      decision: skip ? 'skip' : 'apply',
+      reason,
+      cacheState: cacheHot ? 'hot' : 'cold',
+      breakEvenRequests: Number.isFinite(cost.breakEvenRequests) ? cost.breakEvenRequests : null,
+      steps,
+    });
+    decision.reason = reason;
+    if (skip) {
+      decision.action = 'skipped';
+      emit('compaction.skipped', { layer, reason: skip.reason, detail: skip.detail });
+      return finish();
+    }
+
+    // ---- apply: checkpoint, offload, summarise, rewrite, verify.
+    const checkpoint = createCheckpoint(session, state, layer, now);
+    yield checkpointStore.put(checkpoint);
+    state.checkpoints.push(checkpoint.id);
+    emit('checkpoint.created', { checkpointId: checkpoint.id, messageCount: session.sessionMessages.length + original.length });
+
+    let newHistory = history;
+    let summaryEnd = -1;
+    if (summaryPlanned && critical) {
+      // Every tool output of the span is offloaded, so the summary can point at it by id.
+      const restoreIds = new Map<string, string>();
+      for (const ref of refs) {
+        if (ref.messageIndex >= tailStart || isMasked(ref.block)) continue;
+        const restoreId = restoreIdFor(ref.block.content);
+        rewrite.offloads.push({
+          record: {
+            id: restoreId,
+            sessionId: session.id,
+            toolUseId: ref.toolUseId,
+            reason: 'summary',
+            content: ref.block.content,
+            originalTokens: ref.tokens,
+          },
+          keptTokens: 0,
+        });
+        restoreIds.set(ref.toolUseId, restoreId);
+      }
+      const summary = (yield summarizer.summarize({
+        sessionId: session.id,
+        span: history.slice(0, tailStart),
+        previous: state.summary,
+        restoreIds,
+        notes: notesFor(session).all,
+        bus: session.bus,
+        now,
+      })) as StructuredSummary;
+      summary.sessionNotes = [...notesFor(session).all];
+      const provenance = `(compacted before request ${state.requestIndex + 1}; the full earlier conversation is archived in checkpoint ${checkpoint.id}; tool outputs are restorable with context_restore)`;
+      const text = renderSummary(summary, critical, SUMMARY_HEADER, provenance);
+      const tail = history.slice(tailStart);
+      const pair: Message[] = [{ role: 'user', content: [{ type: 'text', text }] }];
+      if (tail[0]?.role === 'user') pair.push({ role: 'assistant', content: [{ type: 'text', text: SUMMARY_ACK }] });
+      newHistory = [...pair, ...tail];
+      summaryEnd = pair.length - 1;
+      state.summary = summary;
+      state.carried = {
+        userInstructions: critical.userInstructions,
+        activeErrors: critical.activeErrorRecords,
+      };
+    }
+    const seenOffloads = new Set<string>();
+    for (const offload of rewrite.offloads) {
+      if (seenOffloads.has(offload.record.id)) continue;
+      seenOffloads.add(offload.record.id);
+      yield offloadStore.put(offload.record);
+      emit('context.offloaded', {
+        restoreId: offload.record.id,
+        toolUseId: offload.record.toolUseId,
+        originalTokens: offload.record.originalTokens,
+        keptTokens: offload.keptTokens,
+      });
+    }
+    const messagesBefore = original.length;
+    session.rewriteHistory(newHistory, `compaction:${layer}`);
+    const afterRequest = assemble(session, { now });
+    // Invariant: the request still passes canonical validation (rewriteHistory validated the history).
+    validatePairing(afterRequest.messages, 'messages', { allowPendingAtEnd: true });
+    const after = measureRequest(afterRequest, counter);
+    state.lastAppliedRequest = state.requestIndex;
+    decision.action = 'applied';
+    decision.tokensAfter = after.total;
+    decision.checkpointId = checkpoint.id;
+    decision.breakpoints = breakpointsAfterRewrite(afterRequest, summaryEnd);
+    emit('compaction.applied', {
+      layer,
+      tokensBefore: before.total,
+      tokensAfter: after.total,
+      checkpointId: checkpoint.id,
+      messagesRewritten: summaryPlanned ? messagesBefore : messagesBefore - firstDifference(original, newHistory),
+    });
+    return finish();
+  }
+
   return pipeline;
 }
 
@@ -585,83 +589,12 @@ function restoreCallIds(session: Session): Set<string> {
   return ids;
 }
 
-function criticalCarry(
-  state: PipelineSessionState,
-  span: readonly Message[],
-  refs: readonly ToolResultRef[],
-  history: readonly Message[],
-  tailStart: number,
-): CriticalCarry & { activeErrorRecords: Array<{ toolName: string; text: string }> } {
-  // A carried error stays active until a later success of the same tool shows up.
-  const succeeded = new Set(refs.filter((ref) => !ref.block.isError).map((ref) => ref.toolName));
-  const errors = state.carried.activeErrors.filter((error) => !succeeded.has(error.toolName));
-  for (const ref of refs) {
-    if (ref.messageIndex >= tailStart || !ref.activeError) continue;
-    const text = (history[ref.messageIndex]?.content[ref.blockIndex] as ToolResultBlock | undefined)?.content
-      .flatMap((inner) => (inner.type === 'text' ? [inner.text] : []))
-      .join('\n');
-    if (text) errors.push({ toolName: ref.toolName, text });
-  }
-  return {
-    userInstructions: [...state.carried.userInstructions, ...userInstructions(span)],
-    activeErrors: errors.map((error) => `${error.toolName}: ${error.text}`),
-    activeErrorRecords: errors,
-  };
-}
-
-function makeCheckpoint(session: Session, state: PipelineSessionState, reason: string, now: number): Checkpoint {
-  const serialized = structuredClone(session.toJSON());
-  const pipelineState = structuredClone(state);
-  const id = `ckpt_${sha256(canonicalJson({ session: serialized, pipelineState, now } as unknown as JsonValue)).slice(0, 16)}`;
-  return { id, sessionId: session.id, reason, createdAt: now, session: serialized, pipelineState };
-}
-
-/** Index of the first message that differs (by identity, then by bytes); the shorter length if one is a prefix. */
-function firstDifference(before: readonly Message[], after: readonly Message[]): number {
-  const length = Math.min(before.length, after.length);
-  for (let index = 0; index < length; index++) {
-    const left = before[index];
-    const right = after[index];
-    if (left === right) continue;
-    if (canonicalJson(left as unknown as JsonValue) !== canonicalJson(right as unknown as JsonValue)) return index;
-  }
-  return before.length === after.length ? Number.POSITIVE_INFINITY : length;
-}
-
 function strongest(steps: readonly CompactionLayer[]): CompactionLayer {
   let best: CompactionLayer = steps[0] ?? 'light';
   for (const step of steps) if (LAYER_STRENGTH.indexOf(step) > LAYER_STRENGTH.indexOf(best)) best = step;
   return best;
 }
 
-/**
- * Where the rewritten prefix should be cached: the end of the static zones (unchanged, still
- * cached), the end of the summary pair (the new stable start of history) and the last persisted
- * block (what adapters mark anyway). The adapters place the last one on every request, so the
- * whole new prefix is written on the first request after the rewrite and read from then on.
- */
-export function breakpointsAfterRewrite(request: CanonicalRequest, summaryEndMessage: number): BreakpointRecord[] {
-  const persisted = request.blocks.filter((block) => block.zone !== 'tail');
-  const result: BreakpointRecord[] = [];
-  const lastStatic = [...persisted].reverse().find((block) => block.zone === 'global' || block.zone === 'session');
-  if (lastStatic) result.push({ path: lastStatic.path, zone: lastStatic.zone, ttl: '5m', reason: 'static-end' });
-  if (summaryEndMessage >= 0) {
-    const index = request.layout.sessionMessageCount + summaryEndMessage;
-    const prefix = `messages[${index}].`;
-    const last = [...persisted].reverse().find((block) => block.path.startsWith(prefix));
-    if (last) result.push({ path: last.path, zone: last.zone, ttl: '5m', reason: 'summary-end' });
-  }
-  const last = persisted.at(-1);
-  if (last && !result.some((entry) => entry.path === last.path))
-    result.push({ path: last.path, zone: last.zone, ttl: '5m', reason: 'last-persisted' });
-  return result;
-}
-
 function pct(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
-}
-
-/** True when a message is the `[CONTEXT]` summary Cachet wrote. */
-export function isSummaryMessage(message: Message): boolean {
-  return isTurnStart(message) && message.content[0]?.type === 'text' && message.content[0].text.startsWith(SUMMARY_HEADER);
 }

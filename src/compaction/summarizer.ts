@@ -1,5 +1,6 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { StructuredSummary } from './structured-summary.js';
 
 /** What a summariser is given: the span of history it replaces and what came before. */
@@ -18,8 +19,11 @@ export interface SummaryInput {
   now: number;
 }
 
-/** Turns a span of history into the eleven-field summary. Must not throw for content reasons. */
+/**
+ * Turns a span of history into the eleven-field summary. Must not throw for content reasons.
+ * May answer synchronously (the extractive summariser does, so simulations can run synchronously).
+ */
 export interface Summarizer {
   readonly name: string;
-  summarize(input: SummaryInput): Promise<StructuredSummary>;
+  summarize(input: SummaryInput): MaybePromise<StructuredSummary>;
 }

@@ -45,7 +45,11 @@ describe('prepareRequest / recordUsage', () => {
     const bus = new EventBus();
     const current = session(bus);
     const usage = { ...emptyUsage(), uncachedInputTokens: 100, cacheReadTokens: 1000 };
-    const recorded = recordUsage(current, usage, { turn: 1, step: 0, price: (priced) => ({ costUsd: priced.cacheReadTokens * 1e-7, uncachedCostUsd: 1 }) });
+    const recorded = recordUsage(current, usage, {
+      turn: 1,
+      step: 0,
+      price: (priced) => ({ costUsd: priced.cacheReadTokens * 1e-7, uncachedCostUsd: 1 }),
+    });
     expect(recorded.costUsd).toBeCloseTo(1e-4, 12);
     expect(recorded.event?.payload).toMatchObject({ turn: 1, step: 0, model: 'claude-sonnet-4-5', uncachedCostUsd: 1 });
   });

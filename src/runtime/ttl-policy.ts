@@ -48,6 +48,7 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   return {
     ttl: '5m',
     pauseShare,
-    reason: pauseShare === 0 ? 'no gap between 5 and 60 minutes so far' : 'the 1-hour write premium outweighs the expected re-writes',
+    reason:
+      pauseShare === 0 ? 'no gap between 5 and 60 minutes so far' : 'the 1-hour write premium outweighs the expected re-writes',
   };
 }

@@ -8,7 +8,15 @@ import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
 import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
-import { sessionStaticText, skillIndexText, tailItems, toolGuidanceText, toolResultMessage, userMessage, workingMemoryPair } from './workload-content.js';
+import {
+  sessionStaticText,
+  skillIndexText,
+  tailItems,
+  toolGuidanceText,
+  toolResultMessage,
+  userMessage,
+  workingMemoryPair,
+} from './workload-content.js';
 
 export interface CachetStrategyOptions {
   /** `auto` [default]: Cachet's TTL choice (`chooseHistoryTtl`); or a fixed TTL for comparisons. */
@@ -102,7 +110,8 @@ export function cachetStrategy(
         canonical: prepared.request,
         metadata: prepared.metadata,
         zoneTokens: prepared.zoneTokens,
-        ttlReason: context.provider === 'anthropic' || context.provider === 'openrouter' ? `${choice.ttl}: ${choice.reason}` : null,
+        ttlReason:
+          context.provider === 'anthropic' || context.provider === 'openrouter' ? `${choice.ttl}: ${choice.reason}` : null,
       };
     },
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {

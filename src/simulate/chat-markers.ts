@@ -15,7 +15,8 @@ export function placeChatMarkers(body: unknown, placement: { systemParts: number
     | undefined;
   if (system) {
     const parts = asParts(system);
-    for (let index = 0; index < Math.min(placement.systemParts, parts.length); index++) (parts[index] as JsonRecord).cache_control = marker;
+    for (let index = 0; index < Math.min(placement.systemParts, parts.length); index++)
+      (parts[index] as JsonRecord).cache_control = marker;
   }
   let marked = 0;
   for (let index = messages.length - 1; index >= 0 && marked < placement.lastMessages; index--) {

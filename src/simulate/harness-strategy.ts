@@ -48,7 +48,12 @@ export function harnessStrategy(
   const adapter = adapterFor(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const discovered: DiscoverableTool[] = [];
-  const staticText = [workload.persona.trimEnd(), workload.guidelines?.trimEnd(), skillIndexText(workload), sessionStaticText(workload)]
+  const staticText = [
+    workload.persona.trimEnd(),
+    workload.guidelines?.trimEnd(),
+    skillIndexText(workload),
+    sessionStaticText(workload),
+  ]
     .filter((part): part is string => Boolean(part))
     .join('\n\n');
 
@@ -98,7 +103,9 @@ export function harnessStrategy(
       const canonical = canonicalFor(turn, step);
       const converted = adapter.convertRequest(canonical, options(canonical));
       const body =
-        context.provider === 'openrouter' ? placeChatMarkers(converted.body, { systemParts: 1, lastMessages: design === 'markers' ? 2 : 0 }) : converted.body;
+        context.provider === 'openrouter'
+          ? placeChatMarkers(converted.body, { systemParts: 1, lastMessages: design === 'markers' ? 2 : 0 })
+          : converted.body;
       const zoneTokens = zoneTokensOf(canonical, counter);
       session.bus?.emit('request.assembled', session.id, step.at, {
         turn: turn.turn,
@@ -147,10 +154,16 @@ function withBlocks(request: CanonicalRequest): CanonicalRequest {
   request.tools.forEach((tool, index) => {
     push({ zone: index < request.layout.globalToolCount ? 'global' : 'session', path: `tools[${index}]`, hash: hashOf(tool) });
   });
-  request.system.forEach((segment, index) => push({ zone: segment.zone, path: `system[${index}]`, hash: hashOf(segment) }));
+  request.system.forEach((segment, index) => {
+    push({ zone: segment.zone, path: `system[${index}]`, hash: hashOf(segment) });
+  });
   request.messages.forEach((message, messageIndex) => {
     message.content.forEach((block, blockIndex) => {
-      push({ zone: 'history', path: `messages[${messageIndex}].content[${blockIndex}]`, hash: chainHash(message.role, hashOf(block)) });
+      push({
+        zone: 'history',
+        path: `messages[${messageIndex}].content[${blockIndex}]`,
+        hash: chainHash(message.role, hashOf(block)),
+      });
     });
   });
   return { ...request, blocks };

@@ -64,7 +64,9 @@ describe('simulateWorkload', () => {
   it('zeroes the ideal after a gap longer than the longest cache lifetime', async () => {
     const long = await loadWorkload('long-session-idle-gaps');
     const result = simulateWorkload({ ...long, turns: long.turns.slice(95, 110) }, { strategy: 'cachet' });
-    const afterLunch = result.requests.findIndex((request, index) => index > 0 && request.at - result.requests[index - 1]!.at > 3_600_000);
+    const afterLunch = result.requests.findIndex(
+      (request, index) => index > 0 && request.at - result.requests[index - 1]!.at > 3_600_000,
+    );
     expect(afterLunch).toBeGreaterThan(0);
     expect(result.requests[afterLunch]!.idealCacheReadTokens).toBe(0);
     expect(result.requests[afterLunch + 1]!.idealCacheReadTokens).toBeGreaterThan(0);

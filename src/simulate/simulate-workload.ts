@@ -37,6 +37,8 @@ export interface SimulatedRequest {
   explanation: string[];
   ttlReason: string | null;
   paddingApplied: boolean | null;
+  /** The adapter's reason for its padding decision (Anthropic), for reports. */
+  paddingReason: string | null;
 }
 
 export interface SimulationTotals {
@@ -71,7 +73,14 @@ export interface SimulationResult {
  * `cachet simulate --compaction`). Called before each request of the `cachet` strategy with the
  * strategy's session; it may rewrite history through `session.rewriteHistory`.
  */
-export type CompactionHook = (context: { driver: StrategyDriver; turn: WorkloadTurn; step: WorkloadStep; at: number }) => void;
+export type CompactionHook = (context: {
+  driver: StrategyDriver;
+  turn: WorkloadTurn;
+  step: WorkloadStep;
+  at: number;
+  /** Requests left in the workload, this one included (a simulator knows the future). */
+  remainingRequests: number;
+}) => void;
 
 export interface SimulateOptions {
   provider?: ProviderId;
@@ -105,9 +114,16 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   const sessionId = options.sessionId ?? `${workload.name}/${strategy}/${provider}`;
   const context = { provider, model, sessionId, bus: options.bus };
   const driver =
-    strategy === 'cachet' ? cachetStrategy(workload, { ...context, options: options.cachet }) : harnessStrategy(strategy, workload, context);
+    strategy === 'cachet'
+      ? cachetStrategy(workload, { ...context, options: options.cachet })
+      : harnessStrategy(strategy, workload, context);
   // The reference layout for the ideal: Cachet's zones without tail or padding, never on a bus.
-  const reference = cachetStrategy(workload, { provider, model, sessionId: `${sessionId}/reference`, options: { padding: 'never', ttl: '5m' } });
+  const reference = cachetStrategy(workload, {
+    provider,
+    model,
+    sessionId: `${sessionId}/reference`,
+    options: { padding: 'never', ttl: '5m' },
+  });
   const adapter = adapterFor(provider);
   const counter = sharedCounter(provider, model);
   const ideal = new IdealCacheReads(provider, model, counter);
@@ -126,7 +142,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
     driver.beginTurn(turn);
     reference.beginTurn(turn);
     for (const step of turn.steps) {
-      options.compaction?.({ driver, turn, step, at: step.at });
+      options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
       const built = driver.request(turn, step);
       options.onBody?.(built.body, { turn: turn.turn, step: step.step });
       const referenceRequest = reference.request(turn, step);
@@ -137,7 +153,10 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       const idealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
         : ideal.next(referenceBody, step.at);
-      const verdict = cache.judge(built.body, { at: step.at, reply: provider === 'openai-compatible' ? replyFor(adapter, built, step) : undefined });
+      const verdict = cache.judge(built.body, {
+        at: step.at,
+        reply: provider === 'openai-compatible' ? replyFor(adapter, built, step) : undefined,
+      });
       tokensEstimated ||= verdict.tokensEstimated;
       breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step });
       const cost = costOf(verdict.usage, provider, model);
@@ -166,6 +185,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         explanation: verdict.explanation,
         ttlReason: built.ttlReason,
         paddingApplied: built.metadata.padding ? built.metadata.padding.applied : null,
+        paddingReason: built.metadata.padding ? built.metadata.padding.reason : null,
       });
       previousBody = built.body;
       driver.endStep(turn, step);
@@ -196,12 +216,24 @@ export function totalsOf(requests: readonly SimulatedRequest[]): SimulationTotal
 
 /** OpenAI automatic caching reads in 128-token steps: shortfalls below one step are not misses. */
 const OPENAI_INCREMENT = 128;
+/**
+ * On a local engine the tail's message header takes the place of the generation prompt's
+ * (`<|im_start|>system` instead of `<|im_start|>assistant`): a few framing tokens, not a miss.
+ */
+const LOCAL_FRAMING_TOKENS = 8;
 
-function missCauseOf(verdict: CacheVerdict, idealTokens: number, previousBody: unknown, body: unknown, provider: ProviderId): MissCause | null {
+function missCauseOf(
+  verdict: CacheVerdict,
+  idealTokens: number,
+  previousBody: unknown,
+  body: unknown,
+  provider: ProviderId,
+): MissCause | null {
   const normalized = normalizeWireBody(body, provider);
   const rules = cacheRulesFor(normalized);
   const shortfall = idealTokens - verdict.cacheReadTokens;
   if (shortfall <= 0 || (rules === 'openai' && shortfall < OPENAI_INCREMENT)) return null;
+  if (rules === 'local' && shortfall <= LOCAL_FRAMING_TOKENS) return null;
   if (verdict.missCause) return verdict.missCause;
   if (previousBody !== null) {
     const report = diffNormalized(normalizeWireBody(previousBody, provider), normalized);
@@ -212,7 +244,11 @@ function missCauseOf(verdict: CacheVerdict, idealTokens: number, previousBody: u
 }
 
 /** The reply as the local engine's slot holds it: the assistant message of the next request's body. */
-function replyFor(adapter: ReturnType<typeof adapterFor>, built: { canonical: import('../model/request.js').CanonicalRequest }, step: WorkloadStep) {
+function replyFor(
+  adapter: ReturnType<typeof adapterFor>,
+  built: { canonical: import('../model/request.js').CanonicalRequest },
+  step: WorkloadStep,
+) {
   const withReply = {
     ...built.canonical,
     messages: [...built.canonical.messages, { role: 'assistant' as const, content: step.reply }],
@@ -230,7 +266,9 @@ export function defaultModelFor(provider: ProviderId, workloadModel: string): st
     case 'anthropic':
       return claude.startsWith('claude-') ? claude : 'claude-sonnet-4-5';
     case 'openrouter':
-      return workloadModel.startsWith('anthropic/') ? workloadModel : `anthropic/${claude.startsWith('claude-') ? claude.replace(/-(\d+)-(\d+)$/, '-$1.$2') : 'claude-sonnet-4.5'}`;
+      return workloadModel.startsWith('anthropic/')
+        ? workloadModel
+        : `anthropic/${claude.startsWith('claude-') ? claude.replace(/-(\d+)-(\d+)$/, '-$1.$2') : 'claude-sonnet-4.5'}`;
     case 'openai-chat':
     case 'openai-responses':
       return 'gpt-5';

@@ -34,7 +34,10 @@ export function workingMemoryPair(workingMemory: string): Message[] {
         },
       ],
     },
-    { role: 'assistant', content: [{ type: 'text', text: "I understand the current context. I'm ready to continue where we left off." }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: "I understand the current context. I'm ready to continue where we left off." }],
+    },
   ];
 }
 
@@ -61,10 +64,15 @@ export function timeText(at: number): string {
 export function tailItems(workload: Workload, turn: WorkloadTurn, at: number): TailItem[] {
   const items: TailItem[] = [];
   if (turn.tail.skills.length > 0) {
-    items.push({ kind: 'skills', text: turn.tail.skills.map((name) => skillBlockText(workload, name)).join('\n'), position: 'before-user-text' });
+    items.push({
+      kind: 'skills',
+      text: turn.tail.skills.map((name) => skillBlockText(workload, name)).join('\n'),
+      position: 'before-user-text',
+    });
   }
   if (turn.tail.memoryRecall) items.push({ kind: 'memory-recall', text: turn.tail.memoryRecall.trimEnd(), position: 'end' });
-  if (turn.tail.workingContext) items.push({ kind: 'working-context', text: turn.tail.workingContext.trimEnd(), position: 'end' });
+  if (turn.tail.workingContext)
+    items.push({ kind: 'working-context', text: turn.tail.workingContext.trimEnd(), position: 'end' });
   if (turn.tail.time) items.push({ kind: 'time', text: timeText(at), position: 'end' });
   return items;
 }

@@ -14,7 +14,14 @@ import { parseDuration } from './duration.js';
 import { type FillerKind, generateFiller } from './filler.js';
 import { syntheticPng } from './synthetic-png.js';
 import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTail, WorkloadTurn } from './workload.js';
-import { FILLER_KINDS, type StepInput, type TailInput, type ToolInput, type TurnInput, type WorkloadFile } from './workload-schema.js';
+import {
+  FILLER_KINDS,
+  type StepInput,
+  type TailInput,
+  type ToolInput,
+  type TurnInput,
+  type WorkloadFile,
+} from './workload-schema.js';
 
 /** Thrown by `expandWorkload` for content that parses but does not make sense; the loader adds the file. */
 export class WorkloadContentError extends CachetError {
@@ -63,7 +70,9 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
   });
 
   const templates = flattenTurns(file);
-  const usesSkillLoad = templates.some(({ turn }) => turn.steps.some((step) => step.toolCalls?.some((call) => 'skillLoad' in call)));
+  const usesSkillLoad = templates.some(({ turn }) =>
+    turn.steps.some((step) => step.toolCalls?.some((call) => 'skillLoad' in call)),
+  );
   if (usesSkillLoad && !tools.some((tool) => tool.name === SKILL_LOAD_TOOL.name)) tools.push(SKILL_LOAD_TOOL);
 
   const available = new Set(tools.map((tool) => tool.name));
@@ -75,7 +84,7 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
     if (input.at !== undefined) {
       at = resolveAt(input.at, startMs, `${path}.at`);
       if (previousEnd !== null && at < previousEnd) {
-        throw new WorkloadContentError(`${path}.at`, 'turn times must not go back before the previous turn\'s last request');
+        throw new WorkloadContentError(`${path}.at`, "turn times must not go back before the previous turn's last request");
       }
     } else if (previousEnd === null) {
       at = startMs + gapMs;
@@ -112,7 +121,11 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
       title: document.title,
       text:
         document.text ??
-        generateFiller({ kind: document.kind ?? 'prose', tokens: document.tokens as number, seed: `${file.name}/documents/${index}` }),
+        generateFiller({
+          kind: document.kind ?? 'prose',
+          tokens: document.tokens as number,
+          seed: `${file.name}/documents/${index}`,
+        }),
     })),
     skills: skills.map((skill) => ({ ...skill })),
     toolLibrary: [...library.values()],
@@ -163,7 +176,8 @@ function flattenTurns(file: WorkloadFile): TurnTemplate[] {
     result.push({ turn: entry, path: `turns[${index}]`, gapMs: pendingIdle });
     pendingIdle = 0;
   });
-  if (result.length === 0) throw new WorkloadContentError('turns', 'expected at least one turn (idle entries alone are not a session)');
+  if (result.length === 0)
+    throw new WorkloadContentError('turns', 'expected at least one turn (idle entries alone are not a session)');
   return result;
 }
 
@@ -184,7 +198,8 @@ function resolveAt(value: string, startMs: number, path: string): number {
     return startMs + offset;
   }
   const absolute = Date.parse(value);
-  if (Number.isNaN(absolute)) throw new WorkloadContentError(path, `expected an ISO 8601 date-time or +offset, got ${JSON.stringify(value)}`);
+  if (Number.isNaN(absolute))
+    throw new WorkloadContentError(path, `expected an ISO 8601 date-time or +offset, got ${JSON.stringify(value)}`);
   return absolute;
 }
 
@@ -195,7 +210,10 @@ function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, 
     const calls = input.toolCalls ?? [];
     const isLast = index === inputs.length - 1;
     if (isLast && calls.length > 0) {
-      throw new WorkloadContentError(`${path}.toolCalls`, 'the last step of a turn must not call tools (add a step with the final answer)');
+      throw new WorkloadContentError(
+        `${path}.toolCalls`,
+        'the last step of a turn must not call tools (add a step with the final answer)',
+      );
     }
     if (!isLast && calls.length === 0) {
       throw new WorkloadContentError(path, 'only the last step of a turn may end without tool calls');
@@ -203,7 +221,8 @@ function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, 
     const reply: AssistantContentBlock[] = [];
     if (input.thinking) reply.push({ type: 'thinking', thinking: input.thinking, signature: signatureFor(context, index) });
     if (input.text) reply.push({ type: 'text', text: input.text });
-    if (reply.length === 0 && calls.length === 0) throw new WorkloadContentError(path, 'a step needs text, thinking or tool calls');
+    if (reply.length === 0 && calls.length === 0)
+      throw new WorkloadContentError(path, 'a step needs text, thinking or tool calls');
     const toolResults: ToolResultBlock[] = [];
     const skillLoads: string[] = [];
     calls.forEach((call, callIndex) => {
@@ -231,7 +250,8 @@ function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, 
         toolResults.push(textResult(id, result));
       } else {
         const text =
-          result.text ?? generateFiller({ kind: result.kind ?? 'prose', tokens: result.tokens as number, seed, header: result.header });
+          result.text ??
+          generateFiller({ kind: result.kind ?? 'prose', tokens: result.tokens as number, seed, header: result.header });
         toolResults.push({ ...textResult(id, text), ...(result.isError ? { isError: true } : {}) });
       }
     });
@@ -245,7 +265,10 @@ function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, 
       return found;
     });
     if (discoveredTools.length > 0 && isLast) {
-      throw new WorkloadContentError(`${path}.discoverTools`, 'tools are discovered by a tool call: put discoverTools on a step that calls tools');
+      throw new WorkloadContentError(
+        `${path}.discoverTools`,
+        'tools are discovered by a tool call: put discoverTools on a step that calls tools',
+      );
     }
     const step: WorkloadStep = { step: index, at, reply, toolResults, discoveredTools, skillLoads };
     at += input.latency !== undefined ? (parseDuration(input.latency) as number) : DEFAULT_LATENCY_MS;
@@ -275,7 +298,12 @@ function fillInput(value: JsonValue, seed: string, path: string): JsonValue {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillInput(item, seed, `${path}.${key}`)]));
 }
 
-function mergeTail(everyTurn: TailInput | undefined, own: TailInput | undefined, skills: Set<string>, path: string): WorkloadTail {
+function mergeTail(
+  everyTurn: TailInput | undefined,
+  own: TailInput | undefined,
+  skills: Set<string>,
+  path: string,
+): WorkloadTail {
   const merged = { ...everyTurn, ...own };
   (merged.skills ?? []).forEach((name, index) => {
     if (!skills.has(name)) throw new WorkloadContentError(`${path}.skills[${index}]`, `no skill named "${name}" in skills`);
@@ -319,5 +347,8 @@ function digest(text: string): string {
 }
 
 function toImage(image: { name: string; width: number; height: number }, seed: string): ImageBlock {
-  return { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: syntheticPng(image.width, image.height, seed).toString('base64') } };
+  return {
+    type: 'image',
+    source: { kind: 'base64', mediaType: 'image/png', data: syntheticPng(image.width, image.height, seed).toString('base64') },
+  };
 }

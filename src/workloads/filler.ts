@@ -60,10 +60,48 @@ function lineGenerator(kind: FillerKind, random: SeededRandom): () => string {
   }
 }
 
-const NOUNS = ['order', 'invoice', 'customer', 'session', 'payment', 'shipment', 'account', 'report', 'token', 'webhook', 'cart', 'refund'];
-const VERBS = ['load', 'validate', 'normalize', 'persist', 'resolve', 'fetch', 'apply', 'render', 'merge', 'schedule', 'retry', 'parse'];
+const NOUNS = [
+  'order',
+  'invoice',
+  'customer',
+  'session',
+  'payment',
+  'shipment',
+  'account',
+  'report',
+  'token',
+  'webhook',
+  'cart',
+  'refund',
+];
+const VERBS = [
+  'load',
+  'validate',
+  'normalize',
+  'persist',
+  'resolve',
+  'fetch',
+  'apply',
+  'render',
+  'merge',
+  'schedule',
+  'retry',
+  'parse',
+];
 const TYPES = ['string', 'number', 'boolean', 'Date', 'string[]', 'Record<string, unknown>'];
-const FIELDS = ['id', 'status', 'createdAt', 'updatedAt', 'ownerId', 'amountCents', 'currency', 'region', 'attempts', 'tags', 'version'];
+const FIELDS = [
+  'id',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'ownerId',
+  'amountCents',
+  'currency',
+  'region',
+  'attempts',
+  'tags',
+  'version',
+];
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -141,7 +179,14 @@ function logLine(random: SeededRandom): string {
   return `${time} ${level.padEnd(5)} [${component}] ${message}`;
 }
 
-const SUBJECTS = ['The migration', 'The release checklist', 'Our on-call rotation', 'The billing service', 'The new onboarding flow', 'The search index'];
+const SUBJECTS = [
+  'The migration',
+  'The release checklist',
+  'Our on-call rotation',
+  'The billing service',
+  'The new onboarding flow',
+  'The search index',
+];
 const PREDICATES = [
   'needs a rollback plan before it is scheduled',
   'depends on the feature flag being enabled for every tenant',
@@ -150,7 +195,12 @@ const PREDICATES = [
   'should be documented in the runbook with the exact commands',
   'keeps the old endpoint alive until all clients have moved',
 ];
-const CLAUSES = ['because traffic peaks on Mondays', 'as agreed in the design review', 'unless the vendor changes its quota', 'after the data backfill completes'];
+const CLAUSES = [
+  'because traffic peaks on Mondays',
+  'as agreed in the design review',
+  'unless the vendor changes its quota',
+  'after the data backfill completes',
+];
 
 function proseSentence(random: SeededRandom): string {
   const sentence = `${random.pick(SUBJECTS)} ${random.pick(PREDICATES)}${random.next() < 0.5 ? `, ${random.pick(CLAUSES)}` : ''}.`;

@@ -68,13 +68,20 @@ describe('bundled workloads', () => {
     const skillTurns = byName['skill-varying-chat']!.turns.map((turn) => turn.tail.skills.join(','));
     expect(skillTurns).toHaveLength(12);
     expect(skillTurns.every((skills, index) => index === 0 || skills !== skillTurns[index - 1])).toBe(true);
+    const chat = byName['skill-varying-chat']!;
+    expect(chat.turns.some((turn) => turn.steps.some((step) => step.skillLoads.includes('sql-review')))).toBe(true);
+    expect(chat.tools.some((tool) => tool.name === 'skill_load')).toBe(true);
     const cms = byName['cms-agent']!;
     expect(cms.workingMemory).toContain('[RECENT ENTITIES]');
     expect(cms.turns.flatMap((turn) => turn.steps.flatMap((step) => step.discoveredTools)).length).toBeGreaterThan(0);
     expect(cms.turns.some((turn) => turn.images.length > 0)).toBe(true);
     expect(byName['python-app-local']!.turns.every((turn) => turn.tail.time && turn.tail.memoryRecall)).toBe(true);
-    const widest = Math.max(...byName['coding-agent']!.turns.flatMap((turn) => turn.steps.map((step) => step.toolResults.length)));
+    const widest = Math.max(
+      ...byName['coding-agent']!.turns.flatMap((turn) => turn.steps.map((step) => step.toolResults.length)),
+    );
     expect(widest).toBeGreaterThan(20);
+    const codingReplies = byName['coding-agent']!.turns.flatMap((turn) => turn.steps.flatMap((step) => step.reply));
+    expect(codingReplies.some((block) => block.type === 'thinking' && typeof block.signature === 'string')).toBe(true);
     const long = byName['long-session-idle-gaps']!;
     expect(long.turns).toHaveLength(200);
     const gaps = long.turns.slice(1).map((turn, index) => turn.at - long.turns[index]!.steps.at(-1)!.at);
@@ -127,10 +134,28 @@ describe('parseWorkload', () => {
     ['a misspelt key', MINIMAL.replace('      inputSchema:', '      inputShema:'), 'global.tools[0].inputSchema', /expected/, 9],
     ['an unknown key', MINIMAL.replace('  persona: You help.', '  persona: You help.\n  mood: cheerful'), 'global', /mood/, 8],
     ['a provider it does not know', MINIMAL.replace('provider: anthropic', 'provider: gemini'), 'provider', /anthropic/, 3],
-    ['a tool that is not available', MINIMAL.replace('- name: lookup\n            input', '- name: search\n            input'), 'turns[0].steps[0].toolCalls[0].name', /not available/, 16],
-    ['a final step that calls tools', MINIMAL.replace(/      - text: Answer one.\n$/, ''), 'turns[0].steps[0].toolCalls', /last step/, 16],
+    [
+      'a tool that is not available',
+      MINIMAL.replace('- name: lookup\n            input', '- name: search\n            input'),
+      'turns[0].steps[0].toolCalls[0].name',
+      /not available/,
+      16,
+    ],
+    [
+      'a final step that calls tools',
+      MINIMAL.replace(/ {6}- text: Answer one.\n$/, ''),
+      'turns[0].steps[0].toolCalls',
+      /last step/,
+      16,
+    ],
     ['a bad duration', MINIMAL.replace('latency: 3s', 'latency: soon'), 'turns[0].steps[0].latency', /duration/, 19],
-    ['a matched skill that does not exist', MINIMAL.replace('  - user: First question', '  - user: First question\n    tail: { skills: [nope] }'), 'turns[0].tail.skills[0]', /no skill named "nope"/, 14],
+    [
+      'a matched skill that does not exist',
+      MINIMAL.replace('  - user: First question', '  - user: First question\n    tail: { skills: [nope] }'),
+      'turns[0].tail.skills[0]',
+      /no skill named "nope"/,
+      14,
+    ],
   ])('names file, path, line and problem for %s', (_label, text, path, problem, line) => {
     const error = errorOf(text);
     expect(error.file).toBe('tiny.yaml');

@@ -41,7 +41,10 @@ export function parseWorkload(text: string, file: string): Workload {
   if (!parsed.success) {
     const issue = pickIssue(parsed.error.issues);
     // An unknown key is best shown on its own line.
-    const linePath = 'keys' in issue && Array.isArray(issue.keys) && issue.keys.length > 0 ? [...issue.path, issue.keys[0] as string] : issue.path;
+    const linePath =
+      'keys' in issue && Array.isArray(issue.keys) && issue.keys.length > 0
+        ? [...issue.path, issue.keys[0] as string]
+        : issue.path;
     throw new WorkloadError(file, joinPath('', issue.path), describe(issue), lineOf(linePath));
   }
   try {
@@ -61,7 +64,11 @@ export function parseWorkload(text: string, file: string): Workload {
  * const workload = await loadWorkload('skill-varying-chat');
  */
 export async function loadWorkload(pathOrName: string): Promise<Workload> {
-  const file = looksLikePath(pathOrName) ? (isAbsolute(pathOrName) ? pathOrName : resolve(pathOrName)) : bundledWorkloadPath(pathOrName);
+  const file = looksLikePath(pathOrName)
+    ? isAbsolute(pathOrName)
+      ? pathOrName
+      : resolve(pathOrName)
+    : bundledWorkloadPath(pathOrName);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -10,9 +10,9 @@ import { parseDuration } from './duration.js';
 
 export const PROVIDER_NAMES = ['anthropic', 'openai-chat', 'openai-responses', 'openrouter', 'openai-compatible'] as const;
 
-const durationSchema = z
-  .union([z.string(), z.number()])
-  .refine((value) => parseDuration(value) !== null, { message: 'expected a duration such as 90s, 5m, 1h30m or a number of seconds' });
+const durationSchema = z.union([z.string(), z.number()]).refine((value) => parseDuration(value) !== null, {
+  message: 'expected a duration such as 90s, 5m, 1h30m or a number of seconds',
+});
 
 const nonEmpty = z.string().min(1);
 

@@ -44,7 +44,10 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
   for (const name of names) workloads.push(await loadWorkload(name));
   const bus = new EventBus();
   const trace = options.trace === false ? null : await openTrace(options.trace ?? DEFAULT_TRACE_DB, bus, output);
-  const runId = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const runId = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const total = workloads.length * STRATEGY_NAMES.length;
   let run = 0;
   try {
@@ -65,7 +68,9 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
         if (output.errIsTty) output.err(` (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
         await trace?.recorder.flush();
       }
-      output.out(`\n${workload.title} — ${workload.provider} ${workload.model}\n${demoTable(results)}\n${demoVerdict(results)}\n`);
+      output.out(
+        `\n${workload.title} — ${workload.provider} ${workload.model}\n${demoTable(results)}\n${demoVerdict(results)}\n`,
+      );
     }
   } finally {
     if (trace) {

@@ -23,7 +23,11 @@ export function registerRenderCommand(program: Command, output: CliOutput = proc
     .command('render')
     .description('print the wire bodies of a workload, one JSON object per line')
     .argument('<workload>', 'a bundled workload name or a YAML/JSON workload file')
-    .requiredOption('--provider <provider>', 'anthropic, openai-chat, openai-responses, openrouter or openai-compatible', parseProvider)
+    .requiredOption(
+      '--provider <provider>',
+      'anthropic, openai-chat, openai-responses, openrouter or openai-compatible',
+      parseProvider,
+    )
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
     .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
     .action(async (workload: string, options: RenderCommandOptions) => {
@@ -31,7 +35,11 @@ export function registerRenderCommand(program: Command, output: CliOutput = proc
     });
 }
 
-export async function runRender(workloadName: string, options: RenderCommandOptions, output: CliOutput = processOutput): Promise<number> {
+export async function runRender(
+  workloadName: string,
+  options: RenderCommandOptions,
+  output: CliOutput = processOutput,
+): Promise<number> {
   const workload = await loadWorkload(workloadName);
   const lines: string[] = [];
   simulateWorkload(workload, {

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
@@ -16,13 +16,18 @@ export interface SimulateCommandOptions {
   json?: boolean;
   events?: string;
   compaction?: boolean;
+  /** Context window for `--compaction`, in tokens. */
+  window?: number;
 }
 
 /**
  * Supplies the history-compaction hook for `--compaction`. The compaction module registers it;
  * until then the flag is refused with a clear message.
  */
-export type CompactionHookFactory = (options: { provider: ProviderId; model: string }) => CompactionHook;
+export type CompactionHookFactory = (options: { provider: ProviderId; model: string; windowTokens: number }) => CompactionHook;
+
+/** Context window assumed by `--compaction` when `--window` is not given (Claude's and GPT-5's 200K class). */
+export const DEFAULT_WINDOW_TOKENS = 200_000;
 
 /**
  * `cachet simulate <workload> [--provider P] [--model M] [--strategy S] [--json] [--events FILE]`.
@@ -30,17 +35,29 @@ export type CompactionHookFactory = (options: { provider: ProviderId; model: str
  * @example
  * cachet simulate coding-agent --strategy markers --json
  */
-export function registerSimulateCommand(program: Command, compaction?: CompactionHookFactory, output: CliOutput = processOutput): Command {
+export function registerSimulateCommand(
+  program: Command,
+  compaction?: CompactionHookFactory,
+  output: CliOutput = processOutput,
+): Command {
   const command = program
     .command('simulate')
     .description('run one workload through one strategy against the provider cache model')
     .argument('<workload>', 'a bundled workload name (see `cachet demo`) or a YAML/JSON workload file')
-    .option('--provider <provider>', 'anthropic, openai-chat, openai-responses, openrouter or openai-compatible (default: the workload’s)', parseProvider)
+    .option(
+      '--provider <provider>',
+      'anthropic, openai-chat, openai-responses, openrouter or openai-compatible (default: the workload’s)',
+      parseProvider,
+    )
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
     .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
     .option('--json', 'print exactly one JSON object with per-request figures and totals')
     .option('--events <file>', "write Cachet's events as JSON lines to this file");
-  if (compaction) command.option('--compaction', 'compact history between requests (cachet strategy)');
+  if (compaction) {
+    command
+      .option('--compaction', 'compact history between requests (cachet strategy)')
+      .option('--window <tokens>', 'context window for --compaction, in tokens', parseWindow, DEFAULT_WINDOW_TOKENS);
+  }
   return command.action(async (workload: string, options: SimulateCommandOptions) => {
     process.exitCode = await runSimulate(workload, options, compaction, output);
   });
@@ -62,9 +79,25 @@ export async function runSimulate(
     model: options.model,
     strategy: options.strategy ?? 'cachet',
     bus,
-    ...(options.compaction && compaction ? { compaction: compaction({ provider, model: options.model ?? workload.model }) } : {}),
+    ...(options.compaction && compaction
+      ? {
+          compaction: compaction({
+            provider,
+            model: options.model ?? workload.model,
+            windowTokens: options.window ?? DEFAULT_WINDOW_TOKENS,
+          }),
+        }
+      : {}),
   });
-  if (options.events) await writeFile(options.events, events.map((event) => JSON.stringify(event)).join('\n') + (events.length ? '\n' : ''));
+  if (options.events)
+    await writeFile(options.events, events.map((event) => JSON.stringify(event)).join('\n') + (events.length ? '\n' : ''));
   output.out(options.json ? JSON.stringify(simulationJson(result)) : simulationText(result));
   return 0;
+}
+
+function parseWindow(value: string): number {
+  const tokens = Number(value);
+  if (!Number.isInteger(tokens) || tokens < 1000)
+    throw new InvalidArgumentError('expected a whole number of tokens (at least 1000)');
+  return tokens;
 }
