@@ -16,7 +16,7 @@ export function demoTable(results: readonly SimulationResult[]): string {
       formatCount(result.requests.length),
       formatCount(totals.inputTokens),
       formatPercent(totals.readShare),
-      formatPercent(totals.efficiency),
+      totals.idealCacheReadTokens === 0 ? '—' : formatPercent(totals.efficiency),
       result.priced ? formatUsd(totals.costUsd) : `${formatCount(totals.inputTokens - totals.cacheReadTokens)} tok`,
       naive ? formatSaving(spend, spendOf(naive)) : '—',
       formatSaving(spend, result.priced ? totals.uncachedCostUsd : totals.inputTokens),
@@ -45,7 +45,11 @@ export function demoVerdict(results: readonly SimulationResult[]): string {
     .join('; ');
   const padding = cachet.requests.at(-1)?.paddingReason;
   const paddingNote = cachet.totals.cacheReadTokens === 0 && padding ? ` Padding decision: ${padding}.` : '';
-  return `Verdict: Cachet${unit} costs ${comparisons}, reading ${formatPercent(cachet.totals.efficiency)} of the physical limit${reasons ? ` (${reasons})` : ''}.${paddingNote}`;
+  const limit =
+    cachet.totals.idealCacheReadTokens === 0
+      ? 'with nothing reusable to read'
+      : `reading ${formatPercent(cachet.totals.efficiency)} of the physical limit`;
+  return `Verdict: Cachet${unit} costs ${comparisons}, ${limit}${reasons ? ` (${reasons})` : ''}.${paddingNote}`;
 }
 
 function spendOf(result: SimulationResult): number {

@@ -1,7 +1,10 @@
 import type { SimulationResult } from '../simulate/simulate-workload.js';
 import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
 
-/** The exact JSON object `cachet simulate --json` prints (issue 4 §5). */
+/**
+ * The JSON object `cachet simulate --json` prints: the documented shape plus
+ * `paddingReadTokens`, the padding read back from cache, which `efficiency` leaves out.
+ */
 export function simulationJson(result: SimulationResult) {
   return {
     workload: result.workload,
@@ -16,6 +19,7 @@ export function simulationJson(result: SimulationResult) {
       cacheWriteTokens: request.cacheWriteTokens,
       uncachedTokens: request.uncachedTokens,
       idealCacheReadTokens: request.idealCacheReadTokens,
+      paddingReadTokens: request.paddingReadTokens,
       costUsd: request.costUsd,
       missCause: request.missCause,
     })),
@@ -25,6 +29,7 @@ export function simulationJson(result: SimulationResult) {
       cacheWriteTokens: result.totals.cacheWriteTokens,
       uncachedTokens: result.totals.uncachedTokens,
       idealCacheReadTokens: result.totals.idealCacheReadTokens,
+      paddingReadTokens: result.totals.paddingReadTokens,
       costUsd: result.totals.costUsd,
       uncachedCostUsd: result.totals.uncachedCostUsd,
       readShare: result.totals.readShare,
@@ -51,7 +56,7 @@ export function simulationText(result: SimulationResult): string {
     '',
     formatTable(['turn.step', 'input', 'read', 'written', 'uncached', 'ideal read', 'cost', 'miss cause'], rows),
     '',
-    `requests ${result.requests.length} · input ${formatCount(totals.inputTokens)} tokens · read share ${formatPercent(totals.readShare)} · efficiency ${formatPercent(totals.efficiency)} of the physical limit`,
+    `requests ${result.requests.length} · input ${formatCount(totals.inputTokens)} tokens · read share ${formatPercent(totals.readShare)} · efficiency ${totals.idealCacheReadTokens === 0 ? '— (no reusable content)' : `${formatPercent(totals.efficiency)} of the physical limit`}${totals.paddingReadTokens > 0 ? ` (not counting ${formatCount(totals.paddingReadTokens)} padding tokens read)` : ''}`,
     result.priced
       ? `cost ${formatUsd(totals.costUsd)} vs ${formatUsd(totals.uncachedCostUsd)} uncached (${formatSaving(totals.costUsd, totals.uncachedCostUsd)})`
       : `local engine: no per-token price; ${formatCount(totals.inputTokens - totals.cacheReadTokens)} of ${formatCount(totals.inputTokens)} prompt tokens processed`,

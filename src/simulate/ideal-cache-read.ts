@@ -1,4 +1,4 @@
-import { CACHE_LIFETIMES_MS, unitTokens } from '../cache/wire/cache-rules.js';
+import { CACHE_LIFETIMES_MS, minimumPrefixTokens, unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../cache/wire/wire-unit.js';
 import { assertNever } from '../model/validate.js';
@@ -29,8 +29,9 @@ export function longestCacheLifetimeMs(provider: ProviderId, model: string): num
  * shares with the previous reference body — what the provider already processed and is
  * unchanged — plus, for local engines, the previous reply the slot still holds. New user input,
  * new tool results, the tail and (for hosted APIs) the previous reply are excluded. It is 0 for
- * the first request and after a gap longer than the provider's longest cache lifetime. The same
- * numbers serve every strategy.
+ * the first request, after a gap longer than the provider's longest cache lifetime, and when the
+ * shared prefix is below the provider's minimum cacheable prefix. The same numbers serve every
+ * strategy.
  */
 export class IdealCacheReads {
   private previous: { units: string[]; tokens: number[]; at: number; messageCount: number } | null = null;
@@ -58,7 +59,9 @@ export class IdealCacheReads {
     }
     let total = 0;
     for (let index = 0; index < shared; index++) total += tokens[index] as number;
-    return total;
+    // A shared prefix below the provider's minimum cacheable size can never be read: no entry
+    // exists for it, whatever the layout, so it is not part of the physical limit.
+    return total < minimumPrefixTokens(body) ? 0 : total;
   }
 }
 

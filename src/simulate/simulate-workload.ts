@@ -2,7 +2,7 @@ import { diffNormalized } from '../cache/break/diff-wire-bodies.js';
 import { costOf, uncachedCostOf } from '../cache/cost.js';
 import { createCacheModel } from '../cache/models/create-cache-model.js';
 import type { CacheVerdict } from '../cache/models/cache-verdict.js';
-import { cacheRulesFor } from '../cache/wire/cache-rules.js';
+import { cacheRulesFor, unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import type { CacheBreakCause } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -31,6 +31,11 @@ export interface SimulatedRequest {
   cacheWrite1hTokens: number;
   uncachedTokens: number;
   idealCacheReadTokens: number;
+  /**
+   * Cache-read tokens that were padding Cachet added to clear the provider's minimum (not
+   * workload content): they are not counted toward `efficiency`.
+   */
+  paddingReadTokens: number;
   costUsd: number;
   uncachedCostUsd: number;
   missCause: MissCause | null;
@@ -47,11 +52,16 @@ export interface SimulationTotals {
   cacheWriteTokens: number;
   uncachedTokens: number;
   idealCacheReadTokens: number;
+  paddingReadTokens: number;
   costUsd: number;
   uncachedCostUsd: number;
   /** cacheReadTokens / inputTokens. */
   readShare: number;
-  /** cacheReadTokens / idealCacheReadTokens over the session (1 when the ideal is 0). */
+  /**
+   * (cacheReadTokens − paddingReadTokens) / idealCacheReadTokens over the session (1 when the
+   * ideal is 0). Padding is content a strategy adds, not workload content, so reading it back
+   * does not count toward the physical limit; without padding this is cacheRead / ideal.
+   */
   efficiency: number;
 }
 
@@ -158,6 +168,10 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         reply: provider === 'openai-compatible' ? replyFor(adapter, built, step) : undefined,
       });
       tokensEstimated ||= verdict.tokensEstimated;
+      const paddingReadTokens =
+        verdict.cacheReadTokens > 0 && built.metadata.padding?.applied
+          ? Math.min(verdict.cacheReadTokens, paddingTokensOf(built, adapter, provider, counter))
+          : 0;
       breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step });
       const cost = costOf(verdict.usage, provider, model);
       const uncached = uncachedCostOf(verdict.usage, provider, model);
@@ -179,6 +193,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         cacheWrite1hTokens: verdict.cacheWrite1hTokens,
         uncachedTokens: verdict.uncachedTokens,
         idealCacheReadTokens: idealTokens,
+        paddingReadTokens,
         costUsd: cost.costUsd,
         uncachedCostUsd: uncached.costUsd,
         missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider),
@@ -201,16 +216,18 @@ export function totalsOf(requests: readonly SimulatedRequest[]): SimulationTotal
   const inputTokens = sum((request) => request.inputTokens);
   const cacheReadTokens = sum((request) => request.cacheReadTokens);
   const idealCacheReadTokens = sum((request) => request.idealCacheReadTokens);
+  const paddingReadTokens = sum((request) => request.paddingReadTokens);
   return {
     inputTokens,
     cacheReadTokens,
     cacheWriteTokens: sum((request) => request.cacheWriteTokens),
     uncachedTokens: sum((request) => request.uncachedTokens),
     idealCacheReadTokens,
+    paddingReadTokens,
     costUsd: sum((request) => request.costUsd),
     uncachedCostUsd: sum((request) => request.uncachedCostUsd),
     readShare: inputTokens === 0 ? 0 : cacheReadTokens / inputTokens,
-    efficiency: idealCacheReadTokens === 0 ? 1 : cacheReadTokens / idealCacheReadTokens,
+    efficiency: idealCacheReadTokens === 0 ? 1 : (cacheReadTokens - paddingReadTokens) / idealCacheReadTokens,
   };
 }
 
@@ -277,4 +294,21 @@ export function defaultModelFor(provider: ProviderId, workloadModel: string): st
     default:
       return provider satisfies never;
   }
+}
+
+/**
+ * Tokens the adapter's padding adds to a request, in the cache model's counting: the body's
+ * tokens minus those of the same request converted without padding. Padding sits inside the
+ * first cache entry, so any read of that entry reads all of it.
+ */
+function paddingTokensOf(
+  built: { canonical: import('../model/request.js').CanonicalRequest; body: unknown },
+  adapter: ReturnType<typeof adapterFor>,
+  provider: ProviderId,
+  counter: ReturnType<typeof sharedCounter>,
+): number {
+  const unpadded = adapter.convertRequest(built.canonical, { padding: 'never' }).body;
+  const tokensOf = (body: unknown) =>
+    normalizeWireBody(body, provider).units.reduce((total, unit) => total + unitTokens(unit, counter), 0);
+  return Math.max(0, tokensOf(built.body) - tokensOf(unpadded));
 }
