@@ -1,7 +1,6 @@
-export * from './model/index.js';
-export * from './session/index.js';
 export * from './events/index.js';
-export type { TokenCounter, ContentKind } from './tokens/token-counter.js';
+export * from './injection/index.js';
+export * from './model/index.js';
 export type {
   Capabilities,
   ConversionMetadata,
@@ -9,6 +8,7 @@ export type {
   ProviderAdapter,
   ProviderId,
 } from './providers/adapter.js';
-export * from './injection/index.js';
-export { countRequestTokens, counterForModel } from './tokens/index.js';
+export * from './session/index.js';
 export type { CountableItem, RequestTokenCount } from './tokens/index.js';
+export { counterForModel, countRequestTokens } from './tokens/index.js';
+export type { ContentKind, TokenCounter } from './tokens/token-counter.js';

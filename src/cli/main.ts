@@ -1,10 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { createSimulationCompactionHook } from '../compaction/simulation-hook.js';
 import { CachetError } from '../model/errors.js';
 import { WorkloadError } from '../workloads/workload-error.js';
 import { type CliOutput, processOutput } from './cli-options.js';
-import { simulationCompaction } from './compaction-hook.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerRenderCommand } from './commands/render.js';
@@ -24,7 +24,7 @@ export function createProgram(output: CliOutput = processOutput): Command {
     .configureOutput({ writeOut: (text) => output.out(text.replace(/\n$/, '')), writeErr: (text) => output.err(text) })
     .showHelpAfterError('(run `cachet --help` for usage)');
   registerDemoCommand(program, output);
-  registerSimulateCommand(program, simulationCompaction, output);
+  registerSimulateCommand(program, (options) => createSimulationCompactionHook(options), output);
   registerRenderCommand(program, output);
   registerDiffCommand(program);
   registerServeCommand(program);

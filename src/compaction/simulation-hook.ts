@@ -6,8 +6,10 @@ import { type CompactionPipeline, type CompactionPipelineOptions, createCompacti
 
 /** What the simulator hands the hook before each request (structurally its `CompactionHook` context). */
 export interface SimulationHookContext {
-  driver: { session: Session };
+  driver: { name?: string; session: Session };
   at: number;
+  /** Requests left in the workload, this one included: the cost model's horizon. */
+  remainingRequests?: number;
 }
 
 export interface SimulationCompactionOptions extends Partial<CompactionPipelineOptions> {
@@ -20,7 +22,7 @@ export interface SimulationCompactionOptions extends Partial<CompactionPipelineO
  * strategy it runs `beforeRequestSync` on the strategy's session with the workload's clock.
  * Stores are in memory and the summariser is extractive, so the simulation stays synchronous
  * and offline; events go to the session's bus (and so to `--events`). The window defaults to
- * the model's (`CONTEXT_WINDOW_RULES`).
+ * the model's (`CONTEXT_WINDOW_RULES`); harness strategies are left alone.
  *
  * @example
  * registerSimulateCommand(program, (options) => createSimulationCompactionHook(options));
@@ -39,7 +41,12 @@ export function createSimulationCompactionHook(options: SimulationCompactionOpti
     ...rest,
   });
   const hook = (context: SimulationHookContext) => {
-    pipeline.beforeRequestSync(context.driver.session, { now: context.at });
+    // Only Cachet's own session is compacted; the harness strategies are baselines.
+    if (context.driver.name !== undefined && context.driver.name !== 'cachet') return;
+    pipeline.beforeRequestSync(context.driver.session, {
+      now: context.at,
+      ...(context.remainingRequests === undefined ? {} : { remainingRequests: context.remainingRequests }),
+    });
   };
   return Object.assign(hook, { pipeline });
 }

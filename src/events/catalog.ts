@@ -1,5 +1,5 @@
-import type { Usage } from '../model/usage.js';
 import type { Zone } from '../model/request.js';
+import type { Usage } from '../model/usage.js';
 
 /**
  * The event catalog. Every event has a `noun.verb` type, the session it belongs to, a

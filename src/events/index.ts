@@ -1,3 +1,3 @@
 export * from './catalog.js';
-export { EventBus } from './event-bus.js';
 export type { EventListener } from './event-bus.js';
+export { EventBus } from './event-bus.js';

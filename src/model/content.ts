@@ -1,9 +1,7 @@
 import type { JsonObject, JsonValue } from './json.js';
 
 /** Where an image or document's bytes come from. */
-export type MediaSource =
-  | { kind: 'base64'; mediaType: string; data: string }
-  | { kind: 'url'; url: string };
+export type MediaSource = { kind: 'base64'; mediaType: string; data: string } | { kind: 'url'; url: string };
 
 export interface TextBlock {
   type: 'text';

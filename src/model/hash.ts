@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ContentBlock, ToolDefinition } from './content.js';
 import { canonicalJson } from './canonical-json.js';
+import type { ContentBlock, ToolDefinition } from './content.js';
 import type { JsonValue } from './json.js';
 
 export function sha256(text: string): string {

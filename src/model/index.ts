@@ -1,9 +1,9 @@
+export { canonicalize, canonicalJson } from './canonical-json.js';
 export * from './content.js';
+export * from './errors.js';
+export { canonicalBytes, chainHash, hashOf, sha256 } from './hash.js';
 export * from './json.js';
+export * from './limits.js';
 export * from './request.js';
 export * from './usage.js';
-export * from './errors.js';
-export * from './limits.js';
-export { canonicalJson, canonicalize } from './canonical-json.js';
-export { sha256, hashOf, chainHash, canonicalBytes } from './hash.js';
 export { validateMessage, validatePairing, validateTools } from './validate.js';

@@ -11,14 +11,7 @@ export interface SystemSegment {
 }
 
 /** Kinds of turn-tail content. Tail content is true for one request only and never persisted. */
-export type TailKind =
-  | 'memory-recall'
-  | 'time'
-  | 'working-context'
-  | 'skills'
-  | 'overlay'
-  | 'restart-notice'
-  | 'custom';
+export type TailKind = 'memory-recall' | 'time' | 'working-context' | 'skills' | 'overlay' | 'restart-notice' | 'custom';
 
 export interface TailItem {
   kind: TailKind;
@@ -39,16 +32,9 @@ export interface TurnTail {
   inToolLoop: boolean;
 }
 
-export type ToolChoice =
-  | { type: 'auto' }
-  | { type: 'any' }
-  | { type: 'none' }
-  | { type: 'tool'; name: string };
+export type ToolChoice = { type: 'auto' } | { type: 'any' } | { type: 'none' } | { type: 'tool'; name: string };
 
-export type ThinkingConfig =
-  | { type: 'disabled' }
-  | { type: 'enabled'; budgetTokens: number }
-  | { type: 'adaptive' };
+export type ThinkingConfig = { type: 'disabled' } | { type: 'enabled'; budgetTokens: number } | { type: 'adaptive' };
 
 export interface GenerationParams {
   maxTokens: number;

@@ -163,7 +163,11 @@ export function validatePairing(
     const path = `${basePath}[${index + offset}]`;
     if (message.role === 'assistant') {
       if (pending && pending.size > 0) {
-        throw new ValidationError(path, 'a user message with tool results first', `tool_use ${[...pending.keys()].join(', ')} unanswered`);
+        throw new ValidationError(
+          path,
+          'a user message with tool results first',
+          `tool_use ${[...pending.keys()].join(', ')} unanswered`,
+        );
       }
       pending = new Map();
       const seenIds = new Set<string>();
@@ -182,7 +186,11 @@ export function validatePairing(
       if (block.type !== 'tool_result') return;
       const blockPath = `${path}.content[${blockIndex}].toolUseId`;
       if (!pending?.has(block.toolUseId)) {
-        throw new ValidationError(blockPath, 'the id of a tool_use in the preceding assistant message', `orphan tool_result for ${block.toolUseId}`);
+        throw new ValidationError(
+          blockPath,
+          'the id of a tool_use in the preceding assistant message',
+          `orphan tool_result for ${block.toolUseId}`,
+        );
       }
       if (answered.has(block.toolUseId)) {
         throw new ValidationError(blockPath, 'exactly one tool_result per tool_use', `${block.toolUseId} answered twice`);
@@ -192,7 +200,11 @@ export function validatePairing(
     if (pending && pending.size > 0) {
       const missing = [...pending.keys()].filter((id) => !answered.has(id));
       if (missing.length > 0) {
-        throw new ValidationError(`${path}.content`, `a tool_result for every tool_use of the preceding assistant message`, `missing ${missing.join(', ')}`);
+        throw new ValidationError(
+          `${path}.content`,
+          `a tool_result for every tool_use of the preceding assistant message`,
+          `missing ${missing.join(', ')}`,
+        );
       }
     }
     pending = null;

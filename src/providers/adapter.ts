@@ -1,6 +1,6 @@
+import type { BreakpointRecord, PaddingDecision } from '../events/catalog.js';
 import type { CanonicalRequest } from '../model/request.js';
 import type { Usage } from '../model/usage.js';
-import type { BreakpointRecord, PaddingDecision } from '../events/catalog.js';
 
 /** Wire APIs Cachet speaks. Names are also the CLI's `--provider` values. */
 export type ProviderId = 'anthropic' | 'openai-chat' | 'openai-responses' | 'openrouter' | 'openai-compatible';

@@ -1,10 +1,10 @@
-export {
-  prepareRequest,
-  zoneTokensOf,
-  sharedCounter,
-  type PrepareRequestOptions,
-  type PreparedRequest,
-} from './prepare-request.js';
-export { recordUsage, type RecordUsageOptions, type RequestCost, type PriceUsage } from './record-usage.js';
 export { watchCacheBreaks } from './break-watch.js';
+export {
+  type PreparedRequest,
+  type PrepareRequestOptions,
+  prepareRequest,
+  sharedCounter,
+  zoneTokensOf,
+} from './prepare-request.js';
+export { type PriceUsage, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
 export { chooseHistoryTtl, type TtlChoice, type TtlPolicyInput } from './ttl-policy.js';

@@ -11,7 +11,13 @@ function makeSession(bus?: EventBus) {
     id: 's1',
     model: 'claude-sonnet-4-5',
     global: {
-      tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'read_file',
+          description: 'Read a file',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
       system: [{ label: 'persona', text: 'You are a careful coding agent.' }],
     },
     sessionStatic: { system: [{ label: 'project', text: 'Project: demo. Session id s1.' }] },
@@ -46,9 +52,9 @@ describe('assemble', () => {
     const { session } = makeSession();
     session.appendUserText('hi');
     const before = JSON.stringify(session.toJSON());
-    expect(() =>
-      session.append({ role: 'assistant', content: [{ type: 'text', text: '' }] }),
-    ).toThrowError(/messages\[1\]\.content\[0\]\.text: expected non-empty text/);
+    expect(() => session.append({ role: 'assistant', content: [{ type: 'text', text: '' }] })).toThrowError(
+      /messages\[1\]\.content\[0\]\.text: expected non-empty text/,
+    );
     expect(JSON.stringify(session.toJSON())).toBe(before);
   });
 
@@ -61,7 +67,9 @@ describe('assemble', () => {
     session.appendUserText('two');
     const second = assemble(session);
     const persistedFirst = first.blocks.filter((block) => block.zone !== 'tail');
-    persistedFirst.forEach((block, index) => expect(second.blocks[index]).toEqual(block));
+    persistedFirst.forEach((block, index) => {
+      expect(second.blocks[index]).toEqual(block);
+    });
   });
 
   it('emits session.started and turn.started in order', () => {

@@ -28,7 +28,9 @@ export function assemble(session: Session, options: AssembleOptions = {}): Canon
     });
   }
   const inToolLoop =
-    lastMessage?.role === 'user' && lastMessage.content.length > 0 && lastMessage.content.every((block) => block.type === 'tool_result');
+    lastMessage?.role === 'user' &&
+    lastMessage.content.length > 0 &&
+    lastMessage.content.every((block) => block.type === 'tool_result');
 
   const context: TailContext = {
     sessionId: session.id,

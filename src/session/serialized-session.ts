@@ -13,9 +13,7 @@ const envelopeSchema = z.object({
   model: z.string().min(1),
   tools: z.array(z.unknown()),
   globalToolCount: z.number().int().nonnegative(),
-  system: z.array(
-    z.object({ zone: z.enum(['global', 'session']), label: z.string().min(1), text: z.string().min(1) }).strict(),
-  ),
+  system: z.array(z.object({ zone: z.enum(['global', 'session']), label: z.string().min(1), text: z.string().min(1) }).strict()),
   sessionMessages: z.array(z.unknown()),
   history: z.array(z.unknown()),
   params: generationParamsSchema,

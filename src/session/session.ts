@@ -217,7 +217,10 @@ export class Session {
     parsed.forEach((message, index) => {
       const previous = index === 0 ? this.sessionMessageList.at(-1) : parsed[index - 1];
       if (previous && previous.role === message.role) {
-        throw new ValidationError(`messages[${index + offset}].role`, `a role other than "${previous.role}" (roles must alternate)`);
+        throw new ValidationError(
+          `messages[${index + offset}].role`,
+          `a role other than "${previous.role}" (roles must alternate)`,
+        );
       }
     });
     const before = this.historyList.length;
@@ -261,10 +264,7 @@ export class Session {
    * Restore a session from `toJSON()` output. Tail providers, bus and clock are behaviour,
    * not state: pass them again. Validates everything it reads.
    */
-  static fromJSON(
-    data: unknown,
-    options: Pick<SessionOptions, 'tail' | 'bus' | 'clock' | 'limits'> = {},
-  ): Session {
+  static fromJSON(data: unknown, options: Pick<SessionOptions, 'tail' | 'bus' | 'clock' | 'limits'> = {}): Session {
     const parsed = parseSerializedSession(data, options.limits);
     return new Session({ id: parsed.id, model: parsed.model, global: { system: [] }, ...options }, parsed);
   }

@@ -1,10 +1,10 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { ProviderId } from '../providers/adapter.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
-import { assemble } from '../session/assemble.js';
-import { Session } from '../session/session.js';
 import { prepareRequest, sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
+import { assemble } from '../session/assemble.js';
+import { Session } from '../session/session.js';
 import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';

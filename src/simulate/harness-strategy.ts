@@ -2,7 +2,7 @@ import type { EventBus } from '../events/event-bus.js';
 import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
 import type { BlockRecord, CanonicalRequest, SystemSegment } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
-import { zoneTokensOf, sharedCounter } from '../runtime/prepare-request.js';
+import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
 import { Session } from '../session/session.js';
 import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
@@ -13,7 +13,6 @@ import {
   sessionStaticText,
   skillBlockText,
   skillIndexText,
-  tailItems,
   timeText,
   toolGuidanceText,
   toolResultMessage,

@@ -1,16 +1,16 @@
-export {
-  simulateWorkload,
-  totalsOf,
-  defaultModelFor,
-  type SimulateOptions,
-  type SimulationResult,
-  type SimulatedRequest,
-  type SimulationTotals,
-  type MissCause,
-  type CompactionHook,
-} from './simulate-workload.js';
-export { STRATEGY_NAMES, isStrategyName, type StrategyName, type StrategyDriver, type BuiltRequest } from './strategy.js';
-export { cachetStrategy, type CachetStrategyOptions } from './cachet-strategy.js';
+export { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 export { harnessStrategy } from './harness-strategy.js';
 export { IdealCacheReads, longestCacheLifetimeMs } from './ideal-cache-read.js';
 export { adapterFor } from './provider-adapters.js';
+export {
+  type CompactionHook,
+  defaultModelFor,
+  type MissCause,
+  type SimulatedRequest,
+  type SimulateOptions,
+  type SimulationResult,
+  type SimulationTotals,
+  simulateWorkload,
+  totalsOf,
+} from './simulate-workload.js';
+export { type BuiltRequest, isStrategyName, STRATEGY_NAMES, type StrategyDriver, type StrategyName } from './strategy.js';

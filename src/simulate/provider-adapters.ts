@@ -1,10 +1,10 @@
+import { assertNever } from '../model/validate.js';
 import type { ProviderAdapter, ProviderId } from '../providers/adapter.js';
 import { anthropicAdapter } from '../providers/anthropic/index.js';
-import { createOpenAICompatibleAdapter } from '../providers/openai-compatible/index.js';
 import { openAIChatAdapter } from '../providers/openai-chat/index.js';
+import { createOpenAICompatibleAdapter } from '../providers/openai-compatible/index.js';
 import { openAIResponsesAdapter } from '../providers/openai-responses/index.js';
 import { openRouterAdapter } from '../providers/openrouter/index.js';
-import { assertNever } from '../model/validate.js';
 
 /** Simulated local engines are llama.cpp servers (the bundled local workload's engine). */
 const llamaCppAdapter = createOpenAICompatibleAdapter({ server: 'llama.cpp' });

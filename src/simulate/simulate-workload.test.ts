@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { costOf } from '../cache/cost.js';
-import { EventBus } from '../events/event-bus.js';
-import type { CachetEvent } from '../events/catalog.js';
 import { simulationJson } from '../cli/simulation-report.js';
+import type { CachetEvent } from '../events/catalog.js';
+import { EventBus } from '../events/event-bus.js';
 import { loadWorkload } from '../workloads/load-workload.js';
 import { simulateWorkload } from './simulate-workload.js';
 import { STRATEGY_NAMES } from './strategy.js';

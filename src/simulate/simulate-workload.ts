@@ -1,14 +1,14 @@
 import { diffNormalized } from '../cache/break/diff-wire-bodies.js';
 import { costOf, uncachedCostOf } from '../cache/cost.js';
-import { createCacheModel } from '../cache/models/create-cache-model.js';
 import type { CacheVerdict } from '../cache/models/cache-verdict.js';
+import { createCacheModel } from '../cache/models/create-cache-model.js';
 import { cacheRulesFor, unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import type { CacheBreakCause } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ProviderId } from '../providers/adapter.js';
-import { sharedCounter } from '../runtime/prepare-request.js';
 import { watchCacheBreaks } from '../runtime/break-watch.js';
+import { sharedCounter } from '../runtime/prepare-request.js';
 import { recordUsage } from '../runtime/record-usage.js';
 import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { workloadRequests } from '../workloads/workload.js';

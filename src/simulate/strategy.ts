@@ -1,5 +1,4 @@
-import type { Zone } from '../model/request.js';
-import type { CanonicalRequest } from '../model/request.js';
+import type { CanonicalRequest, Zone } from '../model/request.js';
 import type { ConversionMetadata } from '../providers/adapter.js';
 import type { Session } from '../session/session.js';
 import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSkill, loadSkillsFromRoot, loadSkillStore } from './load-skills.js';
+import { loadSkill, loadSkillStore, loadSkillsFromRoot } from './load-skills.js';
 import { DuplicateSkillError, SkillPathError } from './skill-errors.js';
 import { SkillStore } from './skill-store.js';
 import { FIXTURE_SKILLS_ROOT, makeSkill } from './test-fixtures/fixtures.js';

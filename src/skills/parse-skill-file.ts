@@ -1,4 +1,4 @@
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { type Document, isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { z } from 'zod';
 import { sha256 } from '../model/hash.js';
 import type { JsonObject } from '../model/json.js';

@@ -1,12 +1,12 @@
+import { contextPairMessages, type WorkingMemory } from '../injection/working-memory.js';
 import type { ToolDefinition } from '../model/content.js';
 import { CachetError, ValidationError } from '../model/errors.js';
 import type { CanonicalRequest } from '../model/request.js';
 import { assemble } from '../session/assemble.js';
 import { type SegmentInput, Session, type SessionOptions } from '../session/session.js';
-import { contextPairMessages, type WorkingMemory } from '../injection/working-memory.js';
 import { ActivationBudget, type ActivationBudgetLimits, type SkillLogger } from './activation-budget.js';
 import { preloadedSkillSection, renderDiscoveryIndex } from './discovery-index.js';
-import { matchedSkillsTail, type MatchedSkillsTailOptions } from './matched-skills-tail.js';
+import { type MatchedSkillsTailOptions, matchedSkillsTail } from './matched-skills-tail.js';
 import { SkillMatcher, type SkillMatcherOptions } from './skill-matcher.js';
 import type { SkillStore } from './skill-store.js';
 import { SKILL_LOAD_TOOL, SKILL_SEARCH_TOOL, SkillTools } from './skill-tools.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { LineCounter, type Node, isNode, parseDocument } from 'yaml';
+import { isNode, LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { joinPath } from '../model/validate.js';
 import { bundledWorkloadPath } from './bundled-workloads.js';

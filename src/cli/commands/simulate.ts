@@ -24,10 +24,8 @@ export interface SimulateCommandOptions {
  * Supplies the history-compaction hook for `--compaction`. The compaction module registers it;
  * until then the flag is refused with a clear message.
  */
-export type CompactionHookFactory = (options: { provider: ProviderId; model: string; windowTokens: number }) => CompactionHook;
-
-/** Context window assumed by `--compaction` when `--window` is not given (Claude's and GPT-5's 200K class). */
-export const DEFAULT_WINDOW_TOKENS = 200_000;
+/** Builds the `--compaction` hook; without `windowTokens` the model's own window is used. */
+export type CompactionHookFactory = (options: { provider: ProviderId; model: string; windowTokens?: number }) => CompactionHook;
 
 /**
  * `cachet simulate <workload> [--provider P] [--model M] [--strategy S] [--json] [--events FILE]`.
@@ -56,7 +54,7 @@ export function registerSimulateCommand(
   if (compaction) {
     command
       .option('--compaction', 'compact history between requests (cachet strategy)')
-      .option('--window <tokens>', 'context window for --compaction, in tokens', parseWindow, DEFAULT_WINDOW_TOKENS);
+      .option('--window <tokens>', "context window for --compaction, in tokens (default: the model's window)", parseWindow);
   }
   return command.action(async (workload: string, options: SimulateCommandOptions) => {
     process.exitCode = await runSimulate(workload, options, compaction, output);
@@ -84,7 +82,7 @@ export async function runSimulate(
           compaction: compaction({
             provider,
             model: options.model ?? workload.model,
-            windowTokens: options.window ?? DEFAULT_WINDOW_TOKENS,
+            ...(options.window === undefined ? {} : { windowTokens: options.window }),
           }),
         }
       : {}),

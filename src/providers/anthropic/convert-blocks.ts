@@ -7,10 +7,10 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { canonicalize } from '../../model/canonical-json.js';
-import { deepFreeze } from '../../model/freeze.js';
-import type { JsonObject } from '../../model/json.js';
 import type { AssistantContentBlock, DocumentBlock, ImageBlock, ToolDefinition, UserContentBlock } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
+import { deepFreeze } from '../../model/freeze.js';
+import type { JsonObject } from '../../model/json.js';
 import { assertNever } from '../../model/validate.js';
 
 /** Image media types the Messages API accepts for base64 sources. */

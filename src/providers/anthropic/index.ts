@@ -22,7 +22,7 @@ export const anthropicAdapter: ProviderAdapter<MessageCreateParamsNonStreaming, 
 };
 
 export { anthropicCapabilities } from './capabilities.js';
-export { convertRequest, type AnthropicConversionMetadata, type AnthropicConversionResult } from './convert-request.js';
+export { type AnthropicConversionMetadata, type AnthropicConversionResult, convertRequest } from './convert-request.js';
 export {
   ANTHROPIC_CACHE_PRICING,
   ANTHROPIC_LOOKBACK_POSITIONS,

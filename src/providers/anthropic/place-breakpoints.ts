@@ -2,8 +2,8 @@ import type { BreakpointRecord } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Zone } from '../../model/request.js';
 import { type BreakpointCandidate, fitBreakpointBudget } from '../shared/breakpoint-budget.js';
-import type { PaddingPin } from './padding.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS, type AnthropicTtl } from './models.js';
+import type { PaddingPin } from './padding.js';
 
 /**
  * One position of the wire request that the cache counts: a tool definition, a system block or

@@ -1,8 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, ThinkingBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expectTypeOf, it } from 'vitest';
-import { anthropicAdapter } from './index.js';
 import { convertRequest } from './convert-request.js';
+import { anthropicAdapter } from './index.js';
 import { imagesAndDocuments, parallelToolLoop, plainChat, sessionStaticPair, thinkingToolLoop } from './test-support/fixtures.js';
 
 /**

@@ -1,3 +1,3 @@
+export { type BreakpointCandidate, type BreakpointWarning, fitBreakpointBudget } from './breakpoint-budget.js';
 export { charsPerTokenCounter } from './chars-token-counter.js';
-export { fitBreakpointBudget, type BreakpointCandidate, type BreakpointWarning } from './breakpoint-budget.js';
-export { prefixCost, type CachePriceMultipliers, type PrefixCostInput } from './prefix-cost.js';
+export { type CachePriceMultipliers, type PrefixCostInput, prefixCost } from './prefix-cost.js';
