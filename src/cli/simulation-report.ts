@@ -1,10 +1,7 @@
 import type { SimulationResult } from '../simulate/simulate-workload.js';
 import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
 
-/**
- * The JSON object `cachet simulate --json` prints: the documented shape plus
- * `paddingReadTokens`, the padding read back from cache, which `efficiency` leaves out.
- */
+/** The exact JSON object `cachet simulate --json` prints (issue 4 §5). */
 export function simulationJson(result: SimulationResult) {
   return {
     workload: result.workload,
@@ -19,7 +16,6 @@ export function simulationJson(result: SimulationResult) {
       cacheWriteTokens: request.cacheWriteTokens,
       uncachedTokens: request.uncachedTokens,
       idealCacheReadTokens: request.idealCacheReadTokens,
-      paddingReadTokens: request.paddingReadTokens,
       costUsd: request.costUsd,
       missCause: request.missCause,
     })),
@@ -29,7 +25,6 @@ export function simulationJson(result: SimulationResult) {
       cacheWriteTokens: result.totals.cacheWriteTokens,
       uncachedTokens: result.totals.uncachedTokens,
       idealCacheReadTokens: result.totals.idealCacheReadTokens,
-      paddingReadTokens: result.totals.paddingReadTokens,
       costUsd: result.totals.costUsd,
       uncachedCostUsd: result.totals.uncachedCostUsd,
       readShare: result.totals.readShare,

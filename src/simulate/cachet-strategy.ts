@@ -1,11 +1,15 @@
 import type { EventBus } from '../events/event-bus.js';
+import type { Message } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
+import type { AnthropicConversionMetadata } from '../providers/anthropic/convert-request.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
+import type { AnthropicCacheState } from '../providers/anthropic/place-breakpoints.js';
 import { prepareRequest, sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
 import { assemble } from '../session/assemble.js';
 import { Session } from '../session/session.js';
-import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { type Workload, type WorkloadStep, type WorkloadTurn, workloadRequests } from '../workloads/workload.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
@@ -59,14 +63,24 @@ export function cachetStrategy(
   const ttlMode = context.options?.ttl ?? 'auto';
   const requestTimes: number[] = [];
   let previousPrefixTokens = 0;
+  // The Anthropic adapter's state from the previous request: the entries its breakpoints wrote
+  // (for the lookback guard) and the padding decision pinned for the whole session.
+  let anthropicState: AnthropicCacheState | null = null;
+  // The padding cost model's horizon and growth: the session length and growth per request a
+  // deployment expects. A simulation knows them from the workload, as an operator knows them
+  // from the traces of past sessions.
+  const expectedRequests = workloadRequests(workload).length;
+  const expectedGrowthTokens = averageGrowthTokens(workload, counter, expectedRequests);
 
-  function adapterOptions(ttl: '5m' | '1h', requestCount: number): Record<string, unknown> {
+  function adapterOptions(ttl: '5m' | '1h'): Record<string, unknown> {
     switch (context.provider) {
       case 'anthropic':
         return {
           ttl: { history: ttl },
           padding: context.options?.padding ?? 'auto',
-          expectedRequests: 2 * requestCount,
+          expectedRequests,
+          expectedGrowthTokens,
+          previous: anthropicState,
           skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
           tokenCounter: counter,
         };
@@ -102,9 +116,10 @@ export function cachetStrategy(
         step: step.step,
         now,
         tail,
-        adapterOptions: adapterOptions(choice.ttl, requestTimes.length),
+        adapterOptions: adapterOptions(choice.ttl),
         counter,
       });
+      if (context.provider === 'anthropic') anthropicState = (prepared.metadata as AnthropicConversionMetadata).cacheState;
       return {
         body: prepared.body,
         canonical: prepared.request,
@@ -121,4 +136,20 @@ export function cachetStrategy(
       if (results) session.append(results);
     },
   };
+}
+
+/** Tokens the workload's history gains per request on average: user input, replies, tool results. */
+function averageGrowthTokens(workload: Workload, counter: TokenCounter, requests: number): number {
+  let total = 0;
+  const countMessage = (message: Message | null) => {
+    for (const block of message?.content ?? []) total += counter.countBlock(block);
+  };
+  for (const turn of workload.turns) {
+    countMessage(userMessage(turn));
+    for (const step of turn.steps) {
+      countMessage({ role: 'assistant', content: step.reply });
+      countMessage(toolResultMessage(step, null));
+    }
+  }
+  return Math.round(total / Math.max(1, requests));
 }

@@ -576,8 +576,8 @@ describe('padding in wire bodies', () => {
     `);
   });
 
-  it('auto: records why it did not pad a small prefix', () => {
-    const result = convertRequest(plainChat({ model: 'claude-haiku-4-5' }));
+  it('auto: records why it did not pad a small prefix that does not grow', () => {
+    const result = convertRequest(plainChat({ model: 'claude-haiku-4-5' }), { expectedGrowthTokens: 0 });
     expect(result.metadata.padding).toMatchInlineSnapshot(`
       {
         "applied": false,
@@ -596,8 +596,8 @@ describe('padding in wire bodies', () => {
 describe('token estimates', () => {
   it('uses the counter it is given for breakpoint and padding estimates', () => {
     const request = plainChat({ model: 'claude-haiku-4-5' });
-    const fallback = convertRequest(request);
-    const estimated = convertRequest(request, { tokenCounter: anthropicEstimator() });
+    const fallback = convertRequest(request, { expectedGrowthTokens: 0 });
+    const estimated = convertRequest(request, { tokenCounter: anthropicEstimator(), expectedGrowthTokens: 0 });
     expect(JSON.stringify(estimated.body)).toBe(JSON.stringify(fallback.body));
     expect(estimated.metadata.padding?.prefixTokensBefore).not.toBe(fallback.metadata.padding?.prefixTokensBefore);
     expect(estimated.metadata.breakpoints.map((breakpoint) => breakpoint.estimatedPrefixTokens)).not.toEqual(

@@ -25,7 +25,7 @@ export interface AnthropicOptions {
   skills?: readonly PaddingSkill[];
   /** Requests a session is expected to make, for the padding cost model [10]. */
   expectedRequests?: number;
-  /** Tokens each request adds to the cached prefix, for the padding cost model [0]. */
+  /** Tokens each request adds to the cached prefix, for the padding cost model [500]. */
   expectedGrowthTokens?: number;
   /** Padding target in estimated tokens [the model row's, 4,500–5,500 for 4,096-token floors]. */
   paddingTarget?: { min: number; max: number };

@@ -14,8 +14,8 @@ const skill = (name: string, words: number) => ({
 });
 
 describe('planPadding', () => {
-  it('auto: does not pad a 265-token prefix (reads of the padded prefix cost more than 265 uncached)', () => {
-    const plan = planPadding({ mode: 'auto', prefixTokens: 265, model: haiku });
+  it('auto: does not pad a 265-token prefix that never grows (reads of the padded prefix cost more than 265 uncached)', () => {
+    const plan = planPadding({ mode: 'auto', prefixTokens: 265, model: haiku, expectedGrowthTokens: 0 });
     expect(plan.decision.applied).toBe(false);
     expect(plan.blocks).toEqual([]);
     expect(plan.decision.reason).toMatch(
@@ -26,7 +26,7 @@ describe('planPadding', () => {
   });
 
   it('auto: pads a 2,600-token prefix, with the cost figures in the reason', () => {
-    const plan = planPadding({ mode: 'auto', prefixTokens: 2600, model: haiku });
+    const plan = planPadding({ mode: 'auto', prefixTokens: 2600, model: haiku, expectedGrowthTokens: 0 });
     const after = plan.decision.prefixTokensAfter;
     expect(plan.decision.applied).toBe(true);
     expect(after).toBeGreaterThanOrEqual(4500);
@@ -36,6 +36,15 @@ describe('planPadding', () => {
     expect(plan.decision.reason).toContain(expected);
   });
 
+  it('auto: a global zone that the first user input lifts over the floor is not padded', () => {
+    // 3,900 + 500 clears Haiku's 4,096-token floor at the first request: the history breakpoint
+    // caches it, so padding would only add reads.
+    const plan = planPadding({ mode: 'auto', prefixTokens: 3900, model: haiku, expectedGrowthTokens: 500 });
+    expect(plan.decision.applied).toBe(false);
+    const noGrowth = planPadding({ mode: 'auto', prefixTokens: 3900, model: haiku, expectedGrowthTokens: 0 });
+    expect(noGrowth.decision.applied).toBe(true);
+  });
+
   it('auto: growth per request can make padding pay for a small prefix', () => {
     const plan = planPadding({ mode: 'auto', prefixTokens: 265, model: haiku, expectedGrowthTokens: 500 });
     expect(plan.decision.applied).toBe(true);
@@ -43,8 +52,9 @@ describe('planPadding', () => {
   });
 
   it('auto: a 1h global TTL doubles the write and can tip the decision', () => {
-    const fiveMinutes = planPadding({ mode: 'auto', prefixTokens: 2600, model: haiku, expectedRequests: 3 });
-    const oneHour = planPadding({ mode: 'auto', prefixTokens: 2600, model: haiku, expectedRequests: 3, ttl: '1h' });
+    const base = { mode: 'auto', prefixTokens: 2600, model: haiku, expectedRequests: 3, expectedGrowthTokens: 0 } as const;
+    const fiveMinutes = planPadding(base);
+    const oneHour = planPadding({ ...base, ttl: '1h' });
     expect(fiveMinutes.decision.applied).toBe(true);
     expect(oneHour.decision.applied).toBe(false);
   });
