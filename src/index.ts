@@ -8,6 +8,7 @@ export type {
   ProviderAdapter,
   ProviderId,
 } from './providers/adapter.js';
+export * from './runtime/index.js';
 export * from './session/index.js';
 export type { CountableItem, RequestTokenCount } from './tokens/index.js';
 export { counterForModel, countRequestTokens } from './tokens/index.js';

@@ -6,5 +6,5 @@ export {
   sharedCounter,
   zoneTokensOf,
 } from './prepare-request.js';
-export { type PriceUsage, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
+export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
 export { chooseHistoryTtl, type TtlChoice, type TtlPolicyInput } from './ttl-policy.js';

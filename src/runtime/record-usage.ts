@@ -1,5 +1,7 @@
+import { type CostOptions, costOf, uncachedCostOf } from '../cache/cost.js';
 import type { CachetEvent } from '../events/catalog.js';
 import type { Usage } from '../model/usage.js';
+import type { ProviderId } from '../providers/adapter.js';
 import type { Session } from '../session/session.js';
 
 /** What one request cost, and what it would have cost with no cache at all. */
@@ -20,6 +22,20 @@ export interface RecordUsageOptions {
   at?: number;
   /** The model that served the request; defaults to the session's model. */
   model?: string;
+}
+
+/**
+ * A `PriceUsage` from Cachet's pricing table (src/cache/pricing.ts) for one provider; pass
+ * `prices` to override rows with your own. Unknown models price at 0.
+ *
+ * @example
+ * recordUsage(session, usage, { turn: 1, step: 0, price: pricedBy('anthropic') });
+ */
+export function pricedBy(provider: ProviderId, options: CostOptions = {}): PriceUsage {
+  return (usage, model) => ({
+    costUsd: costOf(usage, provider, model, options).costUsd,
+    uncachedCostUsd: uncachedCostOf(usage, provider, model, options).costUsd,
+  });
 }
 
 /**

@@ -12,7 +12,7 @@ import { parseAnthropicUsage } from './parse-usage.js';
  * @example
  * const { body, metadata } = anthropicAdapter.convertRequest(assemble(session), { ttl: { global: '1h' } });
  * const message = await new Anthropic().messages.create(body);
- * session.record(anthropicAdapter.parseUsage(message));
+ * recordUsage(session, anthropicAdapter.parseUsage(message), { turn: 1, step: 0, price: pricedBy('anthropic') });
  */
 export const anthropicAdapter: ProviderAdapter<MessageCreateParamsNonStreaming, AnthropicOptions> = {
   id: 'anthropic',
