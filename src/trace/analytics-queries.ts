@@ -1,5 +1,6 @@
 import type { CacheBreakCause, SkillLoadReason } from '../events/catalog.js';
 import { addSums, cacheFigures, healthyWriteShareLimit, isHealthyWriteShare, type UsageSums, ZERO_SUMS } from './analytics.js';
+import { addCondition, sessionAndTimeConditions, USAGE_SUM_COLUMNS } from './sql-conditions.js';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.js';
 import type { BreakCauseCount, CacheEffectivenessReport, SkillsReport, TraceFilter } from './trace-store.js';
 
@@ -8,26 +9,14 @@ import type { BreakCauseCount, CacheEffectivenessReport, SkillsReport, TraceFilt
  * model filter through their session: a session belongs to every model it sent requests to.
  */
 function filterClauses(filter: TraceFilter, modelColumn: boolean): { sql: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.sessionId !== undefined) {
-    where.push('session_id = ?');
-    params.push(filter.sessionId);
-  }
+  const conditions = sessionAndTimeConditions(filter);
   if (filter.model !== undefined) {
-    if (modelColumn) where.push('model = ?');
-    else where.push(`session_id IN (SELECT DISTINCT session_id FROM events WHERE type = 'usage.recorded' AND model = ?)`);
-    params.push(filter.model);
+    const clause = modelColumn
+      ? 'model = ?'
+      : `session_id IN (SELECT DISTINCT session_id FROM events WHERE type = 'usage.recorded' AND model = ?)`;
+    addCondition(conditions, clause, filter.model);
   }
-  if (filter.from !== undefined) {
-    where.push('at >= ?');
-    params.push(filter.from);
-  }
-  if (filter.to !== undefined) {
-    where.push('at <= ?');
-    params.push(filter.to);
-  }
-  return { sql: where.map((clause) => ` AND ${clause}`).join(''), params };
+  return { sql: conditions.clauses.map((clause) => ` AND ${clause}`).join(''), params: conditions.params };
 }
 
 /**
@@ -40,13 +29,7 @@ export async function queryCacheEffectiveness(runner: SqlRunner, filter: TraceFi
   const rows = await runner.all(
     `SELECT session_id, model,
        COUNT(*) AS requests,
-       COALESCE(SUM(uncached_input_tokens), 0) AS uncached_input,
-       COALESCE(SUM(cache_read_tokens), 0) AS cache_read,
-       COALESCE(SUM(cache_write_5m_tokens), 0) AS cache_write_5m,
-       COALESCE(SUM(cache_write_1h_tokens), 0) AS cache_write_1h,
-       COALESCE(SUM(output_tokens), 0) AS output,
-       COALESCE(SUM(cost_usd), 0) AS cost_usd,
-       COALESCE(SUM(uncached_cost_usd), 0) AS uncached_cost_usd,
+       ${USAGE_SUM_COLUMNS},
        MIN(at) AS first_at,
        MAX(at) AS last_at
      FROM events WHERE type = 'usage.recorded'${clauses.sql}

@@ -1,4 +1,5 @@
 import type { TraceBackend } from './trace-store.js';
+import { TraceStoreError } from './trace-store-error.js';
 
 /**
  * One schema change. Versions only grow; a migration is never edited after release: later
@@ -89,3 +90,18 @@ export const MIGRATIONS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS cachet_migration
   name TEXT NOT NULL,
   applied_at BIGINT NOT NULL
 )`;
+
+/**
+ * The migrations a store at schema `current` still needs, oldest first. A schema newer than
+ * this Cachet understands is refused rather than guessed at.
+ */
+export function pendingMigrations(current: number, location: string): Migration[] {
+  if (current > LATEST_SCHEMA_VERSION) {
+    throw new TraceStoreError(
+      'schema_too_new',
+      location,
+      `schema version ${current} is newer than this Cachet understands (${LATEST_SCHEMA_VERSION}); upgrade Cachet`,
+    );
+  }
+  return MIGRATIONS.filter((migration) => migration.version > current);
+}

@@ -1,12 +1,10 @@
 import pg from 'pg';
 import type { CachetEvent } from '../events/catalog.js';
-import { queryBreakCauses, queryCacheEffectiveness, querySkills } from './analytics-queries.js';
-import { EVENT_COLUMN_NAMES, eventRowValues, validateEvent } from './event-columns.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, MIGRATIONS_TABLE_SQL } from './migrations.js';
+import { EVENT_COLUMN_NAMES, eventRowValues } from './event-columns.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS_TABLE_SQL, pendingMigrations } from './migrations.js';
 import { type SqlRunner, toPostgresPlaceholders } from './sql-runner.js';
-import { queryEvents, queryRequests, querySessions } from './trace-queries.js';
-import type { EventQuery, TraceFilter, TraceStore } from './trace-store.js';
-import { TraceStoreError } from './trace-store-error.js';
+import { SqlTraceStore } from './sql-trace-store.js';
+import { duplicateEventError, TraceStoreError } from './trace-store-error.js';
 
 /** PostgreSQL allows 65,535 parameters per statement; stay well below it. */
 const ROWS_PER_INSERT = 1000;
@@ -24,15 +22,16 @@ const MIGRATION_LOCK_KEY = 4_242_017;
  * const report = await store.cacheEffectiveness({ model: 'claude-sonnet-4-5' });
  * await store.close();
  */
-export class PostgresTraceStore implements TraceStore {
+export class PostgresTraceStore extends SqlTraceStore {
   readonly backend = 'postgres' as const;
   readonly location: string;
   schemaVersion = 0;
   private readonly pool: pg.Pool;
-  private readonly runner: SqlRunner;
+  protected readonly runner: SqlRunner;
   private closed = false;
 
   private constructor(connectionString: string) {
+    super();
     this.location = redactPassword(connectionString);
     this.pool = new pg.Pool({ connectionString, max: 4 });
     // An idle client losing its connection must not crash the process; the next query reports it.
@@ -61,12 +60,7 @@ export class PostgresTraceStore implements TraceStore {
     return store;
   }
 
-  async append(event: CachetEvent): Promise<void> {
-    await this.appendBatch([event]);
-  }
-
-  async appendBatch(events: readonly CachetEvent[]): Promise<void> {
-    for (const [index, event] of events.entries()) validateEvent(event, `events[${index}]`);
+  protected async insertValidated(events: readonly CachetEvent[]): Promise<void> {
     if (events.length === 0) return;
     if (this.closed) throw new TraceStoreError('store_closed', this.location, 'the store is closed');
     const client = await this.pool.connect();
@@ -86,39 +80,11 @@ export class PostgresTraceStore implements TraceStore {
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
-      if ((error as { code?: string }).code === '23505') {
-        throw new TraceStoreError(
-          'duplicate_event',
-          this.location,
-          'an event with the same sessionId and seq is already stored',
-          {
-            cause: error,
-          },
-        );
-      }
+      if ((error as { code?: string }).code === '23505') throw duplicateEventError(this.location, error);
       throw error;
     } finally {
       client.release();
     }
-  }
-
-  events(query?: EventQuery) {
-    return queryEvents(this.runner, query);
-  }
-  sessions(options?: { limit?: number; offset?: number }) {
-    return querySessions(this.runner, options);
-  }
-  requests(sessionId: string) {
-    return queryRequests(this.runner, sessionId);
-  }
-  cacheEffectiveness(filter?: TraceFilter) {
-    return queryCacheEffectiveness(this.runner, filter);
-  }
-  skills(filter?: TraceFilter) {
-    return querySkills(this.runner, filter);
-  }
-  breakCauses(filter?: TraceFilter) {
-    return queryBreakCauses(this.runner, filter);
   }
 
   async close(): Promise<void> {
@@ -139,15 +105,7 @@ export class PostgresTraceStore implements TraceStore {
       await client.query(MIGRATIONS_TABLE_SQL);
       const result = await client.query('SELECT MAX(version) AS version FROM cachet_migrations');
       const current = Number(result.rows[0]?.version ?? 0);
-      if (current > LATEST_SCHEMA_VERSION) {
-        throw new TraceStoreError(
-          'schema_too_new',
-          this.location,
-          `schema version ${current} is newer than this Cachet understands (${LATEST_SCHEMA_VERSION}); upgrade Cachet`,
-        );
-      }
-      for (const migration of MIGRATIONS) {
-        if (migration.version <= current) continue;
+      for (const migration of pendingMigrations(current, this.location)) {
         for (const statement of migration.statements.postgres) await client.query(statement);
         await client.query('INSERT INTO cachet_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
           migration.version,

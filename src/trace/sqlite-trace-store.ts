@@ -2,13 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CachetEvent } from '../events/catalog.js';
-import { queryBreakCauses, queryCacheEffectiveness, querySkills } from './analytics-queries.js';
-import { EVENT_COLUMN_NAMES, eventRowValues, validateEvent } from './event-columns.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, MIGRATIONS_TABLE_SQL } from './migrations.js';
+import { EVENT_COLUMN_NAMES, eventRowValues } from './event-columns.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS_TABLE_SQL, pendingMigrations } from './migrations.js';
 import type { SqlRunner } from './sql-runner.js';
-import { queryEvents, queryRequests, querySessions } from './trace-queries.js';
-import type { EventQuery, TraceFilter, TraceStore } from './trace-store.js';
-import { TraceStoreError } from './trace-store-error.js';
+import { SqlTraceStore } from './sql-trace-store.js';
+import { duplicateEventError, TraceStoreError } from './trace-store-error.js';
 
 /** The default trace database, relative to the working directory. */
 export const DEFAULT_TRACE_DB = '.cachet/traces.db';
@@ -24,16 +22,17 @@ export const DEFAULT_TRACE_DB = '.cachet/traces.db';
  * await store.append(event);
  * const sessions = await store.sessions();
  */
-export class SqliteTraceStore implements TraceStore {
+export class SqliteTraceStore extends SqlTraceStore {
   readonly backend = 'sqlite' as const;
   readonly location: string;
   readonly schemaVersion: number;
   private readonly database: Database.Database;
   private readonly insert: Database.Statement;
   private readonly insertMany: (events: readonly CachetEvent[]) => void;
-  private readonly runner: SqlRunner;
+  protected readonly runner: SqlRunner;
 
   constructor(path: string) {
+    super();
     this.location = path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     try {
@@ -58,36 +57,12 @@ export class SqliteTraceStore implements TraceStore {
     };
   }
 
-  async append(event: CachetEvent): Promise<void> {
-    await this.appendBatch([event]);
-  }
-
-  async appendBatch(events: readonly CachetEvent[]): Promise<void> {
-    for (const [index, event] of events.entries()) validateEvent(event, `events[${index}]`);
+  protected async insertValidated(events: readonly CachetEvent[]): Promise<void> {
     try {
       this.insertMany(events);
     } catch (error) {
       throw translateError(error, this.location);
     }
-  }
-
-  events(query?: EventQuery) {
-    return queryEvents(this.runner, query);
-  }
-  sessions(options?: { limit?: number; offset?: number }) {
-    return querySessions(this.runner, options);
-  }
-  requests(sessionId: string) {
-    return queryRequests(this.runner, sessionId);
-  }
-  cacheEffectiveness(filter?: TraceFilter) {
-    return queryCacheEffectiveness(this.runner, filter);
-  }
-  skills(filter?: TraceFilter) {
-    return querySkills(this.runner, filter);
-  }
-  breakCauses(filter?: TraceFilter) {
-    return queryBreakCauses(this.runner, filter);
   }
 
   async close(): Promise<void> {
@@ -101,15 +76,7 @@ export class SqliteTraceStore implements TraceStore {
       (this.database.prepare('SELECT MAX(version) AS version FROM cachet_migrations').get() as { version: number | null })
         .version ?? 0,
     );
-    if (current > LATEST_SCHEMA_VERSION) {
-      throw new TraceStoreError(
-        'schema_too_new',
-        this.location,
-        `schema version ${current} is newer than this Cachet understands (${LATEST_SCHEMA_VERSION}); upgrade Cachet`,
-      );
-    }
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
+    for (const migration of pendingMigrations(current, this.location)) {
       this.database.transaction(() => {
         for (const statement of migration.statements.sqlite) this.database.exec(statement);
         this.database
@@ -123,11 +90,7 @@ export class SqliteTraceStore implements TraceStore {
 
 function translateError(error: unknown, location: string): unknown {
   const code = (error as { code?: string }).code;
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE') {
-    return new TraceStoreError('duplicate_event', location, `an event with the same sessionId and seq is already stored`, {
-      cause: error,
-    });
-  }
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return duplicateEventError(location, error);
   if (code === 'SQLITE_CONSTRAINT_NOTNULL' || code === undefined) return error;
   return new TraceStoreError('store_unavailable', location, (error as Error).message, { cause: error });
 }

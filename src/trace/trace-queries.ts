@@ -1,5 +1,6 @@
 import type { CacheBreakCause, CachetEvent, EventType } from '../events/catalog.js';
 import { ratio, tokenBuckets } from './analytics.js';
+import { addCondition, sessionAndTimeConditions, USAGE_SUM_COLUMNS } from './sql-conditions.js';
 import { type SqlRow, type SqlRunner, toNullableString, toNumber } from './sql-runner.js';
 import type { EventQuery, RequestBreak, RequestSummary, SessionSummary } from './trace-store.js';
 
@@ -7,34 +8,17 @@ const DEFAULT_EVENT_LIMIT = 10_000;
 
 /** Read queries shared by both backends: portable SQL, `?` placeholders. */
 export async function queryEvents(runner: SqlRunner, query: EventQuery = {}): Promise<CachetEvent[]> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (query.sessionId !== undefined) {
-    where.push('session_id = ?');
-    params.push(query.sessionId);
-  }
+  const conditions = sessionAndTimeConditions(query);
   if (query.types && query.types.length > 0) {
-    where.push(`type IN (${query.types.map(() => '?').join(', ')})`);
-    params.push(...query.types);
+    addCondition(conditions, `type IN (${query.types.map(() => '?').join(', ')})`, ...query.types);
   }
-  if (query.from !== undefined) {
-    where.push('at >= ?');
-    params.push(query.from);
-  }
-  if (query.to !== undefined) {
-    where.push('at <= ?');
-    params.push(query.to);
-  }
-  if (query.afterSeq !== undefined) {
-    where.push('seq > ?');
-    params.push(query.afterSeq);
-  }
-  params.push(query.limit ?? DEFAULT_EVENT_LIMIT);
+  if (query.afterSeq !== undefined) addCondition(conditions, 'seq > ?', query.afterSeq);
+  const { clauses, params } = conditions;
   const rows = await runner.all(
     `SELECT session_id, seq, type, at, payload FROM events
-     ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+     ${clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : ''}
      ORDER BY session_id, seq LIMIT ?`,
-    params,
+    [...params, query.limit ?? DEFAULT_EVENT_LIMIT],
   );
   return rows.map(rowToEvent);
 }
@@ -65,13 +49,7 @@ export async function querySessions(
        MIN(CASE WHEN type = 'usage.recorded' THEN model END) AS usage_model,
        MAX(CASE WHEN type = 'session.started' THEN provider END) AS provider,
        MAX(CASE WHEN type = 'session.started' THEN strategy END) AS strategy,
-       COALESCE(SUM(uncached_input_tokens), 0) AS uncached_input,
-       COALESCE(SUM(cache_read_tokens), 0) AS cache_read,
-       COALESCE(SUM(cache_write_5m_tokens), 0) AS cache_write_5m,
-       COALESCE(SUM(cache_write_1h_tokens), 0) AS cache_write_1h,
-       COALESCE(SUM(output_tokens), 0) AS output,
-       COALESCE(SUM(cost_usd), 0) AS cost_usd,
-       COALESCE(SUM(uncached_cost_usd), 0) AS uncached_cost_usd
+       ${USAGE_SUM_COLUMNS}
      FROM events
      GROUP BY session_id
      ORDER BY MAX(at) DESC, session_id

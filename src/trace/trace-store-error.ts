@@ -16,3 +16,10 @@ export class TraceStoreError extends CachetError {
     this.location = location;
   }
 }
+
+/** The (session_id, seq) uniqueness constraint rejected a write, in either backend. */
+export function duplicateEventError(location: string, cause: unknown): TraceStoreError {
+  return new TraceStoreError('duplicate_event', location, 'an event with the same sessionId and seq is already stored', {
+    cause,
+  });
+}

@@ -1,6 +1,7 @@
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import { imageTokensFromSource } from './image-tokens.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
+import { defaultCountable, toolCountable, toolResultCountable, toolUseCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
 const MARKER_KEYS = ['cache_control'] as const;
@@ -28,12 +29,15 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   tools.forEach((tool, index) => {
     const record = isRecord(tool) ? tool : {};
     const text = jsonText(withoutKeys(record, MARKER_KEYS));
-    units.push(unit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', cacheControlTtl(record.cache_control)));
+    units.push({
+      ...unit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', cacheControlTtl(record.cache_control)),
+      countable: toolCountable(record),
+    });
   });
   if (typeof body.system === 'string') {
     if (body.system.length > 0) {
       units.push(
-        unit('system', 'system', jsonText({ type: 'text', text: body.system }), null, null, body.system, 'prose', 'text', null),
+        unit('system', 'system', jsonText({ type: 'text', text: body.system }), null, null, body.system, undefined, 'text', null),
       );
     }
   } else if (Array.isArray(body.system)) {
@@ -48,7 +52,7 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
           null,
           null,
           text,
-          'prose',
+          undefined,
           'text',
           cacheControlTtl(record.cache_control),
         ),
@@ -71,7 +75,7 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
           role,
           messageIndex,
           content,
-          'prose',
+          undefined,
           'text',
           null,
         ),
@@ -107,7 +111,7 @@ function contentBlockUnit(block: JsonRecord, path: string, role: string, message
   const text = jsonText(withoutKeys(block, MARKER_KEYS));
   switch (block.type) {
     case 'text':
-      return unit('messages', path, text, role, messageIndex, stringField(block, 'text') ?? '', 'prose', 'text', ttl);
+      return unit('messages', path, text, role, messageIndex, stringField(block, 'text') ?? '', undefined, 'text', ttl);
     case 'image':
       return {
         ...unit('messages', path, text, role, messageIndex, '', 'prose', 'image', ttl),
@@ -117,41 +121,40 @@ function contentBlockUnit(block: JsonRecord, path: string, role: string, message
       const source = isRecord(block.source) ? block.source : {};
       const data = source.type === 'text' ? (stringField(source, 'data') ?? '') : '';
       const fixed = data ? 0 : DEFAULT_MEDIA_TOKENS.document;
-      return { ...unit('messages', path, text, role, messageIndex, data, 'prose', 'document', ttl), fixedTokens: fixed };
+      return { ...unit('messages', path, text, role, messageIndex, data, undefined, 'document', ttl), fixedTokens: fixed };
     }
-    case 'tool_use':
-      return unit(
-        'messages',
-        path,
-        text,
-        role,
-        messageIndex,
-        `${stringField(block, 'name') ?? ''}${jsonText(block.input)}`,
-        'json',
-        'tool_use',
-        ttl,
-      );
+    case 'tool_use': {
+      const name = stringField(block, 'name') ?? '';
+      return {
+        ...unit('messages', path, text, role, messageIndex, `${name}${jsonText(block.input)}`, 'json', 'tool_use', ttl),
+        countable: toolUseCountable(name, block.input),
+      };
+    }
     case 'tool_result': {
       const { texts, images } = toolResultParts(block.content);
-      return { ...unit('messages', path, text, role, messageIndex, texts, 'prose', 'tool_result', ttl), fixedTokens: images };
+      return {
+        ...unit('messages', path, text, role, messageIndex, texts.join(''), undefined, 'tool_result', ttl),
+        countable: toolResultCountable(texts),
+        fixedTokens: images,
+      };
     }
     case 'thinking':
       return unit('messages', path, text, role, messageIndex, stringField(block, 'thinking') ?? '', 'prose', 'thinking', ttl);
     case 'redacted_thinking':
       return unit('messages', path, text, role, messageIndex, stringField(block, 'data') ?? '', 'json', 'thinking', ttl);
     default:
-      return unit('messages', path, text, role, messageIndex, text, 'json', 'other', ttl);
+      return unit('messages', path, text, role, messageIndex, text, undefined, 'other', ttl);
   }
 }
 
-function toolResultParts(content: unknown): { texts: string; images: number } {
-  if (typeof content === 'string') return { texts: content, images: 0 };
-  if (!Array.isArray(content)) return { texts: '', images: 0 };
-  let texts = '';
+function toolResultParts(content: unknown): { texts: string[]; images: number } {
+  if (typeof content === 'string') return { texts: [content], images: 0 };
+  if (!Array.isArray(content)) return { texts: [], images: 0 };
+  const texts: string[] = [];
   let images = 0;
   for (const part of content) {
     if (!isRecord(part)) continue;
-    if (part.type === 'text') texts += stringField(part, 'text') ?? '';
+    if (part.type === 'text') texts.push(stringField(part, 'text') ?? '');
     else if (part.type === 'image') images += imageTokensFromSource(part.source);
     else if (part.type === 'document') images += DEFAULT_MEDIA_TOKENS.document;
   }
@@ -186,7 +189,8 @@ function unit(
   breakpoint: WireTtl | null,
   block = true,
 ): WireUnit {
-  return { zone, path, text, role, messageIndex, tokenText, tokenKind, fixedTokens: 0, block, kind, breakpoint };
+  const countable = defaultCountable(kind, tokenText, tokenKind);
+  return { zone, path, text, role, messageIndex, tokenText, tokenKind, countable, fixedTokens: 0, block, kind, breakpoint };
 }
 
 export { paramUnit as wireParamUnit, unit as wireUnit };

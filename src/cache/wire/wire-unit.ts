@@ -1,5 +1,5 @@
 import type { ProviderId } from '../../providers/adapter.js';
-import type { ContentKind } from '../../tokens/token-counter.js';
+import type { ContentKind, CountableItem } from '../../tokens/token-counter.js';
 
 /** Zones a wire body is compared in, in the words of the break report. */
 export type WireZone = 'tools' | 'system' | 'messages' | 'params';
@@ -25,10 +25,17 @@ export interface WireUnit {
   role: string | null;
   /** Index of the message (or input item) the unit belongs to; null outside messages. */
   messageIndex: number | null;
-  /** The text whose tokens the unit costs (empty for parameters). */
+  /** The unit's content as plain text (empty for parameters), for prefix comparisons within a unit. */
   tokenText: string;
-  tokenKind: ContentKind;
-  /** Tokens counted without text (images, documents given by reference), added to `tokenText`'s. */
+  /** The kind of `tokenText` when the block's type says it; undefined for free text (detected when counted). */
+  tokenKind: ContentKind | undefined;
+  /**
+   * The unit's content as a canonical block, counted with the same rules as the blocks of a
+   * canonical request (`countableParts`), so simulated usage and zone sizes agree; null when
+   * the unit has no text (parameters, media).
+   */
+  countable: CountableItem | null;
+  /** Tokens counted without text (images, documents given by reference), added to `countable`'s. */
   fixedTokens: number;
   /** A content-block position in Anthropic's sense (parameters are not). */
   block: boolean;

@@ -82,6 +82,11 @@ export interface BreakpointPlanInput {
   /** Index of the last assistant message, for inference when `previous` is undefined. */
   lastAssistantMessageIndex: number | null;
   markers: readonly CallerMarker[];
+  /**
+   * Markers the request may carry [ANTHROPIC_MAX_BREAKPOINTS]; a gateway that forwards markers
+   * to Anthropic (OpenRouter) may allow fewer.
+   */
+  maxBreakpoints?: number;
 }
 
 export interface BreakpointPlan {
@@ -149,7 +154,8 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
     if (session >= 0 && history >= 0) candidates.push(candidate(slots, session, 'session-static'));
   }
 
-  const limit = ANTHROPIC_MAX_BREAKPOINTS - (input.mode === 'automatic' ? 1 : 0);
+  const maximum = Math.min(input.maxBreakpoints ?? ANTHROPIC_MAX_BREAKPOINTS, ANTHROPIC_MAX_BREAKPOINTS);
+  const limit = maximum - (input.mode === 'automatic' ? 1 : 0);
   const fitted = fitBreakpointBudget(candidates, limit);
   warnings.push(...fitted.warnings.map((warning) => warning.message));
 

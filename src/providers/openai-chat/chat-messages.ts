@@ -70,10 +70,26 @@ export interface Anchor<Part = ChatPart> {
   zone: Zone;
 }
 
+/**
+ * Where a wire message, content part or tool call came from. Parts the tail adds have none, so
+ * a walk over the messages can tell persisted content from the turn tail.
+ */
+export interface WireOrigin {
+  /** Canonical path: `system[1]`, `messages[4]`, `messages[4].content[2]`, `messages[3].tool_calls[0]`. */
+  path: string;
+  zone: Zone;
+  /** Index of the canonical message; null for system parts. */
+  messageIndex: number | null;
+  /** Whether a cache marker may go on it (a content part; for assistant replies, only the last text). */
+  markable: boolean;
+}
+
 export interface ChatMessagesResult {
   messages: ChatMessage[];
   /** Last markable part of each zone; `history` stops before anything whose position moves next turn. */
   anchors: { global?: Anchor; session?: Anchor; history?: Anchor };
+  /** Origin of every wire message, part and tool call built from the canonical request (not the tail). */
+  origins: Map<object, WireOrigin>;
   warnings: string[];
 }
 
@@ -87,13 +103,23 @@ const TOOL_IMAGE_PLACEHOLDER = '[image omitted: Chat Completions tool messages c
 export function buildChatMessages(request: CanonicalRequest, dialect: ChatDialect): ChatMessagesResult {
   const messages: ChatMessage[] = [];
   const anchorable: Array<Anchor & { messageIndex: number }> = [];
+  const origins = new Map<object, WireOrigin>();
   const warnings: string[] = [];
+  const markable = (anchor: Anchor & { messageIndex: number }) => {
+    anchorable.push(anchor);
+    origins.set(anchor.part, {
+      path: anchor.path,
+      zone: anchor.zone,
+      messageIndex: anchor.messageIndex < 0 ? null : anchor.messageIndex,
+      markable: true,
+    });
+  };
 
   if (request.system.length > 0) {
     if (dialect.contentForm === 'parts') {
       const parts = request.system.map((segment, index) => {
         const part: ChatTextPart = { type: 'text', text: segment.text };
-        anchorable.push({ part, path: `system[${index}]`, zone: segment.zone, messageIndex: -1 });
+        markable({ part, path: `system[${index}]`, zone: segment.zone, messageIndex: -1 });
         return part;
       });
       messages.push(systemMessage(dialect.systemRole, parts));
@@ -108,11 +134,21 @@ export function buildChatMessages(request: CanonicalRequest, dialect: ChatDialec
     const base = `messages[${messageIndex}]`;
     if (message.role === 'assistant') {
       const wire = assistantMessage(message, dialect);
+      origins.set(wire, { path: base, zone, messageIndex, markable: false });
       if (Array.isArray(wire.content)) {
-        // Only the last text part can be a breakpoint worth having: the end of the reply.
-        const part = wire.content.at(-1)!;
-        anchorable.push({ part, path: `${base}.content[${lastTextIndex(message)}]`, zone, messageIndex });
+        const textIndexes = blockIndexes(message, 'text');
+        wire.content.forEach((part, partIndex) => {
+          const path = `${base}.content[${textIndexes[partIndex]}]`;
+          // Only the last text part can be a breakpoint worth having: the end of the reply.
+          if (partIndex === textIndexes.length - 1) markable({ part, path, zone, messageIndex });
+          else origins.set(part, { path, zone, messageIndex, markable: false });
+        });
       }
+      const toolUseIndexes = blockIndexes(message, 'tool_use');
+      wire.tool_calls?.forEach((call, callIndex) => {
+        const path = `${base}.content[${toolUseIndexes[callIndex]}]`;
+        origins.set(call, { path, zone, messageIndex, markable: false });
+      });
       messages.push(wire);
       lastUserMessage = undefined;
       return;
@@ -123,19 +159,22 @@ export function buildChatMessages(request: CanonicalRequest, dialect: ChatDialec
     message.content.forEach((block, blockIndex) => {
       const path = `${base}.content[${blockIndex}]`;
       if (block.type === 'tool_result') {
-        messages.push(toolMessage(block, path, zone, messageIndex, dialect, anchorable, warnings));
+        const wire = toolMessage(block, path, zone, messageIndex, dialect, markable, warnings);
+        origins.set(wire, { path, zone, messageIndex, markable: false });
+        messages.push(wire);
         return;
       }
       const part = userPart(block, path, warnings);
       if (part.type !== 'text') textOnly = false;
       otherParts.push(part);
       if (part.type === 'text') otherTexts.push(part.text);
-      anchorable.push({ part, path, zone, messageIndex });
+      markable({ part, path, zone, messageIndex });
     });
     lastUserMessage = undefined;
     if (otherParts.length === 0) return;
     const content = dialect.contentForm === 'string' && textOnly ? otherTexts.join('\n\n') : otherParts;
     lastUserMessage = { role: 'user', content };
+    origins.set(lastUserMessage, { path: base, zone, messageIndex, markable: false });
     messages.push(lastUserMessage);
   });
 
@@ -151,7 +190,7 @@ export function buildChatMessages(request: CanonicalRequest, dialect: ChatDialec
       else if (entry.zone === 'history' && entry.messageIndex !== unstableMessage) anchors.history = anchor;
     }
   }
-  return { messages, anchors, warnings };
+  return { messages, anchors, origins, warnings };
 }
 
 function systemMessage(role: ChatDialect['systemRole'], content: string | ChatTextPart[]): ChatSystemMessage {
@@ -193,8 +232,9 @@ function assistantMessage(message: AssistantMessage, dialect: ChatDialect): Chat
   return result;
 }
 
-function lastTextIndex(message: AssistantMessage): number {
-  return message.content.map((block) => block.type).lastIndexOf('text');
+/** Indexes of the message's blocks of one type, in order (the wire keeps texts and tool calls apart). */
+function blockIndexes(message: AssistantMessage, type: 'text' | 'tool_use'): number[] {
+  return message.content.flatMap((block, index) => (block.type === type ? [index] : []));
 }
 
 function toolMessage(
@@ -203,7 +243,7 @@ function toolMessage(
   zone: Zone,
   messageIndex: number,
   dialect: ChatDialect,
-  anchorable: Array<Anchor & { messageIndex: number }>,
+  markable: (anchor: Anchor & { messageIndex: number }) => void,
   warnings: string[],
 ): ChatToolMessage {
   const texts = block.content.map((item: TextBlock | ImageBlock) => {
@@ -218,7 +258,7 @@ function toolMessage(
   }
   const parts = texts.map((text, index) => {
     const part: ChatTextPart = { type: 'text', text };
-    anchorable.push({ part, path: `${path}.content[${index}]`, zone, messageIndex });
+    markable({ part, path: `${path}.content[${index}]`, zone, messageIndex });
     return part;
   });
   return { role: 'tool', tool_call_id: block.toolUseId, content: parts };

@@ -1,17 +1,75 @@
-import type { BreakpointRecord } from '../../events/catalog.js';
-import type { CacheControlMarker, ChatPart } from '../openai-chat/chat-messages.js';
-import { chooseBreakpoints, type ZoneAnchors } from '../openai-chat/place-breakpoints.js';
+import type { CanonicalRequest } from '../../model/request.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { resolveAnthropicModel } from '../anthropic/models.js';
+import { DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from '../anthropic/options.js';
+import {
+  type AnthropicCacheState,
+  type CallerMarker,
+  type PlannedBreakpoint,
+  planBreakpoints,
+} from '../anthropic/place-breakpoints.js';
+import type { CacheControlMarker, WireOrigin } from '../openai-chat/chat-messages.js';
+import { chatBreakpointSlots } from './breakpoint-slots.js';
+import type { OpenRouterMessage } from './convert-request.js';
+import { anthropicModelId } from './models.js';
+
+export interface CacheControlPlanInput {
+  request: CanonicalRequest;
+  messages: readonly OpenRouterMessage[];
+  origins: ReadonlyMap<object, WireOrigin>;
+  maxMarkers: number;
+  ttl: '5m' | '1h';
+  counter: TokenCounter;
+  /** The previous request's `metadata.cacheState` (see `AnthropicOptions.previous`). */
+  previous: AnthropicCacheState | null | undefined;
+  markers: readonly CallerMarker[];
+}
+
+export interface CacheControlPlan {
+  breakpoints: PlannedBreakpoint[];
+  cacheState: AnthropicCacheState;
+  floorTokens: number;
+  warnings: string[];
+}
 
 /**
- * `cache_control` markers for routes that pass them through (Anthropic): the end of the global
- * static zone, of the session static zone, and the last persisted history part before the tail.
- * At most three of Anthropic's four slots are used, leaving one for a caller's own marker.
- * Markers only ever go on text, image and file parts, never on reasoning, which Chat Completions
- * messages carry outside content parts.
+ * `cache_control` markers for routes that forward them to Anthropic, placed by the Anthropic
+ * adapter's planner (`planBreakpoints`): caller markers, the end of the persisted history, a
+ * lookback guard when the previous request's entry lies 20 or more positions back, the end of
+ * the global static zone and, when it earns one, of the session static zone. At most
+ * `maxMarkers`; never on reasoning, tool calls, empty text or the turn tail. Marks the parts
+ * in place.
+ *
+ * @example
+ * const plan = markCacheControl({ request, messages, origins, maxMarkers: 4, ttl: '5m', counter,
+ *   previous: undefined, markers: [] });
  */
-export function markCacheControl(anchors: ZoneAnchors<ChatPart>, maxMarkers: number, ttl: '5m' | '1h'): BreakpointRecord[] {
-  const chosen = chooseBreakpoints(anchors, Math.min(3, maxMarkers));
-  const marker: CacheControlMarker = ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
-  for (const { anchor } of chosen) anchor.part.cache_control = { ...marker };
-  return chosen.map((entry) => ({ ...entry.record, ttl }));
+export function markCacheControl(input: CacheControlPlanInput): CacheControlPlan {
+  const { slots, targets } = chatBreakpointSlots(input.request, input.messages, input.origins, input.counter);
+  const floorTokens = resolveAnthropicModel(anthropicModelId(input.request.model)).effectiveFloorTokens;
+  let lastAssistant: number | null = null;
+  input.request.messages.forEach((message, index) => {
+    if (message.role === 'assistant') lastAssistant = index;
+  });
+  const plan = planBreakpoints({
+    slots,
+    mode: 'plan',
+    ttl: { global: input.ttl, session: input.ttl, history: input.ttl },
+    floorTokens,
+    sessionMinTokens: DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS,
+    previous: input.previous,
+    lastAssistantMessageIndex: lastAssistant,
+    markers: input.markers,
+    maxBreakpoints: input.maxMarkers,
+  });
+  for (const breakpoint of plan.breakpoints) {
+    const target = targets[breakpoint.position];
+    if (target) target.cache_control = cacheControl(breakpoint.ttl);
+  }
+  return { breakpoints: plan.breakpoints, cacheState: plan.cacheState, floorTokens, warnings: plan.warnings };
+}
+
+function cacheControl(ttl: '5m' | '1h'): CacheControlMarker {
+  // 5m is Anthropic's default; leaving `ttl` out keeps bodies identical to the common shape.
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
 }
