@@ -41,6 +41,26 @@ describe('analytics API', () => {
     expect(breaks.breaks.map((row: { cause: string }) => row.cause)).toEqual(['clock', 'tool-order']);
   });
 
+  it('serves requests of a session whose id contains slashes, raw or percent-encoded', async () => {
+    const slashed = await openTraceStore(':memory:');
+    const sessionId = 'demo-20261122T002028Z/coding-agent/markers';
+    await slashed.appendBatch(sampleEvents().map((event) => ({ ...event, sessionId: `${sessionId}${event.sessionId}` })));
+    const app = createApp({ store: slashed });
+    const expected = JSON.parse(
+      JSON.stringify({ sessionId: `${sessionId}s-alpha`, requests: await slashed.requests(`${sessionId}s-alpha`) }),
+    );
+    expect(expected.requests.length).toBeGreaterThan(0);
+    for (const path of [
+      `/sessions/${sessionId}s-alpha/requests`,
+      `/sessions/${encodeURIComponent(`${sessionId}s-alpha`)}/requests`,
+    ]) {
+      const response = await app.request(path);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(expected);
+    }
+    await slashed.close();
+  });
+
   it('answers 404 for an unknown session and route', async () => {
     const app = createApp({ store });
     const missing = await app.request('/sessions/nobody/requests');

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { secureHeaders } from 'hono/secure-headers';
 import type { z } from 'zod';
-import type { TraceStore } from '../trace/trace-store.js';
+import type { TraceFilter, TraceStore } from '../trace/trace-store.js';
 import { loadDashboardAssets } from './dashboard-assets.js';
 import { analyticsQuerySchema, describeQueryError, sessionsQuerySchema, toTraceFilter } from './query-schemas.js';
 
@@ -59,24 +59,16 @@ export function createApp(options: AppOptions): Hono {
 
   const invalid = (error: z.ZodError) => ({ error: 'invalid_query', message: describeQueryError(error) });
 
-  app.get('/analytics/cache_effectiveness', async (context) => {
-    const query = analyticsQuerySchema.safeParse(context.req.query());
-    if (!query.success) return context.json(invalid(query.error), 400);
-    return context.json(await store.cacheEffectiveness(toTraceFilter(query.data)));
-  });
-
-  app.get('/analytics/cache_breaks', async (context) => {
-    const query = analyticsQuerySchema.safeParse(context.req.query());
-    if (!query.success) return context.json(invalid(query.error), 400);
-    const filter = toTraceFilter(query.data);
-    return context.json({ filter, breaks: await store.breakCauses(filter) });
-  });
-
-  app.get('/analytics/skills', async (context) => {
-    const query = analyticsQuerySchema.safeParse(context.req.query());
-    if (!query.success) return context.json(invalid(query.error), 400);
-    return context.json(await store.skills(toTraceFilter(query.data)));
-  });
+  /** An `/analytics/*` endpoint: validate the query, answer from the store with the filter it names. */
+  const analytics = (path: string, answer: (filter: TraceFilter) => Promise<unknown>) =>
+    app.get(`/analytics/${path}`, async (context) => {
+      const query = analyticsQuerySchema.safeParse(context.req.query());
+      if (!query.success) return context.json(invalid(query.error), 400);
+      return context.json(await answer(toTraceFilter(query.data)));
+    });
+  analytics('cache_effectiveness', (filter) => store.cacheEffectiveness(filter));
+  analytics('cache_breaks', async (filter) => ({ filter, breaks: await store.breakCauses(filter) }));
+  analytics('skills', (filter) => store.skills(filter));
 
   app.get('/sessions', async (context) => {
     const query = sessionsQuerySchema.safeParse(context.req.query());
@@ -84,7 +76,8 @@ export function createApp(options: AppOptions): Hono {
     return context.json({ sessions: await store.sessions(query.data) });
   });
 
-  app.get('/sessions/:id/requests', async (context) => {
+  // Session ids may contain `/` (the demo's do): accept them raw as well as percent-encoded.
+  app.get('/sessions/:id{.+}/requests', async (context) => {
     const sessionId = context.req.param('id');
     const requests = await store.requests(sessionId);
     if (requests.length === 0 && (await store.events({ sessionId, limit: 1 })).length === 0) {

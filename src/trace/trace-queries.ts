@@ -52,7 +52,7 @@ export async function querySessions(
        ${USAGE_SUM_COLUMNS}
      FROM events
      GROUP BY session_id
-     ORDER BY MAX(at) DESC, session_id
+     ORDER BY MAX(at) DESC, MAX(id) DESC
      LIMIT ? OFFSET ?`,
     [options.limit ?? 1000, options.offset ?? 0],
   );

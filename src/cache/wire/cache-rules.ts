@@ -113,24 +113,27 @@ export function cacheLifetimeMs(body: NormalizedWireBody): number {
   }
 }
 
-/** Counts per counter, keyed by kind and text: a session re-counts the same history every request. */
+/** Counts per counter, keyed by the unit's bytes: a session re-counts the same history every request. */
 const countMemo = new WeakMap<TokenCounter, Map<string, number>>();
 const MEMO_LIMIT = 50_000;
 
-/** Tokens of one unit: its text through the counter plus fixed media tokens; parameters cost none. */
+/**
+ * Tokens of one unit: its content counted as the canonical block it corresponds to (the same
+ * `countBlock` rules that size a request's zones) plus fixed media tokens; parameters cost none.
+ */
 export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
   if (unit.kind === 'param') return 0;
-  if (!unit.tokenText) return unit.fixedTokens;
+  if (!unit.countable) return unit.fixedTokens;
   let memo = countMemo.get(counter);
   if (!memo) {
     memo = new Map();
     countMemo.set(counter, memo);
   }
   // Re-calibrated estimators change their counts: the revision is part of the key.
-  const key = `${counter.revision ?? 0}\u0000${unit.tokenKind}\u0000${unit.tokenText}`;
+  const key = `${counter.revision ?? 0}\u0000${unit.kind}\u0000${unit.text}`;
   let tokens = memo.get(key);
   if (tokens === undefined) {
-    tokens = counter.countText(unit.tokenText, unit.tokenKind);
+    tokens = counter.countBlock(unit.countable);
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(key, tokens);
   }

@@ -2,6 +2,7 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { cacheControlTtl, wireParamUnit, wireUnit } from './normalize-anthropic.js';
+import { toolCountable, toolUseCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
 const MARKER_KEYS = ['cache_control', 'prompt_cache_breakpoint'] as const;
@@ -43,7 +44,10 @@ export function normalizeChatBody(body: JsonRecord, format: ProviderId): Normali
   tools.forEach((tool, index) => {
     const record = isRecord(tool) ? tool : {};
     const text = jsonText(withoutKeys(record, MARKER_KEYS));
-    units.push(wireUnit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', markerTtl(record)));
+    units.push({
+      ...wireUnit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', markerTtl(record)),
+      countable: toolCountable(record),
+    });
   });
   const messages = Array.isArray(body.messages) ? body.messages : [];
   let leadingSystem = true;
@@ -94,7 +98,7 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
         role,
         messageIndex,
         content,
-        'prose',
+        undefined,
         contentKind,
         null,
       ),
@@ -106,7 +110,7 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
       const text = jsonText(withoutKeys(record, MARKER_KEYS));
       const ttl = markerTtl(record);
       if (record.type === 'text' || record.type === 'input_text') {
-        units.push(wireUnit(zone, path, text, role, messageIndex, stringField(record, 'text') ?? '', 'prose', contentKind, ttl));
+        units.push(wireUnit(zone, path, text, role, messageIndex, stringField(record, 'text') ?? '', undefined, contentKind, ttl));
       } else if (record.type === 'image_url' || record.type === 'input_image') {
         units.push({
           ...wireUnit(zone, path, text, role, messageIndex, '', 'prose', 'image', ttl),
@@ -118,7 +122,7 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
           fixedTokens: DEFAULT_MEDIA_TOKENS.document,
         });
       } else {
-        units.push(wireUnit(zone, path, text, role, messageIndex, text, 'json', 'other', ttl));
+        units.push(wireUnit(zone, path, text, role, messageIndex, text, undefined, 'other', ttl));
       }
     });
   }
@@ -126,8 +130,12 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
   toolCalls.forEach((call, callIndex) => {
     const text = jsonText(call);
     const fn = isRecord(call) && isRecord(call.function) ? call.function : {};
-    const tokenText = `${stringField(fn, 'name') ?? ''}${typeof fn.arguments === 'string' ? fn.arguments : jsonText(fn.arguments)}`;
-    units.push(wireUnit(zone, `${base}.tool_calls[${callIndex}]`, text, role, messageIndex, tokenText, 'json', 'tool_use', null));
+    const name = stringField(fn, 'name') ?? '';
+    const tokenText = `${name}${typeof fn.arguments === 'string' ? fn.arguments : jsonText(fn.arguments)}`;
+    units.push({
+      ...wireUnit(zone, `${base}.tool_calls[${callIndex}]`, text, role, messageIndex, tokenText, 'json', 'tool_use', null),
+      countable: toolUseCountable(name, fn.arguments),
+    });
   });
   if (units.length === 0)
     units.push(wireUnit(zone, `${base}.content`, jsonText(content ?? null), role, messageIndex, '', 'prose', contentKind, null));

@@ -2,6 +2,7 @@ import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { wireParamUnit, wireUnit } from './normalize-anthropic.js';
 import { markerTtl, openAiCacheOptions } from './normalize-chat.js';
+import { toolCountable, toolUseCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireUnit } from './wire-unit.js';
 
 const MARKER_KEYS = ['prompt_cache_breakpoint'] as const;
@@ -19,12 +20,15 @@ export function normalizeResponsesBody(body: JsonRecord): NormalizedWireBody {
   const tools = Array.isArray(body.tools) ? body.tools : [];
   tools.forEach((tool, index) => {
     const text = jsonText(tool);
-    units.push(wireUnit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', null));
+    units.push({
+      ...wireUnit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', null),
+      countable: toolCountable(isRecord(tool) ? tool : {}),
+    });
   });
   const instructions = stringField(body, 'instructions');
   if (instructions) {
     units.push(
-      wireUnit('system', 'instructions', jsonText(instructions), 'instructions', null, instructions, 'prose', 'text', null),
+      wireUnit('system', 'instructions', jsonText(instructions), 'instructions', null, instructions, undefined, 'text', null),
     );
   }
   if (typeof body.input === 'string') {
@@ -36,7 +40,7 @@ export function normalizeResponsesBody(body: JsonRecord): NormalizedWireBody {
         'user',
         0,
         body.input,
-        'prose',
+        undefined,
         'text',
         null,
       ),
@@ -67,7 +71,7 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
           role,
           index,
           item.content,
-          'prose',
+          undefined,
           'text',
           null,
         ),
@@ -90,25 +94,21 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
           fixedTokens: DEFAULT_MEDIA_TOKENS.document,
         };
       }
-      return wireUnit(zone, partPath, text, role, index, stringField(record, 'text') ?? '', 'prose', 'text', markerTtl(record));
+      return wireUnit(zone, partPath, text, role, index, stringField(record, 'text') ?? '', undefined, 'text', markerTtl(record));
     });
   }
   const text = jsonText(withoutKeys(item, MARKER_KEYS));
   switch (type) {
-    case 'function_call':
+    case 'function_call': {
+      const name = stringField(item, 'name') ?? '';
+      const tokenText = `${name}${stringField(item, 'arguments') ?? ''}`;
       return [
-        wireUnit(
-          zone,
-          path,
-          text,
-          'assistant',
-          index,
-          `${stringField(item, 'name') ?? ''}${stringField(item, 'arguments') ?? ''}`,
-          'json',
-          'tool_use',
-          null,
-        ),
+        {
+          ...wireUnit(zone, path, text, 'assistant', index, tokenText, 'json', 'tool_use', null),
+          countable: toolUseCountable(name, item.arguments ?? ''),
+        },
       ];
+    }
     case 'function_call_output':
       return [
         wireUnit(
@@ -118,7 +118,7 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
           'tool',
           index,
           typeof item.output === 'string' ? item.output : jsonText(item.output),
-          'prose',
+          undefined,
           'tool_result',
           null,
         ),
@@ -126,6 +126,6 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
     case 'reasoning':
       return [wireUnit(zone, path, text, 'assistant', index, text, 'json', 'thinking', null)];
     default:
-      return [wireUnit(zone, path, text, role, index, text, 'json', 'other', null)];
+      return [wireUnit(zone, path, text, role, index, text, undefined, 'other', null)];
   }
 }

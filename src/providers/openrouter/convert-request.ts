@@ -1,7 +1,9 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { AssistantMessage } from '../../model/content.js';
 import type { CanonicalRequest } from '../../model/request.js';
-import type { ConversionResult } from '../adapter.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import type { ConversionMetadata, ConversionResult } from '../adapter.js';
+import type { AnthropicCacheState, CallerMarker, PlannedBreakpoint } from '../anthropic/place-breakpoints.js';
 import {
   buildChatMessages,
   type ChatAssistantMessage,
@@ -9,6 +11,7 @@ import {
   type ChatMessage,
 } from '../openai-chat/chat-messages.js';
 import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
+import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { type OpenRouterRouteFacts, resolveOpenRouterRoute } from './models.js';
 import { markCacheControl } from './place-breakpoints.js';
 
@@ -32,28 +35,45 @@ export type OpenRouterBody = Omit<ChatCompletionCreateParamsNonStreaming, 'messa
 export interface OpenRouterOptions {
   /** Sticky routing key; by default the session id; `null` leaves it out. */
   sessionId?: string | null;
-  /** TTL of the `cache_control` markers on Anthropic routes. */
+  /** TTL of the `cache_control` markers on Anthropic routes ['5m']. */
   cacheTtl?: '5m' | '1h';
+  /**
+   * Anthropic routes: the previous request's `metadata.cacheState`, for the lookback guard.
+   * `undefined` [default] infers it (the previous request ended before the last assistant
+   * message); `null` says there was no previous request whose entries could be read.
+   */
+  previous?: AnthropicCacheState | null;
+  /** Anthropic routes: caller markers by block path; they take slots first. */
+  markers?: readonly CallerMarker[];
+  /** Anthropic routes: token estimates for the model's minimum cacheable prefix [chars/4 fallback]. */
+  tokenCounter?: TokenCounter;
   /** Route rows checked before the built-in table. */
   routes?: readonly OpenRouterRouteFacts[];
   /** Where the tail goes when the request ends with the user's own message. */
   tailInTurn?: ChatDialect['tailInTurn'];
 }
 
+export interface OpenRouterConversionMetadata extends ConversionMetadata {
+  breakpoints: PlannedBreakpoint[];
+  /** Anthropic routes: pass back as `options.previous` on the session's next request; null elsewhere. */
+  cacheState: AnthropicCacheState | null;
+}
+
 /**
  * Convert a canonical request to an OpenRouter body (Chat Completions shape). Anthropic routes
- * get `cache_control` markers at the end of the global static zone, the session static zone and
- * the persisted history; every route gets `session_id` so OpenRouter keeps the session on the
- * upstream that holds its cache.
+ * get the Anthropic adapter's breakpoint plan as `cache_control` markers (history end, lookback
+ * guard, global and session static ends); every route gets `session_id` so OpenRouter keeps the
+ * session on the upstream that holds its cache.
  *
  * @example
- * const { body } = convertToOpenRouter(assemble(session));
+ * const { body, metadata } = convertToOpenRouter(assemble(session), { previous: lastState });
  * await new OpenAI({ baseURL: 'https://openrouter.ai/api/v1' }).chat.completions.create(body);
+ * lastState = metadata.cacheState;
  */
 export function convertToOpenRouter(
   request: CanonicalRequest,
   options: OpenRouterOptions = {},
-): ConversionResult<OpenRouterBody> {
+): ConversionResult<OpenRouterBody> & { metadata: OpenRouterConversionMetadata } {
   const route = resolveOpenRouterRoute(request.model, options.routes);
   const dialect: ChatDialect = {
     systemRole: 'system',
@@ -66,8 +86,20 @@ export function convertToOpenRouter(
   const built = buildChatMessages(request, dialect);
   const warnings = [...built.warnings];
   if (route.reasoningDetails) attachReasoningDetails(request, built.messages);
-  const breakpoints =
-    route.markers === 'cache_control' ? markCacheControl(built.anchors, route.maxMarkers, options.cacheTtl ?? '5m') : [];
+  const plan =
+    route.markers === 'cache_control'
+      ? markCacheControl({
+          request,
+          messages: built.messages,
+          origins: built.origins,
+          maxMarkers: route.maxMarkers,
+          ttl: options.cacheTtl ?? '5m',
+          counter: options.tokenCounter ?? charsPerTokenCounter(),
+          previous: options.previous,
+          markers: options.markers ?? [],
+        })
+      : null;
+  if (plan) warnings.push(...plan.warnings);
 
   const body: OpenRouterBody = { model: request.model, messages: built.messages, max_tokens: request.params.maxTokens };
   if (request.tools.length > 0) body.tools = toChatTools(request.tools);
@@ -75,7 +107,10 @@ export function convertToOpenRouter(
   if (request.params.effort) body.reasoning_effort = request.params.effort;
   const sessionId = options.sessionId === undefined ? request.sessionId : options.sessionId;
   if (sessionId !== null) body.session_id = sessionId;
-  return { body, metadata: { breakpoints, padding: null, warnings } };
+  return {
+    body,
+    metadata: { breakpoints: plan?.breakpoints ?? [], padding: null, warnings, cacheState: plan?.cacheState ?? null },
+  };
 }
 
 /**

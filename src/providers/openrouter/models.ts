@@ -68,3 +68,14 @@ export function resolveOpenRouterRoute(model: string, overrides: readonly OpenRo
   const fallback = OPENROUTER_ROUTES[OPENROUTER_ROUTES.length - 1]!;
   return [...overrides, ...OPENROUTER_ROUTES].find((row) => new RegExp(row.pattern).test(model)) ?? fallback;
 }
+
+/**
+ * The Anthropic model id behind an OpenRouter id, for the Anthropic model table (floors):
+ * OpenRouter writes versions with dots where Anthropic uses dashes.
+ *
+ * @example
+ * anthropicModelId('anthropic/claude-haiku-4.5') // 'claude-haiku-4-5'
+ */
+export function anthropicModelId(model: string): string {
+  return model.replace(/^anthropic\//, '').replaceAll('.', '-');
+}
