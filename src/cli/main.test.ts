@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { STRATEGY_NAMES } from '../simulate/strategy.js';
+import { bundledWorkloadNames } from '../workloads/bundled-workloads.js';
 import type { CliOutput } from './cli-options.js';
 import { main } from './main.js';
 
@@ -12,10 +15,17 @@ const directory = mkdtempSync(join(tmpdir(), 'cachet-cli-'));
 
 /** The CLI in a child process, the way `npm run cachet -- ...` runs it. */
 function cachet(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args], {
-    cwd: root,
+  return cachetIn(root, args);
+}
+
+function cachetIn(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const { CACHET_DB: _ignored, ...inherited } = process.env;
+  // tsx resolved from the project, so the child can run in any working directory.
+  const tsx = pathToFileURL(createRequire(join(root, 'package.json')).resolve('tsx')).href;
+  const result = spawnSync(process.execPath, ['--import', tsx, join(root, 'src/cli/main.ts'), ...args], {
+    cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...inherited, NO_COLOR: '1', ...env },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -61,6 +71,35 @@ describe('cachet (child process)', () => {
     expect(cachet('frobnicate').code).toBe(1);
   });
 
+  it('demo runs every bundled workload end to end and stores each run as a session in SQLite (--db)', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-')), 'demo.db');
+    const run = cachetIn(directory, ['demo', '--db', store]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`traces: ${store} (see them with \`cachet serve --db ${store}\`)`);
+    const { openTraceStore } = await import('../trace/open-trace-store.js');
+    const opened = await openTraceStore(store);
+    const sessions = await opened.sessions({ limit: 100 });
+    await opened.close();
+    const workloads = bundledWorkloadNames();
+    expect(sessions).toHaveLength(workloads.length * STRATEGY_NAMES.length);
+    const names = sessions.map((session) => session.sessionId.split('/').slice(1).join('/')).sort();
+    expect(names).toEqual(workloads.flatMap((name) => STRATEGY_NAMES.map((strategy) => `${name}/${strategy}`)).sort());
+    expect(sessions.every((session) => session.requests > 0)).toBe(true);
+    // Nothing was written to the default location in the working directory.
+    expect(existsSync(join(directory, '.cachet'))).toBe(false);
+  }, 180_000);
+
+  it('demo writes to $CACHET_DB when --db is not given, as serve reads it', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-env-')), 'env.db');
+    const run = cachetIn(directory, ['demo', '--only', 'below-minimum'], { CACHET_DB: store });
+    expect(run.code).toBe(0);
+    const { openTraceStore } = await import('../trace/open-trace-store.js');
+    const opened = await openTraceStore(store);
+    const sessions = await opened.sessions();
+    await opened.close();
+    expect(sessions).toHaveLength(STRATEGY_NAMES.length);
+  }, 60_000);
+
   it('render prints one wire body per request, one JSON object per line', () => {
     const run = cachet('render', 'below-minimum', '--provider', 'openai-chat', '--strategy', 'markers');
     expect(run.code).toBe(0);
@@ -86,7 +125,7 @@ describe('cachet (in process)', () => {
   it('demo writes its traces to the trace store', async () => {
     const output = captured();
     const store = join(directory, 'traces.db');
-    expect(await main(['demo', '--only', 'below-minimum', '--trace', store], output)).toBe(0);
+    expect(await main(['demo', '--only', 'below-minimum', '--db', store], output)).toBe(0);
     const { openTraceStore } = await import('../trace/open-trace-store.js');
     const opened = await openTraceStore(store);
     const sessions = await opened.sessions();

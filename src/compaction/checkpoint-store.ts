@@ -1,13 +1,13 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from '../model/canonical-json.js';
-import { CachetError, ValidationError } from '../model/errors.js';
+import { ValidationError } from '../model/errors.js';
 import { sha256 } from '../model/hash.js';
 import type { JsonValue } from '../model/json.js';
-import { parseWith } from '../model/validate.js';
 import type { SerializedSession, Session } from '../session/session.js';
 import type { MaybePromise } from './maybe-promise.js';
+import { readJsonRecord } from './read-json-record.js';
 
 /** The full state of a session archived before a rewrite, restorable with `Session.fromJSON`. */
 export interface Checkpoint {
@@ -76,15 +76,11 @@ export class FileCheckpointStore implements CheckpointStore {
 
   async get(id: string): Promise<Checkpoint | null> {
     checkId(id);
-    const path = join(this.directory, `${id}.json`);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new CachetError('checkpoint_read_failed', `could not read ${path}`, { cause: error });
-    }
-    return parseWith(checkpointSchema, JSON.parse(text), path) as Checkpoint;
+    return (await readJsonRecord(
+      join(this.directory, `${id}.json`),
+      checkpointSchema,
+      'checkpoint_read_failed',
+    )) as Checkpoint | null;
   }
 }
 

@@ -1,10 +1,10 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CachetError, ValidationError } from '../model/errors.js';
 import { imageBlockSchema, textBlockSchema } from '../model/schemas.js';
-import { parseWith } from '../model/validate.js';
 import type { OffloadRecord, OffloadStore } from './offload-store.js';
+import { readJsonRecord } from './read-json-record.js';
 
 export const DEFAULT_CONTEXT_DIR = '.cachet/context';
 
@@ -49,14 +49,7 @@ export class FileOffloadStore implements OffloadStore {
 
   async get(id: string): Promise<OffloadRecord | null> {
     checkId(id);
-    let text: string;
-    try {
-      text = await readFile(this.pathOf(id), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new CachetError('offload_read_failed', `could not read ${this.pathOf(id)}`, { cause: error });
-    }
-    return parseWith(recordSchema, JSON.parse(text), this.pathOf(id)) as OffloadRecord;
+    return (await readJsonRecord(this.pathOf(id), recordSchema, 'offload_read_failed')) as OffloadRecord | null;
   }
 
   async list(sessionId: string): Promise<string[]> {

@@ -3,7 +3,8 @@ import type { CachetEvent, EventType } from '../events/catalog.js';
 import { validatePairing } from '../model/validate.js';
 import { anthropicAdapter } from '../providers/anthropic/index.js';
 import { assemble } from '../session/assemble.js';
-import type { Session } from '../session/session.js';
+import { Session } from '../session/session.js';
+import { tailProvider } from '../session/tail-provider.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { MemoryCheckpointStore } from './checkpoint-store.js';
 import { isSummaryMessage } from './history-analysis.js';
@@ -265,11 +266,21 @@ describe('synchronous use and late ingestion (the simulator path)', () => {
     const big = fileText(3_000);
     session.append({ role: 'user', content: [toolResult('t1', big)] });
     const sentBefore = session.history.slice(0, 2);
+    const unfilteredTokens = measureRequest(assemble(session, { now }), counter).total;
+    const seen = events.length;
     const decision = pipeline.beforeRequestSync(session, { now });
     expect(decision.action).toBe('none');
     const applied = ofType(events, 'compaction.applied');
     expect(applied.map((event) => event.payload.layer)).toEqual(['ingestion']);
-    expect(applied[0]?.payload.tokensAfter).toBeLessThan(applied[0]?.payload.tokensBefore ?? 0);
+    expect(applied[0]?.payload.tokensBefore).toBe(unfilteredTokens);
+    expect(applied[0]?.payload.tokensAfter).toBe(measureRequest(decision.request, counter).total);
+    expect(applied[0]?.payload.tokensAfter).toBeLessThan(unfilteredTokens);
+    expect(events.slice(seen).map((event) => event.type)).toEqual([
+      'checkpoint.created',
+      'context.offloaded',
+      'history.rewritten',
+      'compaction.applied',
+    ]);
     expect(session.history.slice(0, 2)).toEqual(sentBefore);
     const kept = JSON.stringify(session.history[2]);
     expect(kept).toContain('output truncated');
@@ -294,5 +305,59 @@ describe('synchronous use and late ingestion (the simulator path)', () => {
     session.append(toolCall('t1', 'big.ts'));
     session.append({ role: 'user', content: [toolResult('t1', fileText(3_000))] });
     expect(() => pipeline.beforeRequestSync(session, { now })).toThrow(/answered asynchronously/);
+  });
+});
+
+describe('the request to send', () => {
+  function countingSession(turns: number) {
+    let renders = 0;
+    const now = 1_767_225_600_000;
+    const session = new Session({
+      id: 'tail-renders',
+      model: 'claude-sonnet-4-5',
+      global: { system: [{ label: 'persona', text: 'You are a careful coding agent.' }] },
+      tail: [
+        tailProvider('time', (context) => {
+          renders++;
+          return `[current time] ${context.now}`;
+        }),
+      ],
+      clock: () => now,
+    });
+    fill(session, turns, 120);
+    return { session, now, renders: () => renders };
+  }
+
+  it('is assembled once: tail providers render once per request when the decision does nothing', async () => {
+    const { session, now, renders } = countingSession(2);
+    const pipeline = createCompactionPipeline({
+      windowTokens: 1_000_000,
+      counter,
+      checkpointStore: new MemoryCheckpointStore(),
+      offloadStore: new MemoryOffloadStore(),
+    });
+    const decision = await pipeline.beforeRequest(session, { now });
+    expect(decision.action).toBe('none');
+    expect(renders()).toBe(1);
+    expect(decision.request.tail.items.map((item) => item.text)).toEqual([`[current time] ${now}`]);
+    expect(decision.request).toEqual(assemble(session, { now }));
+    expect(decision.tokensBefore).toBe(measureRequest(decision.request, counter).total);
+  });
+
+  it('is the rewritten request after compaction', async () => {
+    const { session, now } = countingSession(12);
+    const windowTokens = windowFor(session, 0.95);
+    const pipeline = createCompactionPipeline({
+      windowTokens,
+      counter,
+      checkpointStore: new MemoryCheckpointStore(),
+      offloadStore: new MemoryOffloadStore(),
+      targetUtilisation: 0.25,
+      tailBudgetShare: 0.1,
+    });
+    const decision = await pipeline.beforeRequest(session, { now });
+    expect(decision.action).toBe('applied');
+    expect(decision.request.messages).toEqual(assemble(session, { now }).messages);
+    expect(decision.tokensAfter).toBe(measureRequest(decision.request, counter).total);
   });
 });

@@ -1,6 +1,7 @@
 import type { BreakpointRecord, CachetEvent, CompactionLayer, EventPayloads, EventType } from '../events/catalog.js';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/content.js';
 import { ToolExecutionError, ValidationError } from '../model/errors.js';
+import type { CanonicalRequest } from '../model/request.js';
 import { validatePairing } from '../model/validate.js';
 import { assemble } from '../session/assemble.js';
 import { Session, type SessionOptions } from '../session/session.js';
@@ -53,7 +54,10 @@ export interface BeforeRequestContext {
   remainingRequests?: number;
 }
 
-/** What `beforeRequest` did. The request to send is `assemble(session)` after it returns. */
+/**
+ * What `beforeRequest` did. Send `request`: it is what `assemble(session, { now })` returns
+ * after the call, already assembled to measure, so tail providers render once per request.
+ */
 export interface CompactionDecision {
   action: 'none' | 'skipped' | 'applied';
   layer: CompactionLayer | null;
@@ -72,6 +76,8 @@ export interface CompactionDecision {
   breakpoints: BreakpointRecord[];
   /** Events emitted during this call, in order (also published on the session's bus). */
   events: CachetEvent[];
+  /** The request to send, assembled at `now` from the session as this call left it. */
+  request: CanonicalRequest;
 }
 
 /** The pipeline's per-session state; archived in every checkpoint. */
@@ -121,17 +127,24 @@ export interface CompactionPipeline {
   restoreCheckpoint(checkpointId: string, options?: Pick<SessionOptions, 'tail' | 'bus' | 'clock' | 'limits'>): Promise<Session>;
 }
 
+/** What the ingestion filter rewrote in `beforeRequest`; its event waits for the request's measure. */
+interface IngestionRewrite {
+  historyTokensRemoved: number;
+  checkpointId: string;
+  messagesRewritten: number;
+}
+
 const LAYER_STRENGTH: readonly CompactionLayer[] = ['thinking', 'media', 'light', 'ttl-pruning', 'priority', 'summary'];
 
 /**
- * Cache-aware compaction for a session. Call `beforeRequest` before every request and send
- * `assemble(session)` afterwards; feed tool results and user inputs through `ingest`.
+ * Cache-aware compaction for a session. Call `beforeRequest` before every request and send the
+ * `request` it returns; feed tool results and user inputs through `ingest`.
  *
  * @example
  * const pipeline = createCompactionPipeline({ windowTokens: 200_000, counter });
  * await pipeline.ingest(session, { role: 'user', content: [{ type: 'text', text: 'Fix the build' }] });
  * const decision = await pipeline.beforeRequest(session, { now: Date.now() });
- * const request = assemble(session); // breakpoints: decision.breakpoints after a rewrite
+ * const request = decision.request; // breakpoints: decision.breakpoints after a rewrite
  */
 export function createCompactionPipeline(input: CompactionPipelineOptions): CompactionPipeline {
   const options = resolveCompactionOptions(input);
@@ -279,7 +292,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     state: PipelineSessionState,
     now: number,
     emit: <T extends EventType>(type: T, payload: EventPayloads[T]) => void,
-  ): Generator<unknown, void, unknown> {
+  ): Generator<unknown, IngestionRewrite | null, unknown> {
     const history = session.history;
     const from = Math.min(state.sentHistoryLength, history.length);
     const counter = counterFor(session);
@@ -304,7 +317,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       changed[index] = filtered.message;
       results.push(...filtered.results);
     }
-    if (!changed) return;
+    if (!changed) return null;
     const checkpoint = createCheckpoint(session, state, 'ingestion', now);
     yield checkpointStore.put(checkpoint);
     state.checkpoints.push(checkpoint.id);
@@ -319,16 +332,12 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         keptTokens: result.keptTokens,
       });
     }
-    const tokensBefore = measureRequest(assemble(session, { now }), counter).total;
     session.rewriteHistory(changed, 'compaction:ingestion');
-    const tokensAfter = measureRequest(assemble(session, { now }), counter).total;
-    emit('compaction.applied', {
-      layer: 'ingestion',
-      tokensBefore,
-      tokensAfter,
+    return {
+      historyTokensRemoved: messagesTokens(history, counter) - messagesTokens(session.history, counter),
       checkpointId: checkpoint.id,
       messagesRewritten: history.length - from,
-    });
+    };
   }
 
   function* beforeRequestSteps(
@@ -348,7 +357,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     // Messages appended without `ingest` since the last request have never been sent, so no cache
     // entry covers them: filtering them now is free. This is how drivers that append directly
     // (the simulator) still get the ingestion filter.
-    yield* ingestPending(session, state, now, emit);
+    const ingestion = yield* ingestPending(session, state, now, emit);
 
     const modelChanged = state.lastModel !== null && state.lastModel !== session.model;
     const cacheHot =
@@ -356,7 +365,19 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     const remaining = context.remainingRequests ?? options.expectedRemainingRequests;
     const window = options.windowTokens;
 
-    const before = measureRequest(assemble(session, { now }), counter);
+    const beforeRequest = assemble(session, { now });
+    const before = measureRequest(beforeRequest, counter);
+    if (ingestion) {
+      // Only history changed, so the request measured now, plus what the filter removed, is the
+      // request before it: one assembly (one tail render) serves both.
+      emit('compaction.applied', {
+        layer: 'ingestion',
+        tokensBefore: before.total + ingestion.historyTokensRemoved,
+        tokensAfter: before.total,
+        checkpointId: ingestion.checkpointId,
+        messagesRewritten: ingestion.messagesRewritten,
+      });
+    }
     const utilisation = before.total / window;
     const { monitor, light, full, emergency } = options.thresholds;
     const decision: CompactionDecision = {
@@ -372,6 +393,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       checkpointId: null,
       breakpoints: [],
       events,
+      request: beforeRequest,
     };
     const finish = () => {
       state.lastRequestAt = now;
@@ -567,6 +589,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     decision.tokensAfter = after.total;
     decision.checkpointId = checkpoint.id;
     decision.breakpoints = breakpointsAfterRewrite(afterRequest, summaryEnd);
+    decision.request = afterRequest;
     emit('compaction.applied', {
       layer,
       tokensBefore: before.total,

@@ -29,7 +29,8 @@ export interface TurnStartedPayload {
 export interface BreakpointRecord {
   path: string;
   zone: Zone;
-  ttl: '5m' | '1h';
+  /** Anthropic (and OpenRouter's Anthropic routes): `5m` or `1h`; OpenAI explicit breakpoints: `30m`. */
+  ttl: '5m' | '1h' | '30m';
   reason: string;
 }
 

@@ -66,6 +66,17 @@ describe('chooseHistoryTtl', () => {
     expect(chooseHistoryTtl({ gapsMs: gaps, prefixTokens: 2_000, newTokens: 5_000 }).ttl).toBe('5m');
   });
 
+  it('starts on 1 hour when gaps from earlier sessions show pauses, and the session still counts', () => {
+    const priorGapsMs = [30_000, 12 * 60_000, 45_000, 20 * 60_000];
+    expect(chooseHistoryTtl({ gapsMs: [], prefixTokens: 50_000, newTokens: 20_000 }).ttl).toBe('5m');
+    const seeded = chooseHistoryTtl({ gapsMs: [], priorGapsMs, prefixTokens: 50_000, newTokens: 20_000 });
+    expect(seeded).toMatchObject({ ttl: '1h', pauseShare: 0.5 });
+    expect(seeded.reason).toContain('4 from earlier sessions');
+    // Many quick gaps in this session dilute the prior until the premium no longer pays.
+    const quick = Array.from({ length: 96 }, () => 20_000);
+    expect(chooseHistoryTtl({ gapsMs: quick, priorGapsMs, prefixTokens: 10_000, newTokens: 5_000 }).ttl).toBe('5m');
+  });
+
   it('ignores gaps longer than an hour (no TTL survives them)', () => {
     expect(chooseHistoryTtl({ gapsMs: [2 * 3_600_000], prefixTokens: 50_000, newTokens: 10 }).ttl).toBe('5m');
   });

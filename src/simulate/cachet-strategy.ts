@@ -27,13 +27,15 @@ export interface CachetStrategyOptions {
   ttl?: 'auto' | '5m' | '1h';
   /** Minimum-prefix padding; `auto` [default] decides by cost. */
   padding?: PaddingMode;
+  /** Gaps between requests of earlier sessions, in ms: the TTL choice's prior (`TtlPolicyInput.priorGapsMs`). */
+  priorGapsMs?: readonly number[];
 }
 
 /**
  * Cachet's own design: the four zones laid out by `assemble()`, converted by the provider's
- * adapter with its defaults, the history TTL chosen from the session's rhythm, and padding
- * decided by cost with the Copernican estimate of the session's length (a session that has made
- * n requests is expected to make about n more).
+ * adapter with its defaults, the history TTL chosen from the session's rhythm (and any
+ * `priorGapsMs`), and padding decided by cost over the session length and growth per request
+ * the workload implies, with the adapter's cache state passed back on every request.
  */
 export function cachetStrategy(
   workload: Workload,
@@ -61,7 +63,9 @@ export function cachetStrategy(
   const adapter = adapterFor(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const ttlMode = context.options?.ttl ?? 'auto';
-  const requestTimes: number[] = [];
+  // Gaps between this session's requests so far: the TTL policy's evidence.
+  const gapsMs: number[] = [];
+  let lastRequestAt: number | null = null;
   let previousPrefixTokens = 0;
   // The Anthropic adapter's state from the previous request: the entries its breakpoints wrote
   // (for the lookback guard) and the padding decision pinned for the whole session.
@@ -101,15 +105,19 @@ export function cachetStrategy(
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
       now = step.at;
       const tail = tailItems(workload, turn, step.at);
-      const gaps = requestTimes.slice(1).map((time, position) => time - (requestTimes[position] as number));
-      if (requestTimes.length > 0) gaps.push(step.at - (requestTimes.at(-1) as number));
+      if (lastRequestAt !== null) gapsMs.push(step.at - lastRequestAt);
+      lastRequestAt = step.at;
       const draft = zoneTokensOf(assemble(session, { now, tail }), counter);
       const prefixTokens = draft.global + draft.session + draft.history;
       const choice =
         ttlMode === 'auto'
-          ? chooseHistoryTtl({ gapsMs: gaps, prefixTokens, newTokens: Math.max(0, prefixTokens - previousPrefixTokens) })
+          ? chooseHistoryTtl({
+              gapsMs,
+              priorGapsMs: context.options?.priorGapsMs,
+              prefixTokens,
+              newTokens: Math.max(0, prefixTokens - previousPrefixTokens),
+            })
           : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
-      requestTimes.push(step.at);
       previousPrefixTokens = prefixTokens;
       const prepared = prepareRequest(session, adapter, {
         turn: turn.turn,

@@ -11,6 +11,7 @@ export {
   type SimulationResult,
   type SimulationTotals,
   simulateWorkload,
+  simulationModel,
   totalsOf,
 } from './simulate-workload.js';
 export { type BuiltRequest, isStrategyName, STRATEGY_NAMES, type StrategyDriver, type StrategyName } from './strategy.js';

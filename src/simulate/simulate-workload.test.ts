@@ -85,6 +85,22 @@ describe('simulateWorkload', () => {
     expect(events[0]!.type).toBe('session.started');
   });
 
+  it('sizes zones with the same counting the cache model bills (tool results, tool inputs, schemas, images)', async () => {
+    // Tool-heavy (coding-agent) and image-bearing (cms-agent) sessions: before both paths shared
+    // one counting of a block, zone sizes ran 15% above the simulated input tokens.
+    for (const workload of [coding, await loadWorkload('cms-agent')]) {
+      const bus = new EventBus();
+      const zoneTotals: number[] = [];
+      bus.on('request.assembled', (event) => {
+        const zones = event.payload.zoneTokens;
+        zoneTotals.push(zones.global + zones.session + zones.history + zones.tail);
+      });
+      const result = simulateWorkload(workload, { strategy: 'cachet', provider: 'anthropic', bus });
+      expect(result.requests.some((request) => request.paddingApplied)).toBe(false);
+      expect(zoneTotals).toEqual(result.requests.map((request) => request.inputTokens));
+    }
+  });
+
   it('produces exactly the JSON shape of `cachet simulate --json`', () => {
     const json = simulationJson(results.cachet!);
     expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'requests', 'totals']);

@@ -119,7 +119,7 @@ export interface SimulateOptions {
  */
 export function simulateWorkload(workload: Workload, options: SimulateOptions = {}): SimulationResult {
   const provider = options.provider ?? workload.provider;
-  const model = options.model ?? (provider === workload.provider ? workload.model : defaultModelFor(provider, workload.model));
+  const model = options.model ?? simulationModel(workload, provider);
   const strategy = options.strategy ?? 'cachet';
   const sessionId = options.sessionId ?? `${workload.name}/${strategy}/${provider}`;
   const context = { provider, model, sessionId, bus: options.bus };
@@ -274,6 +274,11 @@ function replyFor(
   };
   const body = adapter.convertRequest(withReply, {}).body as { messages?: Array<Record<string, unknown>> };
   return body.messages?.at(-1);
+}
+
+/** The model a workload runs on a provider: its own on its provider, else `defaultModelFor`'s counterpart. */
+export function simulationModel(workload: Pick<Workload, 'provider' | 'model'>, provider: ProviderId): string {
+  return provider === workload.provider ? workload.model : defaultModelFor(provider, workload.model);
 }
 
 /** A provider's counterpart of the workload's model when the CLI switches providers. */

@@ -2,9 +2,13 @@ import type { CanonicalRequest } from '../model/request.js';
 import { BlockMemo } from './block-memo.js';
 import { detectContentKind } from './content-kind.js';
 import { countableParts } from './countable-parts.js';
+import { anthropicImageTokens } from './image-tokens.js';
 import { DEFAULT_MEDIA_TOKENS, type MediaTokenEstimates } from './media-token-estimates.js';
 import { requestItems } from './request-items.js';
 import type { ContentKind, CountableItem, TokenCounter } from './token-counter.js';
+
+/** Media costs for Anthropic: base64 PNGs measured by the documented resizing rule, other media fixed. */
+const ANTHROPIC_MEDIA_TOKENS: MediaTokenEstimates = { ...DEFAULT_MEDIA_TOKENS, measureImage: anthropicImageTokens };
 
 /** Characters per token for each content kind. */
 export type CharsPerToken = Record<ContentKind, number>;
@@ -35,6 +39,7 @@ const MAX_SCALE = 2;
 
 export interface AnthropicEstimatorOptions {
   charsPerToken?: Partial<CharsPerToken>;
+  /** Media costs; defaults to base64 PNGs measured from their header, other media at `DEFAULT_MEDIA_TOKENS`. */
   media?: MediaTokenEstimates;
   /**
    * How strongly the default ratios resist re-fitting, in usage reports: the defaults count as
@@ -80,7 +85,7 @@ export function anthropicEstimator(options: AnthropicEstimatorOptions = {}): Ant
   for (const kind of KINDS) {
     if (!(ratios[kind] > 0)) throw new RangeError(`charsPerToken.${kind} must be a positive number`);
   }
-  const media = options.media ?? DEFAULT_MEDIA_TOKENS;
+  const media = options.media ?? ANTHROPIC_MEDIA_TOKENS;
   const lambda = options.priorWeight ?? 0.05;
   if (!(lambda > 0)) throw new RangeError('priorWeight must be a positive number');
   const memo = new BlockMemo<KindVector>();

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../model/canonical-json.js';
+import type { MediaSource } from '../model/content.js';
 import type { JsonValue } from '../model/json.js';
 import { assertNever } from '../model/validate.js';
 import type { MediaTokenEstimates } from './media-token-estimates.js';
@@ -33,7 +34,7 @@ export function countableParts(item: CountableItem, media: MediaTokenEstimates):
     case 'text':
       return { texts: [{ text: item.text, kind: undefined }], fixedTokens: 0 };
     case 'image':
-      return { texts: [], fixedTokens: media.image };
+      return { texts: [], fixedTokens: imageTokens(item.source, media) };
     case 'document':
       if (item.source.kind === 'text') return { texts: [{ text: item.source.data, kind: undefined }], fixedTokens: 0 };
       return { texts: item.title ? [{ text: item.title, kind: 'prose' }] : [], fixedTokens: media.document };
@@ -50,7 +51,7 @@ export function countableParts(item: CountableItem, media: MediaTokenEstimates):
       let fixedTokens = 0;
       for (const inner of item.content) {
         if (inner.type === 'text') texts.push({ text: inner.text, kind: undefined });
-        else fixedTokens += media.image;
+        else fixedTokens += imageTokens(inner.source, media);
       }
       return { texts, fixedTokens };
     }
@@ -63,4 +64,9 @@ export function countableParts(item: CountableItem, media: MediaTokenEstimates):
     default:
       return assertNever(item);
   }
+}
+
+function imageTokens(source: MediaSource, media: MediaTokenEstimates): number {
+  if (source.kind !== 'base64' || !media.measureImage) return media.image;
+  return media.measureImage(source.data, source.mediaType) ?? media.image;
 }

@@ -6,6 +6,7 @@ export { countRequestTokens } from './count-request-tokens.js';
 export type { CounterChoice, TokenizerRule } from './counter-for-model.js';
 export { choiceForModel, counterForModel, TOKENIZER_RULES } from './counter-for-model.js';
 export { exactTokenCounter } from './exact-token-counter.js';
+export { anthropicImageTokens } from './image-tokens.js';
 export type { LenmlTokenizerPackage, LoadedTokenizer } from './lenml-tokenizer.js';
 export {
   LENML_TOKENIZER_PACKAGES,

@@ -8,6 +8,11 @@ export interface MediaTokenEstimates {
   image: number;
   /** One base64 or URL document (PDF); plain-text documents are counted from their text. */
   document: number;
+  /**
+   * Measures a base64 image from its header when the provider's rule is known (the Anthropic
+   * estimator uses `anthropicImageTokens`); null or absent falls back to `image`.
+   */
+  measureImage?: (base64: string, mediaType: string) => number | null;
 }
 
 /**

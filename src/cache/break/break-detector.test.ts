@@ -80,6 +80,16 @@ describe('createBreakDetector', () => {
     });
   });
 
+  it('lookback-exceeded also when an earlier breakpoint (the system one) is still read', () => {
+    const detector = createBreakDetector({ counter: wordCounter });
+    detector.observe(grow(1), { at: 0 });
+    expect(detector.observe(grow(20), { at: MINUTE })).toBeNull();
+    expect(detector.observe(grow(40), { at: 2 * MINUTE })).toMatchObject({
+      cause: 'lookback-exceeded',
+      path: 'messages[19].content[0]',
+    });
+  });
+
   it('template-rerender: a new user query makes Qwen3 drop the previous turn’s reasoning', () => {
     const detector = createBreakDetector({ format: 'openai-compatible', counter: wordCounter });
     const system = { role: 'system', content: words(200) };

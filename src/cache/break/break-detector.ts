@@ -184,25 +184,24 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
 
 /**
  * Anthropic reads only entries within 20 block positions of a breakpoint. Entries exist at the
- * previous request's breakpoints; if every breakpoint of the next request is further than
- * that from all of them, nothing is read although nothing diverged.
+ * previous request's breakpoints; if every breakpoint of the next request at or after the
+ * newest entry is further than that from it, that entry is not read although nothing diverged.
  */
 function lookbackMiss(before: NormalizedWireBody, after: NormalizedWireBody): { entryIndex: number; distance: number } | null {
-  const entries = anthropicBreakpoints(before).map((mark) => mark.index);
-  const reads = anthropicBreakpoints(after).map((mark) => mark.index);
-  if (entries.length === 0 || reads.length === 0) return null;
+  // Only the newest entry matters: earlier ones (the system breakpoint, say) are found at once,
+  // but reading them alone still loses everything the newest entry covered after them.
+  const newest = anthropicBreakpoints(before).at(-1)?.index;
+  if (newest === undefined) return null;
   const blockPosition = blockPositions(after);
   let nearest = Number.POSITIVE_INFINITY;
-  for (const read of reads) {
-    for (const entry of entries) {
-      if (entry > read) continue;
-      const distance = blockPosition[read]! - blockPosition[entry]!;
-      if (distance < ANTHROPIC_LOOKBACK_POSITIONS) return null;
-      nearest = Math.min(nearest, distance);
-    }
+  for (const { index: read } of anthropicBreakpoints(after)) {
+    if (read < newest) continue;
+    const distance = blockPosition[read]! - blockPosition[newest]!;
+    if (distance < ANTHROPIC_LOOKBACK_POSITIONS) return null;
+    nearest = Math.min(nearest, distance);
   }
   if (!Number.isFinite(nearest)) return null;
-  return { entryIndex: entries.at(-1)!, distance: nearest };
+  return { entryIndex: newest, distance: nearest };
 }
 
 /** Block position of every unit (parameters do not count). */

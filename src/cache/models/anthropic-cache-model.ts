@@ -1,6 +1,5 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
-import { sha256 } from '../../model/hash.js';
 import {
   ANTHROPIC_LOOKBACK_POSITIONS,
   ANTHROPIC_MAX_BREAKPOINTS,
@@ -12,8 +11,8 @@ import type { TokenCounter } from '../../tokens/token-counter.js';
 import { blockPositions, createBreakDetector } from '../break/break-detector.js';
 import { anthropicBreakpoints, anthropicModelId, CACHE_LIFETIMES_MS, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
-import { unitIdentity } from '../wire/wire-unit.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
+import { runningTotals, unitPrefixHashes } from './unit-prefix.js';
 
 export interface AnthropicCacheModelOptions {
   /** Token counter; Anthropic's tokenizer is not public, so the default is the calibrated estimator. */
@@ -72,17 +71,9 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     const at = context.at;
     const requestIndex = index++;
     const tokens = body.units.map((unit) => unitTokens(unit, counter));
-    const cumulative: number[] = [];
-    const hashes: string[] = [];
-    let running = 0;
-    let chain = '';
-    body.units.forEach((unit, unitIndex) => {
-      running += tokens[unitIndex]!;
-      cumulative.push(running);
-      chain = sha256(`${chain}\u0001${unitIdentity(unit)}`);
-      hashes.push(chain);
-    });
-    const inputTokens = running;
+    const cumulative = runningTotals(tokens);
+    const hashes = unitPrefixHashes(body);
+    const inputTokens = cumulative.at(-1) ?? 0;
     const row = resolveAnthropicModel(anthropicModelId(body.model), options.modelOverrides);
     const floor = options.minimumPrefixTokens ?? row.effectiveFloorTokens;
     const breakpoints = anthropicBreakpoints(body);

@@ -1,5 +1,4 @@
 import { ValidationError } from '../../model/errors.js';
-import { sha256 } from '../../model/hash.js';
 import { type OpenAIModelFacts, resolveOpenAIModel } from '../../providers/openai-chat/models.js';
 import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
@@ -8,6 +7,7 @@ import { CACHE_LIFETIMES_MS, cacheRulesFor, openAiModelId, unitTokens } from '..
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../wire/wire-unit.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
+import { runningTotals, unitPrefixHashes } from './unit-prefix.js';
 
 /** OpenAI reads cached prefixes in steps of this many tokens past the 1,024-token minimum (prompt-caching guide). */
 export const OPENAI_CACHE_INCREMENT = 128;
@@ -82,7 +82,7 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     const requestIndex = index++;
     const facts = resolveOpenAIModel(openAiModelId(body.model), options.modelOverrides);
     const tokens = tokensWithFraming(body, counter);
-    const cumulative = running(tokens);
+    const cumulative = runningTotals(tokens);
     const total = cumulative.at(-1) ?? 0;
     const retention =
       body.retention ??
@@ -97,7 +97,7 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     const current: Prompt = { body, cumulative, tokens, total, writtenAt: at, expiresAt: at + lifetime, request: requestIndex };
 
     if (facts.explicitBreakpoints) {
-      const hashes = chainHashes(body);
+      const hashes = unitPrefixHashes(body);
       const explicitLifetime = Math.max(
         CACHE_LIFETIMES_MS.openAiExplicit,
         retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : 0,
@@ -240,16 +240,6 @@ function tokensWithFraming(body: NormalizedWireBody, counter: TokenCounter): num
   });
 }
 
-function running(values: readonly number[]): number[] {
-  let sum = 0;
-  return values.map((value) => (sum += value));
-}
-
-function chainHashes(body: NormalizedWireBody): string[] {
-  let chain = '';
-  return body.units.map((unit) => (chain = sha256(`${chain}\u0001${unitIdentity(unit)}`)));
-}
-
 /**
  * Tokens two prompts share from the start: whole equal units, then the common text of the
  * first differing unit (OpenAI caches by token, not by block), less one token for the token
@@ -265,8 +255,11 @@ function sharedPrefixTokens(earlier: Prompt, current: Prompt, counter: TokenCoun
     const previous = index > 0 ? current.cumulative[index - 1]! : 0;
     if (before.role !== after.role || before.kind !== after.kind || before.kind === 'param') return previous;
     const common = commonPrefix(before.tokenText, after.tokenText);
-    const framing = current.tokens[index]! - unitTokens(after, counter);
-    return previous + framing + Math.max(0, (common ? counter.countText(common, after.tokenKind) : 0) - 1);
+    const own = unitTokens(after, counter);
+    const framing = current.tokens[index]! - own;
+    // The common text is counted on its own; it never reaches the whole unit, which differs.
+    const commonTokens = common ? counter.countText(common, after.tokenKind) : 0;
+    return previous + framing + Math.max(0, Math.min(commonTokens, own) - 1);
   }
   return length > 0 ? current.cumulative[length - 1]! : 0;
 }

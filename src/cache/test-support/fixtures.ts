@@ -1,15 +1,10 @@
-import type { TokenCounter } from '../../tokens/token-counter.js';
+import { exactTokenCounter } from '../../tokens/exact-token-counter.js';
 
 /**
  * A counter for tests: one token per whitespace-separated word, so expected figures can be
  * computed by hand from the fixtures. Not exported from the package.
  */
-export const wordCounter: TokenCounter = {
-  name: 'words',
-  exact: true,
-  countText: (text) => text.split(/\s+/).filter(Boolean).length,
-  countBlock: () => 0,
-};
+export const wordCounter = exactTokenCounter('words', (text) => text.split(/\s+/).filter(Boolean).length);
 
 /** `count` distinct words (`w0 w1 ...`) with a prefix, so texts of known token counts differ. */
 export function words(count: number, prefix = 'w'): string {

@@ -110,7 +110,9 @@ function chatMessageUnits(message: JsonRecord, messageIndex: number, zone: 'syst
       const text = jsonText(withoutKeys(record, MARKER_KEYS));
       const ttl = markerTtl(record);
       if (record.type === 'text' || record.type === 'input_text') {
-        units.push(wireUnit(zone, path, text, role, messageIndex, stringField(record, 'text') ?? '', undefined, contentKind, ttl));
+        units.push(
+          wireUnit(zone, path, text, role, messageIndex, stringField(record, 'text') ?? '', undefined, contentKind, ttl),
+        );
       } else if (record.type === 'image_url' || record.type === 'input_image') {
         units.push({
           ...wireUnit(zone, path, text, role, messageIndex, '', 'prose', 'image', ttl),

@@ -2,7 +2,7 @@ import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { wireParamUnit, wireUnit } from './normalize-anthropic.js';
 import { markerTtl, openAiCacheOptions } from './normalize-chat.js';
-import { toolCountable, toolUseCountable } from './wire-countable.js';
+import { toolCountable, toolResultCountable, toolUseCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireUnit } from './wire-unit.js';
 
 const MARKER_KEYS = ['prompt_cache_breakpoint'] as const;
@@ -109,23 +109,35 @@ function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messa
         },
       ];
     }
-    case 'function_call_output':
+    case 'function_call_output': {
+      const { texts, fixedTokens } = outputParts(item.output);
       return [
-        wireUnit(
-          zone,
-          path,
-          text,
-          'tool',
-          index,
-          typeof item.output === 'string' ? item.output : jsonText(item.output),
-          undefined,
-          'tool_result',
-          null,
-        ),
+        {
+          ...wireUnit(zone, path, text, 'tool', index, texts.join(''), undefined, 'tool_result', null),
+          countable: toolResultCountable(texts),
+          fixedTokens,
+        },
       ];
+    }
     case 'reasoning':
       return [wireUnit(zone, path, text, 'assistant', index, text, 'json', 'thinking', null)];
     default:
       return [wireUnit(zone, path, text, role, index, text, undefined, 'other', null)];
   }
+}
+
+/** A function call's output: a string, or a list of `input_text` / `input_image` / `input_file` parts. */
+function outputParts(output: unknown): { texts: string[]; fixedTokens: number } {
+  if (typeof output === 'string') return { texts: [output], fixedTokens: 0 };
+  if (!Array.isArray(output)) return { texts: [jsonText(output)], fixedTokens: 0 };
+  const texts: string[] = [];
+  let fixedTokens = 0;
+  for (const part of output) {
+    if (!isRecord(part)) continue;
+    if (part.type === 'input_text') texts.push(stringField(part, 'text') ?? '');
+    else if (part.type === 'input_image') fixedTokens += DEFAULT_MEDIA_TOKENS.image;
+    else if (part.type === 'input_file') fixedTokens += DEFAULT_MEDIA_TOKENS.document;
+    else texts.push(jsonText(part));
+  }
+  return { texts, fixedTokens };
 }

@@ -12,8 +12,10 @@ import { type CliOutput, processOutput } from '../cli-options.js';
 import { demoTable, demoVerdict } from '../demo-report.js';
 
 export interface DemoCommandOptions {
-  /** Trace store location, or false for none. */
-  trace?: string | false;
+  /** Trace store: SQLite file or postgres:// URL (default `$CACHET_DB` or `.cachet/traces.db`). */
+  db?: string;
+  /** False: write no traces (`--no-trace`). */
+  trace?: boolean;
   /** Only workloads whose name contains one of these. */
   only?: string[];
 }
@@ -25,12 +27,17 @@ export interface DemoCommandOptions {
  * @example
  * npm run demo
  * npm run cachet -- demo --only coding-agent --no-trace
+ * npm run cachet -- demo --db /tmp/demo-traces.db && npm run cachet -- serve --db /tmp/demo-traces.db
  */
 export function registerDemoCommand(program: Command, output: CliOutput = processOutput): Command {
   return program
     .command('demo')
     .description('run every bundled workload through naive, markers and cachet and compare what each costs')
-    .option('--trace <location>', 'trace store for the runs (SQLite file or postgres:// URL)', DEFAULT_TRACE_DB)
+    .option(
+      '--db <path|url>',
+      'trace store for the runs: SQLite file or postgres:// URL (env CACHET_DB), as `serve --db`',
+      process.env.CACHET_DB ?? DEFAULT_TRACE_DB,
+    )
     .option('--no-trace', 'do not write traces')
     .option('--only <names...>', 'only workloads whose name contains one of these')
     .action(async (options: DemoCommandOptions) => {
@@ -43,7 +50,8 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
   const workloads: Workload[] = [];
   for (const name of names) workloads.push(await loadWorkload(name));
   const bus = new EventBus();
-  const trace = options.trace === false ? null : await openTrace(options.trace ?? DEFAULT_TRACE_DB, bus, output);
+  const location = options.db ?? process.env.CACHET_DB ?? DEFAULT_TRACE_DB;
+  const trace = options.trace === false ? null : await openTrace(location, bus, output);
   const runId = new Date()
     .toISOString()
     .replace(/[-:]/g, '')
@@ -76,7 +84,8 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
     if (trace) {
       await trace.recorder.stop();
       await trace.store.close();
-      output.err(`traces: ${trace.store.location} (see them with \`cachet serve\`)\n`);
+      const serve = location === DEFAULT_TRACE_DB ? 'cachet serve' : `cachet serve --db ${trace.store.location}`;
+      output.err(`traces: ${trace.store.location} (see them with \`${serve}\`)\n`);
     }
   }
   return 0;

@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
-import { type CompactionHook, simulateWorkload } from '../../simulate/simulate-workload.js';
+import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
@@ -21,10 +21,9 @@ export interface SimulateCommandOptions {
 }
 
 /**
- * Supplies the history-compaction hook for `--compaction`. The compaction module registers it;
- * until then the flag is refused with a clear message.
+ * Builds the `--compaction` hook (the compaction module supplies it; without one the flag is not
+ * offered). Without `windowTokens` the model's own window is used.
  */
-/** Builds the `--compaction` hook; without `windowTokens` the model's own window is used. */
 export type CompactionHookFactory = (options: { provider: ProviderId; model: string; windowTokens?: number }) => CompactionHook;
 
 /**
@@ -72,16 +71,19 @@ export async function runSimulate(
   const events: CachetEvent[] = [];
   if (options.events) bus.onAny((event) => events.push(event));
   const provider = options.provider ?? workload.provider;
+  // The model the simulation runs (a counterpart when the provider is switched): the compaction
+  // hook must size windows and prices for that model, not the workload's.
+  const model = options.model ?? simulationModel(workload, provider);
   const result = simulateWorkload(workload, {
     provider,
-    model: options.model,
+    model,
     strategy: options.strategy ?? 'cachet',
     bus,
     ...(options.compaction && compaction
       ? {
           compaction: compaction({
             provider,
-            model: options.model ?? workload.model,
+            model,
             ...(options.window === undefined ? {} : { windowTokens: options.window }),
           }),
         }

@@ -21,6 +21,7 @@ import { type PaddingBlock, pinPadding, planRequestPadding } from './padding.js'
 import {
   type AnthropicCacheState,
   type BreakpointSlot,
+  cacheControlMarker,
   type PlannedBreakpoint,
   planBreakpoints,
   type ZoneTtls,
@@ -182,7 +183,7 @@ export function convertRequest(request: CanonicalRequest, options: AnthropicOpti
   for (const breakpoint of plan.breakpoints) {
     if (breakpoint.reason === 'automatic') continue;
     const target = list.targets[breakpoint.position];
-    if (target) target.cache_control = cacheControl(breakpoint.ttl);
+    if (target) target.cache_control = cacheControlMarker(breakpoint.ttl);
   }
   warnings.push(...plan.warnings);
 
@@ -196,7 +197,7 @@ export function convertRequest(request: CanonicalRequest, options: AnthropicOpti
     messages,
   };
   applyParams(body, request.params, warnings);
-  if (plan.automatic) body.cache_control = cacheControl(plan.automatic.ttl);
+  if (plan.automatic) body.cache_control = cacheControlMarker(plan.automatic.ttl);
 
   for (const warning of validateAnthropicBreakpoints(body)) warnings.push(warning.message);
   return {
@@ -344,11 +345,6 @@ function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationPa
   if (params.temperature !== undefined) warnings.push('params.temperature dropped: the Messages API no longer accepts it');
   if (params.topP !== undefined) warnings.push('params.topP dropped: the Messages API no longer accepts it');
   if (params.stopSequences && params.stopSequences.length > 0) body.stop_sequences = [...params.stopSequences];
-}
-
-function cacheControl(ttl: '5m' | '1h'): CacheControlEphemeral {
-  // 5m is the API default; leaving `ttl` out keeps bodies identical to the common shape.
-  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
 }
 
 function findLastIndex<Item>(items: readonly Item[], predicate: (item: Item) => boolean): number {

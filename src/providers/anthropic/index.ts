@@ -1,9 +1,15 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { CanonicalRequest } from '../../model/request.js';
 import type { ProviderAdapter } from '../adapter.js';
 import { anthropicCapabilities } from './capabilities.js';
-import { convertRequest } from './convert-request.js';
+import { type AnthropicConversionResult, convertRequest } from './convert-request.js';
 import type { AnthropicOptions } from './options.js';
 import { parseAnthropicUsage } from './parse-usage.js';
+
+/** A `ProviderAdapter` whose conversions carry the Anthropic metadata (`cacheState`, `floorTokens`, `paddingBlocks`). */
+export interface AnthropicAdapter extends ProviderAdapter<MessageCreateParamsNonStreaming, AnthropicOptions> {
+  convertRequest(request: CanonicalRequest, options?: AnthropicOptions): AnthropicConversionResult;
+}
 
 /**
  * The Anthropic Messages adapter: canonical request to `MessageCreateParamsNonStreaming`, usage
@@ -14,7 +20,7 @@ import { parseAnthropicUsage } from './parse-usage.js';
  * const message = await new Anthropic().messages.create(body);
  * recordUsage(session, anthropicAdapter.parseUsage(message), { turn: 1, step: 0, price: pricedBy('anthropic') });
  */
-export const anthropicAdapter: ProviderAdapter<MessageCreateParamsNonStreaming, AnthropicOptions> = {
+export const anthropicAdapter: AnthropicAdapter = {
   id: 'anthropic',
   capabilities: (model) => anthropicCapabilities(model),
   convertRequest,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../model/hash.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { convertRequest } from './convert-request.js';
-import { type AnthropicModelRow, resolveAnthropicModel } from './models.js';
-import { OPERATING_GUIDELINES, OPERATING_GUIDELINES_SECTIONS } from './operating-guidelines.js';
+import { ANTHROPIC_MODELS, type AnthropicModelRow, resolveAnthropicModel, UNKNOWN_ANTHROPIC_MODEL } from './models.js';
+import { OPERATING_GUIDELINES, OPERATING_GUIDELINES_SECTIONS, OPERATING_GUIDELINES_VERSION } from './operating-guidelines.js';
 import { planPadding, planRequestPadding } from './padding.js';
 import { plainChat } from './test-support/fixtures.js';
 
@@ -150,14 +151,28 @@ describe('padding stays fixed within a session', () => {
 });
 
 describe('operating guidelines', () => {
-  it('clear the largest padding target on their own (chars/4 estimate)', () => {
-    expect(charsPerTokenCounter().countText(OPERATING_GUIDELINES)).toBeGreaterThanOrEqual(4500);
+  const largestMinimum = Math.max(...[...ANTHROPIC_MODELS, UNKNOWN_ANTHROPIC_MODEL].map((row) => row.paddingTarget.min));
+
+  it('clear the largest padding target minimum on their own, under the calibrated estimator and the chars/4 fallback', () => {
+    expect(largestMinimum).toBe(4500);
+    expect(anthropicEstimator().countText(OPERATING_GUIDELINES, 'prose')).toBeGreaterThanOrEqual(largestMinimum);
+    expect(charsPerTokenCounter().countText(OPERATING_GUIDELINES, 'prose')).toBeGreaterThanOrEqual(largestMinimum);
     expect(OPERATING_GUIDELINES_SECTIONS.length).toBeGreaterThan(10);
   });
 
+  it("padding: always with no skills pads an empty global zone over Haiku 4.5's floor (estimator)", () => {
+    const plan = planPadding({ mode: 'always', prefixTokens: 0, model: haiku, counter: anthropicEstimator() });
+    expect(plan.decision.applied).toBe(true);
+    expect(plan.decision.prefixTokensAfter).toBeGreaterThanOrEqual(haiku.paddingTarget.min);
+    expect(plan.decision.prefixTokensAfter).toBeLessThanOrEqual(haiku.paddingTarget.max);
+    expect(plan.blocks.map((block) => block.source)).toEqual(['guidelines']);
+  });
+
   it('are byte-stable (changing them re-writes every padded prefix: bump OPERATING_GUIDELINES_VERSION)', () => {
+    // Version 2 added sections 26-30 so the guidelines alone clear 4,500 estimated tokens.
+    expect(OPERATING_GUIDELINES_VERSION).toBe(2);
     expect(sha256(OPERATING_GUIDELINES)).toMatchInlineSnapshot(
-      `"b75d3e9183dc00ea2937b75987bbc459fe61ede9283678035cc225f0ab771b12"`,
+      `"ccc79ee97793fb428308e9f3aa6227d43e9c8ddccc4b163c05882c05246e8bfd"`,
     );
   });
 });

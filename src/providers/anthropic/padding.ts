@@ -42,7 +42,7 @@ export interface PaddingInput {
   counter?: TokenCounter;
   /** Requests a session is expected to make; the cost model's horizon. Default 10. */
   expectedRequests?: number;
-  /** Tokens each request adds to the cached prefix, for the cost model. Default 0. */
+  /** Tokens each request adds to the cached prefix, for the cost model [DEFAULT_EXPECTED_GROWTH_TOKENS, 500]. */
   expectedGrowthTokens?: number;
   /** TTL of the global breakpoint: 1h entries cost 2× to write instead of 1.25×. */
   ttl?: AnthropicTtl;

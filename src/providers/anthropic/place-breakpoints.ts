@@ -58,6 +58,7 @@ export interface CallerMarker {
 export type BreakpointReason = 'caller' | 'history' | 'lookback-guard' | 'global-static' | 'session-static' | 'automatic';
 
 export interface PlannedBreakpoint extends BreakpointRecord {
+  ttl: AnthropicTtl;
   reason: BreakpointReason;
   /** Wire position (see BreakpointSlot); for `automatic`, the last cacheable block. */
   position: number;
@@ -322,4 +323,15 @@ function enforceTtlOrder(ttls: AnthropicTtl[], paths: readonly string[], warning
       warnings.push(`${paths[index]}: ttl raised to 1h because a later breakpoint uses 1h (1h entries must precede 5m ones)`);
     }
   }
+}
+
+/**
+ * The `cache_control` value for a breakpoint. 5m is the API default: leaving `ttl` out keeps
+ * bodies identical to the common shape.
+ *
+ * @example
+ * cacheControlMarker('1h') // { type: 'ephemeral', ttl: '1h' }
+ */
+export function cacheControlMarker(ttl: AnthropicTtl): { type: 'ephemeral'; ttl?: '1h' } {
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
 }

@@ -286,7 +286,8 @@ function userPart(block: Exclude<UserContentBlock, { type: 'tool_result' }>, pat
   }
 }
 
-function mediaUrl(source: MediaSource): string {
+/** A URL source as is, base64 as a `data:` URL: the form both OpenAI APIs take for images and files. */
+export function mediaUrl(source: MediaSource): string {
   return source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
 }
 

@@ -1,7 +1,7 @@
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionFunctionTool,
-  ChatCompletionToolChoiceOption,
+  ChatCompletionNamedToolChoice,
 } from 'openai/resources/chat/completions';
 import { canonicalize } from '../../model/canonical-json.js';
 import type { ToolDefinition } from '../../model/content.js';
@@ -19,7 +19,7 @@ export function toChatTools(tools: readonly ToolDefinition[]): ChatCompletionFun
   }));
 }
 
-export function toChatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+export function toChatToolChoice(choice: ToolChoice): 'auto' | 'required' | 'none' | ChatCompletionNamedToolChoice {
   switch (choice.type) {
     case 'auto':
       return 'auto';

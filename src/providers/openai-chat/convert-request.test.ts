@@ -206,10 +206,11 @@ describe('convertToOpenAIChat', () => {
       ]
     `);
     expect(body.prompt_cache_options).toEqual({ mode: 'explicit' });
-    expect(metadata.breakpoints.map((breakpoint) => [breakpoint.path, breakpoint.zone])).toEqual([
-      ['system[1]', 'global'],
-      ['system[2]', 'session'],
-      ['messages[2].content[1].content[0]', 'history'],
+    // Recorded with OpenAI's own lifetime for explicit breakpoints, not Anthropic's 5m.
+    expect(metadata.breakpoints.map((breakpoint) => [breakpoint.path, breakpoint.zone, breakpoint.ttl])).toEqual([
+      ['system[1]', 'global', '30m'],
+      ['system[2]', 'session', '30m'],
+      ['messages[2].content[1].content[0]', 'history', '30m'],
     ]);
     expect(body.messages.at(-1)?.role).toBe('developer');
   });

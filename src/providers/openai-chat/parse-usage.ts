@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
-
-const count = z.number().int().nonnegative();
+import { tokenCountSchema as count, openAIUsage, usagePayload } from '../shared/openai-usage.js';
 
 /** `usage` of a Chat Completions response (OpenAI, OpenRouter, vLLM, SGLang, llama.cpp, Ollama's /v1). */
 export const chatUsageSchema = z.object({
@@ -13,29 +12,22 @@ export const chatUsageSchema = z.object({
 });
 export type ChatUsagePayload = z.infer<typeof chatUsageSchema>;
 
-/** The `usage` object of a response, or the value itself when it already is one. */
-export function usagePayload(response: unknown): unknown {
-  if (typeof response === 'object' && response !== null && 'usage' in response) return (response as { usage: unknown }).usage;
-  return response;
-}
-
 /**
  * Normalise Chat Completions usage. `prompt_tokens` counts every input token; cached reads and
  * cache writes (`cache_write_tokens`, where reported) are parts of it, so the uncached share is
  * what remains.
  */
 export function normaliseChatUsage(usage: ChatUsagePayload, raw: unknown): Usage {
-  const cacheReadTokens = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  const cacheWriteTokens = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
-  return {
-    uncachedInputTokens: Math.max(0, usage.prompt_tokens - cacheReadTokens - cacheWriteTokens),
-    cacheReadTokens,
-    cacheWrite5mTokens: cacheWriteTokens,
-    cacheWrite1hTokens: 0,
-    outputTokens: usage.completion_tokens,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+  return openAIUsage(
+    {
+      input: usage.prompt_tokens,
+      cacheRead: usage.prompt_tokens_details?.cached_tokens,
+      cacheWrite: usage.prompt_tokens_details?.cache_write_tokens,
+      output: usage.completion_tokens,
+      reasoning: usage.completion_tokens_details?.reasoning_tokens,
+    },
     raw,
-  };
+  );
 }
 
 /**

@@ -21,17 +21,18 @@ const REASONS = {
  * candidates, the latest ones are kept (they cover the most tokens).
  *
  * @example
- * const chosen = chooseBreakpoints({ global, history }, 3); // [global, history]
+ * const chosen = chooseBreakpoints({ global, history }, 3, '30m'); // [global, history]
  */
 export function chooseBreakpoints<Part>(
   anchors: ZoneAnchors<Part>,
   limit: number,
+  ttl: BreakpointRecord['ttl'],
 ): Array<{ anchor: Anchor<Part>; record: BreakpointRecord }> {
   const chosen: Array<{ anchor: Anchor<Part>; record: BreakpointRecord }> = [];
   for (const zone of ['global', 'session', 'history'] as const) {
     const anchor = anchors[zone];
     if (!anchor || chosen.some((entry) => entry.anchor.part === anchor.part)) continue;
-    chosen.push({ anchor, record: { path: anchor.path, zone: anchor.zone, ttl: '5m', reason: REASONS[zone] } });
+    chosen.push({ anchor, record: { path: anchor.path, zone: anchor.zone, ttl, reason: REASONS[zone] } });
   }
   return chosen.slice(Math.max(0, chosen.length - limit));
 }
@@ -48,7 +49,8 @@ export function markOpenAIBreakpoints<Part extends { prompt_cache_breakpoint?: {
   anchors: ZoneAnchors<Part>,
   mode: 'implicit' | 'explicit',
 ): BreakpointRecord[] {
-  const chosen = chooseBreakpoints(anchors, OPENAI_BREAKPOINT_WRITES[mode]);
+  // OpenAI keeps explicitly written entries for 30 minutes (CACHE_LIFETIMES_MS.openAiExplicit).
+  const chosen = chooseBreakpoints(anchors, OPENAI_BREAKPOINT_WRITES[mode], '30m');
   for (const { anchor } of chosen) anchor.part.prompt_cache_breakpoint = { mode: 'explicit' };
-  return chosen.map((entry) => ({ ...entry.record, reason: `${entry.record.reason}; TTL from prompt_cache_options (30m)` }));
+  return chosen.map((entry) => entry.record);
 }

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
-import { chatUsageSchema, normaliseChatUsage } from '../openai-chat/parse-usage.js';
-
-const count = z.number().int().nonnegative();
+import { chatUsageSchema } from '../openai-chat/parse-usage.js';
+import { tokenCountSchema as count, openAIUsage } from '../shared/openai-usage.js';
 
 const localResponseSchema = z.object({
   usage: chatUsageSchema.nullish(),
@@ -58,11 +57,10 @@ export function parseOpenAICompatibleUsage(response: unknown): Usage {
     const cached = Math.min(parsed.prompt_eval_cached_count ?? 0, parsed.prompt_eval_count);
     return local(cached, parsed.prompt_eval_count - cached);
   }
-  if (usage)
-    return {
-      ...normaliseChatUsage(usage, response),
-      cacheWrite5mTokens: 0,
-      uncachedInputTokens: usage.prompt_tokens - (usage.prompt_tokens_details?.cached_tokens ?? 0),
-    };
+  if (usage) {
+    // Writes are free locally: whatever was not read is uncached input, even if a server reports writes.
+    const counts = { input: usage.prompt_tokens, cacheRead: usage.prompt_tokens_details?.cached_tokens, cacheWrite: 0 };
+    return openAIUsage({ ...counts, output: outputTokens, reasoning: reasoningTokens }, response);
+  }
   throw new ValidationError('response', 'one of usage, timings, tokens_evaluated or prompt_eval_count');
 }

@@ -11,11 +11,12 @@ import type {
   ToolChoiceOptions,
 } from 'openai/resources/responses/responses';
 import { canonicalize, canonicalJson } from '../../model/canonical-json.js';
-import type { AssistantMessage, MediaSource, ToolResultBlock, UserContentBlock } from '../../model/content.js';
+import type { AssistantMessage, ToolResultBlock, UserContentBlock } from '../../model/content.js';
 import type { CanonicalRequest, ToolChoice, Zone } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
 import type { ConversionResult } from '../adapter.js';
-import type { Anchor } from '../openai-chat/chat-messages.js';
+import { type Anchor, mediaUrl } from '../openai-chat/chat-messages.js';
+import { toChatToolChoice } from '../openai-chat/chat-params.js';
 import { cacheFields, type OpenAIRequestOptions } from '../openai-chat/convert-request.js';
 import { resolveOpenAIModel } from '../openai-chat/models.js';
 import { markOpenAIBreakpoints, type ZoneAnchors } from '../openai-chat/place-breakpoints.js';
@@ -221,10 +222,6 @@ function userPart(block: Exclude<UserContentBlock, { type: 'tool_result' }>): Us
   }
 }
 
-function mediaUrl(source: MediaSource): string {
-  return source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
-}
-
 function functionTool(tool: CanonicalRequest['tools'][number]): FunctionTool {
   return {
     type: 'function',
@@ -235,17 +232,8 @@ function functionTool(tool: CanonicalRequest['tools'][number]): FunctionTool {
   };
 }
 
+/** The Chat Completions mapping, with Responses' flat `{ type: 'function', name }` for one named tool. */
 function toolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
-  switch (choice.type) {
-    case 'auto':
-      return 'auto';
-    case 'any':
-      return 'required';
-    case 'none':
-      return 'none';
-    case 'tool':
-      return { type: 'function', name: choice.name };
-    default:
-      return assertNever(choice);
-  }
+  const chat = toChatToolChoice(choice);
+  return typeof chat === 'string' ? chat : { type: 'function', name: chat.function.name };
 }

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
-import { usagePayload } from '../openai-chat/parse-usage.js';
-
-const count = z.number().int().nonnegative();
+import { tokenCountSchema as count, openAIUsage, usagePayload } from '../shared/openai-usage.js';
 
 /** `usage` of a Responses API response. `cache_write_tokens` is reported on GPT-5.6 and later. */
 export const responsesUsageSchema = z.object({
@@ -23,15 +21,14 @@ export const responsesUsageSchema = z.object({
 export function parseOpenAIResponsesUsage(response: unknown): Usage {
   const raw = usagePayload(response);
   const usage = parseWith(responsesUsageSchema, raw, 'usage');
-  const cacheReadTokens = usage.input_tokens_details?.cached_tokens ?? 0;
-  const cacheWriteTokens = usage.input_tokens_details?.cache_write_tokens ?? 0;
-  return {
-    uncachedInputTokens: Math.max(0, usage.input_tokens - cacheReadTokens - cacheWriteTokens),
-    cacheReadTokens,
-    cacheWrite5mTokens: cacheWriteTokens,
-    cacheWrite1hTokens: 0,
-    outputTokens: usage.output_tokens,
-    reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+  return openAIUsage(
+    {
+      input: usage.input_tokens,
+      cacheRead: usage.input_tokens_details?.cached_tokens,
+      cacheWrite: usage.input_tokens_details?.cache_write_tokens,
+      output: usage.output_tokens,
+      reasoning: usage.output_tokens_details?.reasoning_tokens,
+    },
     raw,
-  };
+  );
 }

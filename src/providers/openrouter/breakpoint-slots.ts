@@ -55,7 +55,17 @@ export function chatBreakpointSlots(
     const path = `tools[${index}]`;
     const zone: Zone = records.get(path)?.zone ?? (index < request.layout.globalToolCount ? 'global' : 'session');
     // Chat Completions tools carry no markers; they still count as positions and tokens.
-    add({ path, zone, messageIndex: null, prefixHash: prefixHashOf(records, path), cacheable: false, tokens: counter.countBlock(tool) }, null);
+    add(
+      {
+        path,
+        zone,
+        messageIndex: null,
+        prefixHash: prefixHashOf(records, path),
+        cacheable: false,
+        tokens: counter.countBlock(tool),
+      },
+      null,
+    );
   });
 
   for (const message of messages) {

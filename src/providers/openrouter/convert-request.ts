@@ -59,6 +59,10 @@ export interface OpenRouterConversionMetadata extends ConversionMetadata {
   cacheState: AnthropicCacheState | null;
 }
 
+export interface OpenRouterConversionResult extends ConversionResult<OpenRouterBody> {
+  metadata: OpenRouterConversionMetadata;
+}
+
 /**
  * Convert a canonical request to an OpenRouter body (Chat Completions shape). Anthropic routes
  * get the Anthropic adapter's breakpoint plan as `cache_control` markers (history end, lookback
@@ -70,10 +74,7 @@ export interface OpenRouterConversionMetadata extends ConversionMetadata {
  * await new OpenAI({ baseURL: 'https://openrouter.ai/api/v1' }).chat.completions.create(body);
  * lastState = metadata.cacheState;
  */
-export function convertToOpenRouter(
-  request: CanonicalRequest,
-  options: OpenRouterOptions = {},
-): ConversionResult<OpenRouterBody> & { metadata: OpenRouterConversionMetadata } {
+export function convertToOpenRouter(request: CanonicalRequest, options: OpenRouterOptions = {}): OpenRouterConversionResult {
   const route = resolveOpenRouterRoute(request.model, options.routes);
   const dialect: ChatDialect = {
     systemRole: 'system',

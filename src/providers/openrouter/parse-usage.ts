@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
-import { chatUsageSchema, normaliseChatUsage, usagePayload } from '../openai-chat/parse-usage.js';
+import { chatUsageSchema, normaliseChatUsage } from '../openai-chat/parse-usage.js';
+import { usagePayload } from '../shared/openai-usage.js';
 
 /** OpenRouter usage: normalised `Usage` plus the money figures OpenRouter reports. */
 export interface OpenRouterUsage extends Usage {

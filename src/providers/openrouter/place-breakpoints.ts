@@ -5,10 +5,11 @@ import { DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from '../anthropic/options.js';
 import {
   type AnthropicCacheState,
   type CallerMarker,
+  cacheControlMarker,
   type PlannedBreakpoint,
   planBreakpoints,
 } from '../anthropic/place-breakpoints.js';
-import type { CacheControlMarker, WireOrigin } from '../openai-chat/chat-messages.js';
+import type { WireOrigin } from '../openai-chat/chat-messages.js';
 import { chatBreakpointSlots } from './breakpoint-slots.js';
 import type { OpenRouterMessage } from './convert-request.js';
 import { anthropicModelId } from './models.js';
@@ -64,12 +65,7 @@ export function markCacheControl(input: CacheControlPlanInput): CacheControlPlan
   });
   for (const breakpoint of plan.breakpoints) {
     const target = targets[breakpoint.position];
-    if (target) target.cache_control = cacheControl(breakpoint.ttl);
+    if (target) target.cache_control = cacheControlMarker(breakpoint.ttl);
   }
   return { breakpoints: plan.breakpoints, cacheState: plan.cacheState, floorTokens, warnings: plan.warnings };
-}
-
-function cacheControl(ttl: '5m' | '1h'): CacheControlMarker {
-  // 5m is Anthropic's default; leaving `ttl` out keeps bodies identical to the common shape.
-  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
 }

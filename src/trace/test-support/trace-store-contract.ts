@@ -144,6 +144,18 @@ export function describeTraceStoreContract(name: string, harness: () => TraceSto
       });
     });
 
+    it('lists sessions last active at the same time most recently recorded first (a re-run demo on top)', async () => {
+      await withStore(async (store) => {
+        const rerun = (sessionId: string) =>
+          sampleEvents()
+            .filter((event) => event.sessionId === 's-alpha')
+            .map((event) => ({ ...event, sessionId }));
+        await store.appendBatch(rerun('run-a'));
+        await store.appendBatch(rerun('run-b'));
+        expect((await store.sessions()).map((session) => session.sessionId)).toEqual(['run-b', 'run-a']);
+      });
+    });
+
     it('lists the requests of a session with their breaks attached by turn and step', async () => {
       await withStore(async (store) => {
         await store.appendBatch(sampleEvents());

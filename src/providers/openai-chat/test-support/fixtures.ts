@@ -1,25 +1,12 @@
-import type { Message, ToolDefinition } from '../../../model/content.js';
+import type { Message } from '../../../model/content.js';
 import type { CanonicalRequest } from '../../../model/request.js';
 import { assemble } from '../../../session/assemble.js';
 import { Session } from '../../../session/session.js';
 import { currentTimeProvider, tailProvider } from '../../../session/tail-provider.js';
+import { TOOLS as FIXTURE_TOOLS, PNG_1X1 } from '../../anthropic/test-support/fixtures.js';
 
-/** Two tools; schema keys deliberately out of order to show canonicalisation. */
-export const FIXTURE_TOOLS: ToolDefinition[] = [
-  {
-    name: 'read_file',
-    description: 'Read a file from the workspace',
-    inputSchema: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } },
-  },
-  {
-    name: 'grep',
-    description: 'Search files for a pattern',
-    inputSchema: { properties: { pattern: { type: 'string' }, glob: { type: 'string' } }, type: 'object' },
-  },
-];
-
-/** A tiny 1x1 PNG. */
-export const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';
+/** The Anthropic fixtures' two tools (schema keys out of order) and 1x1 PNG: one copy for every adapter's tests. */
+export { FIXTURE_TOOLS, PNG_1X1 };
 
 export interface FixtureSession {
   session: Session;
