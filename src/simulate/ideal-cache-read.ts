@@ -1,4 +1,4 @@
-import { CACHE_LIFETIMES_MS, minimumPrefixTokens, unitTokens } from '../cache/wire/cache-rules.js';
+import { CACHE_LIFETIMES_MS, minimumPrefixTokens, unitTokensWithFraming } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../cache/wire/wire-unit.js';
 import { assertNever } from '../model/validate.js';
@@ -46,7 +46,7 @@ export class IdealCacheReads {
   next(referenceBody: unknown, at: number): number {
     const body = normalizeWireBody(referenceBody, this.provider);
     const units = body.units.map(unitIdentity);
-    const tokens = body.units.map((unit) => unitTokens(unit, this.counter));
+    const tokens = unitTokensWithFraming(body, this.counter);
     const previous = this.previous;
     this.previous = { units, tokens, at, messageCount: messageCount(body) };
     if (!previous || at - previous.at > longestCacheLifetimeMs(this.provider, this.model)) return 0;

@@ -3,7 +3,7 @@ import { type OpenAIModelFacts, resolveOpenAIModel } from '../../providers/opena
 import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { createBreakDetector } from '../break/break-detector.js';
-import { CACHE_LIFETIMES_MS, cacheRulesFor, openAiModelId, unitTokens } from '../wire/cache-rules.js';
+import { CACHE_LIFETIMES_MS, cacheRulesFor, openAiModelId, unitTokens, unitTokensWithFraming } from '../wire/cache-rules.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../wire/wire-unit.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
@@ -11,8 +11,6 @@ import { runningTotals, unitPrefixHashes } from './unit-prefix.js';
 
 /** OpenAI reads cached prefixes in steps of this many tokens past the 1,024-token minimum (prompt-caching guide). */
 export const OPENAI_CACHE_INCREMENT = 128;
-/** Framing tokens per message in the rendered prompt (OpenAI cookbook token-counting recipe). */
-const MESSAGE_OVERHEAD_TOKENS = 3;
 /** Explicit-breakpoint models consider this many of the latest breakpoints (SDK 6.49 docs). */
 const MAX_CONSIDERED_BREAKPOINTS = 80;
 /** Prompts kept for automatic matching; older ones have long been evicted in practice. */
@@ -81,7 +79,7 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     const at = context.at;
     const requestIndex = index++;
     const facts = resolveOpenAIModel(openAiModelId(body.model), options.modelOverrides);
-    const tokens = tokensWithFraming(body, counter);
+    const tokens = unitTokensWithFraming(body, counter);
     const cumulative = runningTotals(tokens);
     const total = cumulative.at(-1) ?? 0;
     const retention =
@@ -225,19 +223,6 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
 export function roundToIncrement(sharedTokens: number, minimum: number): number {
   if (sharedTokens < minimum) return 0;
   return minimum + Math.floor((sharedTokens - minimum) / OPENAI_CACHE_INCREMENT) * OPENAI_CACHE_INCREMENT;
-}
-
-/** Unit tokens plus the framing tokens at the start of every message. */
-function tokensWithFraming(body: NormalizedWireBody, counter: TokenCounter): number[] {
-  let lastMessage: number | null = null;
-  return body.units.map((unit) => {
-    let tokens = unitTokens(unit, counter);
-    if (unit.messageIndex !== null && unit.messageIndex !== lastMessage) {
-      tokens += MESSAGE_OVERHEAD_TOKENS;
-      lastMessage = unit.messageIndex;
-    }
-    return tokens;
-  });
 }
 
 /**

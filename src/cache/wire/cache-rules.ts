@@ -139,3 +139,25 @@ export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
   }
   return tokens + unit.fixedTokens;
 }
+
+/** Framing tokens per message in OpenAI's rendered prompt (OpenAI cookbook token-counting recipe). */
+export const OPENAI_MESSAGE_FRAMING_TOKENS = 3;
+
+/**
+ * Tokens of every unit of a body as the body's cache rules bill them: `unitTokens`, plus, under
+ * OpenAI rules, the framing tokens at the start of each message (Anthropic's framing is not
+ * modelled; local engines count rendered tokens instead). Cache models and the ideal read use
+ * this, so reads and the physical limit are measured in the same tokens.
+ */
+export function unitTokensWithFraming(body: NormalizedWireBody, counter: TokenCounter): number[] {
+  const framing = cacheRulesFor(body) === 'openai' ? OPENAI_MESSAGE_FRAMING_TOKENS : 0;
+  let lastMessage: number | null = null;
+  return body.units.map((unit) => {
+    let tokens = unitTokens(unit, counter);
+    if (framing > 0 && unit.messageIndex !== null && unit.messageIndex !== lastMessage) {
+      tokens += framing;
+      lastMessage = unit.messageIndex;
+    }
+    return tokens;
+  });
+}
