@@ -128,11 +128,15 @@ describe('simulateWorkload', () => {
     ]);
   });
 
-  it('runs on every provider the CLI names', () => {
+  it('runs on every provider the CLI names, never reading past the ideal', () => {
     for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'openrouter'] as const) {
       const result = simulateWorkload(coding, { provider, strategy: 'cachet' });
       expect(result.provider).toBe(provider);
       expect(result.totals.cacheReadTokens).toBeGreaterThan(0);
+      // The ideal is measured in the tokens the cache model bills (OpenAI's message framing
+      // included), so no request reads more than its physical limit.
+      for (const request of result.requests)
+        expect(request.cacheReadTokens - request.paddingReadTokens).toBeLessThanOrEqual(request.idealCacheReadTokens);
     }
   });
 });

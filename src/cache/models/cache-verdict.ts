@@ -55,21 +55,8 @@ export interface CacheModel {
   reset(): void;
 }
 
-export interface VerdictFigures {
-  index: number;
-  at: number;
-  inputTokens: number;
-  cacheReadTokens: number;
-  cacheWrite5mTokens: number;
-  cacheWrite1hTokens: number;
-  tokensEstimated: boolean;
-  counter: string;
-  readFrom: CacheVerdict['readFrom'];
-  missCause: CacheBreakCause | null;
-  explanation: string[];
-  warnings: string[];
-  rejected: string | null;
-}
+/** What a model decides for a request; `buildVerdict` derives the rest (write sum, uncached, usage). */
+export type VerdictFigures = Omit<CacheVerdict, 'cacheWriteTokens' | 'uncachedTokens' | 'usage'>;
 
 /** Fill the derived fields (write sum, uncached, usage) of a verdict. */
 export function buildVerdict(figures: VerdictFigures): CacheVerdict {

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { causeSentence, diffWireBodies, type WireDiff } from '../../cache/break/diff-wire-bodies.js';
 import { normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import { CachetError } from '../../model/errors.js';
 import type { ProviderId } from '../../providers/adapter.js';
-
-const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai-chat', 'openai-responses', 'openrouter', 'openai-compatible'];
+import { PROVIDER_NAMES } from '../../workloads/workload-schema.js';
+import { parseProvider } from '../cli-options.js';
 
 /** Exit code for unreadable or invalid input files (the CLI's convention for bad input). */
 export const DIFF_BAD_INPUT_EXIT_CODE = 2;
@@ -18,12 +18,6 @@ export interface DiffCommandOptions {
 export interface DiffOutput {
   out: (line: string) => void;
   err: (line: string) => void;
-}
-
-function parseProvider(value: string): ProviderId {
-  if (!(PROVIDERS as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`expected one of ${PROVIDERS.join(', ')}`);
-  return value as ProviderId;
 }
 
 /**
@@ -41,7 +35,11 @@ export function registerDiffCommand(program: Command): Command {
     .argument('<a>', 'the earlier request body (JSON file)')
     .argument('<b>', 'the later request body (JSON file)')
     .option('--json', 'print {identical, firstDivergence, cause} as one JSON object')
-    .option('--provider <provider>', `wire format of both bodies (${PROVIDERS.join(', ')}); detected when absent`, parseProvider)
+    .option(
+      '--provider <provider>',
+      `wire format of both bodies (${PROVIDER_NAMES.join(', ')}); detected when absent`,
+      parseProvider,
+    )
     .action(async (a: string, b: string, options: DiffCommandOptions) => {
       process.exitCode = await runDiff(a, b, options);
     });
