@@ -8,6 +8,8 @@ import { prepareRequest, sharedCounter, zoneTokensOf } from '../runtime/prepare-
 import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
 import { assemble } from '../session/assemble.js';
 import { Session } from '../session/session.js';
+import { ActivationBudget } from '../skills/activation-budget.js';
+import { SkillTools } from '../skills/skill-tools.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { type Workload, type WorkloadStep, type WorkloadTurn, workloadRequests } from '../workloads/workload.js';
 import { adapterFor } from './provider-adapters.js';
@@ -21,6 +23,7 @@ import {
   userMessage,
   workingMemoryPair,
 } from './workload-content.js';
+import { withSkillLoadResults, workloadSkillStore } from './workload-skills.js';
 
 export interface CachetStrategyOptions {
   /** `auto` [default]: Cachet's TTL choice (`chooseHistoryTtl`); or a fixed TTL for comparisons. */
@@ -36,6 +39,9 @@ export interface CachetStrategyOptions {
  * adapter with its defaults, the history TTL chosen from the session's rhythm (and any
  * `priorGapsMs`), and padding decided by cost over the session length and growth per request
  * the workload implies, with the adapter's cache state passed back on every request.
+ * `skill_load` calls run through the real `SkillTools` (the workload's skills, a default
+ * `ActivationBudget`, the session's bus and clock), so history holds what Cachet returns and
+ * `skill.loaded` / `tool.failed` reach the bus.
  */
 export function cachetStrategy(
   workload: Workload,
@@ -63,6 +69,12 @@ export function cachetStrategy(
   const adapter = adapterFor(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const ttlMode = context.options?.ttl ?? 'auto';
+  const skillTools = new SkillTools({
+    store: workloadSkillStore(workload),
+    budget: new ActivationBudget(),
+    session,
+    tokenCounter: counter,
+  });
   // Gaps between this session's requests so far: the TTL policy's evidence.
   const gapsMs: number[] = [];
   let lastRequestAt: number | null = null;
@@ -140,7 +152,7 @@ export function cachetStrategy(
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {
       session.append({ role: 'assistant', content: step.reply });
       if (step.discoveredTools.length > 0) session.discoverTools(step.discoveredTools.map((tool) => tool.tool));
-      const results = toolResultMessage(step, toolGuidanceText(step.discoveredTools));
+      const results = toolResultMessage(withSkillLoadResults(step, skillTools), toolGuidanceText(step.discoveredTools));
       if (results) session.append(results);
     },
   };

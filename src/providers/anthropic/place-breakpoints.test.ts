@@ -56,10 +56,27 @@ describe('planBreakpoints', () => {
     ]);
   });
 
+  it('moves the global breakpoint to the static end when the global entry alone is below the floor', () => {
+    // Global tools (2 × 100), tools discovered this session (2 × 100), then global system text
+    // (700): the contiguous global run ends at 1 with 200 tokens, which Anthropic never caches.
+    const list = slots(['g', 'g', 's', 's', 'g', 'h', 'h']);
+    list[4] = { ...list[4]!, tokens: 700 };
+    expect(summary(planBreakpoints(input(list)))).toEqual(['session-static@4', 'history@6']);
+    // With a session message after the system text, the end of the system level is preferred:
+    // images or tool_choice changes invalidate messages, not the system level.
+    const withPair = slots(['g', 'g', 's', 's', 'g', 's', 'h', 'h']);
+    withPair[4] = { ...withPair[4]!, path: 'system[0]', tokens: 700 };
+    expect(summary(planBreakpoints(input(withPair)))).toEqual(['session-static@4', 'history@7']);
+    // Below the floor as a whole too: the plan keeps the global end (nothing better exists).
+    expect(summary(planBreakpoints(input(slots(['g', 'g', 's', 's', 'g', 'h', 'h']))))).toEqual(['global-static@1', 'history@6']);
+  });
+
   it('gives the session zone its own breakpoint only when it adds enough tokens and clears the floor', () => {
     const list = slots(['g', 's', 's', 'h', 'h'], 600);
     expect(summary(planBreakpoints(input(list)))).toEqual(['global-static@0', 'session-static@2', 'history@4']);
-    expect(summary(planBreakpoints(input(list, { sessionMinTokens: 2000 })))).toEqual(['global-static@0', 'history@4']);
+    // Not worth its own entry: the static end then takes the global breakpoint, because the
+    // global entry alone (600 tokens) is below the 1,024-token floor and would never be written.
+    expect(summary(planBreakpoints(input(list, { sessionMinTokens: 2000 })))).toEqual(['session-static@2', 'history@4']);
   });
 
   it('automatic mode leaves three slots for caller markers and records the automatic one last', () => {

@@ -147,11 +147,26 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
     const worthwhile = history < 0 || sessionOwnTokens >= input.sessionMinTokens;
     const session = staticEnd > globalEnd && worthwhile && (history < 0 || staticTokens >= input.floorTokens) ? staticEnd : -1;
 
+    // A global entry below the provider's minimum is never written. When the static zones as a
+    // whole clear it (tools discovered this session sit between the global tools and the system
+    // text, or the session text is long), the earliest static boundary that clears it takes the
+    // global breakpoint: the end of the system text first, because images, tool_choice and
+    // thinking changes invalidate only the messages level, then the end of the static zones.
+    const belowFloor = globalEnd >= 0 && (cumulative[globalEnd] ?? 0) < input.floorTokens;
+    const staticMark =
+      belowFloor && session < 0 && staticEnd > globalEnd
+        ? ([lastCacheableAtOrBefore(slots, lastSystemSlot(slots, staticEnd)), staticEnd].find(
+            (index) => index > globalEnd && (cumulative[index] ?? 0) >= input.floorTokens,
+          ) ?? -1)
+        : -1;
+
     if (history >= 0) candidates.push(candidate(slots, history, 'history'));
     else if (session >= 0) candidates.push(candidate(slots, session, 'session-static'));
-    const guard = history >= 0 ? guardPosition(input, history, [history, globalEnd, session]) : -1;
+    const globalMark = staticMark >= 0 ? staticMark : globalEnd;
+    const guard = history >= 0 ? guardPosition(input, history, [history, globalMark, session]) : -1;
     if (guard >= 0) candidates.push(candidate(slots, guard, 'lookback-guard'));
-    if (globalEnd >= 0) candidates.push(candidate(slots, globalEnd, 'global-static'));
+    if (staticMark >= 0) candidates.push(candidate(slots, staticMark, 'session-static'));
+    else if (globalEnd >= 0) candidates.push(candidate(slots, globalEnd, 'global-static'));
     if (session >= 0 && history >= 0) candidates.push(candidate(slots, session, 'session-static'));
   }
 
@@ -292,6 +307,12 @@ function lastIndexWhile(slots: readonly BreakpointSlot[], end: number, predicate
   let index = -1;
   while (index + 1 <= end && predicate(slots[index + 1] as BreakpointSlot)) index++;
   return index;
+}
+
+/** The last system block at or before `end` (-1 without one): the end of the system level. */
+function lastSystemSlot(slots: readonly BreakpointSlot[], end: number): number {
+  for (let index = end; index >= 0; index--) if (slots[index]?.path.startsWith('system[')) return index;
+  return -1;
 }
 
 function lastCacheableAtOrBefore(slots: readonly BreakpointSlot[], start: number): number {
