@@ -15,3 +15,4 @@ export {
   totalsOf,
 } from './simulate-workload.js';
 export { type BuiltRequest, isStrategyName, STRATEGY_NAMES, type StrategyDriver, type StrategyName } from './strategy.js';
+export { withSkillLoadResults, workloadSkillStore } from './workload-skills.js';
