@@ -19,7 +19,7 @@ const recorder = recordEvents(bus, await openTraceStore()); // SQLite at .cachet
 let recall = '';
 const session = new Session({
   id: 'session-42',
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-5',
   bus,
   // Global static zone: the same bytes for every session of your deployment.
   global: {

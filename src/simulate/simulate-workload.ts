@@ -286,11 +286,11 @@ export function defaultModelFor(provider: ProviderId, workloadModel: string): st
   const claude = workloadModel.replace(/^anthropic\//, '').replaceAll('.', '-');
   switch (provider) {
     case 'anthropic':
-      return claude.startsWith('claude-') ? claude : 'claude-sonnet-4-5';
+      return claude.startsWith('claude-') ? claude : 'claude-sonnet-5';
     case 'openrouter':
       return workloadModel.startsWith('anthropic/')
         ? workloadModel
-        : `anthropic/${claude.startsWith('claude-') ? claude.replace(/-(\d+)-(\d+)$/, '-$1.$2') : 'claude-sonnet-4.5'}`;
+        : `anthropic/${claude.startsWith('claude-') ? claude.replace(/-(\d+)-(\d+)$/, '-$1.$2') : 'claude-sonnet-5'}`;
     case 'openai-chat':
     case 'openai-responses':
       return 'gpt-5';
