@@ -1,4 +1,5 @@
 export {
+  attachBreakDetector,
   type BreakDetector,
   type BreakDetectorOptions,
   type CacheBreak,

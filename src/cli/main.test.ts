@@ -67,8 +67,13 @@ describe('cachet (child process)', () => {
   });
 
   it('exits 1 for other failures: unknown provider, unknown command', () => {
-    expect(cachet('simulate', 'coding-agent', '--provider', 'gemini').code).toBe(1);
-    expect(cachet('frobnicate').code).toBe(1);
+    const provider = cachet('simulate', 'coding-agent', '--provider', 'gemini');
+    expect(provider.code).toBe(1);
+    expect(provider.stderr).toMatch(/'gemini' is invalid\. expected one of anthropic, /);
+    expect(provider.stdout).toBe('');
+    const command = cachet('frobnicate');
+    expect(command.code).toBe(1);
+    expect(command.stderr).toContain("unknown command 'frobnicate'");
   });
 
   it('demo runs every bundled workload end to end and stores each run as a session in SQLite (--db)', async () => {

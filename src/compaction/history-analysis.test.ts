@@ -45,10 +45,18 @@ describe('protectedTailStart', () => {
     // A zero budget still keeps the last reply with its call.
     expect(protectedTailStart(messages, counter, 0)).toBe(messages.length - 1);
     expect(protectedTailStart(messages, counter, 1_000_000)).toBe(0);
-    // Never starts on a tool_result message (it would orphan the results).
-    for (let budget = 0; budget < 3_000; budget += 50) {
-      const cut = protectedTailStart(messages, counter, budget);
-      expect(messages[cut]?.content.some((block) => block.type === 'tool_result') && cut % perTurn === 2).toBe(false);
+    // Never starts on a tool_result message (it would orphan the results), whatever the budget:
+    // every token budget, so the narrow windows that end right after a tool_result are tried too.
+    const cuts = new Set<number>();
+    for (let budget = 0; budget < 3_000; budget += 1) cuts.add(protectedTailStart(messages, counter, budget));
+    expect(cuts.size).toBeGreaterThan(5);
+    for (const cut of cuts) {
+      expect(
+        messages[cut]?.content.some((block) => block.type === 'tool_result'),
+        `cut at ${cut}`,
+      ).toBe(false);
+      expect(cut % perTurn, `cut at ${cut}`).not.toBe(2);
+      validatePairing(messages.slice(cut), 'tail', { allowPendingAtEnd: false });
     }
   });
 });

@@ -27,9 +27,14 @@ describe('contextPairMessages', () => {
     ]);
   });
 
-  it('gives the same bytes for the same memory', () => {
+  it('gives the same bytes for the same memory, whatever the key order it arrives in', () => {
     const memory = { sections: [{ heading: 'NOTES', items: ['a', 'b'] }] };
-    expect(JSON.stringify(contextPairMessages(memory))).toBe(JSON.stringify(contextPairMessages(structuredClone(memory))));
+    const reordered = JSON.parse('{"sections":[{"items":["a","b"],"heading":"NOTES"}]}') as typeof memory;
+    const bytes = JSON.stringify(contextPairMessages(memory));
+    expect(JSON.stringify(contextPairMessages(reordered))).toBe(bytes);
+    expect(bytes).toContain('[NOTES]\\n- a\\n- b\\n\\n');
+    // Item order is content: swapping items changes the bytes.
+    expect(JSON.stringify(contextPairMessages({ sections: [{ heading: 'NOTES', items: ['b', 'a'] }] }))).not.toBe(bytes);
   });
 
   it('produces nothing for empty memory', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TextBlock, ToolDefinition } from './content.js';
 import { canonicalBytes, chainHash, EMPTY_PREFIX_HASH, hashOf, sha256 } from './hash.js';
@@ -38,6 +39,9 @@ describe('hashing', () => {
     const ab = chainHash(chainHash(EMPTY_PREFIX_HASH, one), two);
     const ba = chainHash(chainHash(EMPTY_PREFIX_HASH, two), one);
     expect(ab).not.toBe(ba);
-    expect(chainHash(chainHash(EMPTY_PREFIX_HASH, one), two)).toBe(ab);
+    // The documented chain, computed here with node:crypto: sha256("<previous>:<block>") from a fixed seed.
+    const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(EMPTY_PREFIX_HASH).toBe(hex('cachet:prefix:v1'));
+    expect(ab).toBe(hex(`${hex(`${EMPTY_PREFIX_HASH}:${one}`)}:${two}`));
   });
 });

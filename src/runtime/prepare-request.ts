@@ -50,7 +50,7 @@ export function sharedCounter(provider: string, model: string): TokenCounter {
  * @example
  * const prepared = prepareRequest(session, anthropicAdapter, { turn: 1, step: 0, tail: [recall] });
  * const message = await client.messages.create(prepared.body);
- * recordUsage(session, anthropicAdapter.parseUsage(message), { turn: 1, step: 0, provider: 'anthropic' });
+ * recordUsage(session, anthropicAdapter.parseUsage(message), { turn: 1, step: 0, price: pricedBy('anthropic') });
  */
 export function prepareRequest<Body, Options>(
   session: Session,

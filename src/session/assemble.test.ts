@@ -46,6 +46,17 @@ describe('assemble', () => {
     expect(() => assemble(session)).toThrow(ValidationError);
     session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: [{ type: 'text', text: 'x' }] }] });
     expect(assemble(session).tail.inToolLoop).toBe(true);
+    // Tool results that come with new user text start a turn: the loop is over.
+    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'read_file', input: { path: 'b.ts' } }] });
+    session.append({
+      role: 'user',
+      content: [
+        { type: 'tool_result', toolUseId: 't2', content: [{ type: 'text', text: 'y' }] },
+        { type: 'text', text: 'and fix the lint errors' },
+      ],
+    });
+    expect(session.turn).toBe(2);
+    expect(assemble(session).tail.inToolLoop).toBe(false);
   });
 
   it('leaves the session untouched when an append fails', () => {

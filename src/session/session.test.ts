@@ -108,7 +108,10 @@ describe('Session.append', () => {
     session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'b', name: 'run_tests', input: {} }] });
     session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'b', content: [{ type: 'text', text: 'ok' }] }] });
     expect(session.history).toHaveLength(9);
-    expect(() => session.append({ role: 'assistant', content: [{ type: 'text', text: 'done' }] })).not.toThrow();
+    const reply = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'done' }] };
+    session.append(reply);
+    expect(session.history).toHaveLength(10);
+    expect(session.history.at(-1)).toEqual(reply);
   });
 
   it('freezes appended messages so history cannot be edited in place', () => {

@@ -37,6 +37,12 @@ describe('loading skills from directories', () => {
     expect((await loadSkillsFromRoot({ path: root })).map((skill) => skill.name)).toEqual(['real']);
   });
 
+  it('reads a root that does not exist as empty and refuses a root that is a file', async () => {
+    expect(await loadSkillsFromRoot({ path: join(workspace, '.cachet', 'skills') })).toEqual([]);
+    writeFileSync(join(workspace, 'not-a-dir'), 'x');
+    await expect(loadSkillsFromRoot({ path: join(workspace, 'not-a-dir') })).rejects.toThrow(SkillPathError);
+  });
+
   it('refuses a skill directory that climbs out with ".." or is absolute', async () => {
     mkdirSync(join(workspace, 'outside'), { recursive: true });
     writeFileSync(join(workspace, 'outside', 'SKILL.md'), skillText('outside', 'Outside the root.'));

@@ -32,10 +32,15 @@ export async function loadSkill(root: SkillRoot, directory: string): Promise<Ski
 
 /**
  * Load every `<root>/<name>/SKILL.md` of one root, in directory-name order. Directories without
- * a SKILL.md are skipped; any file that escapes the root or breaks the format is an error.
+ * a SKILL.md are skipped; any file that escapes the root or breaks the format is an error. A
+ * root that does not exist holds no skills, so the default `.cachet/skills` of a fresh
+ * workspace needs no setup; a root that is a file is a `SkillPathError`.
  */
 export async function loadSkillsFromRoot(root: SkillRoot): Promise<Skill[]> {
   const rootPath = resolve(root.path);
+  const rootStat = await stat(rootPath).catch(() => null);
+  if (!rootStat) return [];
+  if (!rootStat.isDirectory()) throw new SkillPathError(rootPath, rootPath, 'the skill root is not a directory');
   const entries = await readdir(rootPath, { withFileTypes: true });
   const names = entries
     .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())

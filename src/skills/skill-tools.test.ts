@@ -151,10 +151,14 @@ describe('skill_load', () => {
   });
 
   it('release() gives budget back after compaction removed a body', () => {
-    const { tools, budget } = setup();
+    const { tools, budget, store } = setup();
     for (const name of ['alpha', 'beta', 'gamma']) tools.handle('skill_load', { name }, null);
+    expect(() => tools.handle('skill_load', { name: 'delta' }, null)).toThrow(ToolExecutionError);
     expect(budget.release('beta')).toBe(true);
-    expect(() => tools.handle('skill_load', { name: 'delta' }, null)).not.toThrow();
+    expect(budget.release('beta')).toBe(false);
+    const delta = tools.handle('skill_load', { name: 'delta' }, null);
+    expect(delta.text).toBe(preloadedSkillSection(store.get('delta')!));
+    expect(budget.loaded.map((activation) => activation.name)).toEqual(['alpha', 'gamma', 'delta']);
   });
 });
 

@@ -10,7 +10,8 @@ export interface RecordEventsOptions {
    * and are retried on the next event or `flush()`. Also called (with one event) for an
    * event that fails validation: such an event can never be stored and is not queued.
    */
-  onError?: (error: unknown, events: readonly CachetEvent[]) => 'retry' | 'drop' | undefined;
+  // biome-ignore lint/suspicious/noConfusingVoidType: void lets a logging arrow such as `(error) => console.error(error)` be passed as is
+  onError?: (error: unknown, events: readonly CachetEvent[]) => 'retry' | 'drop' | void;
   /** Events written per transaction (default 500). */
   batchSize?: number;
 }

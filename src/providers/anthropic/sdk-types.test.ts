@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, ThinkingBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
-import { describe, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { convertRequest } from './convert-request.js';
 import { anthropicAdapter } from './index.js';
 import { imagesAndDocuments, parallelToolLoop, plainChat, sessionStaticPair, thinkingToolLoop } from './test-support/fixtures.js';
@@ -35,5 +35,29 @@ describe('wire bodies satisfy the SDK request type', () => {
     // @ts-expect-error the TTL is 5m or 1h
     const ttl: MessageCreateParamsNonStreaming['cache_control'] = { type: 'ephemeral', ttl: '24h' };
     expectTypeOf([unsigned, marked, ttl]).not.toBeNever();
+  });
+
+  it('the bodies never hold those shapes at run time either', () => {
+    // The runtime half of the checks above, so this file also fails under vitest alone.
+    const shapes: Array<{ type?: unknown; signature?: unknown; cache_control?: { ttl?: unknown } }> = [];
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value !== null && typeof value === 'object') {
+        shapes.push(value as (typeof shapes)[number]);
+        Object.values(value).forEach(collect);
+      }
+    };
+    for (const fixture of [plainChat, parallelToolLoop, thinkingToolLoop, imagesAndDocuments, sessionStaticPair]) {
+      collect(convertRequest(fixture(), { ttl: { global: '1h' } }).body);
+    }
+    const thinking = shapes.filter((shape) => shape.type === 'thinking');
+    expect(thinking.length).toBeGreaterThan(0);
+    for (const block of thinking) {
+      expect(typeof block.signature).toBe('string');
+      expect(block.cache_control).toBeUndefined();
+    }
+    const ttls = shapes.flatMap((shape) => (shape.cache_control ? [shape.cache_control.ttl ?? '5m'] : []));
+    expect(ttls.length).toBeGreaterThan(0);
+    expect(new Set(ttls)).toEqual(new Set(['5m', '1h']));
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fixtureSession, plainChat, toolLoop, withReasoning } from '../openai-chat/test-support/fixtures.js';
 import { convertToOpenAICompatible } from './convert-request.js';
@@ -195,7 +196,9 @@ describe('convertToOpenAICompatible', () => {
   it('pins a session to a llama.cpp slot and carries a sticky session key when configured', () => {
     const adapter = createOpenAICompatibleAdapter({ server: 'llama.cpp', overrides: { slotCount: 4, sessionKeyField: 'user' } });
     const { body } = adapter.convertRequest(plainChat('qwen3-8b'));
-    expect(body.id_slot).toBe(slotFor('session-1', 4));
+    // The slot rule, computed here from its definition: the first 32 bits of SHA-256(session id), mod slots.
+    const digest = createHash('sha256').update('session-1').digest('hex');
+    expect(body.id_slot).toBe(Number.parseInt(digest.slice(0, 8), 16) % 4);
     expect(body.user).toBe('session-1');
     expect(new Set(Array.from({ length: 64 }, (_, index) => slotFor(`s-${index}`, 4)))).toEqual(new Set([0, 1, 2, 3]));
   });
