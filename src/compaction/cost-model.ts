@@ -34,7 +34,7 @@ export function evaluateRewriteCost(input: RewriteCostInput): RewriteCost {
   const saved = Math.max(0, input.prefixBefore - input.prefixAfter);
   const savingPerRequest = saved * read;
   const extraCostNow = input.cacheHot
-    ? input.staticTokens * read - input.prefixBefore * read
+    ? input.staticTokens * read + input.tokensToRebill * write - input.prefixBefore * read
     : (input.prefixAfter - input.prefixBefore) * write;
   if (extraCostNow <= 0) return { extraCostNow, savingPerRequest, breakEvenRequests: 0, pays: saved > 0 };
   const breakEvenRequests = savingPerRequest > 0 ? extraCostNow / savingPerRequest : Number.POSITIVE_INFINITY;
