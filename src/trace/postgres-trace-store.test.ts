@@ -6,7 +6,7 @@ import { findPostgresBinaries, startThrowawayPostgres, type ThrowawayPostgres } 
 import { describeTraceStoreContract } from './test-support/trace-store-contract.js';
 
 const binaries = findPostgresBinaries();
-const inCi = process.env.CI === 'true';
+const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 if (!binaries.found && !inCi) console.warn(`SKIPPED PostgreSQL trace store tests: ${binaries.reason}`);
 
