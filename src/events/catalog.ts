@@ -50,6 +50,12 @@ export interface RequestAssembledPayload {
   provider: string;
   model: string;
   zoneTokens: Record<Zone, number>;
+  /** Prefix hash over every block of the request: equal hashes mean equal bytes. */
+  prefixHash: string;
+  blockCount: number;
+  /** Leading blocks identical to the previous request of the session (0 for the first). */
+  sharedBlocks: number;
+  /** Hash of each block after the shared ones, in prefix order: the event grows with new content only. */
   blockHashes: Array<{ path: string; zone: Zone; hash: string }>;
   breakpoints: BreakpointRecord[];
   padding: PaddingDecision | null;

@@ -6,6 +6,7 @@ import type { Session } from '../session/session.js';
 import { countRequestTokens } from '../tokens/count-request-tokens.js';
 import { counterForModel } from '../tokens/counter-for-model.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { BlockDeltaTracker } from './block-delta.js';
 
 export interface PrepareRequestOptions<Options> {
   /** The turn (1-based) and the step within it (0-based), for events and reports. */
@@ -30,6 +31,8 @@ export interface PreparedRequest<Body> {
 }
 
 const countersByModel = new Map<string, TokenCounter>();
+/** The previous request of each session, for the block delta of `request.assembled`. */
+const blockDeltas = new BlockDeltaTracker();
 
 /** One counter per provider and model, loaded once (tokenizers are large). */
 export function sharedCounter(provider: string, model: string): TokenCounter {
@@ -68,7 +71,7 @@ export function prepareRequest<Body, Options>(
       provider: adapter.id,
       model: request.model,
       zoneTokens,
-      blockHashes: request.blocks.map((block) => ({ path: block.path, zone: block.zone, hash: block.hash })),
+      ...blockDeltas.next(session.id, request.blocks),
       breakpoints: converted.metadata.breakpoints,
       padding: converted.metadata.padding,
       warnings: converted.metadata.warnings,

@@ -36,6 +36,10 @@ describe('prepareRequest / recordUsage', () => {
     if (event?.type !== 'request.assembled') throw new Error('no request.assembled');
     expect(event.payload.zoneTokens.global).toBeGreaterThan(1000);
     expect(event.payload.zoneTokens.tail).toBeGreaterThan(0);
+    // The first request of a session carries every block; later ones only what is new.
+    expect(event.payload.sharedBlocks).toBe(0);
+    expect(event.payload.blockCount).toBe(prepared.request.blocks.length);
+    expect(event.payload.prefixHash).toBe(prepared.request.blocks.at(-1)?.prefixHash);
     expect(event.payload.blockHashes.map((block) => block.path)).toEqual(prepared.request.blocks.map((block) => block.path));
     expect(event.payload.breakpoints.length).toBeGreaterThan(0);
     expect(JSON.stringify(prepared.body).split('[current time]')).toHaveLength(2);
@@ -79,5 +83,37 @@ describe('chooseHistoryTtl', () => {
 
   it('ignores gaps longer than an hour (no TTL survives them)', () => {
     expect(chooseHistoryTtl({ gapsMs: [2 * 3_600_000], prefixTokens: 50_000, newTokens: 10 }).ttl).toBe('5m');
+  });
+});
+
+describe('block deltas in request.assembled', () => {
+  it('carries only the blocks after the prefix shared with the previous request', async () => {
+    const { BlockDeltaTracker, sharedPrefixLength } = await import('./block-delta.js');
+    const { Session } = await import('../session/session.js');
+    const { assemble } = await import('../session/assemble.js');
+    const session = new Session({
+      id: 'delta',
+      model: 'claude-sonnet-5',
+      global: { system: [{ label: 'persona', text: 'Be brief.' }] },
+    });
+    session.appendUserText('first question');
+    const first = assemble(session, { tail: [{ kind: 'time', text: 'now: 10:00', position: 'end' }] });
+    session.append({ role: 'assistant', content: [{ type: 'text', text: 'first answer' }] });
+    session.appendUserText('second question');
+    const second = assemble(session, { tail: [{ kind: 'time', text: 'now: 10:05', position: 'end' }] });
+
+    // Computed independently: walk both block lists until the prefix hashes differ.
+    let expectedShared = 0;
+    while (first.blocks[expectedShared]?.prefixHash === second.blocks[expectedShared]?.prefixHash) expectedShared++;
+    expect(expectedShared).toBe(first.blocks.length - 1); // everything but the old tail
+    expect(sharedPrefixLength(first.blocks, second.blocks)).toBe(expectedShared);
+
+    const tracker = new BlockDeltaTracker();
+    expect(tracker.next('delta', first.blocks).blockHashes).toHaveLength(first.blocks.length);
+    const delta = tracker.next('delta', second.blocks);
+    expect(delta.sharedBlocks).toBe(expectedShared);
+    expect(delta.blockCount).toBe(second.blocks.length);
+    expect(delta.blockHashes.map((block) => block.path)).toEqual(second.blocks.slice(expectedShared).map((block) => block.path));
+    expect(delta.blockHashes.map((block) => block.zone)).toEqual(['history', 'history', 'tail']);
   });
 });

@@ -2,6 +2,7 @@ import type { EventBus } from '../events/event-bus.js';
 import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
 import type { BlockRecord, CanonicalRequest, SystemSegment } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { BlockDeltaTracker } from '../runtime/block-delta.js';
 import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
 import { Session } from '../session/session.js';
@@ -46,6 +47,7 @@ export function harnessStrategy(
   });
   const adapter = adapterFor(context.provider);
   const counter = sharedCounter(context.provider, context.model);
+  const blockDeltas = new BlockDeltaTracker();
   const discovered: DiscoverableTool[] = [];
   const staticText = [
     workload.persona.trimEnd(),
@@ -112,7 +114,7 @@ export function harnessStrategy(
         provider: context.provider,
         model: canonical.model,
         zoneTokens,
-        blockHashes: canonical.blocks.map((block) => ({ path: block.path, zone: block.zone, hash: block.hash })),
+        ...blockDeltas.next(session.id, canonical.blocks),
         breakpoints: converted.metadata.breakpoints,
         padding: null,
         warnings: converted.metadata.warnings,

@@ -2,6 +2,7 @@ import { createBreakDetector } from '../../cache/break/break-detector.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { Usage } from '../../model/usage.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
+import { BlockDeltaTracker } from '../../runtime/block-delta.js';
 import { assemble } from '../../session/assemble.js';
 import { Session } from '../../session/session.js';
 import { currentTimeProvider } from '../../session/tail-provider.js';
@@ -54,6 +55,7 @@ export async function recordSampleRun(store: TraceStore, options: { sessionId?: 
   const detector = createBreakDetector({ bus, sessionId: session.id, format: 'anthropic' });
   let previous: { prefixHashes: Set<string>; at: number; model: string } | null = null;
 
+  const blockDeltas = new BlockDeltaTracker();
   const request = (turn: number, step: number) => {
     const canonical = assemble(session);
     const { body, metadata } = anthropicAdapter.convertRequest(canonical);
@@ -69,7 +71,7 @@ export async function recordSampleRun(store: TraceStore, options: { sessionId?: 
       provider: 'anthropic',
       model: canonical.model,
       zoneTokens,
-      blockHashes: canonical.blocks.map((block) => ({ path: block.path, zone: block.zone, hash: block.hash })),
+      ...blockDeltas.next(session.id, canonical.blocks),
       breakpoints: metadata.breakpoints,
       padding: metadata.padding,
       warnings: metadata.warnings,
