@@ -1,27 +1,21 @@
-import { createBreakDetector } from '../../cache/break/break-detector.js';
+import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { EventBus } from '../../events/event-bus.js';
-import type { Usage } from '../../model/usage.js';
-import { anthropicAdapter } from '../../providers/anthropic/index.js';
-import { BlockDeltaTracker } from '../../runtime/block-delta.js';
-import { assemble } from '../../session/assemble.js';
+import { type AnthropicCacheState, type AnthropicConversionMetadata, anthropicAdapter } from '../../providers/anthropic/index.js';
+import { watchCacheBreaks } from '../../runtime/break-watch.js';
+import { prepareRequest } from '../../runtime/prepare-request.js';
+import { pricedBy, recordUsage } from '../../runtime/record-usage.js';
 import { Session } from '../../session/session.js';
 import { currentTimeProvider } from '../../session/tail-provider.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { requestItems } from '../../tokens/request-items.js';
 import { recordEvents } from '../../trace/record-events.js';
 import type { TraceStore } from '../../trace/trace-store.js';
 
-const FIVE_MINUTES = 5 * 60_000;
-/** USD per million tokens (Claude Sonnet 4.5 list prices, 2026-11). */
-const PRICE = { input: 3, cacheRead: 0.3, cacheWrite5m: 3.75, output: 15 };
-
 /**
  * Drive a real Session through several turns and record what the trace store would see from
- * an agent: session and turn events from the Session, `request.assembled` from the Anthropic
- * adapter's conversion, `cache.break` from the live break detector, `skill.loaded`, and
- * `usage.recorded` from a prefix cache model (read the longest prefix the previous request
- * left cached within 5 minutes on the same model, write the rest of the cacheable prefix,
- * the turn tail uncached). The run has a TTL expiry and a model switch.
+ * an agent: session and turn events from the Session, `request.assembled` from the runtime's
+ * request cycle with the Anthropic adapter, usage from the Anthropic cache model judging each
+ * wire body (priced from the pricing table), `cache.break` from the live break detector, and
+ * a `skill.loaded`. The run has a TTL expiry and a model switch.
  */
 export async function recordSampleRun(store: TraceStore, options: { sessionId?: string; start?: number } = {}): Promise<void> {
   const bus = new EventBus();
@@ -52,74 +46,25 @@ export async function recordSampleRun(store: TraceStore, options: { sessionId?: 
     clock: () => now,
     labels: { provider: 'anthropic', strategy: 'cachet' },
   });
-  const detector = createBreakDetector({ bus, sessionId: session.id, format: 'anthropic' });
-  let previous: { prefixHashes: Set<string>; at: number; model: string } | null = null;
+  const cache = createCacheModel('anthropic', { counter });
+  const breaks = watchCacheBreaks(session, 'anthropic');
+  let previous: AnthropicCacheState | null = null;
 
-  const blockDeltas = new BlockDeltaTracker();
+  // The request cycle an agent runs: assemble and convert (request.assembled), judge the wire
+  // body with the Anthropic cache model as the provider would bill it, detect breaks, price it.
   const request = (turn: number, step: number) => {
-    const canonical = assemble(session);
-    const { body, metadata } = anthropicAdapter.convertRequest(canonical);
-    const items = requestItems(canonical);
-    const tokens = items.map(({ item }) => counter.countBlock(item));
-    const zoneTokens = { global: 0, session: 0, history: 0, tail: 0 };
-    items.forEach(({ zone }, index) => {
-      zoneTokens[zone] += tokens[index]!;
-    });
-    bus.emit('request.assembled', session.id, now, {
+    const prepared = prepareRequest(session, anthropicAdapter, {
       turn,
       step,
-      provider: 'anthropic',
-      model: canonical.model,
-      zoneTokens,
-      ...blockDeltas.next(session.id, canonical.blocks),
-      breakpoints: metadata.breakpoints,
-      padding: metadata.padding,
-      warnings: metadata.warnings,
+      now,
+      counter,
+      adapterOptions: { tokenCounter: counter, previous },
     });
-    const warm = previous !== null && previous.model === canonical.model && now - previous.at <= FIVE_MINUTES;
-    let read = 0;
-    let cacheable = 0;
-    let uncached = 0;
-    let matching = true;
-    canonical.blocks.forEach((block, index) => {
-      const blockTokens = tokens[index]!;
-      if (block.zone === 'tail') {
-        uncached += blockTokens;
-        return;
-      }
-      cacheable += blockTokens;
-      matching = matching && warm && previous!.prefixHashes.has(block.prefixHash);
-      if (matching) read += blockTokens;
-    });
-    const output = 40 + turn * 7 + step * 3;
-    const usage: Usage = {
-      uncachedInputTokens: uncached,
-      cacheReadTokens: read,
-      cacheWrite5mTokens: cacheable - read,
-      cacheWrite1hTokens: 0,
-      outputTokens: output,
-      reasoningTokens: 0,
-      raw: { source: 'sample prefix cache model' },
-    };
-    detector.observe(body, { at: now, usage, turn, step });
-    const perMillion = (count: number, price: number) => (count * price) / 1_000_000;
-    bus.emit('usage.recorded', session.id, now, {
-      turn,
-      step,
-      model: canonical.model,
-      usage,
-      costUsd:
-        perMillion(uncached, PRICE.input) +
-        perMillion(read, PRICE.cacheRead) +
-        perMillion(cacheable - read, PRICE.cacheWrite5m) +
-        perMillion(output, PRICE.output),
-      uncachedCostUsd: perMillion(uncached + cacheable, PRICE.input) + perMillion(output, PRICE.output),
-    });
-    previous = {
-      prefixHashes: new Set(canonical.blocks.filter((block) => block.zone !== 'tail').map((block) => block.prefixHash)),
-      at: now,
-      model: canonical.model,
-    };
+    previous = (prepared.metadata as AnthropicConversionMetadata).cacheState;
+    const verdict = cache.judge(prepared.body, { at: now });
+    const usage = { ...verdict.usage, outputTokens: 40 + turn * 7 + step * 3 };
+    breaks.observe(prepared.body, { at: now, usage, turn, step });
+    recordUsage(session, usage, { turn, step, at: now, price: pricedBy('anthropic') });
   };
 
   const questions = [
