@@ -6,6 +6,7 @@ import { convertRequest } from './convert-request.js';
 import {
   fixtureSession,
   imagesAndDocuments,
+  parallelReadStep,
   parallelToolLoop,
   plainChat,
   sessionStaticPair,
@@ -610,31 +611,10 @@ describe('lookback guard', () => {
   /** Request A after a one-call step, then request B after a step with `calls` parallel calls. */
   function twoSteps(calls: number) {
     const session = fixtureSession({ tail: [] });
-    session.appendUserText('Read a.ts, then every file.');
-    session.append({
-      role: 'assistant',
-      content: [{ type: 'tool_use', id: 'first', name: 'read_file', input: { path: 'a.ts' } }],
-    });
-    session.append({
-      role: 'user',
-      content: [{ type: 'tool_result', toolUseId: 'first', content: [{ type: 'text', text: 'a' }] }],
-    });
+    session.appendUserText('Read one file, then every file.');
+    for (const message of parallelReadStep(1, 1)) session.append(message);
     const first = convertRequest(assemble(session), { padding: 'never', previous: null });
-    const uses = Array.from({ length: calls }, (_, index) => ({
-      type: 'tool_use' as const,
-      id: `c${index}`,
-      name: 'read_file',
-      input: { path: `f${index}` },
-    }));
-    session.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading all.' }, ...uses] });
-    session.append({
-      role: 'user',
-      content: uses.map((use) => ({
-        type: 'tool_result' as const,
-        toolUseId: use.id,
-        content: [{ type: 'text' as const, text: use.id }],
-      })),
-    });
+    for (const message of parallelReadStep(2, calls)) session.append(message);
     return { session, first };
   }
 

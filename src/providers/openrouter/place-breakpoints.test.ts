@@ -1,39 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../model/content.js';
 import { convertRequest as convertToAnthropic } from '../anthropic/convert-request.js';
-import { fixtureSession } from '../openai-chat/test-support/fixtures.js';
+import { fixtureSession, parallelReadStep } from '../openai-chat/test-support/fixtures.js';
 import { convertToOpenRouter } from './convert-request.js';
 import { OPENROUTER_ROUTES } from './models.js';
-
-/** An assistant turn with `count` parallel tool calls and the user turn carrying their results. */
-function wideToolStep(step: number, count: number): Message[] {
-  const ids = Array.from({ length: count }, (_, index) => `call_${step}_${index}`);
-  return [
-    {
-      role: 'assistant',
-      content: [
-        { type: 'text', text: `Step ${step}: reading ${count} files.` },
-        ...ids.map((id, index) => ({ type: 'tool_use' as const, id, name: 'read_file', input: { path: `f${index}.ts` } })),
-      ],
-    },
-    {
-      role: 'user',
-      content: ids.map((id, index) => ({
-        type: 'tool_result' as const,
-        toolUseId: id,
-        content: [{ type: 'text' as const, text: `export const f${index} = ${step};` }],
-      })),
-    },
-  ];
-}
 
 /** Two consecutive requests of one session; the second adds 24 positions after the first's history end. */
 function twoRequests(model: string) {
   const fixture = fixtureSession(model);
   fixture.session.appendUserText('Read everything.');
-  for (const message of wideToolStep(1, 1)) fixture.session.append(message);
+  for (const message of parallelReadStep(1, 1)) fixture.session.append(message);
   const first = fixture.request();
-  for (const message of wideToolStep(2, 12)) fixture.session.append(message);
+  for (const message of parallelReadStep(2, 12)) fixture.session.append(message);
   const second = fixture.request();
   return { first, second };
 }

@@ -1,4 +1,4 @@
-import type { CachetEvent } from '../../events/catalog.js';
+import type { CachetEvent, SessionStartedPayload } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { Usage } from '../../model/usage.js';
 
@@ -26,16 +26,15 @@ export function sampleEvents(): CachetEvent[] {
   const events: CachetEvent[] = [];
   bus.onAny((event) => events.push(event));
   const zoneTokens = { global: 1500, session: 400, history: 100, tail: 20 };
+  /** Opens a session on the global prefix both sessions share (`g1`) and starts its first turn at the same instant. */
+  const startSession = (sessionId: string, at: number, start: Omit<SessionStartedPayload, 'globalPrefixHash'>) => {
+    const { model, provider, strategy, sessionPrefixHash } = start;
+    bus.emit('session.started', sessionId, at, { model, provider, strategy, globalPrefixHash: 'g1', sessionPrefixHash });
+    bus.emit('turn.started', sessionId, at, { turn: 1 });
+  };
 
   const alpha = 's-alpha';
-  bus.emit('session.started', alpha, T0, {
-    model: 'claude-sonnet-4-5',
-    provider: 'anthropic',
-    strategy: 'cachet',
-    globalPrefixHash: 'g1',
-    sessionPrefixHash: 's1',
-  });
-  bus.emit('turn.started', alpha, T0, { turn: 1 });
+  startSession(alpha, T0, { model: 'claude-sonnet-4-5', provider: 'anthropic', strategy: 'cachet', sessionPrefixHash: 's1' });
   bus.emit('request.assembled', alpha, T0 + 1000, {
     turn: 1,
     step: 0,
@@ -112,14 +111,7 @@ export function sampleEvents(): CachetEvent[] {
 
   const beta = 's-beta';
   const betaStart = T0 + 60 * MINUTE;
-  bus.emit('session.started', beta, betaStart, {
-    model: 'gpt-5',
-    provider: 'openai-responses',
-    strategy: 'naive',
-    globalPrefixHash: 'g1',
-    sessionPrefixHash: 's2',
-  });
-  bus.emit('turn.started', beta, betaStart, { turn: 1 });
+  startSession(beta, betaStart, { model: 'gpt-5', provider: 'openai-responses', strategy: 'naive', sessionPrefixHash: 's2' });
   bus.emit('usage.recorded', beta, betaStart + 1000, {
     turn: 1,
     step: 0,

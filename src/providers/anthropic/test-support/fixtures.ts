@@ -139,26 +139,37 @@ export function sessionStaticPair(options: FixtureOptions = {}): CanonicalReques
 }
 
 /**
+ * An assistant turn with `count` parallel `read_file` calls after a text block, and the user turn carrying
+ * their results: 2 × count + 1 blocks. `step` keeps ids and contents distinct when a session takes several.
+ */
+export function parallelReadStep(step: number, count: number): Message[] {
+  const ids = Array.from({ length: count }, (_, index) => `call_${step}_${index}`);
+  return [
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Step ${step}: reading ${count} files.` },
+        ...ids.map((id, index) => ({ type: 'tool_use' as const, id, name: 'read_file', input: { path: `f${index}.ts` } })),
+      ],
+    },
+    {
+      role: 'user',
+      content: ids.map((id, index) => ({
+        type: 'tool_result' as const,
+        toolUseId: id,
+        content: [{ type: 'text' as const, text: `export const f${index} = ${step};` }],
+      })),
+    },
+  ];
+}
+
+/**
  * A tool loop whose last step made `calls` parallel calls: the step adds 2 × calls + 1 blocks,
  * more than the 20-position lookback when `calls` >= 10.
  */
 export function wideToolStep(calls: number, options: FixtureOptions = {}): CanonicalRequest {
   const session = fixtureSession(options);
   session.appendUserText('Read every file.');
-  const uses = Array.from({ length: calls }, (_, index) => ({
-    type: 'tool_use' as const,
-    id: `call_${index}`,
-    name: 'read_file',
-    input: { path: `f${index}.ts` },
-  }));
-  session.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading all files.' }, ...uses] });
-  session.append({
-    role: 'user',
-    content: uses.map((use) => ({
-      type: 'tool_result' as const,
-      toolUseId: use.id,
-      content: [{ type: 'text' as const, text: `contents of ${use.id}` }],
-    })),
-  });
+  for (const message of parallelReadStep(1, calls)) session.append(message);
   return assemble(session);
 }

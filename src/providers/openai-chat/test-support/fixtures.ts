@@ -3,10 +3,13 @@ import type { CanonicalRequest } from '../../../model/request.js';
 import { assemble } from '../../../session/assemble.js';
 import { Session } from '../../../session/session.js';
 import { currentTimeProvider, tailProvider } from '../../../session/tail-provider.js';
-import { TOOLS as FIXTURE_TOOLS, PNG_1X1 } from '../../anthropic/test-support/fixtures.js';
+import { TOOLS as FIXTURE_TOOLS, PNG_1X1, parallelReadStep } from '../../anthropic/test-support/fixtures.js';
 
-/** The Anthropic fixtures' two tools (schema keys out of order) and 1x1 PNG: one copy for every adapter's tests. */
-export { FIXTURE_TOOLS, PNG_1X1 };
+/**
+ * The Anthropic fixtures' two tools (schema keys out of order), 1x1 PNG and parallel-read tool step:
+ * one copy for every adapter's tests.
+ */
+export { FIXTURE_TOOLS, PNG_1X1, parallelReadStep };
 
 export interface FixtureSession {
   session: Session;
