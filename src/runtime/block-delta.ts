@@ -17,12 +17,13 @@ export interface BlockDelta {
  * the whole history: a 384-request session otherwise stores every block hash 384 times.
  */
 export class BlockDeltaTracker {
-  private readonly previous = new Map<string, readonly BlockRecord[]>();
+  /** Keyed by the session object, so a finished session's blocks are garbage-collected with it. */
+  private readonly previous = new WeakMap<object, readonly BlockRecord[]>();
 
-  /** The delta of `blocks` against the previous request recorded for `sessionId`. */
-  next(sessionId: string, blocks: readonly BlockRecord[]): BlockDelta {
-    const shared = sharedPrefixLength(this.previous.get(sessionId) ?? [], blocks);
-    this.previous.set(sessionId, blocks);
+  /** The delta of `blocks` against the previous request recorded for `session`. */
+  next(session: object, blocks: readonly BlockRecord[]): BlockDelta {
+    const shared = sharedPrefixLength(this.previous.get(session) ?? [], blocks);
+    this.previous.set(session, blocks);
     return {
       prefixHash: blocks.at(-1)?.prefixHash ?? '',
       blockCount: blocks.length,

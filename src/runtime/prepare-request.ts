@@ -71,7 +71,7 @@ export function prepareRequest<Body, Options>(
       provider: adapter.id,
       model: request.model,
       zoneTokens,
-      ...blockDeltas.next(session.id, request.blocks),
+      ...blockDeltas.next(session, request.blocks),
       breakpoints: converted.metadata.breakpoints,
       padding: converted.metadata.padding,
       warnings: converted.metadata.warnings,

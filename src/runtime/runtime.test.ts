@@ -109,8 +109,8 @@ describe('block deltas in request.assembled', () => {
     expect(sharedPrefixLength(first.blocks, second.blocks)).toBe(expectedShared);
 
     const tracker = new BlockDeltaTracker();
-    expect(tracker.next('delta', first.blocks).blockHashes).toHaveLength(first.blocks.length);
-    const delta = tracker.next('delta', second.blocks);
+    expect(tracker.next(session, first.blocks).blockHashes).toHaveLength(first.blocks.length);
+    const delta = tracker.next(session, second.blocks);
     expect(delta.sharedBlocks).toBe(expectedShared);
     expect(delta.blockCount).toBe(second.blocks.length);
     expect(delta.blockHashes.map((block) => block.path)).toEqual(second.blocks.slice(expectedShared).map((block) => block.path));

@@ -114,7 +114,7 @@ export function harnessStrategy(
         provider: context.provider,
         model: canonical.model,
         zoneTokens,
-        ...blockDeltas.next(session.id, canonical.blocks),
+        ...blockDeltas.next(session, canonical.blocks),
         breakpoints: converted.metadata.breakpoints,
         padding: null,
         warnings: converted.metadata.warnings,
