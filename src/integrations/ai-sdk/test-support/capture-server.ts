@@ -1,0 +1,40 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A local HTTP server that records each request body and answers with canned JSON. */
+export interface CaptureServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  bodies: unknown[];
+  paths: string[];
+  /** The JSON the next requests get back. */
+  respondWith(response: unknown): void;
+  close(): Promise<void>;
+}
+
+export async function startCaptureServer(initial: unknown): Promise<CaptureServer> {
+  let response = initial;
+  const bodies: unknown[] = [];
+  const paths: string[] = [];
+  const server: Server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      paths.push(incoming.url ?? '');
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      outgoing.writeHead(200, { 'content-type': 'application/json' });
+      outgoing.end(JSON.stringify(response));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    bodies,
+    paths,
+    respondWith: (next) => {
+      response = next;
+    },
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
