@@ -16,7 +16,11 @@ export interface PrepareRequestOptions<Options> {
   now?: number;
   /** Tail items for this request only (matched skills, recall, working context...). */
   tail?: TailItem[];
-  adapterOptions?: Options;
+  /**
+   * Adapter options, or a function of the assembled request and its zone sizes when the
+   * options depend on them (a TTL chosen from the prefix size), so nothing is assembled twice.
+   */
+  adapterOptions?: Options | ((assembled: { request: CanonicalRequest; zoneTokens: Record<Zone, number> }) => Options);
   /** Counts zone sizes for the event; defaults to the model's counter (`counterForModel`). */
   counter?: TokenCounter;
 }
@@ -62,8 +66,15 @@ export function prepareRequest<Body, Options>(
 ): PreparedRequest<Body> {
   const now = options.now ?? session.clock();
   const request = assemble(session, { now, tail: options.tail });
-  const converted = adapter.convertRequest(request, options.adapterOptions);
   const zoneTokens = zoneTokensOf(request, options.counter ?? sharedCounter(adapter.id, session.model));
+  const adapterOptions =
+    typeof options.adapterOptions === 'function'
+      ? (options.adapterOptions as (assembled: { request: CanonicalRequest; zoneTokens: Record<Zone, number> }) => Options)({
+          request,
+          zoneTokens,
+        })
+      : options.adapterOptions;
+  const converted = adapter.convertRequest(request, adapterOptions);
   const event =
     session.bus?.emit('request.assembled', session.id, now, {
       turn: options.turn,

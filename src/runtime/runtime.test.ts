@@ -21,6 +21,23 @@ function session(bus: EventBus) {
 }
 
 describe('prepareRequest / recordUsage', () => {
+  it('passes the assembled request and its zone sizes to adapter options given as a function', () => {
+    const current = session(new EventBus());
+    const seen: number[] = [];
+    const prepared = prepareRequest(current, anthropicAdapter, {
+      turn: 1,
+      step: 0,
+      adapterOptions: ({ request, zoneTokens }) => {
+        seen.push(request.blocks.length, zoneTokens.global);
+        return { ttl: { history: '1h' as const } };
+      },
+    });
+    expect(seen).toEqual([prepared.request.blocks.length, prepared.zoneTokens.global]);
+    // The options the function returned reached the adapter: every breakpoint is raised to 1h.
+    expect(prepared.metadata.breakpoints.length).toBeGreaterThan(0);
+    expect(prepared.metadata.breakpoints.every((breakpoint) => breakpoint.ttl === '1h')).toBe(true);
+  });
+
   it('assembles, converts and publishes request.assembled with zone sizes, hashes and breakpoints', () => {
     const bus = new EventBus();
     const events: CachetEvent[] = [];

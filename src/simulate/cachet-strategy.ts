@@ -4,9 +4,8 @@ import type { ProviderId } from '../providers/adapter.js';
 import type { AnthropicConversionMetadata } from '../providers/anthropic/convert-request.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
 import type { AnthropicCacheState } from '../providers/anthropic/place-breakpoints.js';
-import { prepareRequest, sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
+import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
 import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
-import { assemble } from '../session/assemble.js';
 import { Session } from '../session/session.js';
 import { ActivationBudget } from '../skills/activation-budget.js';
 import { SkillTools } from '../skills/skill-tools.js';
@@ -119,25 +118,28 @@ export function cachetStrategy(
       const tail = tailItems(workload, turn, step.at);
       if (lastRequestAt !== null) gapsMs.push(step.at - lastRequestAt);
       lastRequestAt = step.at;
-      const draft = zoneTokensOf(assemble(session, { now, tail }), counter);
-      const prefixTokens = draft.global + draft.session + draft.history;
-      const choice =
-        ttlMode === 'auto'
-          ? chooseHistoryTtl({
-              gapsMs,
-              priorGapsMs: context.options?.priorGapsMs,
-              prefixTokens,
-              newTokens: Math.max(0, prefixTokens - previousPrefixTokens),
-            })
-          : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
-      previousPrefixTokens = prefixTokens;
+      let choice: { ttl: '5m' | '1h'; reason: string } = { ttl: '5m', reason: '' };
       const prepared = prepareRequest(session, adapter, {
         turn: turn.turn,
         step: step.step,
         now,
         tail,
-        adapterOptions: adapterOptions(choice.ttl),
         counter,
+        // The TTL depends on the persisted prefix's size, known once the request is assembled.
+        adapterOptions: ({ zoneTokens }) => {
+          const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
+          choice =
+            ttlMode === 'auto'
+              ? chooseHistoryTtl({
+                  gapsMs,
+                  priorGapsMs: context.options?.priorGapsMs,
+                  prefixTokens,
+                  newTokens: Math.max(0, prefixTokens - previousPrefixTokens),
+                })
+              : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
+          previousPrefixTokens = prefixTokens;
+          return adapterOptions(choice.ttl);
+        },
       });
       if (context.provider === 'anthropic') anthropicState = (prepared.metadata as AnthropicConversionMetadata).cacheState;
       return {
