@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from '../model/canonical-json.js';
@@ -8,6 +8,7 @@ import type { JsonValue } from '../model/json.js';
 import type { SerializedSession, Session } from '../session/session.js';
 import type { MaybePromise } from './maybe-promise.js';
 import { readJsonRecord } from './read-json-record.js';
+import { writeFileAtomic } from './write-file-atomic.js';
 
 /** The full state of a session archived before a rewrite, restorable with `Session.fromJSON`. */
 export interface Checkpoint {
@@ -71,7 +72,8 @@ export class FileCheckpointStore implements CheckpointStore {
   async put(checkpoint: Checkpoint): Promise<void> {
     checkId(checkpoint.id);
     await mkdir(this.directory, { recursive: true });
-    await writeFile(join(this.directory, `${checkpoint.id}.json`), JSON.stringify(checkpoint));
+    // Atomic: a crash mid-write must not leave a half checkpoint where a whole one was expected.
+    await writeFileAtomic(join(this.directory, `${checkpoint.id}.json`), JSON.stringify(checkpoint));
   }
 
   async get(id: string): Promise<Checkpoint | null> {

@@ -26,17 +26,17 @@ describe('FileOffloadStore', () => {
     const id = restoreIdFor(content);
     await store.put({ id, sessionId: 's1', toolUseId: 't1', reason: 'ingestion', content, originalTokens: 12 });
     await store.put({ id, sessionId: 's1', toolUseId: 't2', reason: 'light', content, originalTokens: 12 });
-    const record = await store.get(id);
+    const record = await store.get(id, 's1');
     expect(record?.content).toEqual(content);
     expect(record?.toolUseId).toBe('t1');
     expect(await store.list('s1')).toEqual([id]);
     expect(await store.list('other')).toEqual([]);
-    expect(await store.get('ctx_ffffffffffffffff')).toBeNull();
+    expect(await store.get('ctx_ffffffffffffffff', 's1')).toBeNull();
   });
 
   it('refuses ids that are not restore ids (no path escapes)', async () => {
     const store = new FileOffloadStore(await tempDir());
-    await expect(store.get('../../etc/passwd')).rejects.toBeInstanceOf(ValidationError);
+    await expect(store.get('../../etc/passwd', 's1')).rejects.toBeInstanceOf(ValidationError);
   });
 });
 
