@@ -16,7 +16,7 @@ afterAll(async () => {
   for (const directory of directories) await rm(directory, { recursive: true, force: true });
 });
 
-function pipelineWith(offloadStore = new MemoryOffloadStore()) {
+function pipelineWith(offloadStore: OffloadStore = new MemoryOffloadStore()) {
   return createCompactionPipeline({
     windowTokens: 200_000,
     counter,
@@ -55,7 +55,12 @@ describe('compaction pipeline per-session state', () => {
     Object.defineProperty(other, 'id', { value: 'another-session' });
     other.appendUserText('restore it');
     other.append(toolCall('r1', 'x', 'context_restore'));
-    const result = await pipeline.runTool(other, { type: 'tool_use', id: 'r1', name: 'context_restore', input: { id: restoreId } });
+    const result = await pipeline.runTool(other, {
+      type: 'tool_use',
+      id: 'r1',
+      name: 'context_restore',
+      input: { id: restoreId },
+    });
     expect(result?.isError).toBe(true);
     expect(JSON.stringify(result?.content)).toContain(`no offloaded content with id ${restoreId}`);
     const own = await pipeline.runTool(first, { type: 'tool_use', id: 'r1', name: 'context_restore', input: { id: restoreId } });
@@ -86,7 +91,12 @@ describe('compaction pipeline per-session state', () => {
     const { session } = makeTestSession();
     const restoreId = await offloadOne(pipeline, session);
     await writeFile(join(store.sessionDirectory(session.id), `${restoreId}.json`), '{"id":"ctx_0');
-    const result = await pipeline.runTool(session, { type: 'tool_use', id: 'r1', name: 'context_restore', input: { id: restoreId } });
+    const result = await pipeline.runTool(session, {
+      type: 'tool_use',
+      id: 'r1',
+      name: 'context_restore',
+      input: { id: restoreId },
+    });
     expect(result?.isError).toBe(true);
     expect(JSON.stringify(result?.content)).toContain('is damaged');
   });
