@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { MemoryCheckpointStore } from './checkpoint-store.js';
 import { FileOffloadStore } from './file-offload-store.js';
-import { MemoryOffloadStore } from './offload-store.js';
+import { MemoryOffloadStore, type OffloadStore } from './offload-store.js';
 import { createCompactionPipeline } from './pipeline.js';
 import { SESSION_NOTE_MAX_CHARACTERS } from './session-notes.js';
 import { fileText, makeTestSession, toolCall, toolResult } from './test-support.js';
