@@ -17,7 +17,7 @@ import type { OffloadStore } from './offload-store.js';
 import { type CompactionOptions, type CompactionOptionsInput, resolveCompactionOptions } from './options.js';
 import { type PipelineSessionState, PipelineStates } from './pipeline-state.js';
 import { planStage } from './plan-stage.js';
-import { applyReason, skipPolicy } from './skip-policy.js';
+import { applyReason, emptyPlanVerdict, skipPolicy } from './skip-policy.js';
 import type { Summarizer } from './summarizer.js';
 import { type ThinkingStyle, type ThinkingStyleRule, thinkingRuleFor } from './thinking-cleaner.js';
 import { type CompactionTool, createContextRestoreTool, createSessionNoteTool } from './tools.js';
@@ -204,7 +204,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     const events: CachetEvent[] = [];
     const emit = createRequestEmitter(session, now, events);
     const window = options.windowTokens;
-    const { monitor, light, full, emergency } = options.thresholds;
+    const { emergency } = options.thresholds;
 
     const ingestion = yield* ingestPendingStage({ ...ingestionStage(session, emit), state, checkpointStore, now });
     const measured = measureStage({ session, state, options, counter, now, context });
@@ -254,17 +254,10 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     for (const warning of planned.plan.warnings) emit('warning.raised', { source: 'compaction', message: warning });
     const estimate = planned.estimate;
     if (!estimate) {
-      if (utilisation >= light) {
-        decision.action = 'skipped';
-        decision.reason = 'nothing left to compress outside the protected tail';
-        emit('compaction.skipped', {
-          layer: utilisation >= full ? 'priority' : 'light',
-          reason: 'nothing-to-do',
-          detail: decision.reason,
-        });
-      } else if (utilisation >= monitor) {
-        decision.reason = cacheHot ? 'monitoring; the cache is hot' : 'monitoring';
-      }
+      const verdict = emptyPlanVerdict(utilisation, options.thresholds, cacheHot);
+      decision.action = verdict.action;
+      decision.reason = verdict.reason;
+      if (verdict.skipped) emit('compaction.skipped', verdict.skipped);
       return finish();
     }
 

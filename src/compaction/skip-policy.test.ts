@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyReason, type SkipPolicyInput, skipPolicy } from './skip-policy.js';
+import { DEFAULT_COMPACTION_OPTIONS } from './options.js';
+import { applyReason, emptyPlanVerdict, type SkipPolicyInput, skipPolicy } from './skip-policy.js';
 
 const base: SkipPolicyInput = {
   mandatory: false,
@@ -92,5 +93,24 @@ describe('applyReason', () => {
     );
     expect(applyReason({ ...input, utilisation: 0.96 })).toBe('emergency at 96.0% of the window');
     expect(applyReason({ ...input, mandatory: true })).toMatch(/^model switched to claude-sonnet-4-5/);
+  });
+});
+
+describe('emptyPlanVerdict', () => {
+  const thresholds = DEFAULT_COMPACTION_OPTIONS.thresholds;
+  it('is a skip above the light threshold, monitoring between monitor and light, nothing below', () => {
+    expect(emptyPlanVerdict(thresholds.full + 0.01, thresholds, true).skipped).toEqual({
+      layer: 'priority',
+      reason: 'nothing-to-do',
+      detail: 'nothing left to compress outside the protected tail',
+    });
+    expect(emptyPlanVerdict(thresholds.light, thresholds, true).skipped?.layer).toBe('light');
+    expect(emptyPlanVerdict(thresholds.monitor, thresholds, true)).toEqual({
+      action: 'none',
+      reason: 'monitoring; the cache is hot',
+      skipped: null,
+    });
+    expect(emptyPlanVerdict(thresholds.monitor, thresholds, false).reason).toBe('monitoring');
+    expect(emptyPlanVerdict(0, thresholds, false)).toEqual({ action: 'none', reason: 'below every threshold', skipped: null });
   });
 });

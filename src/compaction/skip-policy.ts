@@ -1,4 +1,5 @@
 import type { CompactionSkippedPayload } from '../events/catalog.js';
+import type { CompactionThresholds } from './options.js';
 
 /** The facts a skip decision rests on: all numbers, so the policy is tested without a session. */
 export interface SkipPolicyInput {
@@ -57,6 +58,33 @@ export function skipPolicy(input: SkipPolicyInput): SkipVerdict | null {
     };
   }
   return null;
+}
+
+/** What a request whose plan has no step amounts to: below the thresholds, monitoring, or a skip. */
+export interface EmptyPlanVerdict {
+  action: 'none' | 'skipped';
+  reason: string;
+  /** The `compaction.skipped` payload, when the utilisation called for compaction. */
+  skipped: CompactionSkippedPayload | null;
+}
+
+/**
+ * A plan with no step: above the light threshold that is a skip (everything compressible is in
+ * the protected tail); between monitor and light it is monitoring; below, nothing.
+ */
+export function emptyPlanVerdict(utilisation: number, thresholds: CompactionThresholds, cacheHot: boolean): EmptyPlanVerdict {
+  if (utilisation >= thresholds.light) {
+    const reason = 'nothing left to compress outside the protected tail';
+    return {
+      action: 'skipped',
+      reason,
+      skipped: { layer: utilisation >= thresholds.full ? 'priority' : 'light', reason: 'nothing-to-do', detail: reason },
+    };
+  }
+  if (utilisation >= thresholds.monitor) {
+    return { action: 'none', reason: cacheHot ? 'monitoring; the cache is hot' : 'monitoring', skipped: null };
+  }
+  return { action: 'none', reason: 'below every threshold', skipped: null };
 }
 
 /** Why an applied rewrite is applied, in the words of `compaction.planned`. */
