@@ -42,7 +42,7 @@ describe('FileOffloadStore durability', () => {
     const sound = recordOf('another output of the same session');
     await store.put(sound);
     const path = join(store.sessionDirectory('s1'), `${damaged.id}.json`);
-    const whole = JSON.stringify({ ...damaged, contentSha256: 'f'.repeat(64) });
+    const whole = JSON.stringify({ ...damaged, recordSha256: 'f'.repeat(64) });
     await writeFile(path, whole.slice(0, whole.length / 2));
     // A temporary file left behind by a killed writer is not a record.
     await writeFile(join(store.sessionDirectory('s1'), `.${damaged.id}.json.123.tmp`), '{"id":');
@@ -64,7 +64,7 @@ describe('FileOffloadStore durability', () => {
     await expectOffloadError(store.get(record.id, 's1'), 'offload_corrupt', path);
   });
 
-  it('a damaged byte never yields different content (property)', async () => {
+  it('a damaged byte is refused, never returned as a different record (property)', async () => {
     const store = new FileOffloadStore(await tempDir());
     await fc.assert(
       fc.asyncProperty(
@@ -79,17 +79,18 @@ describe('FileOffloadStore durability', () => {
           const original = Buffer.from(bytes);
           bytes[at % bytes.length] = code;
           await writeFile(path, bytes);
-          try {
-            const read = await store.get(record.id, 's1');
-            expect(read?.content).toEqual(record.content);
-          } catch (error) {
-            expect(error).toBeInstanceOf(OffloadStoreError);
-          } finally {
-            await writeFile(path, original);
-          }
+          const outcome = await store.get(record.id, 's1').then(
+            (read) => ({ read }),
+            (error: unknown) => ({ error }),
+          );
+          await writeFile(path, original);
+          // Either refused with the store's typed error, or (when the byte changed nothing JSON reads,
+          // such as the case of a hex digit in a \u escape) the very record that was put.
+          if ('error' in outcome) expect(outcome.error).toBeInstanceOf(OffloadStoreError);
+          else expect(outcome.read).toEqual(record);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
   });
 

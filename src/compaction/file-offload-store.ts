@@ -6,7 +6,7 @@ import { ValidationError } from '../model/errors.js';
 import { sha256 } from '../model/hash.js';
 import type { JsonValue } from '../model/json.js';
 import { imageBlockSchema, textBlockSchema } from '../model/schemas.js';
-import type { OffloadRecord, OffloadStore } from './offload-store.js';
+import { type OffloadRecord, type OffloadStore, restoreIdFor } from './offload-store.js';
 import { OffloadStoreError } from './offload-store-error.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -22,8 +22,8 @@ const storedRecordSchema = z
     reason: z.string(),
     content: z.array(z.union([textBlockSchema, imageBlockSchema])),
     originalTokens: z.number().int().nonnegative(),
-    /** SHA-256 of the canonical JSON of `content`; absent in records written before it was added. */
-    contentSha256: z
+    /** SHA-256 of the canonical JSON of the rest of the record; absent in records of the flat layout. */
+    recordSha256: z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .optional(),
@@ -39,7 +39,7 @@ const storedRecordSchema = z
  *   the same content hold two records.
  * - Durable: each file is written to a temporary file, fsynced and renamed into place, so a crash
  *   or a concurrent reader never sees half a record; a record that is damaged anyway (a disk
- *   fault, an edit) fails its content hash on `get` with `OffloadStoreError` (`offload_corrupt`),
+ *   fault, an edit) fails its hash (over the whole record) on `get` with `OffloadStoreError` (`offload_corrupt`),
  *   and the next `put` of that content replaces it. `list` reads names only: one damaged record
  *   never hides the others.
  * - Records of the earlier flat layout (`<dir>/<id>.json`) are still read, for their own session.
@@ -64,7 +64,7 @@ export class FileOffloadStore implements OffloadStore {
       throw error;
     });
     if (existing) return;
-    const stored = { ...record, contentSha256: contentHash(record.content) };
+    const stored = { ...record, recordSha256: recordHash(record) };
     try {
       await writeFileAtomic(path, JSON.stringify(stored));
     } catch (error) {
@@ -75,11 +75,17 @@ export class FileOffloadStore implements OffloadStore {
   async get(id: string, sessionId: string): Promise<OffloadRecord | null> {
     checkId(id);
     checkSessionId(sessionId);
-    const record =
-      (await this.readRecord(join(this.sessionDirectory(sessionId), `${id}.json`))) ??
-      (await this.readRecord(join(this.directory, `${id}.json`)));
-    if (!record || record.id !== id || record.sessionId !== sessionId) return null;
-    return record;
+    const scopedPath = join(this.sessionDirectory(sessionId), `${id}.json`);
+    const scoped = await this.readRecord(scopedPath);
+    if (scoped) {
+      if (scoped.id !== id || scoped.sessionId !== sessionId) throw corrupt(scopedPath, 'it holds another record');
+      return scoped;
+    }
+    const flatPath = join(this.directory, `${id}.json`);
+    const flat = await this.readRecord(flatPath);
+    if (flat && flat.id !== id) throw corrupt(flatPath, 'it holds another record');
+    // A flat-layout record of another session is not this session's.
+    return flat?.sessionId === sessionId ? flat : null;
   }
 
   async list(sessionId: string): Promise<string[]> {
@@ -143,14 +149,14 @@ export class FileOffloadStore implements OffloadStore {
     }
     const result = storedRecordSchema.safeParse(parsed);
     if (!result.success) throw corrupt(path, `it is not an offload record (${result.error.issues[0]?.message ?? 'bad shape'})`);
-    const { contentSha256, ...record } = result.data;
-    const actual = contentHash(record.content);
-    if (contentSha256 !== undefined && contentSha256 !== actual) throw corrupt(path, 'its content does not match its hash');
+    const { recordSha256, ...fields } = result.data;
+    const record = fields as OffloadRecord;
+    if (recordSha256 !== undefined && recordSha256 !== recordHash(record)) throw corrupt(path, 'it does not match its hash');
     // Flat-layout records carry no hash; their id is the content's (see `restoreIdFor`).
-    if (contentSha256 === undefined && !actual.startsWith(record.id.slice('ctx_'.length))) {
+    if (recordSha256 === undefined && restoreIdFor(record.content) !== record.id) {
       throw corrupt(path, `its content does not match its id ${record.id}`);
     }
-    return record as OffloadRecord;
+    return record;
   }
 
   private notADirectory(cause: unknown): OffloadStoreError {
@@ -163,8 +169,9 @@ export class FileOffloadStore implements OffloadStore {
   }
 }
 
-function contentHash(content: OffloadRecord['content']): string {
-  return sha256(canonicalJson(content as unknown as JsonValue));
+function recordHash(record: OffloadRecord): string {
+  const { id, sessionId, toolUseId, reason, content, originalTokens } = record;
+  return sha256(canonicalJson({ id, sessionId, toolUseId, reason, content, originalTokens } as unknown as JsonValue));
 }
 
 function corrupt(path: string, why: string, cause?: unknown): OffloadStoreError {
