@@ -1,29 +1,23 @@
-import { type BreakDetector, type CacheBreak, createBreakDetector } from '../../cache/break/break-detector.js';
+import type { CacheBreak } from '../../cache/break/break-detector.js';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { ValidationError } from '../../model/errors.js';
-import { sha256 } from '../../model/hash.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
-import type { AnthropicCacheState } from '../../providers/anthropic/place-breakpoints.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { defaultConversationId, tailTexts as toTexts, turnAndStep } from '../shared/call-identity.js';
+import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
 import type {
   MiddlewareCallParams,
   MiddlewareModel,
   PromptMessage,
   PromptPart,
   ProviderOptionsRecord,
-} from './middleware-prompt.js';
-import { type ModelUsage, usageFromModelResult } from './model-usage.js';
-import {
-  type ExistingMarkers,
-  type PromptBlockHash,
-  partPath,
-  planPromptBreakpoints,
-  stableText,
-} from './plan-prompt-breakpoints.js';
+} from '../shared/prompt-view.js';
+import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
 
 /** What the middleware decided for one model call, passed to `onRequest`. */
 export interface CachetCallInfo {
@@ -97,12 +91,6 @@ export interface CachetMiddleware {
   }): Promise<R>;
 }
 
-interface ConversationState {
-  previous: AnthropicCacheState | null;
-  detector: BreakDetector;
-  blocks: PromptBlockHash[];
-}
-
 interface PendingCall {
   info: CachetCallInfo;
   state: ConversationState;
@@ -129,10 +117,6 @@ interface GenerateResultShape {
  *   providerOptions: { cachet: { tail: `Current time: ${new Date().toISOString()}` } } });
  */
 export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetMiddleware {
-  const maxConversations = options.maxConversations ?? 256;
-  if (!Number.isInteger(maxConversations) || maxConversations < 1) {
-    throw new ValidationError('options.maxConversations', 'a positive integer', `got ${String(options.maxConversations)}`);
-  }
   const existingMarkers = options.existingMarkers ?? 'replace';
   if (existingMarkers !== 'replace' && existingMarkers !== 'keep') {
     throw new ValidationError('options.existingMarkers', '"replace" or "keep"', `got ${JSON.stringify(existingMarkers)}`);
@@ -144,31 +128,11 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
   };
   const counter = options.tokenCounter ?? anthropicEstimator();
   const clock = options.clock ?? Date.now;
-  // Per middleware instance, bounded: least recently used conversations are dropped first.
-  const conversations = new Map<string, ConversationState>();
+  // Per middleware instance and bounded (least recently used dropped first), never module-level.
+  const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
   // Keyed by the params object transformParams returned, which the wrappers receive.
   const pending = new WeakMap<object, PendingCall>();
-
-  const stateFor = (conversationId: string): ConversationState => {
-    let state = conversations.get(conversationId);
-    if (state) conversations.delete(conversationId);
-    else {
-      state = {
-        previous: null,
-        blocks: [],
-        detector: createBreakDetector({
-          counter,
-          ...(options.bus ? { bus: options.bus, sessionId: conversationId } : {}),
-        }),
-      };
-    }
-    conversations.set(conversationId, state);
-    if (conversations.size > maxConversations) {
-      const oldest = conversations.keys().next().value;
-      if (oldest !== undefined) conversations.delete(oldest);
-    }
-    return state;
-  };
+  const stateFor = (conversationId: string) => conversations.get(conversationId);
 
   const observe = (call: PendingCall, body: unknown, usage: Usage | null) => {
     let parsed = body;
@@ -222,9 +186,7 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       const tailTexts = [...toTexts(options.tail?.(params)), ...toTexts(cachetOptions.tail as string | string[] | undefined)];
       const { params: withTail, tailParts } = appendTail(withoutCachetOptions(params), tailTexts, provider);
       const state = stateFor(conversationId);
-      const turn = params.prompt.filter((message) => message.role === 'user').length;
-      const lastUser = params.prompt.findLastIndex((message) => message.role === 'user');
-      const step = params.prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
+      const { turn, step } = turnAndStep(params);
       const info: CachetCallInfo = {
         conversationId,
         provider,
@@ -257,7 +219,7 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
         }));
         info.warnings = planned.plan.warnings;
         if (options.bus) {
-          const shared = sharedPrefix(state.blocks, planned.blocks);
+          const shared = sharedBlockCount(state.blocks, planned.blocks);
           options.bus.emit('request.assembled', conversationId, clock(), {
             turn,
             step,
@@ -348,22 +310,6 @@ function stringOption(value: unknown, path: string): string | undefined {
   return value;
 }
 
-function toTexts(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  const texts = typeof value === 'string' ? [value] : [...value];
-  texts.forEach((text, index) => {
-    if (typeof text !== 'string') throw new ValidationError(`tail[${index}]`, 'a string', `got ${typeof text}`);
-  });
-  return texts.filter((text) => text !== '');
-}
-
-/** The caller's conversation identity: model, tool names and the first user message, never the system text. */
-function defaultConversationId(modelId: string, params: MiddlewareCallParams): string {
-  const firstUser = params.prompt.find((message) => message.role === 'user');
-  const tools = (params.tools ?? []).map((tool) => tool.name);
-  return sha256(stableText({ modelId, tools, firstUser: firstUser?.content ?? null })).slice(0, 24);
-}
-
 function withoutCachetOptions(params: MiddlewareCallParams): MiddlewareCallParams {
   if (!params.providerOptions?.cachet) return params;
   const { cachet: _cachet, ...providerOptions } = params.providerOptions;
@@ -383,18 +329,12 @@ function appendTail(
   const last = prompt.at(-1);
   if (last?.role === 'user' && typeof last.content !== 'string') {
     prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
-    parts.forEach((_part, index) => tailParts.add(partPath(prompt.length - 1, last.content.length + index)));
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
   } else if (provider === 'openai') {
     prompt.push({ role: 'system', content: texts.join('\n\n') } satisfies PromptMessage);
   } else {
     prompt.push({ role: 'user', content: parts });
-    parts.forEach((_part, index) => tailParts.add(partPath(prompt.length - 1, index)));
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, index));
   }
   return { params: { ...params, prompt }, tailParts };
-}
-
-function sharedPrefix(before: readonly PromptBlockHash[], after: readonly PromptBlockHash[]): number {
-  let shared = 0;
-  while (shared < before.length && shared < after.length && before[shared]!.hash === after[shared]!.hash) shared++;
-  return shared;
 }

@@ -18,13 +18,19 @@ const DEFAULT_USAGE: ReplyUsage = {
 };
 
 /** A Messages API reply for a scripted turn, as JSON or as its server-sent events. */
-export function anthropicReply(turn: ScriptedTurn, stream: boolean, usage: ReplyUsage = DEFAULT_USAGE): ScriptedAnswer {
+/** Message ids must differ between replies: LangGraph's message reducer merges messages with one id. */
+export function anthropicReply(
+  turn: ScriptedTurn,
+  stream: boolean,
+  usage: ReplyUsage = DEFAULT_USAGE,
+  id = 'msg_scripted',
+): ScriptedAnswer {
   const content =
     'text' in turn
       ? [{ type: 'text', text: turn.text }]
       : turn.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input }));
   const stopReason = 'text' in turn ? 'end_turn' : 'tool_use';
-  const message = { id: 'msg_scripted', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_sequence: null };
+  const message = { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_sequence: null };
   if (!stream) return { kind: 'json', body: { ...message, content, stop_reason: stopReason, usage } };
   const events: Array<{ event: string; data: unknown }> = [
     {

@@ -25,12 +25,17 @@ export async function startCodingAgentServer(): Promise<CodingAgentServer> {
     const { stream, ...rest } = body;
     const verdict = model.judge(rest, { at: times[index]! });
     verdicts.push(verdict);
-    return anthropicReply(reply, stream === true, {
-      input_tokens: verdict.uncachedTokens,
-      output_tokens: 40,
-      cache_read_input_tokens: verdict.cacheReadTokens,
-      cache_creation_input_tokens: verdict.cacheWriteTokens,
-    });
+    return anthropicReply(
+      reply,
+      stream === true,
+      {
+        input_tokens: verdict.uncachedTokens,
+        output_tokens: 40,
+        cache_read_input_tokens: verdict.cacheReadTokens,
+        cache_creation_input_tokens: verdict.cacheWriteTokens,
+      },
+      `msg_${index + 1}`,
+    );
   });
   return { ...server, verdicts };
 }

@@ -24,7 +24,7 @@ import {
   type ProviderOptionsRecord,
   withAnthropicMarker,
   withoutAnthropicMarker,
-} from './middleware-prompt.js';
+} from './prompt-view.js';
 
 /** What to do with `cacheControl` markers the caller already put on the call. */
 export type ExistingMarkers = 'replace' | 'keep';
@@ -108,7 +108,7 @@ export function planPromptBreakpoints(input: PromptPlanInput): PromptPlan {
     addSlot(`tools[${index}]`, 'global', identity, counter.countText(text, 'json'), true, null, providerOptions);
   });
   let systemIndex = 0;
-  params.prompt.forEach((message, messageIndex) => {
+  params.prompt.forEach((message) => {
     if (message.role !== 'system') return;
     const text = typeof message.content === 'string' ? message.content : '';
     addSlot(

@@ -1,6 +1,6 @@
 import type { Usage } from '../../model/usage.js';
 import { parseAnthropicUsage } from '../../providers/anthropic/parse-usage.js';
-import type { ProviderOptionsRecord } from './middleware-prompt.js';
+import type { ProviderOptionsRecord } from '../shared/prompt-view.js';
 
 /** A provider-level usage record (`LanguageModelV3Usage` / `LanguageModelV4Usage`). */
 export interface ModelUsage {
