@@ -144,6 +144,20 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       }
     }
     const { info } = call;
+    // The break goes out before the usage, so a span exporter sees it while the request is open.
+    if (typeof parsed === 'object' && parsed !== null) {
+      try {
+        const found = call.state.detector.observe(parsed, {
+          at: call.at,
+          turn: info.turn,
+          step: info.step,
+          ...(usage ? { usage } : {}),
+        });
+        if (found) options.onBreak?.(found, info);
+      } catch {
+        // A body the detector cannot read (an unfamiliar gateway) must never fail the model call.
+      }
+    }
     if (usage) {
       options.onUsage?.(usage, info);
       if (options.bus) {
@@ -157,18 +171,6 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
           uncachedCostUsd: uncachedCostOf(usage, provider, info.model).costUsd,
         });
       }
-    }
-    if (typeof parsed !== 'object' || parsed === null) return;
-    try {
-      const found = call.state.detector.observe(parsed, {
-        at: call.at,
-        turn: info.turn,
-        step: info.step,
-        ...(usage ? { usage } : {}),
-      });
-      if (found) options.onBreak?.(found, info);
-    } catch {
-      // A body the detector cannot read (an unfamiliar gateway) must never fail the model call.
     }
   };
 

@@ -187,18 +187,7 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
       options.onRequest?.(info);
       const reply = await handler(next);
       const usage = usageFromLangChain(reply as AIMessage);
-      if (usage) {
-        options.onUsage?.(usage, info);
-        const pricing = provider === 'anthropic' ? 'anthropic' : 'openai-chat';
-        options.bus?.emit('usage.recorded', conversationId, clock(), {
-          turn,
-          step,
-          model: modelId,
-          usage,
-          costUsd: costOf(usage, pricing, modelId).costUsd,
-          uncachedCostUsd: uncachedCostOf(usage, pricing, modelId).costUsd,
-        });
-      }
+      // The break goes out before the usage, so a span exporter sees it while the request is open.
       if (wireView) {
         try {
           const found = state.detector.observe(anthropicBodyFromView(wireView, modelId), {
@@ -211,6 +200,18 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
         } catch {
           // Break detection must never fail the agent.
         }
+      }
+      if (usage) {
+        options.onUsage?.(usage, info);
+        const pricing = provider === 'anthropic' ? 'anthropic' : 'openai-chat';
+        options.bus?.emit('usage.recorded', conversationId, clock(), {
+          turn,
+          step,
+          model: modelId,
+          usage,
+          costUsd: costOf(usage, pricing, modelId).costUsd,
+          uncachedCostUsd: uncachedCostOf(usage, pricing, modelId).costUsd,
+        });
       }
       return reply;
     },
