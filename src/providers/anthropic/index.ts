@@ -29,6 +29,7 @@ export const anthropicAdapter: AnthropicAdapter = {
 
 export { anthropicCapabilities } from './capabilities.js';
 export { type AnthropicConversionMetadata, type AnthropicConversionResult, convertRequest } from './convert-request.js';
+export { messagesFromAnthropic } from './messages-from-reply.js';
 export {
   ANTHROPIC_CACHE_PRICING,
   ANTHROPIC_LOOKBACK_POSITIONS,
