@@ -6,6 +6,7 @@
  */
 import { runCodingAgentOnAiSdk } from '../src/integrations/ai-sdk/test-support/run-coding-agent.js';
 import { runCodingAgentOnLangChain } from '../src/integrations/langchain/test-support/run-coding-agent.js';
+import { runCodingAgentOnPi } from '../src/integrations/pi/test-support/run-coding-agent.js';
 import { type RunFigures, runFigures, startCodingAgentServer } from '../src/integrations/test-support/coding-agent-server.js';
 
 async function measure(run: (origin: string) => Promise<unknown>): Promise<RunFigures> {
@@ -25,6 +26,8 @@ const rows: Array<[string, RunFigures]> = [
   ['LangChain: anthropicPromptCachingMiddleware', await measure((origin) => runCodingAgentOnLangChain(origin, 'recipe'))],
   ['LangChain: cachetMiddleware()', await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet'))],
   ['LangChain: cachetMiddleware() + tail', await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail'))],
+  ['pi-ai: its own markers', await measure((origin) => runCodingAgentOnPi(origin, 'pi'))],
+  ['pi-ai: cachetPiHooks() + tail', await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail'))],
 ];
 
 const format = (value: number) => value.toLocaleString('en-US');
