@@ -73,10 +73,11 @@ export async function runCodingAgentOnAiSdk7(
     if (options.stream) {
       const result = streamText(call);
       await result.consumeStream();
-      messages.push(...(await result.response).messages);
+      // ai 7: `response` is the final step's; `responseMessages` holds every step's messages.
+      messages.push(...(await result.responseMessages));
     } else {
       const result = await generateText(call);
-      messages.push(...result.response.messages);
+      messages.push(...result.responseMessages);
     }
   }
   return messages;
