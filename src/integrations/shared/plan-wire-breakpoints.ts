@@ -96,8 +96,8 @@ export function planWireBreakpoints(
     const marker = marks.get(path);
     if (marker) block.cache_control = marker;
   };
-  (body.tools ?? []).forEach((tool, index) => setMarker(tool, `tools[${index}]`));
-  systemBlocks.forEach((block, index) => setMarker(block, `system[${index}]`));
+  for (const [index, tool] of (body.tools ?? []).entries()) setMarker(tool, `tools[${index}]`);
+  for (const [index, block] of systemBlocks.entries()) setMarker(block, `system[${index}]`);
   messages.forEach((message, messageIndex) => {
     (message.content as WireBlock[]).forEach((block, blockIndex) => {
       setMarker(block, partPath(systemBlocks.length + messageIndex, blockIndex));
