@@ -2,6 +2,7 @@ import type { CacheBreak } from '../../cache/break/break-detector.js';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
@@ -31,7 +32,8 @@ export interface CachetCallInfo {
   breakpoints: BreakpointRecord[];
   /** `promptCacheKey` set for OpenAI (the caller's own wins). */
   promptCacheKey: string | null;
-  warnings: string[];
+  /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
+  warnings: AdapterWarning[];
 }
 
 /** Options of `cachetMiddleware`. Every field is optional. */

@@ -4,6 +4,7 @@ import type { CacheBreak } from '../../cache/break/break-detector.js';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
@@ -27,7 +28,8 @@ export interface CachetLangChainCallInfo {
   step: number;
   breakpoints: BreakpointRecord[];
   promptCacheKey: string | null;
-  warnings: string[];
+  /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
+  warnings: AdapterWarning[];
 }
 
 /** The slice of LangChain's `ModelRequest` the middleware reads (kept structural across versions). */
@@ -153,7 +155,16 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
         info.breakpoints = planned.plan.breakpoints
           .filter((breakpoint) => !applied.dropped.some((path) => breakpoint.path.startsWith(`${path}.`)))
           .map(({ path, zone, ttl: markerTtl, reason }) => ({ path, zone, ttl: markerTtl, reason }));
-        info.warnings = [...planned.plan.warnings, ...applied.dropped.map((path) => `no marker on the AI message at ${path}`)];
+        info.warnings = [
+          ...planned.plan.warnings,
+          ...applied.dropped.map((path) =>
+            adapterWarning(
+              'marker-not-placed',
+              `no marker on the AI message at ${path}: LangChain rebuilds its tool-use blocks`,
+              path,
+            ),
+          ),
+        ];
         state.previous = planned.plan.cacheState;
         wireView = planned.params;
         options.bus?.emit('request.assembled', conversationId, at, {
