@@ -2,7 +2,7 @@ import type { CacheBreak } from '../../cache/break/break-detector.js';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
-import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
+import type { AdapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
