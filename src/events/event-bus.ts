@@ -1,4 +1,5 @@
 import type { CachetEvent, EventPayloads, EventType } from './catalog.js';
+import { validatePublishedEvent } from './validate-published-event.js';
 
 export type EventListener<T extends EventType> = (event: CachetEvent<T>) => void;
 
@@ -20,11 +21,16 @@ export class EventBus {
     return this.add('*', listener);
   }
 
-  /** Publish an event; `seq` is assigned per session in publication order. */
+  /**
+   * Publish an event; `seq` is assigned per session in publication order. Throws
+   * `ValidationError` (and publishes nothing) for an event no store could hold: a BigInt or
+   * circular payload, a non-finite `at` — see `validatePublishedEvent`.
+   */
   emit<T extends EventType>(type: T, sessionId: string, at: number, payload: EventPayloads[T]): CachetEvent<T> {
     const seq = this.sequences.get(sessionId) ?? 0;
-    this.sequences.set(sessionId, seq + 1);
     const event = { type, sessionId, at, seq, payload } as CachetEvent<T>;
+    validatePublishedEvent(event);
+    this.sequences.set(sessionId, seq + 1);
     for (const key of [type, '*'] as const) {
       const set = this.listeners.get(key);
       if (!set) continue;

@@ -52,9 +52,9 @@ describe.skipIf(!binaries.found)('PostgreSQL trace store', () => {
     await Promise.all(stores.map((store) => store.close()));
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const { rows } = await client.query('SELECT version FROM cachet_migrations');
+    const { rows } = await client.query('SELECT version FROM cachet_migrations ORDER BY version');
     await client.end();
-    expect(rows).toEqual([{ version: 1 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
   });
 
   it('reports an unreachable server as store_unavailable without the password', async () => {
