@@ -33,6 +33,11 @@ export abstract class SqlTraceStore implements TraceStore {
     await this.insertValidated(events);
   }
 
+  async dataVersion(): Promise<string> {
+    const rows = await this.runner.all('SELECT MAX(id) AS id FROM events', []);
+    return String(rows[0]?.id ?? 0);
+  }
+
   async deadLetter(entries: readonly DeadLetterEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const now = Date.now();

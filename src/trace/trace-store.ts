@@ -160,6 +160,12 @@ export interface TraceStore {
   cacheEffectiveness(filter?: TraceFilter): Promise<CacheEffectivenessReport>;
   skills(filter?: TraceFilter): Promise<SkillsReport>;
   breakCauses(filter?: TraceFilter): Promise<BreakCauseCount[]>;
+  /**
+   * Changes whenever events are added (SQLite: the largest event id; PostgreSQL: the largest
+   * id and the current second, as concurrent transactions may commit ids out of order). The
+   * server reuses an analytics answer only while this is unchanged.
+   */
+  dataVersion(): Promise<string>;
   /** Keep events that cannot be stored (with why) in `dead_letters`, so they block nothing and are not lost. */
   deadLetter(entries: readonly DeadLetterEntry[]): Promise<void>;
   /** Dead-lettered events, oldest first: at most `limit` (default 1,000) with `id` above `afterId`. */
