@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { secureHeaders } from 'hono/secure-headers';
 import type { z } from 'zod';
@@ -87,17 +87,32 @@ export function createApp(options: AppOptions): Hono {
     app.use('/sessions', auth);
     app.use('/sessions/*', auth);
   }
+  // One counter for every data route ('/sessions/*' also matches '/sessions': registering per pattern would count twice).
   const limit = concurrencyLimit(options.maxConcurrentRequests ?? 128);
-  app.use('/analytics/*', limit);
-  app.use('/sessions', limit);
-  app.use('/sessions/*', limit);
+  app.use('*', (context, next) => (isDataPath(context.req.path) ? limit(context, next) : next()));
 
-  /** A JSON answer reused until the store's data changes (see `AnswerCache`). */
-  const cachedJson = async (key: string, compute: () => Promise<unknown>) =>
-    new Response(await answers.get(key, await store.dataVersion(), compute), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
+  // Requests arriving while the data version is being read share that read (PostgreSQL has 4 connections).
+  let versionRead: Promise<string> | null = null;
+  const dataVersion = () => {
+    versionRead ??= store.dataVersion().finally(() => {
+      versionRead = null;
     });
+    return versionRead;
+  };
+
+  /**
+   * A JSON answer reused until the store's data changes (see `AnswerCache`): gzip when the
+   * client accepts it (browsers do), 304 when it already holds this version.
+   */
+  const cachedJson = async (context: Context, key: string, compute: () => Promise<unknown>) => {
+    const answer = await answers.get(key, await dataVersion(), compute);
+    const headers: Record<string, string> = { 'content-type': 'application/json', etag: answer.etag, vary: 'accept-encoding' };
+    if (context.req.header('if-none-match') === answer.etag) return context.body(null, 304, headers);
+    if (/\bgzip\b/.test(context.req.header('accept-encoding') ?? '')) {
+      return context.body(answer.gzip as Uint8Array<ArrayBuffer>, 200, { ...headers, 'content-encoding': 'gzip' });
+    }
+    return context.body(answer.json as Uint8Array<ArrayBuffer>, 200, headers);
+  };
 
   const invalid = (error: z.ZodError) => ({ error: 'invalid_query', message: describeQueryError(error) });
 
@@ -107,7 +122,7 @@ export function createApp(options: AppOptions): Hono {
       const query = analyticsQuerySchema.safeParse(context.req.query());
       if (!query.success) return context.json(invalid(query.error), 400);
       const filter = toTraceFilter(query.data);
-      return cachedJson(`${path} ${JSON.stringify(filter)}`, () => answer(filter));
+      return cachedJson(context, `${path} ${JSON.stringify(filter)}`, () => answer(filter));
     });
   analytics('cache_effectiveness', (filter) => reader.cacheEffectiveness(filter));
   analytics('cache_breaks', async (filter) => ({ filter, breaks: await reader.breakCauses(filter) }));
@@ -116,7 +131,9 @@ export function createApp(options: AppOptions): Hono {
   app.get('/sessions', async (context) => {
     const query = sessionsQuerySchema.safeParse(context.req.query());
     if (!query.success) return context.json(invalid(query.error), 400);
-    return cachedJson(`sessions ${JSON.stringify(query.data)}`, async () => ({ sessions: await reader.sessions(query.data) }));
+    return cachedJson(context, `sessions ${JSON.stringify(query.data)}`, async () => ({
+      sessions: await reader.sessions(query.data),
+    }));
   });
 
   // Session ids may contain `/` (the demo's do): accept them raw as well as percent-encoded.
@@ -142,4 +159,8 @@ export function createApp(options: AppOptions): Hono {
     return context.json({ error: 'internal_error', message: 'the trace store could not answer; see the server log' }, 500);
   });
   return app;
+}
+
+function isDataPath(path: string): boolean {
+  return path === '/sessions' || path.startsWith('/sessions/') || path.startsWith('/analytics/');
 }
