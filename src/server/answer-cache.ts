@@ -34,7 +34,7 @@ export class AnswerCache {
     }
     const running = this.inFlight.get(key);
     if (running && running.version === version) return running.answer;
-    const answer = compute().then(serialise);
+    const answer = compute().then(serialize);
     this.inFlight.set(key, { version, answer });
     try {
       const done = await answer;
@@ -48,7 +48,7 @@ export class AnswerCache {
   }
 }
 
-async function serialise(value: unknown): Promise<CachedAnswer> {
+async function serialize(value: unknown): Promise<CachedAnswer> {
   const json = Buffer.from(JSON.stringify(value));
   const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
   return { json, gzip: await gzipAsync(json, { level: 6 }), etag };

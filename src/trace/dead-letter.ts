@@ -39,7 +39,7 @@ export function deadLetterText(event: unknown): string {
       sessionId: String(envelope?.sessionId),
       seq: String(envelope?.seq),
       at: String(envelope?.at),
-      payload: `[not serialisable: ${(error as Error).message}]`,
+      payload: `[not serializable: ${(error as Error).message}]`,
     });
   }
 }
