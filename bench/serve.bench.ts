@@ -43,6 +43,13 @@ function describeLoad(label: string, result: LoadResult): void {
   );
 }
 
+/** CPU time (user + system) a process has used so far, in ms (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // After the command: state is field 3, utime field 14 and stime field 15 (1-based, see proc(5)).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Resident set size of a process now and at its peak (VmHWM), in MB. */
 function memoryOf(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -94,8 +101,14 @@ async function benchBackend(name: string, location: string): Promise<void> {
     const plain = await runLoad({ url, paths: [full], connections: 100, seconds: 5 });
     describeLoad(`${full}, 100 conn., identity`, plain);
     // As a browser (the dashboard) asks: gzip accepted.
+    const cpuBefore = cpuMsOf(pid);
     const hundred = await runLoad({ url, paths: [full], connections: 100, seconds: 8, headers: BROWSER });
+    const cpuPerRequest = (cpuMsOf(pid) - cpuBefore) / Math.max(1, hundred.requests);
     describeLoad(`${full}, 100 conn., gzip`, hundred);
+    // Independent of how busy the machine is: what one request costs the server.
+    console.log(
+      `server CPU per request: ${cpuPerRequest.toFixed(2)} ms (≈ ${(1000 / cpuPerRequest).toFixed(0)} req/s per free core)`,
+    );
     verdict(hundred.okPerSecond >= 200, `≥ 200 req/s on ${full} at 100 connections (${hundred.okPerSecond.toFixed(0)})`);
     verdict(hundred.p99Ms <= 250, `p99 ≤ 250 ms at 100 connections (${hundred.p99Ms.toFixed(1)} ms)`);
 

@@ -21,7 +21,7 @@ export interface RecordEventsOptions {
   /** Events written per transaction (default 500). */
   batchSize?: number;
   /**
-   * Most events kept while the store is down or slow (default 100,000, about 35 MB of small
+   * Most events kept while the store is down or slow (default 100,000, about 25 MB of small
    * events). A full queue drops the arriving event (every session keeps a gap-free start, and
    * events already queued stay in order); drops are counted in `stats` and reported per session
    * by a `trace.dropped` event once the store accepts writes again.
