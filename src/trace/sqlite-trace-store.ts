@@ -37,20 +37,19 @@ export class SqliteTraceStore extends SqlTraceStore {
   constructor(path: string) {
     super();
     this.location = path;
-    let database: Database.Database | undefined;
-    try {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      database = new Database(path);
-      // Before anything else: switching to WAL and migrating wait for other processes opening the same file.
-      database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      database.pragma('journal_mode = WAL');
-      database.pragma('synchronous = NORMAL');
-      this.database = database;
-      this.schemaVersion = this.migrate();
-    } catch (error) {
-      database?.close();
-      throw openError(error, path);
+    let opened: { database: Database.Database; schemaVersion: number } | undefined;
+    for (let attempt = 1; !opened; attempt += 1) {
+      try {
+        opened = openAndMigrate(path);
+      } catch (error) {
+        // The busy timeout covers most waits; a few lock steps (switching a fresh file to WAL while
+        // another process does the same) report SQLITE_BUSY at once. Those are retried, briefly.
+        if (!isBusy(error) || attempt >= OPEN_ATTEMPTS) throw openError(error, path);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * attempt);
+      }
     }
+    this.database = opened.database;
+    this.schemaVersion = opened.schemaVersion;
     const insert = this.database.prepare(
       `INSERT INTO events (${EVENT_COLUMN_NAMES.join(', ')}) VALUES (${EVENT_COLUMN_NAMES.map(() => '?').join(', ')})`,
     );
@@ -91,29 +90,48 @@ export class SqliteTraceStore extends SqlTraceStore {
   async close(): Promise<void> {
     if (this.database.open) this.database.close();
   }
+}
 
-  /**
-   * Apply pending migrations. The version check and the migrations run in one IMMEDIATE
-   * transaction: several processes opening a fresh file at once queue on the write lock, and
-   * the ones after the first find the schema already there.
-   */
-  private migrate(): number {
-    return this.database
+const OPEN_ATTEMPTS = 10;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_BUSY' || code?.startsWith('SQLITE_BUSY_') === true || code === 'SQLITE_LOCKED';
+}
+
+/**
+ * Open the file, switch it to WAL and apply pending migrations. The version check and the
+ * migrations run in one IMMEDIATE transaction: several processes opening a fresh file at once
+ * queue on the write lock, and the ones after the first find the schema already there.
+ */
+function openAndMigrate(path: string): { database: Database.Database; schemaVersion: number } {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path);
+  try {
+    // Before anything else: switching to WAL and migrating wait for other processes opening the same file.
+    database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    const schemaVersion = database
       .transaction(() => {
-        this.database.exec(MIGRATIONS_TABLE_SQL);
+        database.exec(MIGRATIONS_TABLE_SQL);
         const current = Number(
-          (this.database.prepare('SELECT MAX(version) AS version FROM cachet_migrations').get() as { version: number | null })
+          (database.prepare('SELECT MAX(version) AS version FROM cachet_migrations').get() as { version: number | null })
             .version ?? 0,
         );
-        for (const migration of pendingMigrations(current, this.location)) {
-          for (const statement of migration.statements.sqlite) this.database.exec(statement);
-          this.database
+        for (const migration of pendingMigrations(current, path)) {
+          for (const statement of migration.statements.sqlite) database.exec(statement);
+          database
             .prepare('INSERT INTO cachet_migrations (version, name, applied_at) VALUES (?, ?, ?)')
             .run(migration.version, migration.name, Date.now());
         }
         return Math.max(current, LATEST_SCHEMA_VERSION);
       })
       .immediate();
+    return { database, schemaVersion };
+  } catch (error) {
+    database.close();
+    throw error;
   }
 }
 
