@@ -50,7 +50,7 @@ class WorkerAnalyticsReader implements AnalyticsReader {
   private nextId = 0;
   private failure: Error | null = null;
 
-  constructor(private readonly location: string) {
+  constructor(location: string) {
     this.worker = startWorker(location);
     this.worker.unref();
     this.worker.on('message', (message: { id: number; result?: unknown; error?: { message: string; code: string | null } }) => {

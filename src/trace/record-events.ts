@@ -146,7 +146,7 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
   const deadLetter = async (items: readonly QueuedEvent[], reasons: readonly string[]) => {
     await store.deadLetter(items.map((item, index) => ({ event: item.event, reason: reasons[index]! })));
     stats.deadLettered += items.length;
-    items.forEach((item, index) => options.onDeadLetter?.(item.event, reasons[index]!));
+    for (const [index, item] of items.entries()) options.onDeadLetter?.(item.event, reasons[index]!);
   };
 
   /**

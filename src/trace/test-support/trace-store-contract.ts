@@ -299,7 +299,7 @@ export function describeTraceStoreContract(name: string, harness: () => TraceSto
         ]);
         const [letter] = await store.deadLetters();
         // PostgreSQL text cannot hold NUL: there it is kept escaped.
-        expect(letter!.reason).toMatch(/^circular (\u0000|\\u0000) and BigInt$/);
+        expect(['circular \u0000 and BigInt', 'circular \\u0000 and BigInt']).toContain(letter!.reason);
         expect(JSON.parse(letter!.event)).toEqual({
           type: 'warning.raised',
           sessionId: 'x',
