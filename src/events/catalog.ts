@@ -205,6 +205,22 @@ export interface ListenerFailedPayload {
   message: string;
 }
 
+/**
+ * The trace recorder's queue was full (the store was down or too slow) and events of this
+ * session were dropped. Published once the store accepts writes again, so it is stored.
+ */
+export interface TraceDroppedPayload {
+  /** Events of this session dropped since the last `trace.dropped`. */
+  dropped: number;
+  /** The recorder's queue bound (`maxQueuedEvents`). */
+  queueLimit: number;
+  /** Which events were dropped when the queue was full. */
+  policy: 'drop-newest' | 'drop-oldest';
+  /** Wall-clock time (ms since the epoch) of the first and last drop. */
+  firstDroppedAt: number;
+  lastDroppedAt: number;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -224,6 +240,7 @@ export interface EventPayloads {
   'warning.raised': WarningPayload;
   'session.ended': SessionEndedPayload;
   'listener.failed': ListenerFailedPayload;
+  'trace.dropped': TraceDroppedPayload;
 }
 
 export type EventType = keyof EventPayloads;
@@ -250,4 +267,5 @@ export const EVENT_TYPES: readonly EventType[] = [
   'warning.raised',
   'session.ended',
   'listener.failed',
+  'trace.dropped',
 ];
