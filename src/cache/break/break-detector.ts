@@ -81,7 +81,7 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
   function judge(body: NormalizedWireBody, context: ObserveContext): Omit<CacheBreak, 'turn' | 'step'> | null {
     if (!previous) return null;
     const before = previous.body;
-    const report = diffNormalized(before, body);
+    const report = diffNormalized(before, body, false, counter);
     const cachedTokens = tokensOf(before, 0, report.horizon);
     const rules = cacheRulesFor(before);
     const threshold = options.minMissedTokens ?? (rules === 'openai' ? 128 : 1);

@@ -34,7 +34,7 @@ export function registerDiffCommand(program: Command): Command {
     .description('compare two captured request bodies and name the first cache-breaking divergence')
     .argument('<a>', 'the earlier request body (JSON file)')
     .argument('<b>', 'the later request body (JSON file)')
-    .option('--json', 'print {identical, firstDivergence, cause} as one JSON object')
+    .option('--json', 'print {identical, firstDivergence, cause, cacheImpact} as one JSON object')
     .option(
       '--provider <provider>',
       `wire format of both bodies (${PROVIDER_NAMES.join(', ')}); detected when absent`,
@@ -67,23 +67,37 @@ export async function runDiff(
     return 1;
   }
   if (options.json) {
-    const result: WireDiff = { identical: report.identical, firstDivergence: report.firstDivergence, cause: report.cause };
+    const result: WireDiff = {
+      identical: report.identical,
+      firstDivergence: report.byteDivergence,
+      cause: report.byteCause,
+      cacheImpact: report.cacheImpact,
+    };
     output.out(JSON.stringify(result));
     return 0;
   }
   output.out(`${pathA} → ${pathB} (${report.a.format}${report.b.format !== report.a.format ? ` / ${report.b.format}` : ''})`);
   output.out(`identical: ${report.identical ? 'yes' : 'no'}`);
-  const divergence = report.firstDivergence;
-  if (!divergence || !report.cause) {
+  const divergence = report.byteDivergence;
+  if (!divergence || !report.byteCause) {
     output.out(
-      report.identical ? 'no divergence.' : 'no cache break: b keeps everything a could have cached and only adds after it.',
+      report.identical
+        ? 'no divergence.'
+        : report.droppedTail
+          ? "no cache break: b drops only a's turn tail, which is never persisted."
+          : 'no cache break: b keeps everything a could have cached and only adds after it.',
     );
     return 0;
   }
   output.out(`first divergence: ${divergence.zone} at ${divergence.path}, byte ${divergence.byteOffset}`);
-  output.out(`cause: ${report.cause} (${causeSentence(report.cause)})`);
+  output.out(`cause: ${report.byteCause} (${causeSentence(report.byteCause)})`);
   output.out(`  a: ${divergence.before || '(absent)'}`);
   output.out(`  b: ${divergence.after || '(absent)'}`);
+  output.out(
+    report.cacheImpact > 0
+      ? `cache impact: about ${report.cacheImpact.toLocaleString('en-US')} tokens a could have cached cannot be read by b.`
+      : "cache impact: none (no breakpoint of a covers this change; only what follows a's last breakpoint differs).",
+  );
   return 0;
 }
 
