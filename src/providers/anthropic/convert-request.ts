@@ -198,6 +198,7 @@ export function convertRequest(request: CanonicalRequest, options: AnthropicOpti
   };
   applyParams(body, request.params, warnings);
   if (plan.automatic) body.cache_control = cacheControlMarker(plan.automatic.ttl);
+  if (options.diagnostics) body.diagnostics = { previous_message_id: options.diagnostics.previousMessageId };
 
   for (const warning of validateAnthropicBreakpoints(body)) warnings.push(warning.message);
   return {
