@@ -57,14 +57,17 @@ describe('cachet emulate: Anthropic Messages API with the official SDK', () => {
   it('answers 400 in the API error shape for bodies the API rejects', async () => {
     const tooMany = anthropicTurn(3);
     for (const message of tooMany.messages)
-      (message.content as Array<Record<string, unknown>>)[0]!.cache_control = { type: 'ephemeral' };
+      (message.content as unknown as Array<Record<string, unknown>>)[0]!.cache_control = { type: 'ephemeral' };
     const thinking = anthropicTurn(2);
     thinking.messages[1] = {
       role: 'assistant',
       content: [{ type: 'thinking', thinking: 'hmm', signature: 'sig', cache_control: { type: 'ephemeral' } } as never],
     };
     const ttlOrder = anthropicTurn(1);
-    (ttlOrder.messages[0]!.content as Array<Record<string, unknown>>)[0]!.cache_control = { type: 'ephemeral', ttl: '1h' };
+    (ttlOrder.messages[0]!.content as unknown as Array<Record<string, unknown>>)[0]!.cache_control = {
+      type: 'ephemeral',
+      ttl: '1h',
+    };
     const unpaired = anthropicTurn(2);
     unpaired.messages[1] = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} }] };
     for (const [body, pattern] of [
@@ -101,7 +104,7 @@ describe('cachet emulate: Anthropic Messages API with the official SDK', () => {
     const second = await client().messages.create({ ...changed, diagnostics: { previous_message_id: first.id } });
     expect(second.diagnostics?.cache_miss_reason).toEqual({
       type: 'system_changed',
-      cache_missed_input_tokens: first.usage.cache_creation_input_tokens + first.usage.cache_read_input_tokens,
+      cache_missed_input_tokens: (first.usage.cache_creation_input_tokens ?? 0) + (first.usage.cache_read_input_tokens ?? 0),
     });
     const unknown = await client().messages.create({ ...changed, diagnostics: { previous_message_id: 'msg_nowhere' } });
     expect(unknown.diagnostics?.cache_miss_reason).toEqual({ type: 'previous_message_not_found' });
