@@ -17,8 +17,16 @@ describe('the AI SDK and the OpenAI SDK through the proxy, the emulator upstream
     harness = await startHarness();
     const anthropic = createAnthropic({ apiKey: TEST_KEY, baseURL: `${harness.proxy.url}/v1` });
     const model = anthropic('claude-sonnet-5');
-    const system = { role: 'system' as const, content: PERSONA, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } };
-    const first = await generateText({ model, messages: [system, { role: 'user', content: 'List the packages.' }], maxRetries: 0 });
+    const system = {
+      role: 'system' as const,
+      content: PERSONA,
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+    };
+    const first = await generateText({
+      model,
+      messages: [system, { role: 'user', content: 'List the packages.' }],
+      maxRetries: 0,
+    });
     expect(first.text).toBe('Echo: List the packages.');
     const streamed = streamText({
       model,
@@ -54,7 +62,11 @@ describe('the AI SDK and the OpenAI SDK through the proxy, the emulator upstream
     expect((await responses.usage).inputTokenDetails.cacheReadTokens).toBeGreaterThan(2000);
 
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${harness.proxy.url}/v1`, maxRetries: 0 });
-    const stream = await client.chat.completions.create({ ...chatTurn(1), stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      ...chatTurn(1),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toContain('Echo: [a] request 0');
