@@ -110,7 +110,7 @@ describe('cachet diff', () => {
     const program = new Command().exitOverride();
     registerDiffCommand(program);
     const command = program.commands.find((candidate) => candidate.name() === 'diff');
-    expect(command?.options.map((option) => option.long)).toEqual(['--json', '--provider']);
+    expect(command?.options.map((option) => option.long)).toEqual(['--json', '--provider', '--sequence']);
     expect(() => program.parse(['node', 'cachet', 'diff', a, b, '--provider', 'nope'])).toThrow(/expected one of/);
   });
 });
