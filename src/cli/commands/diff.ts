@@ -40,13 +40,13 @@ export function registerDiffCommand(program: Command): Command {
     .argument('[b]', 'the later request body (JSON file)')
     .option('--json', 'print {identical, firstDivergence, cause, cacheImpact} as one JSON object')
     .option(
-      '--sequence <file>',
-      'a JSONL capture ({at, body} per line): diff each request with the previous one of its conversation',
-    )
-    .option(
       '--provider <provider>',
       `wire format of both bodies (${PROVIDER_NAMES.join(', ')}); detected when absent`,
       parseProvider,
+    )
+    .option(
+      '--sequence <file>',
+      'a JSONL capture ({at, body} per line): diff each request with the previous one of its conversation',
     )
     .action(async (a: string | undefined, b: string | undefined, options: DiffCommandOptions) => {
       if (options.sequence) {
