@@ -15,6 +15,8 @@ export interface Conversation {
   recorded: number;
   lastResponseId: string | null;
   lastBreakpointPosition: number | null;
+  /** The previous recorded request: judged again only when this one reads less than it left cached. */
+  previous: { body: unknown; at: number; cachedTokens: number } | null;
 }
 
 export interface ConversationTracker {
@@ -48,6 +50,7 @@ export function createConversationTracker(bus: EventBus | undefined, limit = 10_
           recorded: 0,
           lastResponseId: null,
           lastBreakpointPosition: null,
+          previous: null,
         };
         if (conversations.size >= limit) conversations.delete(conversations.keys().next().value as string);
       }

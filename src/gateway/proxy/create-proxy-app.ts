@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { EventBus } from '../../events/event-bus.js';
+import { totalInputTokens, type Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { readAnthropicReply } from '../../providers/anthropic/parse-stream.js';
 import { readOpenAIChatReply } from '../../providers/openai-chat/parse-stream.js';
@@ -152,29 +153,57 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });
     }
     const streamed = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
-    const [toClient, toObserver] = upstream.body.tee();
     const reader = readerFor(route, streamed);
     const status = upstream.status;
-    const done = observe(toObserver, reader)
-      .then((summary) => {
+    const recordWhenRead = (summary: StreamSummary | null) => {
+      request.signal.removeEventListener('abort', abortFromClient);
+      if (!summary?.complete || !summary.usage) return;
+      clientBody ??= parseJson(bytes);
+      if (!clientBody) return;
+      conversation ??= conversationOf(route, clientBody, conversationHeader);
+      record(conversation, {
+        at,
+        clientBody,
+        sentBody: sentBody ?? clientBody,
+        planned: sentBody !== null,
+        summary,
+        status,
+        durationMs: performance.now() - started,
+      });
+    };
+    const track = (work: Promise<void>) => {
+      const done = work.catch((error: unknown) => options.onRecordError?.(error));
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
+    };
+    if (!streamed) {
+      // A JSON reply is useless to the client until complete: read it once, answer with the same
+      // bytes, then record (a tee would add stream plumbing for nothing).
+      let replyBytes: Uint8Array<ArrayBuffer>;
+      try {
+        replyBytes = new Uint8Array(await upstream.arrayBuffer());
+      } catch (error) {
         request.signal.removeEventListener('abort', abortFromClient);
-        if (!summary?.complete || !summary.usage) return;
-        clientBody ??= parseJson(bytes);
-        if (!clientBody) return;
-        conversation ??= conversationOf(route, clientBody, conversationHeader);
-        record(conversation, {
-          at,
-          clientBody,
-          sentBody: sentBody ?? clientBody,
-          planned: sentBody !== null,
-          summary,
-          status,
-          durationMs: performance.now() - started,
-        });
-      })
-      .catch((error: unknown) => options.onRecordError?.(error));
-    inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
+        if (request.signal.aborted) return new Response(null, { status: 499 });
+        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeOf(error)})`);
+      }
+      track(
+        (async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          reader.push(decoder.decode(replyBytes));
+          recordWhenRead(reader.finish());
+        })(),
+      );
+      return new Response(replyBytes, { status, statusText: upstream.statusText, headers });
+    }
+    const [toClient, toObserver] = upstream.body.tee();
+    // Recording waits a turn of the event loop so the reply's last bytes reach the client first.
+    track(
+      observe(toObserver, reader).then(async (summary) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        recordWhenRead(summary);
+      }),
+    );
     return new Response(toClient, { status, statusText: upstream.statusText, headers });
   });
 
@@ -219,8 +248,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
       });
     }
-    // Judged after the usage is known: a shortfall with no structural cause is `unknown`, and the server's reason rides along.
-    conversation.detector.observe(exchange.sentBody, { at: exchange.at, usage, turn, step: 0 });
+    judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn);
     options.capture?.({
       at: exchange.at,
       conversation: conversation.id,
@@ -242,6 +270,31 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     },
     conversations: () => tracker.size,
   };
+}
+
+/** Shortfalls smaller than this are rounding (OpenAI reads in 128-token steps), not misses. */
+const OPENAI_READ_SLACK = 256;
+
+/**
+ * Judge a request with the break detector only when it read less than the previous request
+ * left cached (or the provider names a miss): comparing two 50 KB bodies costs about a
+ * millisecond, and most requests of a healthy conversation read everything. The detector then
+ * publishes `cache.break` with Cachet's cause and the server's.
+ */
+function judgeMiss(conversation: Conversation, body: JsonRecord, at: number, usage: Usage, model: string, turn: number): void {
+  const anthropicRules =
+    conversation.provider === 'anthropic' || (conversation.provider === 'openrouter' && model.startsWith('anthropic/'));
+  const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
+  const cachedTokens = anthropicRules ? usage.cacheReadTokens + written : totalInputTokens(usage);
+  const previous = conversation.previous;
+  conversation.previous = { body, at, cachedTokens };
+  if (!previous) return;
+  const slack = anthropicRules ? 0 : OPENAI_READ_SLACK;
+  const shortfall = previous.cachedTokens - usage.cacheReadTokens > slack;
+  if (!shortfall && !usage.cacheMissReason?.missedTokens) return;
+  conversation.detector.reset();
+  conversation.detector.observe(previous.body, { at: previous.at });
+  conversation.detector.observe(body, { at, usage, turn, step: 0 });
 }
 
 function readerFor(route: WireRoute, streamed: boolean): StreamReader {
