@@ -43,7 +43,7 @@ export interface AnalyzedRequest {
   missCause: MissCause | null;
   /** Tokens the previous request left cached that this one did not read. */
   missedTokens: number;
-  /** First byte divergence from the conversation's previous request, with what it cost. */
+  /** First byte divergence from the conversation's previous request, with what it cost (computed for misses only; `cachet diff --sequence` has every pair). */
   changed: { zone: WireZone; path: string; byteOffset: number; before: string; after: string; cacheImpact: number } | null;
   /** The provider's own diagnosis, when the capture has one. */
   serverCause: string | null;
@@ -172,12 +172,13 @@ function judgeConversation(
     plannedRead += plannedVerdict.cacheReadTokens;
     plannedInput += plannedVerdict.inputTokens;
 
+    const missedTokens = previous ? Math.max(0, previous.cachedTokens - readTokens) : 0;
+    // The byte diff costs as much as judging the body again: it is computed for misses only.
     let changed: AnalyzedRequest['changed'] = null;
-    if (previous) {
+    if (previous && missedTokens > 0) {
       const diff = diffWireBodies(previous.body, request.body, { format: provider });
       if (diff.byteDivergence) changed = { ...diff.byteDivergence, cacheImpact: diff.cacheImpact };
     }
-    const missedTokens = previous ? Math.max(0, previous.cachedTokens - readTokens) : 0;
     results.push({
       index,
       conversation: id,
