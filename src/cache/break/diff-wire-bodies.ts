@@ -1,7 +1,7 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { cacheHorizon, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
@@ -89,7 +89,7 @@ export function diffWireBodies(a: unknown, b: unknown, options: DiffOptions = {}
   );
 }
 
-/** `diffWireBodies` on bodies already normalised. */
+/** `diffWireBodies` on bodies already normalized. */
 export function diffNormalized(
   a: NormalizedWireBody,
   b: NormalizedWireBody,
@@ -169,7 +169,7 @@ function firstDivergentUnit(
 }
 
 function defaultCounter(body: NormalizedWireBody): TokenCounter {
-  return cacheRulesFor(body) === 'anthropic' ? anthropicEstimator() : openAiTokenCounter();
+  return cacheRulesFor(body) === 'anthropic' ? anthropicEstimator() : openAITokenCounter();
 }
 
 function tokensBetween(body: NormalizedWireBody, from: number, to: number, counter: TokenCounter): number {

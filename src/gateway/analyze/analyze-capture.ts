@@ -14,7 +14,7 @@ import { parseOpenAIChatUsage } from '../../providers/openai-chat/parse-usage.js
 import { parseOpenAIResponsesUsage } from '../../providers/openai-responses/parse-usage.js';
 import { parseOpenRouterUsage } from '../../providers/openrouter/parse-usage.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import { conversationKey } from '../proxy/conversation-key.js';
 import { planCacheFields } from '../proxy/plan-cache-fields.js';
 import type { WireRoute } from '../proxy/wire-route.js';
@@ -93,7 +93,7 @@ export interface CaptureAnalysis {
  * analysis.conversations[0]?.topCauses[0]?.advice;
  */
 export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAnalysis {
-  const counters = { anthropic: anthropicEstimator(), openai: openAiTokenCounter() };
+  const counters = { anthropic: anthropicEstimator(), openai: openAITokenCounter() };
   const groups = new Map<string, Array<{ request: CapturedRequest; index: number; provider: ProviderId }>>();
   requests.forEach((request, index) => {
     const provider = providerOf(request, index);

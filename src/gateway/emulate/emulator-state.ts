@@ -1,7 +1,7 @@
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { type ReplySource, replySource, type ScriptedReply } from './reply-script.js';
 
@@ -38,7 +38,7 @@ const REMEMBERED_PROMPTS = 10_000;
 
 export function createEmulatorState(replies: readonly ScriptedReply[] = []): EmulatorState {
   const anthropicCounter = anthropicEstimator();
-  const openaiCounter = openAiTokenCounter();
+  const openaiCounter = openAITokenCounter();
   const fingerprints = new Map<string, PromptFingerprint>();
   let sequence = 0;
   return {

@@ -2,7 +2,7 @@ import { type BreakDetector, createBreakDetector } from '../../cache/break/break
 import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { ConversationSource } from './conversation-key.js';
 
 /** What the proxy remembers about one conversation between its requests. */
@@ -31,7 +31,7 @@ export interface ConversationTracker {
 export function createConversationTracker(bus: EventBus | undefined, limit = 10_000): ConversationTracker {
   const conversations = new Map<string, Conversation>();
   const anthropicCounter = anthropicEstimator();
-  const openaiCounter = openAiTokenCounter();
+  const openaiCounter = openAITokenCounter();
   return {
     get(id, source, provider) {
       let conversation = conversations.get(id);

@@ -30,7 +30,7 @@ export const anthropicDiagnosticsSchema = z
   .passthrough();
 
 /**
- * Normalise Anthropic usage. Accepts a whole response (`{ usage }`), a `message_start` event
+ * Normalize Anthropic usage. Accepts a whole response (`{ usage }`), a `message_start` event
  * (`{ message: { usage } }`) or the usage object itself; `raw` keeps the usage object as sent.
  *
  * `input_tokens` counts only what came after the last breakpoint, so it maps to uncached
