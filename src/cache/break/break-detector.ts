@@ -193,7 +193,7 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
  * as a speed switch or a server-side eviction): recorded as `unknown` so the disagreement shows.
  */
 function serverOnlyBreak(reason: ProviderCacheMissReason | null | undefined): Omit<CacheBreak, 'turn' | 'step'> | null {
-  if (!reason || !reason.missedTokens) return null;
+  if (!reason?.missedTokens) return null;
   return {
     zone: null,
     path: null,
