@@ -4,6 +4,7 @@ import { causeSentence, diffWireBodies, type WireDiff } from '../../cache/break/
 import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import { readCapture } from '../../gateway/analyze/read-capture.js';
 import { conversationKey } from '../../gateway/proxy/conversation-key.js';
+import { wireRouteOfProvider } from '../../gateway/proxy/wire-route.js';
 import { CachetError } from '../../model/errors.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { PROVIDER_NAMES } from '../../workloads/workload-schema.js';
@@ -141,8 +142,7 @@ export async function runDiffSequence(
     const previous = new Map<string, { index: number; body: unknown }>();
     requests.forEach((request, index) => {
       const format = options.provider ?? (request.provider as ProviderId | undefined) ?? detectWireFormat(request.body);
-      const route = format === 'anthropic' ? 'anthropic' : format === 'openai-responses' ? 'openai-responses' : 'openai-chat';
-      const conversation = request.conversation ?? conversationKey(route, request.body, null).id;
+      const conversation = request.conversation ?? conversationKey(wireRouteOfProvider(format), request.body, null).id;
       const before = previous.get(conversation);
       previous.set(conversation, { index, body: request.body });
       if (!before) return;

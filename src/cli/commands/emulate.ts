@@ -13,6 +13,17 @@ export interface EmulateCommandOptions {
 
 const EMULATED: readonly EmulatedProvider[] = ['anthropic', 'openai', 'openrouter', 'all'];
 
+const anthropicLine = (url: string) => `Anthropic:  ANTHROPIC_BASE_URL=${url}`;
+const openAILine = (url: string) => `OpenAI:     OPENAI_BASE_URL=${url}/v1`;
+const openRouterLine = (url: string) => `OpenRouter: base URL ${url}/api/v1`;
+/** How to point each served API's clients at the emulator. */
+const BASE_URL_LINES: Record<EmulatedProvider, ReadonlyArray<(url: string) => string>> = {
+  anthropic: [anthropicLine],
+  openai: [openAILine],
+  openrouter: [openRouterLine],
+  all: [anthropicLine, openAILine, openRouterLine],
+};
+
 function parseEmulated(value: string): EmulatedProvider {
   if (!(EMULATED as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${EMULATED.join(', ')}`);
   return value as EmulatedProvider;
@@ -49,9 +60,7 @@ export async function runEmulate(
   output(
     `cachet emulate: ${options.provider} on ${emulator.url}${options.script ? ` (script ${options.script}, ${replies.length} replies)` : ''}`,
   );
-  if (options.provider === 'anthropic' || options.provider === 'all') output(`  Anthropic:  ANTHROPIC_BASE_URL=${emulator.url}`);
-  if (options.provider === 'openai' || options.provider === 'all') output(`  OpenAI:     OPENAI_BASE_URL=${emulator.url}/v1`);
-  if (options.provider === 'openrouter' || options.provider === 'all') output(`  OpenRouter: base URL ${emulator.url}/api/v1`);
+  for (const line of BASE_URL_LINES[options.provider]) output(`  ${line(emulator.url)}`);
   output('  clock: the emulator’s, or a request’s x-cachet-clock header (ms or ISO 8601)');
   return stopOnSignal(() => emulator.close());
 }

@@ -9,15 +9,12 @@ import type { CacheBreakCause } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
-import { parseAnthropicUsage } from '../../providers/anthropic/parse-usage.js';
-import { parseOpenAIChatUsage } from '../../providers/openai-chat/parse-usage.js';
-import { parseOpenAIResponsesUsage } from '../../providers/openai-responses/parse-usage.js';
-import { parseOpenRouterUsage } from '../../providers/openrouter/parse-usage.js';
+import { isProviderId, PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import { conversationKey } from '../proxy/conversation-key.js';
 import { planCacheFields } from '../proxy/plan-cache-fields.js';
-import type { WireRoute } from '../proxy/wire-route.js';
+import { wireRouteOfProvider } from '../proxy/wire-route.js';
 import { CAUSE_ADVICE } from './cause-advice.js';
 import type { CapturedRequest } from './read-capture.js';
 
@@ -97,7 +94,7 @@ export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAna
   const groups = new Map<string, Array<{ request: CapturedRequest; index: number; provider: ProviderId }>>();
   requests.forEach((request, index) => {
     const provider = providerOf(request, index);
-    const id = request.conversation ?? conversationKey(routeOf(provider), request.body, null).id;
+    const id = request.conversation ?? conversationKey(wireRouteOfProvider(provider), request.body, null).id;
     let group = groups.get(id);
     if (!group) {
       group = [];
@@ -161,7 +158,7 @@ function judgeConversation(
     costUsd += cost;
     uncachedCostUsd += uncachedCostOf(usage, provider, model).costUsd;
 
-    const plan = planCacheFields(routeOf(provider), request.body, {
+    const plan = planCacheFields(wireRouteOfProvider(provider), request.body, {
       conversationId: id,
       previousResponseId: null,
       previousBreakpointPosition: planContext.previousBreakpointPosition,
@@ -262,33 +259,17 @@ function topCauses(results: readonly AnalyzedRequest[]): CauseSummary[] {
   return [...byCause.values()].sort((left, right) => right.missedTokens - left.missedTokens || right.count - left.count);
 }
 
-const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai-chat', 'openai-responses', 'openrouter', 'openai-compatible'];
-
 function providerOf(request: CapturedRequest, index: number): ProviderId {
   if (request.provider === undefined) return detectWireFormat(request.body);
-  if (!(PROVIDERS as readonly string[]).includes(request.provider)) {
-    throw new ValidationError(`requests[${index}].provider`, PROVIDERS.join(', '), `got ${JSON.stringify(request.provider)}`);
+  if (!isProviderId(request.provider)) {
+    throw new ValidationError(`requests[${index}].provider`, PROVIDER_IDS.join(', '), `got ${JSON.stringify(request.provider)}`);
   }
-  return request.provider as ProviderId;
-}
-
-function routeOf(provider: ProviderId): WireRoute {
-  return provider === 'anthropic' ? 'anthropic' : provider === 'openai-responses' ? 'openai-responses' : 'openai-chat';
+  return request.provider;
 }
 
 function reportedUsage(provider: ProviderId, usage: Record<string, unknown>, index: number): Usage {
   try {
-    switch (provider) {
-      case 'anthropic':
-        return parseAnthropicUsage({ usage });
-      case 'openai-responses':
-        return parseOpenAIResponsesUsage({ usage });
-      case 'openrouter':
-        return parseOpenRouterUsage({ usage });
-      case 'openai-chat':
-      case 'openai-compatible':
-        return parseOpenAIChatUsage({ usage });
-    }
+    return providerEntry(provider).adapter.parseUsage({ usage });
   } catch (error) {
     throw new ValidationError(`requests[${index}].usage`, `a ${provider} usage object`, (error as Error).message);
   }

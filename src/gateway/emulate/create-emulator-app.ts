@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { assertNever } from '../../model/validate.js';
 import { answerAnthropic, anthropicError } from './anthropic-emulator.js';
 import { type EmulatorResponse, toResponse } from './emulator-response.js';
 import { createEmulatorState } from './emulator-state.js';
@@ -20,6 +19,8 @@ export interface EmulatorOptions {
   apiKey?: string;
   /** Largest accepted body in bytes [32 MiB, the Messages API limit]; larger bodies get 413. */
   maxBodyBytes?: number;
+  /** Requests kept in `received`, newest last [1,000]; older ones are dropped so a long run does not grow. */
+  keepReceived?: number;
 }
 
 /** A request the emulator received: the path and the body exactly as sent (never the headers). */
@@ -45,10 +46,11 @@ type Handler = (body: unknown, at: number) => EmulatorResponse;
  */
 export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; received: ReceivedRequest[] } {
   const state = createEmulatorState(options.replies);
-  const provider = options.provider ?? 'all';
+  const surfaces = options.provider ?? 'all';
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const received: ReceivedRequest[] = [];
+  const keepReceived = options.keepReceived ?? 1_000;
   const app = new Hono();
 
   const route = (path: string, surface: Surface, handler: Handler) => {
@@ -68,6 +70,7 @@ export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; r
       const at = clockOf(context.req.header(CLOCK_HEADER), now);
       if (at === null) return error(400, 'invalid_request_error', `${CLOCK_HEADER}: expected milliseconds or an ISO 8601 time`);
       received.push({ path, body: text, at });
+      if (received.length > keepReceived) received.splice(0, received.length - keepReceived);
       let body: unknown;
       try {
         body = JSON.parse(text);
@@ -85,24 +88,13 @@ export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; r
   };
   const serveOpenRouter = () =>
     route('/api/v1/chat/completions', 'openai', (body, at) => answerChat(state, body, at, state.openrouterCache));
-  switch (provider) {
-    case 'anthropic':
-      serveAnthropic();
-      break;
-    case 'openai':
-      serveOpenAI();
-      break;
-    case 'openrouter':
-      serveOpenRouter();
-      break;
-    case 'all':
-      serveAnthropic();
-      serveOpenAI();
-      serveOpenRouter();
-      break;
-    default:
-      assertNever(provider);
-  }
+  const served: Record<EmulatedProvider, ReadonlyArray<() => void>> = {
+    anthropic: [serveAnthropic],
+    openai: [serveOpenAI],
+    openrouter: [serveOpenRouter],
+    all: [serveAnthropic, serveOpenAI, serveOpenRouter],
+  };
+  for (const serve of served[surfaces]) serve();
   app.notFound((context) =>
     context.json(
       { error: { message: `cachet emulate: no route ${context.req.method} ${context.req.path}`, type: 'not_found_error' } },

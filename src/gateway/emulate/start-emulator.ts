@@ -13,7 +13,7 @@ export interface RunningEmulator {
   /** Base URL without a path, e.g. `http://127.0.0.1:43123`. */
   url: string;
   port: number;
-  /** Every request received, in order: path and body bytes as sent (headers are never kept). */
+  /** The last `keepReceived` requests (1,000 by default), in order: path and body bytes as sent (headers are never kept). */
   received: ReceivedRequest[];
   close(): Promise<void>;
 }

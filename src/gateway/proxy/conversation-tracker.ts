@@ -1,6 +1,7 @@
 import { type BreakDetector, createBreakDetector } from '../../cache/break/break-detector.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
+import { providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { ConversationSource } from './conversation-key.js';
@@ -44,7 +45,7 @@ export function createConversationTracker(bus: EventBus | undefined, limit = 10_
           provider,
           detector: createBreakDetector({
             format: provider,
-            counter: provider === 'anthropic' ? anthropicCounter : openaiCounter,
+            counter: providerEntry(provider).wire === 'anthropic-messages' ? anthropicCounter : openaiCounter,
             ...(bus ? { bus, sessionId: id } : {}),
           }),
           recorded: 0,

@@ -6,6 +6,7 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { readAnthropicReply } from '../../providers/anthropic/parse-stream.js';
 import { readOpenAIChatReply } from '../../providers/openai-chat/parse-stream.js';
 import { readOpenAIResponsesReply } from '../../providers/openai-responses/parse-stream.js';
+import { providerEntry } from '../../providers/registry.js';
 import type { StreamReader, StreamSummary } from '../../providers/shared/stream-summary.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
@@ -282,8 +283,7 @@ const OPENAI_READ_SLACK = 256;
  * publishes `cache.break` with Cachet's cause and the server's.
  */
 function judgeMiss(conversation: Conversation, body: JsonRecord, at: number, usage: Usage, model: string, turn: number): void {
-  const anthropicRules =
-    conversation.provider === 'anthropic' || (conversation.provider === 'openrouter' && model.startsWith('anthropic/'));
+  const anthropicRules = providerEntry(conversation.provider).route(model).rules === 'anthropic';
   const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
   const cachedTokens = anthropicRules ? usage.cacheReadTokens + written : totalInputTokens(usage);
   const previous = conversation.previous;
@@ -297,15 +297,14 @@ function judgeMiss(conversation: Conversation, body: JsonRecord, at: number, usa
   conversation.detector.observe(body, { at, usage, turn, step: 0 });
 }
 
+const READERS: Record<WireRoute, (streamed: boolean) => StreamReader> = {
+  anthropic: readAnthropicReply,
+  'openai-chat': readOpenAIChatReply,
+  'openai-responses': readOpenAIResponsesReply,
+};
+
 function readerFor(route: WireRoute, streamed: boolean): StreamReader {
-  switch (route) {
-    case 'anthropic':
-      return readAnthropicReply(streamed);
-    case 'openai-chat':
-      return readOpenAIChatReply(streamed);
-    case 'openai-responses':
-      return readOpenAIResponsesReply(streamed);
-  }
+  return READERS[route](streamed);
 }
 
 /** Read the observer's branch to the end; null when it broke off (upstream error, client gone). */

@@ -1,3 +1,6 @@
+import type { WireShape } from '../../providers/provider-entry.js';
+import { type ProviderId, providerEntry } from '../../providers/registry.js';
+
 /** Which wire API a proxied path speaks; `null` for paths the proxy passes through without reading. */
 export type WireRoute = 'anthropic' | 'openai-chat' | 'openai-responses';
 
@@ -12,6 +15,17 @@ export function wireRouteOf(method: string, path: string): WireRoute | null {
   if (path.endsWith('/chat/completions')) return 'openai-chat';
   if (path.endsWith('/responses')) return 'openai-responses';
   return null;
+}
+
+const ROUTE_OF_WIRE: Record<WireShape, WireRoute> = {
+  'anthropic-messages': 'anthropic',
+  'chat-completions': 'openai-chat',
+  responses: 'openai-responses',
+};
+
+/** The wire route a provider's bodies take, from the registry. */
+export function wireRouteOfProvider(id: ProviderId): WireRoute {
+  return ROUTE_OF_WIRE[providerEntry(id).wire];
 }
 
 /** Upstream base URLs of the named providers; anything else must be an http(s) URL. */
