@@ -1,3 +1,4 @@
+import type { AdapterWarning } from '../model/adapter-warning.js';
 import type { Zone } from '../model/request.js';
 import type { ProviderCacheMissReason, Usage } from '../model/usage.js';
 
@@ -59,7 +60,7 @@ export interface RequestAssembledPayload {
   blockHashes: Array<{ path: string; zone: Zone; hash: string }>;
   breakpoints: BreakpointRecord[];
   padding: PaddingDecision | null;
-  warnings: string[];
+  warnings: AdapterWarning[];
 }
 
 export interface UsageRecordedPayload {
@@ -187,6 +188,25 @@ export interface WarningPayload {
   message: string;
 }
 
+export interface SessionEndedPayload {
+  /** User turns the session ran. */
+  turns: number;
+  /** Messages in history when it ended. */
+  historyMessages: number;
+}
+
+/** A subscriber threw while receiving an event; the bus contained it and published this. */
+export interface ListenerFailedPayload {
+  /** The event the listener was given, and its `seq`. */
+  eventType: EventType;
+  eventSeq: number;
+  /** What the listener subscribed to: an event type, or `*` for `onAny`. */
+  subscription: EventType | '*';
+  errorName: string;
+  /** The error's message (at most 1,000 characters). */
+  message: string;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -204,6 +224,8 @@ export interface EventPayloads {
   'checkpoint.created': CheckpointCreatedPayload;
   'history.rewritten': HistoryRewrittenPayload;
   'warning.raised': WarningPayload;
+  'session.ended': SessionEndedPayload;
+  'listener.failed': ListenerFailedPayload;
 }
 
 export type EventType = keyof EventPayloads;
@@ -228,4 +250,6 @@ export const EVENT_TYPES: readonly EventType[] = [
   'checkpoint.created',
   'history.rewritten',
   'warning.raised',
+  'session.ended',
+  'listener.failed',
 ];
