@@ -6,8 +6,11 @@ import { CachetError } from '../model/errors.js';
 import { ServeConfigError } from '../server/start-server.js';
 import { WorkloadError } from '../workloads/workload-error.js';
 import { type CliOutput, processOutput } from './cli-options.js';
+import { registerAnalyzeCommand } from './commands/analyze.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDiffCommand } from './commands/diff.js';
+import { registerEmulateCommand } from './commands/emulate.js';
+import { registerProxyCommand } from './commands/proxy.js';
 import { registerRenderCommand } from './commands/render.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSimulateCommand } from './commands/simulate.js';
@@ -29,6 +32,9 @@ export function createProgram(output: CliOutput = processOutput): Command {
   registerRenderCommand(program, output);
   registerDiffCommand(program);
   registerServeCommand(program);
+  registerProxyCommand(program);
+  registerEmulateCommand(program);
+  registerAnalyzeCommand(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

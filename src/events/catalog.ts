@@ -1,6 +1,6 @@
 import type { AdapterWarning } from '../model/adapter-warning.js';
 import type { Zone } from '../model/request.js';
-import type { Usage } from '../model/usage.js';
+import type { ProviderCacheMissReason, Usage } from '../model/usage.js';
 
 /**
  * The event catalog. Every event has a `noun.verb` type, the session it belongs to, a
@@ -97,6 +97,8 @@ export interface CacheBreakPayload {
   after: string | null;
   /** Tokens that could have been read from cache and were not. */
   missedTokens: number;
+  /** The provider's own diagnosis when the request asked for it (Anthropic `diagnostics`); absent otherwise. */
+  serverCause?: ProviderCacheMissReason | null;
 }
 
 export type SkillLoadReason = 'always' | 'on_demand' | 'auto_suggested';

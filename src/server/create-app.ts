@@ -2,6 +2,8 @@ import { type Context, Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { secureHeaders } from 'hono/secure-headers';
 import type { z } from 'zod';
+import { summarizeCauseAgreement } from '../cache/break/compare-server-cause.js';
+import type { CachetEvent } from '../events/catalog.js';
 import { CachetError } from '../model/errors.js';
 import type { TraceFilter, TraceStore } from '../trace/trace-store.js';
 import type { AnalyticsReader } from './analytics-reader.js';
@@ -127,6 +129,17 @@ export function createApp(options: AppOptions): Hono {
   analytics('cache_effectiveness', (filter) => reader.cacheEffectiveness(filter));
   analytics('cache_breaks', async (filter) => ({ filter, breaks: await reader.breakCauses(filter) }));
   analytics('skills', (filter) => reader.skills(filter));
+  // How often Cachet's cause and the provider's own diagnosis (`serverCause`) agree, and where not.
+  analytics('cause_agreement', async (filter) => {
+    const breaks = (await store.events({
+      types: ['cache.break'],
+      limit: 10_000,
+      ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
+      ...(filter.from !== undefined ? { from: filter.from } : {}),
+      ...(filter.to !== undefined ? { to: filter.to } : {}),
+    })) as CachetEvent<'cache.break'>[];
+    return { filter, ...summarizeCauseAgreement(breaks.map((event) => event.payload)) };
+  });
 
   app.get('/sessions', async (context) => {
     const query = sessionsQuerySchema.safeParse(context.req.query());
