@@ -7,4 +7,5 @@ export {
   zoneTokensOf,
 } from './prepare-request.js';
 export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
+export { tailPricingFor } from './tail-pricing.js';
 export { chooseHistoryTtl, type TtlChoice, type TtlPolicyInput } from './ttl-policy.js';

@@ -18,6 +18,7 @@ const envelopeSchema = z.object({
   history: z.array(z.unknown()),
   params: generationParamsSchema,
   turn: z.number().int().nonnegative(),
+  deferredTools: z.object({ tools: z.array(z.unknown()), loaded: z.array(z.string().min(1)) }).optional(),
 });
 
 /** Validate a serialised session (format version, every message, pairing). */
@@ -40,6 +41,16 @@ export function parseSerializedSession(data: unknown, limitOverrides?: Partial<S
   );
   const history = envelope.history.map((message, index) => validateMessage(message, `session.history[${index}]`, limits));
   validatePairing([...sessionMessages, ...history] as Message[], 'session.messages', { allowPendingAtEnd: true });
+  const deferredTools = envelope.deferredTools
+    ? validateTools(envelope.deferredTools.tools, 'session.deferredTools.tools', limits, new Set(tools.map((tool) => tool.name)))
+    : [];
+  const unknownLoad = envelope.deferredTools?.loaded.findIndex((name) => !deferredTools.some((tool) => tool.name === name));
+  if (unknownLoad !== undefined && unknownLoad !== -1) {
+    throw new ValidationError(
+      `session.deferredTools.loaded[${unknownLoad}]`,
+      'the name of a tool in session.deferredTools.tools',
+    );
+  }
   return {
     formatVersion: envelope.formatVersion,
     id: envelope.id,
@@ -51,5 +62,6 @@ export function parseSerializedSession(data: unknown, limitOverrides?: Partial<S
     history,
     params: envelope.params as GenerationParams,
     turn: envelope.turn,
+    ...(envelope.deferredTools ? { deferredTools: { tools: deferredTools, loaded: envelope.deferredTools.loaded } } : {}),
   };
 }

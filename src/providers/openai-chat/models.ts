@@ -13,6 +13,11 @@ export interface OpenAIModelFacts {
   explicitBreakpoints: boolean;
   /** Values `prompt_cache_retention` accepts for this model. */
   retention: ReadonlyArray<'in_memory' | '24h'>;
+  /**
+   * Retention the API applies when the body names none, for an organisation without zero data
+   * retention (ZDR organisations get `in_memory` wherever the model accepts it).
+   */
+  defaultRetention: 'in_memory' | '24h';
   /** Share of the input price saved on a cached token (0.9 = cached input costs 10%). */
   cachedInputDiscount: number;
   /** Reasoning models: `developer` role, `reasoning` / `reasoning_effort`, no sampling parameters. */
@@ -22,6 +27,9 @@ export interface OpenAIModelFacts {
 }
 
 const GUIDE = 'developers.openai.com/api/docs/guides/prompt-caching; openai SDK 6.49.0 request type docs';
+/** Where the retention columns come from. */
+const RETENTION_SOURCE =
+  'openai SDK 6.49.0 `prompt_cache_retention` docs: gpt-5.5+ only 24h; older models accepting both default to 24h without ZDR, in_memory with ZDR; same cache price for both (prompt-caching guide; Azure OpenAI prompt caching)';
 
 /** Built-in facts, most specific first. Checked against CACHE-FACTS.md on 2026-11-21. */
 export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
@@ -31,10 +39,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: true,
     retention: ['24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.9,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     pattern: '^gpt-5\\.5',
@@ -42,10 +51,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.9,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     pattern: '^gpt-5',
@@ -53,10 +63,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory', '24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.9,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     pattern: '^gpt-4\\.1',
@@ -64,10 +75,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory', '24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.75,
     reasoning: false,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     pattern: '^gpt-4o',
@@ -75,10 +87,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory'],
+    defaultRetention: 'in_memory',
     cachedInputDiscount: 0.5,
     reasoning: false,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     pattern: '^o\\d',
@@ -86,10 +99,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory'],
+    defaultRetention: 'in_memory',
     cachedInputDiscount: 0.75,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     pattern: '',
@@ -97,10 +111,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory'],
+    defaultRetention: 'in_memory',
     cachedInputDiscount: 0,
     reasoning: false,
     source: `${GUIDE} (fallback row: automatic caching only)`,
-    checked: '2026-11-21',
+    checked: '2026-11-23',
   },
 ];
 
