@@ -158,7 +158,8 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       const referenceRequest = reference.request(turn, step);
       const referenceBody = adapter.convertRequest(
         { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
-        provider === 'anthropic' ? { padding: 'never' } : {},
+        // Same tool layout as Cachet's own bodies (deferred tools placed the same way).
+        { ...referenceRequest.deferredTools, ...(provider === 'anthropic' ? { padding: 'never' } : {}) },
       ).body;
       const idealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens

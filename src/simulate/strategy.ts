@@ -21,6 +21,8 @@ export interface BuiltRequest {
   zoneTokens: Record<Zone, number>;
   /** Why the strategy chose its TTL, when it chose one. */
   ttlReason: string | null;
+  /** How the strategy laid out deferred tools (adapter option), when the session declares any. */
+  deferredTools?: { toolSearch?: 'none'; deferredTools?: 'upfront' | 'append' };
 }
 
 /** One strategy driving one session through a workload, request by request. */
