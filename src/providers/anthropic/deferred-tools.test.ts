@@ -10,6 +10,8 @@ const library = [
   { name: 'attach_image', description: 'Attach an image. '.repeat(40), inputSchema: { type: 'object' } },
 ] as const;
 
+const toolName = (tool: object) => ('name' in tool ? tool.name : null);
+
 function session() {
   const value = new Session({
     id: 'deferred',
@@ -39,7 +41,7 @@ describe('Anthropic deferred tools', () => {
     const value = session();
     loadPublishPage(value);
     const body: MessageCreateParamsNonStreaming = convertRequest(assemble(value)).body;
-    expect(body.tools?.map((tool) => [tool.name, 'defer_loading' in tool ? tool.defer_loading : undefined])).toEqual([
+    expect(body.tools?.map((tool) => [toolName(tool), 'defer_loading' in tool ? tool.defer_loading : undefined])).toEqual([
       ['search_tools', undefined],
       ['tool_search_tool_regex', undefined],
       ['publish_page', true],
@@ -49,7 +51,7 @@ describe('Anthropic deferred tools', () => {
     expect(Array.isArray(result) && result[0]?.type === 'tool_result' ? result[0].content : null).toEqual(
       expect.arrayContaining([{ type: 'tool_reference', tool_name: 'publish_page' }]),
     );
-    expect(convertRequest(assemble(value), { toolSearch: 'none' }).body.tools?.map((tool) => tool.name)).not.toContain(
+    expect(convertRequest(assemble(value), { toolSearch: 'none' }).body.tools?.map(toolName)).not.toContain(
       'tool_search_tool_regex',
     );
   });
