@@ -12,6 +12,7 @@ export {
   zoneTokensOf,
 } from './prepare-request.js';
 export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
+export { type SessionRhythm, sessionRhythmFromTrace } from './session-rhythm.js';
 export { tailPricingFor } from './tail-pricing.js';
 export {
   chooseHistoryTtl,
