@@ -105,6 +105,7 @@ export class Session {
   /** The turn whose opening message holds its turn-scoped tail (or 0), and the kinds it holds. */
   private turnTailTurn = 0;
   private turnTailKindList: TailItem['kind'][] = [];
+  private rewriteCount = 0;
   readonly expectations: SessionExpectations;
   /** @internal memoised hashes of the prefix; see BlockIndex. */
   readonly blockIndex = new BlockIndex();
@@ -196,6 +197,10 @@ export class Session {
   get deferredTools(): DeferredTools | null {
     if (this.deferredToolList.length === 0) return null;
     return { tools: this.deferredToolList, loaded: this.loadedDeferredTools };
+  }
+  /** How many times `rewriteHistory` has run (compaction): a change tells break detection why history moved. */
+  get historyRewrites(): number {
+    return this.rewriteCount;
   }
   /** Requests prepared so far in the current turn. */
   get requestsInTurn(): number {
@@ -361,6 +366,7 @@ export class Session {
     const before = this.historyList.length;
     this.historyList = parsed.map((message) => deepFreeze(message));
     this.blockIndex.invalidateHistory();
+    this.rewriteCount += 1;
     this.bus?.emit('history.rewritten', this.id, this.clock(), {
       reason,
       messagesBefore: before,
