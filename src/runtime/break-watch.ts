@@ -1,5 +1,6 @@
 import { type BreakDetector, createBreakDetector, type ObserveContext } from '../cache/break/break-detector.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 
 /**
@@ -15,7 +16,7 @@ export function watchCacheBreaks(session: Session, provider: ProviderId): BreakD
     format: provider,
     bus: session.bus,
     sessionId: session.id,
-    chatTemplate: provider === 'openai-compatible' && /qwen3|qwen-3/i.test(session.model) ? 'qwen3' : 'other',
+    chatTemplate: providerEntry(provider).chatTemplate(session.model),
   });
   // A miss right after `rewriteHistory` (compaction) is the deliberate rewrite, named as such.
   let rewritesSeen = session.historyRewrites;

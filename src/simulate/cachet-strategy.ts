@@ -1,9 +1,9 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
-import type { AnthropicConversionMetadata } from '../providers/anthropic/convert-request.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
-import type { AnthropicCacheState } from '../providers/anthropic/place-breakpoints.js';
+import type { PlanInputs } from '../providers/provider-entry.js';
+import { providerEntry } from '../providers/registry.js';
 import { chooseDeferredToolPlacement } from '../runtime/choose-deferred-tool-placement.js';
 import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
 import { tailPricingFor } from '../runtime/tail-pricing.js';
@@ -63,6 +63,10 @@ export function cachetStrategy(
   const expectedRequests = workloadRequests(workload).length;
   const counter = sharedCounter(context.provider, context.model);
   const deferral = deferralPlan(workload, context.provider, context.model, counter, expectedRequests);
+  // The workload's own search tool answers with tool references, so no tool-search tool is added.
+  const deferralPlanInputs: DeferredPlanInputs = deferral
+    ? { toolSearch: 'none', deferredToolPlacement: deferral.placement }
+    : {};
   const session = new Session({
     id: context.sessionId,
     model: context.model,
@@ -81,6 +85,7 @@ export function cachetStrategy(
   });
   const adapter = adapterFor(context.provider);
   const priorGapsMs = context.options?.priorGapsMs ?? workloadGaps(workload);
+  const entry = providerEntry(context.provider);
   const ttlMode = context.options?.ttl ?? 'auto';
   const skillTools = new SkillTools({
     store: workloadSkillStore(workload),
@@ -93,33 +98,25 @@ export function cachetStrategy(
   let lastRequestAt: number | null = null;
   let previousPrefix: PreviousPrefix | null = null;
   let requestsMade = 0;
-  // The Anthropic adapter's state from the previous request: the entries its breakpoints wrote
-  // (for the lookback guard) and the padding decision pinned for the whole session.
-  let anthropicState: AnthropicCacheState | null = null;
+  // The adapter's state from the previous request (Anthropic: the entries its breakpoints wrote,
+  // for the lookback guard, and the padding decision pinned for the whole session).
+  let previousState: unknown = null;
   // The padding cost model's horizon and growth: the session length and growth per request a
   // deployment expects. A simulation knows them from the workload, as an operator knows them
   // from the traces of past sessions.
   const expectedGrowthTokens = averageGrowthTokens(workload, counter, expectedRequests);
 
   function adapterOptions(ttl: '5m' | '1h'): Record<string, unknown> {
-    switch (context.provider) {
-      case 'anthropic':
-        return {
-          ttl: { history: ttl },
-          padding: context.options?.padding ?? 'auto',
-          expectedRequests,
-          expectedGrowthTokens,
-          previous: anthropicState,
-          skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
-          tokenCounter: counter,
-          // The workload's own search tool answers with tool references.
-          toolSearch: 'none',
-        };
-      case 'openrouter':
-        return { cacheTtl: ttl, ...(deferral ? { deferredTools: deferral.placement } : {}) };
-      default:
-        return deferral ? { deferredTools: deferral.placement } : {};
-    }
+    return entry.planOptions({
+      historyTtl: ttl,
+      padding: context.options?.padding ?? 'auto',
+      expectedRequests,
+      expectedGrowthTokens,
+      previous: previousState,
+      skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
+      tokenCounter: counter,
+      ...deferralPlanInputs,
+    });
   }
 
   return {
@@ -177,17 +174,14 @@ export function cachetStrategy(
           return adapterOptions(choice.ttl);
         },
       });
-      if (context.provider === 'anthropic') anthropicState = (prepared.metadata as AnthropicConversionMetadata).cacheState;
+      previousState = (prepared.metadata as { cacheState?: unknown }).cacheState ?? null;
       return {
         body: prepared.body,
         canonical: prepared.request,
         metadata: prepared.metadata,
         zoneTokens: prepared.zoneTokens,
-        ttlReason:
-          context.provider === 'anthropic' || context.provider === 'openrouter' ? `${choice.ttl}: ${choice.reason}` : null,
-        ...(deferral
-          ? { deferredTools: context.provider === 'anthropic' ? { toolSearch: 'none' } : { deferredTools: deferral.placement } }
-          : {}),
+        ttlReason: entry.acceptsHistoryTtl ? `${choice.ttl}: ${choice.reason}` : null,
+        ...(deferral ? { deferredTools: deferralPlanInputs } : {}),
       };
     },
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {
@@ -221,6 +215,8 @@ function averageGrowthTokens(workload: Workload, counter: TokenCounter, requests
   return Math.round(total / Math.max(1, requests));
 }
 
+type DeferredPlanInputs = Pick<PlanInputs, 'toolSearch' | 'deferredToolPlacement'>;
+
 /** Gaps between consecutive requests of the workload, in ms. */
 function workloadGaps(workload: Workload): number[] {
   const times = workload.turns.flatMap((turn) => turn.steps.map((step) => step.at));
@@ -241,7 +237,7 @@ function deferralPlan(
   expectedRequests: number,
 ): { placement: 'upfront' | 'append' } | null {
   if (workload.toolLibrary.length === 0) return null;
-  if (provider === 'anthropic') return { placement: 'append' };
+  if (providerEntry(provider).defersToolLoading) return { placement: 'append' };
   const loads = workload.turns.flatMap((turn) => turn.steps.filter((step) => step.discoveredTools.length > 0));
   const loadedNames = new Set(loads.flatMap((step) => step.discoveredTools.map((tool) => tool.tool.name)));
   const countTool = (tool: Workload['tools'][number]) => counter.countBlock(tool);

@@ -1,5 +1,6 @@
 import type { CanonicalRequest, Zone } from '../model/request.js';
 import type { ConversionMetadata } from '../providers/adapter.js';
+import type { PlanInputs } from '../providers/provider-entry.js';
 import type { Session } from '../session/session.js';
 import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 
@@ -22,7 +23,7 @@ export interface BuiltRequest {
   /** Why the strategy chose its TTL, when it chose one. */
   ttlReason: string | null;
   /** How the strategy laid out deferred tools (adapter option), when the session declares any. */
-  deferredTools?: { toolSearch?: 'none'; deferredTools?: 'upfront' | 'append' };
+  deferredTools?: Pick<PlanInputs, 'toolSearch' | 'deferredToolPlacement'>;
 }
 
 /** One strategy driving one session through a workload, request by request. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordCounter, words } from '../test-support/fixtures.js';
-import { createOpenAiCacheModel, roundToIncrement } from './openai-cache-model.js';
+import { createOpenAICacheModel, roundToIncrement } from './openai-cache-model.js';
 
 const MINUTE = 60_000;
 
@@ -16,7 +16,7 @@ function chat(system: string, turns: string[], extra: Record<string, unknown> = 
 }
 
 function model(defaultRetention?: 'in_memory' | '24h') {
-  return createOpenAiCacheModel({ counter: wordCounter, ...(defaultRetention ? { defaultRetention } : {}) });
+  return createOpenAICacheModel({ counter: wordCounter, ...(defaultRetention ? { defaultRetention } : {}) });
 }
 
 describe('OpenAI cache model', () => {
@@ -78,7 +78,7 @@ describe('OpenAI cache model', () => {
     const retainedByDefault = model();
     retainedByDefault.judge(body, { at: 0 });
     expect(retainedByDefault.judge(body, { at: 30 * MINUTE }).cacheReadTokens).toBeGreaterThan(1024);
-    const zdr = createOpenAiCacheModel({ counter: wordCounter, zeroDataRetention: true });
+    const zdr = createOpenAICacheModel({ counter: wordCounter, zeroDataRetention: true });
     zdr.judge(body, { at: 0 });
     expect(zdr.judge(body, { at: 30 * MINUTE }).cacheReadTokens).toBe(0);
     const older = model();
