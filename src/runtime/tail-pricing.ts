@@ -1,5 +1,6 @@
 import { findPrice } from '../cache/pricing.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import { ANTHROPIC_TAIL_PRICING, type TailScopePricing } from '../session/choose-tail-scope.js';
 
 /** Local engines bill nothing; what counts is processed tokens: a read costs none, a write one. */
@@ -14,7 +15,7 @@ const PROCESSED_TOKENS: TailScopePricing = { input: 1, write: 1, read: 0 };
  * tailPricingFor('openai-chat', 'gpt-5.2'); // { input: 1, write: 1, read: 0.1 }
  */
 export function tailPricingFor(provider: ProviderId, model: string): TailScopePricing {
-  if (provider === 'openai-compatible') return PROCESSED_TOKENS;
+  if (providerEntry(provider).route(model).rules === 'local') return PROCESSED_TOKENS;
   const row = findPrice(provider, model);
   if (!row || row.inputPerMTok <= 0) return ANTHROPIC_TAIL_PRICING;
   return { input: 1, write: row.cacheWrite5mPerMTok / row.inputPerMTok, read: row.cacheReadPerMTok / row.inputPerMTok };
