@@ -1,4 +1,5 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import type { CanonicalRequest } from '../../model/request.js';
 import type { ConversionResult } from '../adapter.js';
 import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
@@ -94,7 +95,10 @@ export function convertToOpenAIChat(
     )
   ) {
     warnings.push(
-      'thinking blocks are not sent: Chat Completions accepts no reasoning input (use the Responses adapter to carry reasoning)',
+      adapterWarning(
+        'thinking-not-sent',
+        'thinking blocks are not sent: Chat Completions accepts no reasoning input (use the Responses adapter to carry reasoning)',
+      ),
     );
   }
   const breakpoints =
@@ -120,7 +124,7 @@ export function cacheFields(
   options: OpenAIRequestOptions,
   facts: OpenAIModelFacts,
   placedBreakpoints: boolean,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): Pick<OpenAIChatBody, 'prompt_cache_key' | 'prompt_cache_retention' | 'prompt_cache_options'> {
   const fields: Pick<OpenAIChatBody, 'prompt_cache_key' | 'prompt_cache_retention' | 'prompt_cache_options'> = {};
   const key = resolvePromptCacheKey(request, options.promptCacheKey);
@@ -137,19 +141,27 @@ export function cacheFields(
 export function chooseRetention(
   options: Pick<OpenAIRequestOptions, 'promptCacheRetention' | 'zeroDataRetention'>,
   facts: OpenAIModelFacts,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): 'in_memory' | '24h' | null {
   const wanted = options.promptCacheRetention ?? 'auto';
   const accepted = `${facts.family} accepts ${facts.retention.join(', ')} (${facts.source}, ${facts.checked})`;
   if (options.zeroDataRetention) {
-    if (wanted === '24h')
-      warnings.push('prompt_cache_retention "24h" replaced: 24h retention is not eligible for zero data retention');
+    if (wanted === '24h') {
+      warnings.push(
+        adapterWarning(
+          'retention-replaced',
+          'prompt_cache_retention "24h" replaced: 24h retention is not eligible for zero data retention',
+        ),
+      );
+    }
     if (facts.retention.includes('in_memory')) return 'in_memory';
-    warnings.push(`prompt_cache_retention omitted: zero data retention needs in_memory, but ${accepted}`);
+    warnings.push(
+      adapterWarning('retention-omitted', `prompt_cache_retention omitted: zero data retention needs in_memory, but ${accepted}`),
+    );
     return null;
   }
   if (wanted === 'auto') return facts.retention.includes('24h') ? '24h' : null;
   if (facts.retention.includes(wanted)) return wanted;
-  warnings.push(`prompt_cache_retention "${wanted}" omitted: ${accepted}`);
+  warnings.push(adapterWarning('retention-omitted', `prompt_cache_retention "${wanted}" omitted: ${accepted}`));
   return null;
 }
