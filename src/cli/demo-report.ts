@@ -89,6 +89,8 @@ const CAUSE_WORDS: Record<MissCause, string> = {
   'template-rerender': 'chat-template re-rendering',
   unknown: 'unexplained misses',
   'no-breakpoint': 'history no breakpoint covers',
+  compaction: 'compaction rewrites',
+  'route-changed': 'upstream route changes',
 };
 
 function describeCause(cause: MissCause): string {

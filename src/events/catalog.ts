@@ -84,6 +84,12 @@ export type CacheBreakCause =
   | 'below-minimum'
   | 'lookback-exceeded'
   | 'template-rerender'
+  /** The shared prefix went past the previous request's last breakpoint although a slot was free. */
+  | 'no-breakpoint'
+  /** A deliberate, costed history rewrite (`Session.rewriteHistory`, compaction). */
+  | 'compaction'
+  /** The reply names another upstream than the previous one (OpenRouter routing); caches are per upstream. */
+  | 'route-changed'
   | 'unknown';
 
 export interface CacheBreakPayload {

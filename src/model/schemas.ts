@@ -36,6 +36,7 @@ export const toolResultBlockSchema = z
     toolUseId: z.string().min(1),
     content: z.array(z.union([textBlockSchema, imageBlockSchema])),
     isError: z.boolean().optional(),
+    toolReferences: z.array(z.string().min(1)).optional(),
   })
   .strict();
 export const thinkingBlockSchema = z

@@ -155,13 +155,16 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
     driver.beginTurn(turn);
     reference.beginTurn(turn);
     for (const step of turn.steps) {
+      const rewritesBefore = driver.session.historyRewrites;
       options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
+      const historyRewritten = driver.session.historyRewrites !== rewritesBefore;
       const built = driver.request(turn, step);
       options.onBody?.(built.body, { turn: turn.turn, step: step.step });
       const referenceRequest = reference.request(turn, step);
       const referenceBody = adapter.convertRequest(
         { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
-        entry.planOptions({ padding: 'never' }),
+        // Same tool layout as Cachet's own bodies (deferred tools placed the same way).
+        entry.planOptions({ padding: 'never', ...referenceRequest.deferredTools }),
       ).body;
       const idealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
@@ -175,7 +178,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         verdict.cacheReadTokens > 0 && built.metadata.padding?.applied
           ? Math.min(verdict.cacheReadTokens, paddingTokensOf(built, adapter, provider, counter))
           : 0;
-      breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step });
+      breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten });
       const cost = costOf(verdict.usage, provider, model);
       const uncached = uncachedCostOf(verdict.usage, provider, model);
       priced &&= cost.priced && !cost.free;
@@ -199,7 +202,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         paddingReadTokens,
         costUsd: cost.costUsd,
         uncachedCostUsd: uncached.costUsd,
-        missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider),
+        missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider, historyRewritten),
         explanation: verdict.explanation,
         ttlReason: built.ttlReason,
         paddingApplied: built.metadata.padding ? built.metadata.padding.applied : null,
@@ -243,6 +246,22 @@ const OPENAI_INCREMENT = 128;
 const LOCAL_FRAMING_TOKENS = 8;
 
 function missCauseOf(
+  verdict: CacheVerdict,
+  idealTokens: number,
+  previousBody: unknown,
+  body: unknown,
+  provider: ProviderId,
+  historyRewritten: boolean,
+): MissCause | null {
+  const cause = structuralMissCause(verdict, idealTokens, previousBody, body, provider);
+  // Compaction's rewrite is deliberate and costed: name it, not as an accidental history edit.
+  if (historyRewritten && cause && ['history-edited', 'unknown', 'no-breakpoint', 'template-rerender'].includes(cause)) {
+    return 'compaction';
+  }
+  return cause;
+}
+
+function structuralMissCause(
   verdict: CacheVerdict,
   idealTokens: number,
   previousBody: unknown,

@@ -1,5 +1,6 @@
 import type { CanonicalRequest, Zone } from '../model/request.js';
 import type { ConversionMetadata } from '../providers/adapter.js';
+import type { PlanInputs } from '../providers/provider-entry.js';
 import type { Session } from '../session/session.js';
 import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 
@@ -21,6 +22,8 @@ export interface BuiltRequest {
   zoneTokens: Record<Zone, number>;
   /** Why the strategy chose its TTL, when it chose one. */
   ttlReason: string | null;
+  /** How the strategy laid out deferred tools (adapter option), when the session declares any. */
+  deferredTools?: Pick<PlanInputs, 'toolSearch' | 'deferredToolPlacement'>;
 }
 
 /** One strategy driving one session through a workload, request by request. */

@@ -11,10 +11,11 @@ export const openAIResponsesProvider: ProviderEntry = {
   adapter: openAIResponsesAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
   prices: OPENAI_PRICES,
   acceptsHistoryTtl: false,
+  defersToolLoading: false,
   callerMarkers: 'openai-breakpoints',
   route: (model) => ({ rules: 'openai', upstreamModel: model, priceVendor: 'openai' }),
   prefixParams: () => [],
   counterpartModel: () => DEFAULT_OPENAI_MODEL,
-  planOptions: () => ({}),
+  planOptions: ({ deferredToolPlacement }) => (deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
   chatTemplate: () => 'other',
 };
