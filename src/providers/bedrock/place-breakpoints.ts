@@ -83,8 +83,10 @@ function applyPrefixCap(
   const cap = row.maxCachedPrefixTokens;
   if (cap === null) return checkpoints;
   const cumulative: number[] = [];
-  let sum = 0;
-  for (const slot of slots) cumulative.push((sum += slot.tokens));
+  slots.reduce((sum, slot) => {
+    cumulative.push(sum + slot.tokens);
+    return sum + slot.tokens;
+  }, 0);
   const used = new Set<number>();
   const result: PlannedBreakpoint[] = [];
   for (const checkpoint of checkpoints) {
