@@ -85,7 +85,9 @@ describe('convertToGemini properties (random valid sessions)', () => {
         }
         // Signatures are never lost: each one rides on a part of the message that followed its thought.
         const signatures = JSON.stringify(body).match(/"thoughtSignature":"sig\d+"/g) ?? [];
-        const signed = request.messages.flatMap((message) => message.content).filter((block) => block.type === 'thinking').length;
+        const signed = request.messages
+          .flatMap((message): readonly { type: string }[] => message.content)
+          .filter((block) => block.type === 'thinking').length;
         expect(signatures.length).toBe(signed);
       }),
       { numRuns: 200, seed: 20261123 },
