@@ -1,5 +1,12 @@
-import type { Content, GenerateContentConfig, GenerateContentParameters, Part, Tool, ToolConfig } from '@google/genai';
-import { FunctionCallingConfigMode } from '@google/genai';
+import type {
+  Content,
+  FunctionCallingConfigMode,
+  GenerateContentConfig,
+  GenerateContentParameters,
+  Part,
+  Tool,
+  ToolConfig,
+} from '@google/genai';
 import { ValidationError } from '../../model/errors.js';
 import { sha256 } from '../../model/hash.js';
 import type { CanonicalRequest, GenerationParams } from '../../model/request.js';
@@ -142,13 +149,13 @@ function toolConfig(params: GenerationParams): ToolConfig | undefined {
   if (!choice) return undefined;
   switch (choice.type) {
     case 'auto':
-      return { functionCallingConfig: { mode: FunctionCallingConfigMode.AUTO } };
+      return { functionCallingConfig: { mode: 'AUTO' as FunctionCallingConfigMode } };
     case 'any':
-      return { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } };
+      return { functionCallingConfig: { mode: 'ANY' as FunctionCallingConfigMode } };
     case 'none':
-      return { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } };
+      return { functionCallingConfig: { mode: 'NONE' as FunctionCallingConfigMode } };
     case 'tool':
-      return { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: [choice.name] } };
+      return { functionCallingConfig: { mode: 'ANY' as FunctionCallingConfigMode, allowedFunctionNames: [choice.name] } };
     default:
       return assertNever(choice);
   }
