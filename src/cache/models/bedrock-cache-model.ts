@@ -77,14 +77,14 @@ export function createBedrockCacheModel(options: BedrockCacheModelOptions = {}):
 /** Claude models whose Bedrock minimum is not the Anthropic table's (Claude 3.7 Sonnet is not in it). */
 function claudeExceptionRows(): BedrockModelRow[] {
   return BEDROCK_CLAUDE_EXCEPTIONS.filter((exception) => exception.change.minimumTokensPerCheckpoint !== undefined).flatMap(
-    (exception) => exception.prefixes.map((prefix) => ({ ...resolveBedrockModel(`anthropic.${prefix}`), prefixes: [prefix] })),
+    (exception) => exception.models.map((id) => ({ ...resolveBedrockModel(`anthropic.${id}`), models: [id] })),
   );
 }
 
 /** A Bedrock row as the Anthropic model reads it: its prefixes and its minimum per checkpoint. */
 function asAnthropicRow(row: BedrockModelRow): AnthropicModelRow {
   return {
-    prefixes: row.prefixes,
+    models: row.models,
     family: row.family,
     documentedFloorTokens: row.minimumTokensPerCheckpoint,
     effectiveFloorTokens: row.minimumTokensPerCheckpoint,

@@ -1,12 +1,12 @@
 import { ValidationError } from '../../model/errors.js';
-import { sha256 } from '../../model/hash.js';
 import { type GeminiModelRow, resolveGeminiModel } from '../../providers/gemini/models.js';
 import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import { type GeminiUnit, geminiUnits, geminiUnitTokens } from '../wire/gemini-units.js';
+import { unitTokensWithFraming } from '../wire/cache-rules.js';
 import { isRecord } from '../wire/json-helpers.js';
+import { normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
-import { runningTotals } from './unit-prefix.js';
+import { runningTotals, unitPrefixHashes } from './unit-prefix.js';
 
 export interface GeminiCacheModelOptions {
   /** Token counter [o200k_base as a stand-in; Gemini's tokenizer is not public]. */
@@ -57,20 +57,24 @@ export function createGeminiCacheModel(options: GeminiCacheModelOptions = {}): C
     const at = context.at;
     const requestIndex = index++;
     const row = resolveGeminiModel(rawBody.model, options.modelOverrides);
-    const units = geminiUnits(rawBody);
-    const tokens = units.map((unit) => geminiUnitTokens(unit, counter));
+    const body = normalizeWireBody(rawBody, 'gemini');
+    const units = body.units;
+    // Counted as the break detector and the ideal count them, so reads and limits agree.
+    const tokens = unitTokensWithFraming(body, counter);
     const explicitName =
       isRecord(rawBody.config) && typeof rawBody.config.cachedContent === 'string' ? rawBody.config.cachedContent : null;
     const explicitTokens = explicitName ? (options.explicitCaches?.get(explicitName) ?? null) : null;
     // The explicit cache's content is not in the body: it counts as input at the cache's place.
-    if (explicitName) tokens[1] = explicitTokens ?? 0;
+    const cacheUnit = units.findIndex((unit) => unit.path === 'config.cachedContent');
+    if (explicitName && cacheUnit >= 0) tokens[cacheUnit] = explicitTokens ?? 0;
     const cumulative = runningTotals(tokens);
-    const hashes = prefixHashes(units);
+    const hashes = unitPrefixHashes(body);
     const total = cumulative.at(-1) ?? 0;
     const explanation: string[] = [];
     const warnings: string[] = [];
     let cacheReadTokens = 0;
     let readFrom: CacheVerdict['readFrom'] = null;
+    let expired: Prompt | null = null;
 
     if (explicitName) {
       if (explicitTokens === null)
@@ -81,7 +85,10 @@ export function createGeminiCacheModel(options: GeminiCacheModelOptions = {}): C
     } else if (row.implicitCaching) {
       let best: { prompt: Prompt; length: number } | null = null;
       for (const prompt of prompts) {
-        if (at >= prompt.expiresAt) continue;
+        if (at >= prompt.expiresAt) {
+          if (prompt.hashes[0] === hashes[0]) expired = prompt;
+          continue;
+        }
         let length = 0;
         const limit = Math.min(prompt.hashes.length, hashes.length);
         while (length < limit && prompt.hashes[length] === hashes[length]) length++;
@@ -103,6 +110,11 @@ export function createGeminiCacheModel(options: GeminiCacheModelOptions = {}): C
     } else {
       explanation.push(`${row.family} has no implicit caching: only an explicit cache is read.`);
     }
+    if (cacheReadTokens === 0 && expired) {
+      explanation.push(
+        `The prompt of request #${expired.request} left the cache after ${formatAge(at - expired.writtenAt)} (implicit entries are planned to live ${formatAge(lifetime)} idle).`,
+      );
+    }
     prompts = [
       ...prompts.filter((prompt) => at < prompt.expiresAt),
       { hashes, cumulative, writtenAt: at, expiresAt: at + lifetime, request: requestIndex },
@@ -120,7 +132,7 @@ export function createGeminiCacheModel(options: GeminiCacheModelOptions = {}): C
       tokensEstimated: true,
       counter: counter.name,
       readFrom,
-      missCause: null,
+      missCause: cacheReadTokens === 0 && expired ? 'ttl-expired' : null,
       explanation,
       warnings,
       rejected: null,
@@ -135,9 +147,4 @@ export function createGeminiCacheModel(options: GeminiCacheModelOptions = {}): C
       index = 0;
     },
   };
-}
-
-function prefixHashes(units: readonly GeminiUnit[]): string[] {
-  let chain = '';
-  return units.map((unit) => (chain = sha256(`${chain}\u0001${unit.identity}`)));
 }

@@ -14,8 +14,7 @@ export function bedrockCapabilities(model: string, overrides: readonly BedrockMo
   const row = resolveBedrockModel(model, overrides);
   const known = row !== UNKNOWN_BEDROCK_MODEL;
   return {
-    // Until the provider registry lands, Bedrock reports under the wire family it shares rules with.
-    provider: 'bedrock' as Capabilities['provider'],
+    provider: 'bedrock',
     promptCaching: known,
     cachingMode: 'explicit',
     maxBreakpoints: row.maxCheckpoints,

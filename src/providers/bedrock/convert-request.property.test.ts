@@ -42,7 +42,7 @@ const scenarioArbitrary = fc.record({
     session: fc.constantFrom('5m', '1h'),
     history: fc.constantFrom('5m', '1h'),
   }),
-  checkpoints: fc.constantFrom('plan', 'none'),
+  breakpoints: fc.constantFrom('plan', 'none'),
 });
 
 type Scenario = typeof scenarioArbitrary extends fc.Arbitrary<infer T> ? T : never;
@@ -89,7 +89,7 @@ function build(scenario: Scenario) {
     });
   });
   if (!scenario.endInToolLoop) session.appendUserText('next');
-  const options: BedrockOptions = { ttl: scenario.ttl, checkpoints: scenario.checkpoints };
+  const options: BedrockOptions = { ttl: scenario.ttl, breakpoints: scenario.breakpoints };
   return { session, options, bumpTail: () => (version += 1) };
 }
 

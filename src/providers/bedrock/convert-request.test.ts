@@ -106,7 +106,7 @@ describe('convertToBedrock', () => {
   });
 
   it('places no checkpoint in mode none', () => {
-    expect(JSON.stringify(convertToBedrock(plainChat({ model: CLAUDE }), { checkpoints: 'none' }).body)).not.toContain(
+    expect(JSON.stringify(convertToBedrock(plainChat({ model: CLAUDE }), { breakpoints: 'none' }).body)).not.toContain(
       'cachePoint',
     );
   });

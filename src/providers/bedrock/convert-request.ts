@@ -56,9 +56,9 @@ interface Placed {
 export function convertToBedrock(request: CanonicalRequest, options: BedrockOptions = {}): BedrockConversionResult {
   const counter = options.tokenCounter ?? charsPerTokenCounter();
   const row = resolveBedrockModel(request.model, options.models);
-  const mode = options.checkpoints ?? 'plan';
+  const mode = options.breakpoints ?? 'plan';
   if (mode !== 'plan' && mode !== 'none') {
-    throw new ValidationError('options.checkpoints', '"plan" or "none"', `got ${JSON.stringify(mode)}`);
+    throw new ValidationError('options.breakpoints', '"plan" or "none"', `got ${JSON.stringify(mode)}`);
   }
   const ttl: ZoneTtls = {
     global: options.ttl?.global ?? '5m',

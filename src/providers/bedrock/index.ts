@@ -22,7 +22,7 @@ export interface BedrockAdapter extends ProviderAdapter<ConverseCommandInput, Be
  * recordUsage(session, bedrockAdapter.parseUsage(output), { turn: 1, step: 0 });
  */
 export const bedrockAdapter: BedrockAdapter = {
-  id: 'bedrock' as BedrockAdapter['id'],
+  id: 'bedrock',
   capabilities: (model) => bedrockCapabilities(model),
   convertRequest: convertToBedrock,
   parseUsage: parseBedrockUsage,

@@ -32,7 +32,7 @@ describe('Bedrock model rows', () => {
   });
 
   it('lets caller rows win', () => {
-    const custom = { ...resolveBedrockModel('amazon.nova-pro-v1:0'), prefixes: ['nova-pro'], minimumTokensPerCheckpoint: 2048 };
+    const custom = { ...resolveBedrockModel('amazon.nova-pro-v1:0'), models: ['nova-pro'], minimumTokensPerCheckpoint: 2048 };
     expect(resolveBedrockModel('amazon.nova-pro-v1:0', [custom]).minimumTokensPerCheckpoint).toBe(2048);
   });
 });

@@ -4,6 +4,7 @@
  * exceptions list below; Amazon Nova has rows of its own. Callers override or add rows through
  * `resolveBedrockModel`'s `overrides`, never by editing code paths.
  */
+import { matchModelRow } from '../../model/match-model.js';
 import { type AnthropicModelRow, resolveAnthropicModel } from '../anthropic/models.js';
 
 export type BedrockTtl = '5m' | '1h';
@@ -11,8 +12,8 @@ export type BedrockTtl = '5m' | '1h';
 export type BedrockCacheField = 'tools' | 'system' | 'messages';
 
 export interface BedrockModelRow {
-  /** Model id prefixes after the region / vendor prefix is removed (`claude-sonnet-4-5`, `nova-pro`). */
-  prefixes: readonly string[];
+  /** Model ids this row covers, matched by `matchModelRow`'s rule (`nova-pro` covers `us.amazon.nova-pro-v1:0`). */
+  models: readonly string[];
   family: string;
   /** Minimum tokens from the start of the request to a checkpoint; shorter prefixes are not cached. */
   minimumTokensPerCheckpoint: number;
@@ -39,37 +40,43 @@ const CACHE_POINT_DOCS = 'docs.aws.amazon.com/bedrock/latest/APIReference/API_ru
 const CHECKED = '2026-11-23';
 
 /** Claude models that accept `ttl: "1h"` on Bedrock [aws.amazon.com/about-aws/whats-new, 1-hour prompt caching, Jan 2026]. */
-const CLAUDE_ONE_HOUR = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-6'];
+const CLAUDE_ONE_HOUR: readonly string[] = [
+  'claude-sonnet-4-5',
+  'claude-haiku-4-5',
+  'claude-opus-4-5',
+  'claude-opus-4-6',
+  'claude-sonnet-4-6',
+];
 
 /**
  * Where Claude on Bedrock differs from Claude on the Messages API. Everything else (floors,
  * pricing multipliers, four checkpoints, the 20-block lookback) is the Anthropic row.
  */
 export const BEDROCK_CLAUDE_EXCEPTIONS: ReadonlyArray<{
-  prefixes: readonly string[];
+  models: readonly string[];
   change: Partial<BedrockModelRow>;
   why: string;
 }> = [
   {
-    prefixes: ['claude-3-7-sonnet'],
+    models: ['claude-3-7-sonnet'],
     change: { family: 'Claude 3.7 Sonnet', minimumTokensPerCheckpoint: 1024, ttlOptions: ['5m'] },
     why: 'not in the current Anthropic table; Bedrock lists it with a 1,024-token minimum and no 1-hour TTL',
   },
   {
-    prefixes: ['claude-3-5-haiku'],
+    models: ['claude-3-5-haiku'],
     change: { ttlOptions: ['5m'] },
     why: 'Bedrock offers only the 5-minute TTL for Claude 3.5 Haiku',
   },
   {
-    prefixes: ['claude-sonnet-4-2', 'claude-opus-4-2', 'claude-opus-4-1', 'claude-sonnet-4-0', 'claude-opus-4-0'],
+    models: ['claude-sonnet-4-20250514', 'claude-opus-4-20250514', 'claude-opus-4-1', 'claude-sonnet-4-0', 'claude-opus-4-0'],
     change: { ttlOptions: ['5m'] },
     why: 'the 1-hour TTL reached Bedrock with the 4.5 generation; older Claude 4 models keep 5 minutes',
   },
 ];
 
-function nova(prefixes: string[], family: string): BedrockModelRow {
+function nova(models: string[], family: string): BedrockModelRow {
   return {
-    prefixes,
+    models,
     family,
     // The table says "1K"; 1,024 errs towards "may not be cached".
     minimumTokensPerCheckpoint: 1024,
@@ -123,41 +130,34 @@ export function isBedrockClaude(modelId: string): boolean {
  * resolveBedrockModel('amazon.nova-pro-v1:0').cacheFields; // ['system', 'messages']
  */
 export function resolveBedrockModel(modelId: string, overrides: readonly BedrockModelRow[] = []): BedrockModelRow {
-  const base = bedrockBaseModelId(modelId);
-  const own = longestMatch(base, overrides) ?? longestMatch(base, BEDROCK_MODELS);
+  const own = matchModelRow(modelId, [overrides, BEDROCK_MODELS], (row) => row.models);
   if (own) return own;
+  const base = bedrockBaseModelId(modelId);
   if (base.startsWith('claude-')) return claudeRow(base);
   return UNKNOWN_BEDROCK_MODEL;
 }
 
 function claudeRow(base: string): BedrockModelRow {
   const anthropic: AnthropicModelRow = resolveAnthropicModel(base);
-  let row: BedrockModelRow = {
-    prefixes: anthropic.prefixes,
+  const row: BedrockModelRow = {
+    models: anthropic.models,
     family: anthropic.family,
     minimumTokensPerCheckpoint: anthropic.effectiveFloorTokens,
     maxCheckpoints: 4,
     cacheFields: ['tools', 'system', 'messages'],
-    ttlOptions: CLAUDE_ONE_HOUR.some((prefix) => base.startsWith(prefix)) ? ['5m', '1h'] : ['5m'],
+    ttlOptions: matchModelRow(base, [CLAUDE_ONE_HOUR], (id) => [id]) ? ['5m', '1h'] : ['5m'],
     maxCachedPrefixTokens: null,
     lookbackBlocks: 20,
     pricing: { write5m: 1.25, write1h: 2, read: 0.1 },
     source: `${anthropic.source} (Anthropic row, reused); ${BEDROCK_DOCS}`,
     checked: CHECKED,
   };
-  let bestLength = -1;
-  for (const exception of BEDROCK_CLAUDE_EXCEPTIONS) {
-    const prefix = exception.prefixes.find((candidate) => base.startsWith(candidate));
-    if (prefix && prefix.length > bestLength) {
-      bestLength = prefix.length;
-      row = { ...row, ...exception.change, source: `${row.source}; exception: ${exception.why}` };
-    }
-  }
-  return row;
+  const exception = matchModelRow(base, [BEDROCK_CLAUDE_EXCEPTIONS], (entry) => entry.models);
+  return exception ? { ...row, ...exception.change, source: `${row.source}; exception: ${exception.why}` } : row;
 }
 
 export const UNKNOWN_BEDROCK_MODEL: BedrockModelRow = {
-  prefixes: [],
+  models: [],
   family: 'unknown Bedrock model',
   minimumTokensPerCheckpoint: 4096,
   maxCheckpoints: 4,
@@ -169,17 +169,3 @@ export const UNKNOWN_BEDROCK_MODEL: BedrockModelRow = {
   source: 'fallback: the most restrictive documented row',
   checked: CHECKED,
 };
-
-function longestMatch(model: string, rows: readonly BedrockModelRow[]): BedrockModelRow | undefined {
-  let best: BedrockModelRow | undefined;
-  let bestLength = -1;
-  for (const candidate of rows) {
-    for (const prefix of candidate.prefixes) {
-      if (model.startsWith(prefix) && prefix.length > bestLength) {
-        best = candidate;
-        bestLength = prefix.length;
-      }
-    }
-  }
-  return best;
-}

@@ -6,10 +6,11 @@ import type { BedrockCheckpointMode } from './place-breakpoints.js';
 /** Options of the Bedrock Converse adapter. Every field is optional; defaults are in brackets. */
 export interface BedrockOptions {
   /**
-   * `plan` [default]: Cachet places up to the model's checkpoint limit (global static end,
+   * `plan` [default]: Cachet places `cachePoint`s up to the model's limit (global static end,
    * session static end, history end, lookback guard). `none`: caller markers only (a baseline).
+   * Named as on the Anthropic adapter, so the same options drive both.
    */
-  checkpoints?: BedrockCheckpointMode;
+  breakpoints?: BedrockCheckpointMode;
   /** TTL per zone ['5m' everywhere]; 1h falls back to 5m on models that do not offer it. */
   ttl?: Partial<Record<'global' | 'session' | 'history', BedrockTtl>>;
   /** Token estimates [chars/4 fallback; pass the calibrated Anthropic estimator for Claude]. */

@@ -7,9 +7,11 @@
  * to several requests, (3) at fixed token intervals inside long inputs or outputs (the
  * interval is not documented).
  */
+import { matchModelRow } from '../../model/match-model.js';
 
 export interface DeepSeekModelRow {
-  prefixes: readonly string[];
+  /** Model ids this row covers, matched by `matchModelRow`'s rule. */
+  models: readonly string[];
   family: string;
   /** Token interval of rule (3); null because the documentation does not state it. */
   intervalTokens: number | null;
@@ -27,7 +29,7 @@ const DOCS = 'api-docs.deepseek.com/guides/kv_cache (Cache Persistence and Hit R
 
 export const DEEPSEEK_MODELS: readonly DeepSeekModelRow[] = [
   {
-    prefixes: ['deepseek-'],
+    models: ['deepseek-chat', 'deepseek-reasoner', 'deepseek'],
     family: 'DeepSeek API',
     intervalTokens: null,
     lifetimeMs: 60 * 60_000,
@@ -38,10 +40,5 @@ export const DEEPSEEK_MODELS: readonly DeepSeekModelRow[] = [
 
 /** The row for a DeepSeek model id (`deepseek-chat`, `deepseek-reasoner`, `deepseek-v4-flash`). */
 export function resolveDeepSeekModel(model: string, overrides: readonly DeepSeekModelRow[] = []): DeepSeekModelRow {
-  const id = model.replace(/^deepseek\//, '');
-  for (const rows of [overrides, DEEPSEEK_MODELS]) {
-    const match = rows.find((row) => row.prefixes.some((prefix) => id.startsWith(prefix)));
-    if (match) return match;
-  }
-  return DEEPSEEK_MODELS[0]!;
+  return matchModelRow(model, [overrides, DEEPSEEK_MODELS], (row) => row.models) ?? DEEPSEEK_MODELS[0]!;
 }

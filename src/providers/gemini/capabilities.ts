@@ -14,7 +14,7 @@ export function geminiCapabilities(model: string, overrides: readonly GeminiMode
   const row = resolveGeminiModel(model, overrides);
   const known = row !== UNKNOWN_GEMINI_MODEL;
   return {
-    provider: 'gemini' as Capabilities['provider'],
+    provider: 'gemini',
     promptCaching: known,
     cachingMode: row.implicitCaching ? 'automatic' : 'explicit',
     maxBreakpoints: 0,

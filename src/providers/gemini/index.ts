@@ -21,7 +21,7 @@ export interface GeminiAdapter extends ProviderAdapter<GenerateContentParameters
  * geminiAdapter.parseUsage(response).cacheReadTokens;
  */
 export const geminiAdapter: GeminiAdapter = {
-  id: 'gemini' as GeminiAdapter['id'],
+  id: 'gemini',
   capabilities: (model) => geminiCapabilities(model),
   convertRequest: convertToGemini,
   parseUsage: parseGeminiUsage,

@@ -1,3 +1,5 @@
+import { matchModelRow } from '../../model/match-model.js';
+
 /**
  * Gemini model facts that decide caching, as data: implicit caching (automatic on 2.5 and
  * later, no write cost, no guarantee), explicit `cachedContents` minimums, the read discount
@@ -6,8 +8,8 @@
  */
 
 export interface GeminiModelRow {
-  /** Model id prefixes (`gemini-2.5-flash` covers `gemini-2.5-flash-preview-09-2025`). Longest wins. */
-  prefixes: readonly string[];
+  /** Model ids this row covers, matched by `matchModelRow`'s rule (`gemini-2.5-flash` covers `gemini-2.5-flash-preview-09-2025`). */
+  models: readonly string[];
   family: string;
   /** True when the model caches repeated prefixes on its own. */
   implicitCaching: boolean;
@@ -27,9 +29,9 @@ const CACHING_DOCS = 'ai.google.dev/gemini-api/docs/caching (implicit and explic
 const PRICING_DOCS = 'ai.google.dev/gemini-api/docs/pricing (context caching price and storage per hour)';
 const CHECKED = '2026-11-23';
 
-function row(prefixes: string[], family: string, minimum: number, storage: number, implicit = true, read = 0.1): GeminiModelRow {
+function row(models: string[], family: string, minimum: number, storage: number, implicit = true, read = 0.1): GeminiModelRow {
   return {
-    prefixes,
+    models,
     family,
     implicitCaching: implicit,
     implicitMinimumTokens: minimum,
@@ -64,20 +66,5 @@ export const UNKNOWN_GEMINI_MODEL: GeminiModelRow = {
  * resolveGeminiModel('gemini-2.5-flash').implicitMinimumTokens; // 1024
  */
 export function resolveGeminiModel(model: string, overrides: readonly GeminiModelRow[] = []): GeminiModelRow {
-  const id = model.replace(/^models\//, '');
-  return longestMatch(id, overrides) ?? longestMatch(id, GEMINI_MODELS) ?? UNKNOWN_GEMINI_MODEL;
-}
-
-function longestMatch(model: string, rows: readonly GeminiModelRow[]): GeminiModelRow | undefined {
-  let best: GeminiModelRow | undefined;
-  let bestLength = -1;
-  for (const candidate of rows) {
-    for (const prefix of candidate.prefixes) {
-      if (model.startsWith(prefix) && prefix.length > bestLength) {
-        best = candidate;
-        bestLength = prefix.length;
-      }
-    }
-  }
-  return best;
+  return matchModelRow(model, [overrides, GEMINI_MODELS], (row) => row.models) ?? UNKNOWN_GEMINI_MODEL;
 }
