@@ -9,7 +9,7 @@ import { parseDuration } from './duration.js';
  * Documented field by field in docs/workloads.md.
  */
 
-/** Provider ids a workload may name: every provider in the registry. */
+/** The registry's provider ids: a workload names one as its `provider`. */
 export const PROVIDER_NAMES = PROVIDER_IDS as [ProviderId, ...ProviderId[]];
 
 const durationSchema = z.union([z.string(), z.number()]).refine((value) => parseDuration(value) !== null, {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { ProviderId } from '../../providers/adapter.js';
+import { PROVIDER_IDS } from '../../providers/registry.js';
 import { simulateWorkload } from '../../simulate/simulate-workload.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
-import { PROVIDER_NAMES } from '../../workloads/workload-schema.js';
 import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
 
 export interface RenderCommandOptions {
@@ -24,7 +24,7 @@ export function registerRenderCommand(program: Command, output: CliOutput = proc
     .command('render')
     .description('print the wire bodies of a workload, one JSON object per line')
     .argument('<workload>', 'a bundled workload name or a YAML/JSON workload file')
-    .requiredOption('--provider <provider>', PROVIDER_NAMES.join(', '), parseProvider)
+    .requiredOption('--provider <provider>', PROVIDER_IDS.join(', '), parseProvider)
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
     .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
     .action(async (workload: string, options: RenderCommandOptions) => {

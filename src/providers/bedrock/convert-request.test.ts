@@ -62,7 +62,7 @@ describe('convertToBedrock', () => {
         "messages[1].content[0] history 5m",
       ]
     `);
-    expect(result.metadata.warnings).toMatchInlineSnapshot(`
+    expect(result.metadata.warnings.map((warning) => warning.message)).toMatchInlineSnapshot(`
       [
         "global: ttl 1h is not offered for Amazon Nova Pro on Bedrock; using 5m",
         "messages[2].content[0]: checkpoint moved to messages[1].content[0], Amazon Nova Pro caches at most 20000 tokens of prefix",
@@ -75,7 +75,7 @@ describe('convertToBedrock', () => {
       ttl: { history: '1h' },
     });
     expect(JSON.stringify(result.body)).not.toContain('"1h"');
-    expect(result.metadata.warnings[0]).toContain('ttl 1h is not offered for Claude 3.7 Sonnet');
+    expect(result.metadata.warnings[0]?.message).toContain('ttl 1h is not offered for Claude 3.7 Sonnet');
   });
 
   it('maps tool choice, thinking and sampling; says what Converse cannot carry', () => {
@@ -93,7 +93,7 @@ describe('convertToBedrock', () => {
     expect(result.body.inferenceConfig).toEqual({ maxTokens: 1024, temperature: 0.2, stopSequences: ['END'] });
     expect(result.body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 2048 } });
     expect(result.body.toolConfig?.toolChoice).toBeUndefined();
-    expect(result.metadata.warnings).toContain(
+    expect(result.metadata.warnings.map((warning) => warning.message)).toContain(
       'params.toolChoice "none" dropped: Converse has no such choice (tools kept to protect the cache)',
     );
   });

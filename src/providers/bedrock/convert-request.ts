@@ -7,6 +7,7 @@ import type {
   Tool,
   ToolChoice,
 } from '@aws-sdk/client-bedrock-runtime';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { BlockRecord, CanonicalRequest, GenerationParams, TailItem, Zone } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
@@ -65,7 +66,7 @@ export function convertToBedrock(request: CanonicalRequest, options: BedrockOpti
     session: options.ttl?.session ?? '5m',
     history: options.ttl?.history ?? '5m',
   };
-  const warnings: string[] = [];
+  const warnings: AdapterWarning[] = [];
   const records = new Map<string, BlockRecord>(request.blocks.map((record) => [record.path, record]));
   const slots: BreakpointSlot[] = [];
   const placed: Placed[] = [];
@@ -150,7 +151,7 @@ function convertMessages(
   counter: TokenCounter,
   records: ReadonlyMap<string, BlockRecord>,
   add: Add,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): Message[] {
   const messages: Message[] = [];
   const last = request.messages.length - 1;
@@ -164,7 +165,13 @@ function convertMessages(
       const path = `messages[${messageIndex}].content[${blockIndex}]`;
       const wire = convertBlockToBedrock(block, path);
       if (wire === null) {
-        warnings.push(`${path}: unsigned thinking block dropped (Claude requires its signature back)`);
+        warnings.push(
+          adapterWarning(
+            'thinking-not-sent',
+            `${path}: unsigned thinking block dropped (Claude requires its signature back)`,
+            path,
+          ),
+        );
         return;
       }
       const reasoning = block.type === 'thinking' || block.type === 'redacted_thinking';
@@ -191,7 +198,13 @@ function convertMessages(
   });
   const lastMessage = request.messages[last];
   if (tail.length > 0 && lastMessage?.role !== 'user') {
-    if (lastMessage) warnings.push('turn tail sent as a new user message because the request does not end with a user message');
+    if (lastMessage)
+      warnings.push(
+        adapterWarning(
+          'tail-as-user-message',
+          'turn tail sent as a new user message because the request does not end with a user message',
+        ),
+      );
     const content: ContentBlock[] = [];
     addTail(tail, tail, content, counter, add);
     if (content.length > 0) messages.push({ role: 'user', content });
@@ -232,8 +245,11 @@ function inferenceConfig(params: GenerationParams): InferenceConfiguration {
   return config;
 }
 
-function convertToolChoice(params: GenerationParams, warnings: string[]): ToolChoice | undefined {
-  if (params.parallelToolCalls === false) warnings.push('params.parallelToolCalls dropped: Converse has no switch for it');
+function convertToolChoice(params: GenerationParams, warnings: AdapterWarning[]): ToolChoice | undefined {
+  if (params.parallelToolCalls === false)
+    warnings.push(
+      adapterWarning('parallel-tool-calls-dropped', 'params.parallelToolCalls dropped: Converse has no switch for it'),
+    );
   const choice = params.toolChoice;
   if (!choice) return undefined;
   switch (choice.type) {
@@ -245,7 +261,12 @@ function convertToolChoice(params: GenerationParams, warnings: string[]): ToolCh
       return { tool: { name: choice.name } };
     case 'none':
       // Removing the tools would change the cached prefix; keep them and say so.
-      warnings.push('params.toolChoice "none" dropped: Converse has no such choice (tools kept to protect the cache)');
+      warnings.push(
+        adapterWarning(
+          'tool-choice-dropped',
+          'params.toolChoice "none" dropped: Converse has no such choice (tools kept to protect the cache)',
+        ),
+      );
       return undefined;
     default:
       return assertNever(choice);
@@ -253,12 +274,17 @@ function convertToolChoice(params: GenerationParams, warnings: string[]): ToolCh
 }
 
 /** Claude's thinking settings travel in `additionalModelRequestFields`; other models get none. */
-function additionalFields(request: CanonicalRequest, warnings: string[]): ConverseCommandInput['additionalModelRequestFields'] {
+function additionalFields(
+  request: CanonicalRequest,
+  warnings: AdapterWarning[],
+): ConverseCommandInput['additionalModelRequestFields'] {
   const thinking = request.params.thinking;
-  if (request.params.effort) warnings.push('params.effort dropped: not mapped for Converse');
+  if (request.params.effort) warnings.push(adapterWarning('effort-dropped', 'params.effort dropped: not mapped for Converse'));
   if (!thinking) return undefined;
   if (!isBedrockClaude(request.model)) {
-    warnings.push('params.thinking dropped: only Claude models take a thinking setting through Converse');
+    warnings.push(
+      adapterWarning('thinking-dropped', 'params.thinking dropped: only Claude models take a thinking setting through Converse'),
+    );
     return undefined;
   }
   switch (thinking.type) {

@@ -1,4 +1,5 @@
 import type { CachePointBlock } from '@aws-sdk/client-bedrock-runtime';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import {
   type AnthropicCacheState,
   type BreakpointSlot,
@@ -24,7 +25,7 @@ export interface BedrockCheckpointInput {
 
 export interface BedrockCheckpointPlan {
   checkpoints: PlannedBreakpoint[];
-  warnings: string[];
+  warnings: AdapterWarning[];
   cacheState: AnthropicCacheState;
 }
 
@@ -41,7 +42,7 @@ export interface BedrockCheckpointPlan {
  *   sessionMinTokens: 1024, previous: undefined, lastAssistantMessageIndex: 3, markers: [] });
  */
 export function planBedrockCheckpoints(input: BedrockCheckpointInput): BedrockCheckpointPlan {
-  const warnings: string[] = [];
+  const warnings: AdapterWarning[] = [];
   const ttl: ZoneTtls = {
     global: acceptedTtl(input.ttl.global, input.row, 'global', warnings),
     session: acceptedTtl(input.ttl.session, input.row, 'session', warnings),
@@ -61,15 +62,19 @@ export function planBedrockCheckpoints(input: BedrockCheckpointInput): BedrockCh
     markers,
     maxBreakpoints: input.row.maxCheckpoints,
   });
-  warnings.push(...plan.warnings.map((warning) => warning.replaceAll('cache_control', 'cachePoint')));
+  warnings.push(
+    ...plan.warnings.map((warning) => ({ ...warning, message: warning.message.replaceAll('cache_control', 'cachePoint') })),
+  );
   const checkpoints = applyPrefixCap(plan.breakpoints, input.slots, input.row, warnings);
   return { checkpoints, warnings, cacheState: plan.cacheState };
 }
 
-function acceptedTtl(ttl: BedrockTtl, row: BedrockModelRow, where: string, warnings: string[]): BedrockTtl {
+function acceptedTtl(ttl: BedrockTtl, row: BedrockModelRow, where: string, warnings: AdapterWarning[]): BedrockTtl {
   if (row.ttlOptions.includes(ttl)) return ttl;
   const fallback = row.ttlOptions[0] ?? '5m';
-  warnings.push(`${where}: ttl ${ttl} is not offered for ${row.family} on Bedrock; using ${fallback}`);
+  warnings.push(
+    adapterWarning('ttl-unavailable', `${where}: ttl ${ttl} is not offered for ${row.family} on Bedrock; using ${fallback}`),
+  );
   return fallback;
 }
 
@@ -78,7 +83,7 @@ function applyPrefixCap(
   checkpoints: PlannedBreakpoint[],
   slots: readonly BreakpointSlot[],
   row: BedrockModelRow,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): PlannedBreakpoint[] {
   const cap = row.maxCachedPrefixTokens;
   if (cap === null) return checkpoints;
@@ -105,11 +110,21 @@ function applyPrefixCap(
     const slot = slots[position];
     if (!slot || used.has(position) || (cumulative[position] ?? 0) < row.minimumTokensPerCheckpoint) {
       warnings.push(
-        `${checkpoint.path}: checkpoint dropped, its prefix (~${checkpoint.estimatedPrefixTokens} tokens) is past the ${cap}-token cap of ${row.family} and no earlier block can take it`,
+        adapterWarning(
+          'checkpoint-dropped',
+          `${checkpoint.path}: checkpoint dropped, its prefix (~${checkpoint.estimatedPrefixTokens} tokens) is past the ${cap}-token cap of ${row.family} and no earlier block can take it`,
+          checkpoint.path,
+        ),
       );
       continue;
     }
-    warnings.push(`${checkpoint.path}: checkpoint moved to ${slot.path}, ${row.family} caches at most ${cap} tokens of prefix`);
+    warnings.push(
+      adapterWarning(
+        'checkpoint-moved',
+        `${checkpoint.path}: checkpoint moved to ${slot.path}, ${row.family} caches at most ${cap} tokens of prefix`,
+        checkpoint.path,
+      ),
+    );
     used.add(position);
     result.push({
       ...checkpoint,

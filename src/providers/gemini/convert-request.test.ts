@@ -41,7 +41,7 @@ describe('convertToGemini', () => {
     const stale = convertToGemini(request, { explicitCache: { name: 'cachedContents/x', staticHash: 'other', messageCount: 0 } });
     expect(stale.body.config?.cachedContent).toBeUndefined();
     expect(stale.body.config?.systemInstruction).toBeDefined();
-    expect(stale.metadata.warnings[0]).toMatch(/holds other static content/);
+    expect(stale.metadata.warnings[0]?.message).toMatch(/holds other static content/);
   });
 
   it('names a tool result whose call is missing', () => {

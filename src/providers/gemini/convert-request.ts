@@ -7,6 +7,7 @@ import type {
   Tool,
   ToolConfig,
 } from '@google/genai';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import { sha256 } from '../../model/hash.js';
 import type { CanonicalRequest, GenerationParams } from '../../model/request.js';
@@ -65,7 +66,7 @@ export interface GeminiStaticPrefix {
  * const response = await ai.models.generateContent(body);
  */
 export function convertToGemini(request: CanonicalRequest, options: GeminiOptions = {}): GeminiConversionResult {
-  const warnings: string[] = [];
+  const warnings: AdapterWarning[] = [];
   const prefix = geminiStaticPrefix(request);
   const staticHash = hashStatic(prefix);
   const contents = convertContents(request, warnings);
@@ -73,7 +74,12 @@ export function convertToGemini(request: CanonicalRequest, options: GeminiOption
   const config: GenerateContentConfig = generationConfig(request.params, warnings);
   let explicit = options.explicitCache ?? null;
   if (explicit && explicit.staticHash !== staticHash) {
-    warnings.push(`explicit cache ${explicit.name} holds other static content (tools or system changed): not used`);
+    warnings.push(
+      adapterWarning(
+        'explicit-cache-stale',
+        `explicit cache ${explicit.name} holds other static content (tools or system changed): not used`,
+      ),
+    );
     explicit = null;
   }
   let sent = contents;
@@ -120,7 +126,7 @@ function hashStatic(prefix: GeminiStaticPrefix): string {
 }
 
 /** Every message of the request as Gemini contents, the turn tail as text parts at the end. */
-function convertContents(request: CanonicalRequest, warnings: string[]): Content[] {
+function convertContents(request: CanonicalRequest, warnings: AdapterWarning[]): Content[] {
   const context: PartContext = { toolNames: new Map(), signature: undefined };
   const contents: Content[] = [];
   const last = request.messages.length - 1;
@@ -132,7 +138,13 @@ function convertContents(request: CanonicalRequest, warnings: string[]): Content
     });
     if (messageIndex === last && message.role === 'user') for (const item of request.tail.items) parts.push({ text: item.text });
     if (parts.length === 0) {
-      warnings.push(`messages[${messageIndex}]: only thinking blocks, sent as an empty text part`);
+      warnings.push(
+        adapterWarning(
+          'thinking-not-sent',
+          `messages[${messageIndex}]: only thinking blocks, sent as an empty text part`,
+          `messages[${messageIndex}]`,
+        ),
+      );
       parts.push({ text: '' });
     }
     contents.push({ role: message.role === 'assistant' ? 'model' : 'user', parts });
@@ -161,12 +173,13 @@ function toolConfig(params: GenerationParams): ToolConfig | undefined {
   }
 }
 
-function generationConfig(params: GenerationParams, warnings: string[]): GenerateContentConfig {
+function generationConfig(params: GenerationParams, warnings: AdapterWarning[]): GenerateContentConfig {
   const config: GenerateContentConfig = { maxOutputTokens: params.maxTokens };
   if (params.temperature !== undefined) config.temperature = params.temperature;
   if (params.topP !== undefined) config.topP = params.topP;
   if (params.stopSequences && params.stopSequences.length > 0) config.stopSequences = [...params.stopSequences];
-  if (params.parallelToolCalls === false) warnings.push('params.parallelToolCalls dropped: Gemini has no switch for it');
+  if (params.parallelToolCalls === false)
+    warnings.push(adapterWarning('parallel-tool-calls-dropped', 'params.parallelToolCalls dropped: Gemini has no switch for it'));
   const thinking = params.thinking;
   if (thinking) {
     switch (thinking.type) {
@@ -183,6 +196,7 @@ function generationConfig(params: GenerationParams, warnings: string[]): Generat
         assertNever(thinking);
     }
   }
-  if (params.effort) warnings.push('params.effort dropped: not mapped for Gemini (use params.thinking)');
+  if (params.effort)
+    warnings.push(adapterWarning('effort-dropped', 'params.effort dropped: not mapped for Gemini (use params.thinking)'));
   return config;
 }
