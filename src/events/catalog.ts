@@ -220,6 +220,25 @@ export interface WarningPayload {
   message: string;
 }
 
+export interface SessionEndedPayload {
+  /** User turns the session ran. */
+  turns: number;
+  /** Messages in history when it ended. */
+  historyMessages: number;
+}
+
+/** A subscriber threw while receiving an event; the bus contained it and published this. */
+export interface ListenerFailedPayload {
+  /** The event the listener was given, and its `seq`. */
+  eventType: EventType;
+  eventSeq: number;
+  /** What the listener subscribed to: an event type, or `*` for `onAny`. */
+  subscription: EventType | '*';
+  errorName: string;
+  /** The error's message (at most 1,000 characters). */
+  message: string;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -240,6 +259,8 @@ export interface EventPayloads {
   'explicit_cache.extended': ExplicitCacheExtendedPayload;
   'explicit_cache.deleted': ExplicitCacheDeletedPayload;
   'warning.raised': WarningPayload;
+  'session.ended': SessionEndedPayload;
+  'listener.failed': ListenerFailedPayload;
 }
 
 export type EventType = keyof EventPayloads;
@@ -267,4 +288,6 @@ export const EVENT_TYPES: readonly EventType[] = [
   'explicit_cache.extended',
   'explicit_cache.deleted',
   'warning.raised',
+  'session.ended',
+  'listener.failed',
 ];

@@ -25,17 +25,23 @@ export interface PrepareRequestOptions<Options> {
   counter?: TokenCounter;
 }
 
-export interface PreparedRequest<Body> {
+export interface PreparedRequest<Body, Metadata extends ConversionMetadata = ConversionMetadata> {
   request: CanonicalRequest;
   body: Body;
-  metadata: ConversionMetadata;
+  /** The adapter's metadata, typed as its `convertRequest` returns it (Anthropic: `cacheState`, no cast). */
+  metadata: Metadata;
   zoneTokens: Record<Zone, number>;
   /** The `request.assembled` event, when the session has a bus. */
   event: CachetEvent<'request.assembled'> | null;
 }
 
+/**
+ * Counters by provider and model. Not per session: bounded by the models a process uses, and
+ * capped (oldest dropped first) for a process that takes model ids from its clients (a proxy).
+ */
 const countersByModel = new Map<string, TokenCounter>();
-/** The previous request of each session, for the block delta of `request.assembled`. */
+const MAX_SHARED_COUNTERS = 64;
+/** The previous request of each session (a WeakMap by session object), for the block delta of `request.assembled`. */
 const blockDeltas = new BlockDeltaTracker();
 
 /** One counter per provider and model, loaded once (tokenizers are large). */
@@ -44,6 +50,7 @@ export function sharedCounter(provider: string, model: string): TokenCounter {
   let counter = countersByModel.get(key);
   if (!counter) {
     counter = counterForModel(provider, model);
+    if (countersByModel.size >= MAX_SHARED_COUNTERS) countersByModel.delete(countersByModel.keys().next().value as string);
     countersByModel.set(key, counter);
   }
   return counter;
@@ -59,11 +66,13 @@ export function sharedCounter(provider: string, model: string): TokenCounter {
  * const message = await client.messages.create(prepared.body);
  * recordUsage(session, anthropicAdapter.parseUsage(message), { turn: 1, step: 0, price: pricedBy('anthropic') });
  */
-export function prepareRequest<Body, Options>(
+export function prepareRequest<Body, Options, Metadata extends ConversionMetadata = ConversionMetadata>(
   session: Session,
-  adapter: ProviderAdapter<Body, Options>,
+  adapter: Omit<ProviderAdapter<Body, Options>, 'convertRequest'> & {
+    convertRequest(request: CanonicalRequest, options?: Options): { body: Body; metadata: Metadata };
+  },
   options: PrepareRequestOptions<Options>,
-): PreparedRequest<Body> {
+): PreparedRequest<Body, Metadata> {
   const now = options.now ?? session.clock();
   const request = assemble(session, { now, tail: options.tail });
   const zoneTokens = zoneTokensOf(request, options.counter ?? sharedCounter(adapter.id, session.model));
@@ -94,4 +103,9 @@ export function prepareRequest<Body, Options>(
 export function zoneTokensOf(request: CanonicalRequest, counter: TokenCounter): Record<Zone, number> {
   const counted = countRequestTokens(request, counter);
   return { global: counted.global, session: counted.session, history: counted.history, tail: counted.tail };
+}
+
+/** @internal Counters held by `sharedCounter` (a test seam for bounded state). */
+export function sharedCounterCount(): number {
+  return countersByModel.size;
 }

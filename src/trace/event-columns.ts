@@ -140,6 +140,8 @@ export function eventColumns(event: CachetEvent): EventColumns {
     case 'explicit_cache.extended':
     case 'explicit_cache.deleted':
     case 'warning.raised':
+    case 'session.ended':
+    case 'listener.failed':
       return EMPTY;
     default:
       return assertNever(event);
