@@ -67,9 +67,9 @@ describe('cachet (child process)', () => {
   });
 
   it('exits 1 for other failures: unknown provider, unknown command', () => {
-    const provider = cachet('simulate', 'coding-agent', '--provider', 'gemini');
+    const provider = cachet('simulate', 'coding-agent', '--provider', 'watsonx');
     expect(provider.code).toBe(1);
-    expect(provider.stderr).toMatch(/'gemini' is invalid\. expected one of anthropic, /);
+    expect(provider.stderr).toMatch(/'watsonx' is invalid\. expected one of anthropic, /);
     expect(provider.stdout).toBe('');
     const command = cachet('frobnicate');
     expect(command.code).toBe(1);

@@ -7,7 +7,7 @@ import type { PriceRow } from './shared/price-row.js';
 export type CacheRules = 'anthropic' | 'openai' | 'local';
 
 /** The shape of a wire body: which normalizer in src/cache/wire reads it. */
-export type WireShape = 'anthropic-messages' | 'chat-completions' | 'responses';
+export type WireShape = 'anthropic-messages' | 'chat-completions' | 'responses' | 'bedrock-converse' | 'gemini-generate-content';
 
 /** How a model id on one provider is cached and priced. */
 export interface ModelRoute {

@@ -41,7 +41,7 @@ function errorOf(text: string, file = 'tiny.yaml'): WorkloadError {
 }
 
 describe('bundled workloads', () => {
-  it('ships the six workloads of the issue, in demo order', () => {
+  it('ships the six workloads of issue 4 and one per adapter added since, in demo order', () => {
     expect(bundledWorkloadNames()).toEqual([
       'skill-varying-chat',
       'cms-agent',
@@ -49,6 +49,8 @@ describe('bundled workloads', () => {
       'coding-agent',
       'long-session-idle-gaps',
       'below-minimum',
+      'claims-agent-bedrock',
+      'research-assistant-gemini',
     ]);
   });
 
@@ -133,7 +135,7 @@ describe('parseWorkload', () => {
   it.each([
     ['a misspelt key', MINIMAL.replace('      inputSchema:', '      inputShema:'), 'global.tools[0].inputSchema', /expected/, 9],
     ['an unknown key', MINIMAL.replace('  persona: You help.', '  persona: You help.\n  mood: cheerful'), 'global', /mood/, 8],
-    ['a provider it does not know', MINIMAL.replace('provider: anthropic', 'provider: gemini'), 'provider', /anthropic/, 3],
+    ['a provider it does not know', MINIMAL.replace('provider: anthropic', 'provider: watsonx'), 'provider', /anthropic/, 3],
     [
       'a tool that is not available',
       MINIMAL.replace('- name: lookup\n            input', '- name: search\n            input'),
