@@ -20,6 +20,8 @@ export const bedrockProvider: ProviderEntry = {
   adapter: bedrockAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
   prices: BEDROCK_NOVA_PRICES,
   acceptsHistoryTtl: true,
+  // Neither wire has a deferred-loading field: discovered tools are declared up front or appended.
+  defersToolLoading: false,
   callerMarkers: 'anthropic-paths',
   route: (model) => {
     const base = bedrockBaseModelId(model);

@@ -17,6 +17,8 @@ export const geminiProvider: ProviderEntry = {
   adapter: geminiAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
   prices: GEMINI_PRICES,
   acceptsHistoryTtl: false,
+  // Neither wire has a deferred-loading field: discovered tools are declared up front or appended.
+  defersToolLoading: false,
   callerMarkers: 'none',
   route: (model) => ({ rules: 'openai', upstreamModel: model.replace(/^models\//, ''), priceVendor: 'google' }),
   prefixParams: () => [],
