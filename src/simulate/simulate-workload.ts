@@ -6,6 +6,10 @@ import { cacheRulesFor, unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import type { CacheBreakCause } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
+import type { OracleResult } from '../oracle/hindsight-oracle.js';
+import { hindsightOracle } from '../oracle/hindsight-oracle.js';
+import { hindsightRunOf } from '../oracle/hindsight-run.js';
+import { oracleRulesFor } from '../oracle/oracle-rules.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { watchCacheBreaks } from '../runtime/break-watch.js';
 import { sharedCounter } from '../runtime/prepare-request.js';
@@ -63,6 +67,19 @@ export interface SimulationTotals {
    * does not count toward the physical limit; without padding this is cacheRead / ideal.
    */
   efficiency: number;
+  /**
+   * The hindsight oracle's cost for the same workload (src/oracle): the best run the provider
+   * allows, knowing the whole future. Null when the model has no price (local engines: see
+   * `oracleProcessedTokens`).
+   */
+  oracleCostUsd: number | null;
+  /** Tokens the oracle's run processes without reuse (input − read): the local engines' measure. */
+  oracleProcessedTokens: number;
+  /**
+   * cost ÷ oracle − 1 (processed tokens for unpriced models): 0 means the best possible run.
+   * Negative only with `--compaction`, which rewrites history the oracle keeps.
+   */
+  regret: number | null;
 }
 
 export interface SimulationResult {
@@ -76,6 +93,8 @@ export interface SimulationResult {
   priced: boolean;
   requests: SimulatedRequest[];
   totals: SimulationTotals;
+  /** The hindsight oracle's run, request by request (its decisions explain the regret). */
+  oracle: OracleResult;
 }
 
 /**
@@ -208,10 +227,21 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       options.onProgress?.(requests.length, all.length);
     }
   }
-  return { workload: workload.name, provider, model, strategy, tokensEstimated, priced, requests, totals: totalsOf(requests) };
+  const oracle = hindsightOracle(hindsightRunOf(workload, { provider, model, counter }), oracleRulesFor(provider, model));
+  return {
+    workload: workload.name,
+    provider,
+    model,
+    strategy,
+    tokensEstimated,
+    priced,
+    requests,
+    totals: totalsOf(requests, oracle),
+    oracle,
+  };
 }
 
-export function totalsOf(requests: readonly SimulatedRequest[]): SimulationTotals {
+export function totalsOf(requests: readonly SimulatedRequest[], oracle: OracleResult | null = null): SimulationTotals {
   const sum = (pick: (request: SimulatedRequest) => number) => requests.reduce((total, request) => total + pick(request), 0);
   const inputTokens = sum((request) => request.inputTokens);
   const cacheReadTokens = sum((request) => request.cacheReadTokens);
@@ -228,6 +258,25 @@ export function totalsOf(requests: readonly SimulatedRequest[]): SimulationTotal
     uncachedCostUsd: sum((request) => request.uncachedCostUsd),
     readShare: inputTokens === 0 ? 0 : cacheReadTokens / inputTokens,
     efficiency: idealCacheReadTokens === 0 ? 1 : (cacheReadTokens - paddingReadTokens) / idealCacheReadTokens,
+    ...regretOf(
+      oracle,
+      sum((request) => request.costUsd),
+      inputTokens - cacheReadTokens,
+    ),
+  };
+}
+
+function regretOf(
+  oracle: OracleResult | null,
+  costUsd: number,
+  processedTokens: number,
+): Pick<SimulationTotals, 'oracleCostUsd' | 'oracleProcessedTokens' | 'regret'> {
+  if (!oracle) return { oracleCostUsd: null, oracleProcessedTokens: 0, regret: null };
+  const [spend, best] = oracle.priced ? [costUsd, oracle.cost] : [processedTokens, oracle.processedTokens];
+  return {
+    oracleCostUsd: oracle.priced ? oracle.cost : null,
+    oracleProcessedTokens: oracle.processedTokens,
+    regret: best > 0 ? spend / best - 1 : spend > 0 ? null : 0,
   };
 }
 

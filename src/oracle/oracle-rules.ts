@@ -1,0 +1,101 @@
+import { findPrice } from '../cache/pricing.js';
+import { anthropicModelId, CACHE_LIFETIMES_MS, openAiModelId } from '../cache/wire/cache-rules.js';
+import { isAnthropicRoute } from '../cache/wire/normalize-chat.js';
+import { assertNever } from '../model/validate.js';
+import type { ProviderId } from '../providers/adapter.js';
+import { resolveAnthropicModel } from '../providers/anthropic/models.js';
+import { resolveOpenAIModel } from '../providers/openai-chat/models.js';
+
+/**
+ * What the provider allows the oracle, and what each token costs. Rates are per token: USD
+ * where the model has a price row, else in units of one uncached input token (local engines:
+ * 1 per processed token, 0 per reused one).
+ */
+export interface OracleRules {
+  /** `explicit`: entries only where a marker writes them, writes cost a premium (Anthropic). `automatic`: every prompt is cached free (OpenAI). `local`: one slot, prompt and reply (llama.cpp). */
+  kind: 'explicit' | 'automatic' | 'local';
+  priced: boolean;
+  inputRate: number;
+  readRate: number;
+  write5mRate: number;
+  write1hRate: number;
+  /** Lifetime of the short TTL, and of the longest one the provider offers. */
+  shortTtlMs: number;
+  longTtlMs: number;
+  minimumTokens: number;
+  /** Reads are rounded down to `minimumTokens + k × incrementTokens`. */
+  incrementTokens: number;
+  /** Tools may be declared deferred and appended to history when discovered (Anthropic `defer_loading`). */
+  deferredTools: boolean;
+}
+
+const PER_MILLION = 1_000_000;
+
+/** The oracle's rules for a provider and model, from the same tables the cache models and costs use. */
+export function oracleRulesFor(provider: ProviderId, model: string): OracleRules {
+  const price = findPrice(provider, model);
+  const rates = price
+    ? {
+        priced: true,
+        inputRate: price.inputPerMTok / PER_MILLION,
+        readRate: price.cacheReadPerMTok / PER_MILLION,
+        write5mRate: price.cacheWrite5mPerMTok / PER_MILLION,
+        write1hRate: price.cacheWrite1hPerMTok / PER_MILLION,
+      }
+    : { priced: false, inputRate: 1, readRate: 0.1, write5mRate: 1.25, write1hRate: 2 };
+  switch (provider) {
+    case 'anthropic':
+      return anthropicRules(rates, model, true);
+    case 'openrouter':
+      return isAnthropicRoute(model) ? anthropicRules(rates, model, false) : openAIRules(rates, model);
+    case 'openai-chat':
+    case 'openai-responses':
+      return openAIRules(rates, model);
+    case 'openai-compatible':
+      return {
+        kind: 'local',
+        priced: false,
+        inputRate: 1,
+        readRate: 0,
+        write5mRate: 1,
+        write1hRate: 1,
+        shortTtlMs: Number.POSITIVE_INFINITY,
+        longTtlMs: Number.POSITIVE_INFINITY,
+        minimumTokens: 0,
+        incrementTokens: 1,
+        deferredTools: false,
+      };
+    default:
+      return assertNever(provider);
+  }
+}
+
+type Rates = Pick<OracleRules, 'priced' | 'inputRate' | 'readRate' | 'write5mRate' | 'write1hRate'>;
+
+function anthropicRules(rates: Rates, model: string, deferredTools: boolean): OracleRules {
+  return {
+    kind: 'explicit',
+    ...rates,
+    shortTtlMs: CACHE_LIFETIMES_MS.anthropic5m,
+    longTtlMs: CACHE_LIFETIMES_MS.anthropic1h,
+    minimumTokens: resolveAnthropicModel(anthropicModelId(model)).effectiveFloorTokens,
+    incrementTokens: 1,
+    deferredTools,
+  };
+}
+
+function openAIRules(rates: Rates, model: string): OracleRules {
+  return {
+    kind: 'automatic',
+    ...rates,
+    // Automatic caching writes at the input rate: no premium.
+    write5mRate: rates.inputRate,
+    write1hRate: rates.inputRate,
+    // `prompt_cache_retention: "24h"`: same price as in-memory on the models that accept it.
+    shortTtlMs: CACHE_LIFETIMES_MS.openAi24h,
+    longTtlMs: CACHE_LIFETIMES_MS.openAi24h,
+    minimumTokens: resolveOpenAIModel(openAiModelId(model)).minimumPrefixTokens,
+    incrementTokens: 128,
+    deferredTools: false,
+  };
+}
