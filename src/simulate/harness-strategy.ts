@@ -145,7 +145,7 @@ function lastMessagePaths(request: CanonicalRequest, count: number): Array<{ pat
 }
 
 /** Recompute block records after replacing the system prompt (same hashing as the session's index). */
-function withBlocks(request: CanonicalRequest): CanonicalRequest {
+export function withBlocks(request: CanonicalRequest): CanonicalRequest {
   const blocks: BlockRecord[] = [];
   let prefix = EMPTY_PREFIX_HASH;
   const push = (record: Omit<BlockRecord, 'prefixHash'>) => {

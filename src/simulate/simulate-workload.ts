@@ -6,6 +6,7 @@ import { cacheRulesFor, unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import type { CacheBreakCause } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
+import { assertNever } from '../model/validate.js';
 import type { OracleResult } from '../oracle/hindsight-oracle.js';
 import { hindsightOracle } from '../oracle/hindsight-oracle.js';
 import { hindsightRunOf } from '../oracle/hindsight-run.js';
@@ -19,6 +20,7 @@ import { workloadRequests } from '../workloads/workload.js';
 import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
+import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
 import type { StrategyDriver, StrategyName } from './strategy.js';
 
@@ -142,10 +144,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   const strategy = options.strategy ?? 'cachet';
   const sessionId = options.sessionId ?? `${workload.name}/${strategy}/${provider}`;
   const context = { provider, model, sessionId, bus: options.bus };
-  const driver =
-    strategy === 'cachet'
-      ? cachetStrategy(workload, { ...context, options: options.cachet })
-      : harnessStrategy(strategy, workload, context);
+  const driver = driverFor(strategy, workload, context, options.cachet);
   // The reference layout for the ideal: Cachet's zones without tail or padding, never on a bus.
   const reference = cachetStrategy(workload, {
     provider,
@@ -239,6 +238,27 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
     totals: totalsOf(requests, oracle),
     oracle,
   };
+}
+
+function driverFor(
+  strategy: StrategyName,
+  workload: Workload,
+  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
+  cachet: CachetStrategyOptions | undefined,
+): StrategyDriver {
+  switch (strategy) {
+    case 'cachet':
+      return cachetStrategy(workload, { ...context, options: cachet });
+    case 'naive':
+    case 'markers':
+      return harnessStrategy(strategy, workload, context);
+    case 'pi':
+    case 'ai-sdk':
+    case 'langchain':
+      return peerStrategy(strategy, workload, context);
+    default:
+      return assertNever(strategy);
+  }
 }
 
 export function totalsOf(requests: readonly SimulatedRequest[], oracle: OracleResult | null = null): SimulationTotals {
