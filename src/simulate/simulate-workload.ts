@@ -37,6 +37,8 @@ export interface SimulatedRequest {
   cacheWrite1hTokens: number;
   uncachedTokens: number;
   idealCacheReadTokens: number;
+  /** With compaction: the ideal of the same request had history never been compacted. */
+  uncompactedIdealCacheReadTokens?: number;
   /**
    * Cache-read tokens that were padding Cachet added to clear the provider's minimum (not
    * workload content): they are not counted toward `efficiency`.
@@ -69,6 +71,11 @@ export interface SimulationTotals {
    * does not count toward the physical limit; without padding this is cacheRead / ideal.
    */
   efficiency: number;
+  /**
+   * With compaction: cacheRead / the ideal of the uncompacted requests (what `efficiency` was
+   * before compaction measured against its own requests); null without compaction.
+   */
+  uncompactedEfficiency: number | null;
   /**
    * The hindsight oracle's cost for the same workload (src/oracle): the best run the provider
    * allows, knowing the whole future. Null when the model has no price (local engines: see
@@ -159,6 +166,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   // in the same tokens: the engine's own model judging the reference bodies with their replies.
   const localReference = provider === 'openai-compatible' ? createCacheModel(provider) : null;
   const cache = createCacheModel(provider, provider === 'openai-compatible' ? {} : { counter });
+  const compactedIdeal = options.compaction ? compactedIdealReads(provider, model, counter, adapter) : null;
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
   const requests: SimulatedRequest[] = [];
@@ -178,9 +186,12 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
         provider === 'anthropic' ? { padding: 'never' } : {},
       ).body;
-      const idealTokens = localReference
+      const referenceIdealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
         : ideal.next(referenceBody, step.at);
+      // With compaction the physical limit is measured on the compacted requests: the strategy's
+      // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
+      const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
       const verdict = cache.judge(built.body, {
         at: step.at,
         reply: provider === 'openai-compatible' ? replyFor(adapter, built, step) : undefined,
@@ -211,6 +222,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         cacheWrite1hTokens: verdict.cacheWrite1hTokens,
         uncachedTokens: verdict.uncachedTokens,
         idealCacheReadTokens: idealTokens,
+        ...(compactedIdeal ? { uncompactedIdealCacheReadTokens: referenceIdealTokens } : {}),
         paddingReadTokens,
         costUsd: cost.costUsd,
         uncachedCostUsd: uncached.costUsd,
@@ -278,11 +290,36 @@ export function totalsOf(requests: readonly SimulatedRequest[], oracle: OracleRe
     uncachedCostUsd: sum((request) => request.uncachedCostUsd),
     readShare: inputTokens === 0 ? 0 : cacheReadTokens / inputTokens,
     efficiency: idealCacheReadTokens === 0 ? 1 : (cacheReadTokens - paddingReadTokens) / idealCacheReadTokens,
+    uncompactedEfficiency: uncompactedEfficiencyOf(requests, cacheReadTokens - paddingReadTokens),
     ...regretOf(
       oracle,
       sum((request) => request.costUsd),
       inputTokens - cacheReadTokens,
     ),
+  };
+}
+
+function uncompactedEfficiencyOf(requests: readonly SimulatedRequest[], contentReadTokens: number): number | null {
+  if (!requests.some((request) => request.uncompactedIdealCacheReadTokens !== undefined)) return null;
+  const ideal = requests.reduce((total, request) => total + (request.uncompactedIdealCacheReadTokens ?? 0), 0);
+  return ideal === 0 ? 1 : contentReadTokens / ideal;
+}
+
+/** The ideal read of each request measured on the strategy's own (compacted) persisted zones. */
+function compactedIdealReads(
+  provider: ProviderId,
+  model: string,
+  counter: ReturnType<typeof sharedCounter>,
+  adapter: ReturnType<typeof adapterFor>,
+): (built: { canonical: import('../model/request.js').CanonicalRequest }, step: WorkloadStep) => number {
+  const ideal = new IdealCacheReads(provider, model, counter);
+  const local = provider === 'openai-compatible' ? createCacheModel(provider) : null;
+  return (built, step) => {
+    const persisted = { ...built.canonical, tail: { items: [], inToolLoop: built.canonical.tail.inToolLoop } };
+    const body = adapter.convertRequest(persisted, provider === 'anthropic' ? { padding: 'never' } : {}).body;
+    return local
+      ? local.judge(body, { at: step.at, reply: replyFor(adapter, { canonical: persisted }, step) }).cacheReadTokens
+      : ideal.next(body, step.at);
   };
 }
 
