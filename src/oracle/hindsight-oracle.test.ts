@@ -17,6 +17,7 @@ const explicitRules: OracleRules = {
   longTtlMs: 60 * MINUTE,
   minimumTokens: 1000,
   incrementTokens: 1,
+  reusesReply: false,
   deferredTools: true,
 };
 

@@ -17,7 +17,7 @@ export const FUTURE_KNOWLEDGE = [
   'tools-to-be-discovered',
   /** The length of the whole session: whether padding to the minimum prefix pays for itself. */
   'session-length',
-  /** The model's reply (local engines keep it in the slot). */
+  /** The model's reply (a local engine keeps it in the slot; used where the template lets the next prompt read it). */
   'reply',
 ] as const;
 
@@ -221,10 +221,10 @@ function readTokens(
   const alive = gap <= rules.shortTtlMs ? state.cached : gap <= rules.longTtlMs ? state.cachedLong : 0;
   if (alive === 0) return { all: 0, long: 0 };
   const slot =
-    rules.kind === 'local' && previousLayout.trailingTokens === 0
+    rules.reusesReply && previousLayout.trailingTokens === 0
       ? [...previousLayout.sequence, ...previousLayout.reply]
       : previousLayout.sequence;
-  const aliveInSlot = rules.kind === 'local' && alive === sum(previousLayout.sequence) ? sum(slot) : alive;
+  const aliveInSlot = rules.reusesReply && alive === sum(previousLayout.sequence) ? sum(slot) : alive;
   const all = roundRead(rules, matchedTokens(slot, layout.sequence, aliveInSlot));
   const long = Math.min(all, roundRead(rules, matchedTokens(slot, layout.sequence, Math.min(alive, state.cachedLong))));
   return { all, long };

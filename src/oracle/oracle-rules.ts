@@ -25,6 +25,14 @@ export interface OracleRules {
   minimumTokens: number;
   /** Reads are rounded down to `minimumTokens + k × incrementTokens`. */
   incrementTokens: number;
+  /**
+   * The local slot's generated reply can be read back by the next prompt. False for the
+   * simulated engine (llama.cpp with Qwen3's template): generation opens with an empty
+   * `<think></think>` block that the template leaves out when it renders the reply as history,
+   * so the prompt diverges from the slot at the reply's first token (the local cache model
+   * reports it as `template-rerender`).
+   */
+  reusesReply: boolean;
   /** Tools may be declared deferred and appended to history when discovered (Anthropic `defer_loading`). */
   deferredTools: boolean;
 }
@@ -63,6 +71,7 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         longTtlMs: Number.POSITIVE_INFINITY,
         minimumTokens: 0,
         incrementTokens: 1,
+        reusesReply: false,
         deferredTools: false,
       };
     default:
@@ -80,6 +89,7 @@ function anthropicRules(rates: Rates, model: string, deferredTools: boolean): Or
     longTtlMs: CACHE_LIFETIMES_MS.anthropic1h,
     minimumTokens: resolveAnthropicModel(anthropicModelId(model)).effectiveFloorTokens,
     incrementTokens: 1,
+    reusesReply: false,
     deferredTools,
   };
 }
@@ -96,6 +106,7 @@ function openAIRules(rates: Rates, model: string): OracleRules {
     longTtlMs: CACHE_LIFETIMES_MS.openAi24h,
     minimumTokens: resolveOpenAIModel(openAiModelId(model)).minimumPrefixTokens,
     incrementTokens: 128,
+    reusesReply: false,
     deferredTools: false,
   };
 }
