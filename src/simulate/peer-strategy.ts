@@ -18,6 +18,7 @@ import {
   timeText,
   toolGuidanceText,
   toolResultMessage,
+  userMessage,
 } from './workload-content.js';
 
 /** The designs users get today from the main TypeScript libraries (docs/cli.md names the versions). */
@@ -150,10 +151,11 @@ export function peerStrategy(
       now = turn.at;
       turnMarks = [];
       const volatile = design === 'pi' ? volatileText(turn, turn.at) : '';
-      session.append({
-        role: 'user',
-        content: [...turn.images, { type: 'text', text: volatile ? `${turn.user}\n\n${volatile}` : turn.user }],
-      });
+      const message = userMessage(turn);
+      const last = message.content.at(-1);
+      if (volatile && last?.type === 'text' && turn.user.trim().length > 0) last.text = `${last.text}\n\n${volatile}`;
+      else if (volatile) message.content.push({ type: 'text', text: volatile });
+      session.append(message);
     },
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
       now = step.at;

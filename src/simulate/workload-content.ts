@@ -77,9 +77,19 @@ export function tailItems(workload: Workload, turn: WorkloadTurn, at: number): T
   return items;
 }
 
-/** The user's message of a turn: images first (as providers recommend), then the text. */
+/** What an empty user message says: providers reject empty text blocks and roles must alternate. */
+export const EMPTY_USER_TEXT = '(empty message)';
+
+/**
+ * The user's message of a turn: images first (as providers recommend), then the text. Empty
+ * (or blank) text is left out, as pi-ai does, because providers reject empty text blocks; a
+ * turn with nothing else to send says `EMPTY_USER_TEXT`, since a user message must sit
+ * between two assistant messages.
+ */
 export function userMessage(turn: WorkloadTurn): Message {
-  return { role: 'user', content: [...turn.images, { type: 'text', text: turn.user }] };
+  const text = turn.user.trim().length > 0 ? [{ type: 'text' as const, text: turn.user }] : [];
+  const content = [...turn.images, ...text];
+  return { role: 'user', content: content.length > 0 ? content : [{ type: 'text', text: EMPTY_USER_TEXT }] };
 }
 
 /**

@@ -13,7 +13,7 @@ import { validateTools } from '../model/validate.js';
 import { parseDuration } from './duration.js';
 import { type FillerKind, generateFiller } from './filler.js';
 import { syntheticPng } from './synthetic-png.js';
-import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTail, WorkloadTurn } from './workload.js';
+import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTail, WorkloadTurn, WorkloadWarning } from './workload.js';
 import {
   FILLER_KINDS,
   type StepInput,
@@ -77,9 +77,17 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
 
   const available = new Set(tools.map((tool) => tool.name));
   const turns: WorkloadTurn[] = [];
+  const warnings: WorkloadWarning[] = [];
+  const warn = (path: string, message: string) =>
+    warnings.push({ code: 'after-ignored', message, path, text: `${path}: ${message}`, line: null });
   let previousEnd: number | null = null;
-  templates.forEach(({ turn: input, path, gapMs }, index) => {
+  templates.forEach(({ turn: input, path, gapMs, after }, index) => {
     const turnNumber = index + 1;
+    if (after !== undefined && input.at !== undefined) {
+      warn(`${path}.after`, '`after` is ignored on a turn that sets `at` (the turn starts at `at`)');
+    } else if (after !== undefined && previousEnd === null) {
+      warn(`${path}.after`, '`after` is ignored on the first turn (it starts at `start`; use an `idle` entry or `at: +offset` to delay it)');
+    }
     let at: number;
     if (input.at !== undefined) {
       at = resolveAt(input.at, startMs, `${path}.at`);
@@ -130,11 +138,14 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
     skills: skills.map((skill) => ({ ...skill })),
     toolLibrary: [...library.values()],
     turns,
+    warnings,
   };
 }
 
 interface TurnTemplate {
   turn: TurnInput;
+  /** The `after` the author wrote (repeat `gaps` set one the author did not). */
+  after: TurnInput['after'];
   /** Path of the turn (or its template) in the file. */
   path: string;
   /** Idle time to add before this turn, from `idle` entries and repeat `gaps`. */
@@ -166,6 +177,7 @@ function flattenTurns(file: WorkloadFile): TurnTemplate[] {
         const gap = gaps ? (parseDuration(gaps[iteration % gaps.length] as string | number) as number) : null;
         result.push({
           turn: gap === null || template.after !== undefined || template.at !== undefined ? template : { ...template, after: 0 },
+          after: template.after,
           path: `turns[${index}].repeat.turns[${templateIndex}]`,
           gapMs: pendingIdle + (gap ?? 0),
         });
@@ -173,7 +185,7 @@ function flattenTurns(file: WorkloadFile): TurnTemplate[] {
       }
       return;
     }
-    result.push({ turn: entry, path: `turns[${index}]`, gapMs: pendingIdle });
+    result.push({ turn: entry, after: entry.after, path: `turns[${index}]`, gapMs: pendingIdle });
     pendingIdle = 0;
   });
   if (result.length === 0)
@@ -329,8 +341,9 @@ function checkedTools(tools: ToolDefinition[], path: string): ToolDefinition[] {
   }
 }
 
+/** An empty tool output is a result without content blocks: every provider accepts that, none an empty text block. */
 function textResult(toolUseId: string, text: string): ToolResultBlock {
-  return { type: 'tool_result', toolUseId, content: [{ type: 'text', text } satisfies TextBlock] };
+  return { type: 'tool_result', toolUseId, content: text.length > 0 ? [{ type: 'text', text } satisfies TextBlock] : [] };
 }
 
 /** Deterministic ids shaped like Anthropic's, so bodies are byte-stable across runs. */

@@ -28,6 +28,19 @@ export interface Workload {
   /** Tools that can be discovered mid-session, by name. */
   toolLibrary: DiscoverableTool[];
   turns: WorkloadTurn[];
+  /** Things in the file that load but are probably not what the author meant. */
+  warnings: WorkloadWarning[];
+}
+
+/** A workload problem that does not stop it from running (`{ code, message }` plus where). */
+export interface WorkloadWarning {
+  code: 'after-ignored';
+  message: string;
+  /** Path inside the file (`turns[0].after`). */
+  path: string;
+  /** `file:line: path: message` once the loader knows the file and line; else `path: message`. */
+  text: string;
+  line: number | null;
 }
 
 export interface WorkloadSkill {
