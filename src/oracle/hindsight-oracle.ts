@@ -71,7 +71,18 @@ export interface OracleResult {
  * turn-scoped tail costs nothing after its turn ends; a repeated `skill_load` result is empty;
  * the tool-search tool's own definition is free.
  */
-export function hindsightOracle(run: HindsightRun, rules: OracleRules): OracleResult {
+export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((model: string) => OracleRules)): OracleResult {
+  const memo = new Map<string, OracleRules>();
+  const rulesOf = (model: string): OracleRules => {
+    if (typeof rulesFor !== 'function') return rulesFor;
+    let rules = memo.get(model);
+    if (!rules) {
+      rules = rulesFor(model);
+      memo.set(model, rules);
+    }
+    return rules;
+  };
+  const rules = rulesOf(run.requests[0]?.model ?? '');
   const discovers = run.requests.some((request) => request.discoveredTools.length > 0);
   const declarations: ToolDeclaration[] = !discovers
     ? ['none-discovered']
@@ -83,7 +94,7 @@ export function hindsightOracle(run: HindsightRun, rules: OracleRules): OracleRe
   let best: OracleResult | null = null;
   for (const declaration of declarations) {
     for (const padding of paddings) {
-      const result = search(run, rules, declaration, padding);
+      const result = search(run, rulesOf, declaration, padding);
       if (!best || result.cost < best.cost) best = result;
     }
   }
@@ -114,7 +125,12 @@ interface Trail {
   previous: Trail | null;
 }
 
-function search(run: HindsightRun, rules: OracleRules, declaration: ToolDeclaration, padding: number): OracleResult {
+function search(
+  run: HindsightRun,
+  rulesOf: (model: string) => OracleRules,
+  declaration: ToolDeclaration,
+  padding: number,
+): OracleResult {
   const allDiscovered = run.requests.at(-1)?.discoveredTools ?? [];
   const layoutCache = new Map<string, Layout>();
   const layoutOf = (index: number, scope: TailScope): Layout => {
@@ -130,6 +146,8 @@ function search(run: HindsightRun, rules: OracleRules, declaration: ToolDeclarat
   run.requests.forEach((request, index) => {
     const previous = index > 0 ? (run.requests[index - 1] as HindsightRequest) : null;
     const newTurn = previous === null || previous.turn !== request.turn;
+    // Each request is billed and cached under its own model's rules (a turn may switch models).
+    const rules = rulesOf(request.model);
     const next: State[] = [];
     for (const state of states) {
       const scopes: TailScope[] = newTurn ? ['request', 'turn'] : [state.scope];
@@ -171,6 +189,7 @@ function search(run: HindsightRun, rules: OracleRules, declaration: ToolDeclarat
     states = prune(next);
   });
   const best = states.reduce((left, right) => (right.cost < left.cost ? right : left));
+  const rules = rulesOf(run.requests[0]?.model ?? '');
   const requests: OracleRequestDecision[] = [];
   for (let trail = best.trail; trail; trail = trail.previous) requests.unshift(trail.decision);
   return {

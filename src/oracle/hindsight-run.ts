@@ -2,7 +2,7 @@ import type { ContentBlock, ToolDefinition } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { sessionStaticText, skillBlockText, skillIndexText, timeText, toolGuidanceText } from '../simulate/workload-content.js';
 import type { CountableItem, TokenCounter } from '../tokens/token-counter.js';
-import type { Workload } from '../workloads/workload.js';
+import { type DiscoverableTool, turnModels, type Workload } from '../workloads/workload.js';
 
 /**
  * A finished run as the hindsight oracle reads it: for every request, the content any layout
@@ -83,7 +83,20 @@ export function hindsightRunOf(
   const history: HindsightUnit[] = [];
   const discovered: HindsightUnit[] = [];
   const loadedSkills = new Set<string>();
+  const models = turnModels(workload, context.provider, context.model);
+  const discover = (tools: readonly DiscoverableTool[], prefix: string, into: HindsightUnit[]) => {
+    const guidance = toolGuidanceText(tools);
+    if (guidance) into.push(textUnit(`${prefix}/guidance`, guidance));
+    for (const tool of tools) {
+      const definition = blockUnit(`tool:${tool.tool.name}`, tool.tool);
+      discovered.push(definition);
+      // The same definition, as a deferred tool's reference appended to history.
+      into.push({ id: `${prefix}/tool-reference/${tool.tool.name}`, tokens: definition.tokens, toolReference: true });
+    }
+  };
   for (const turn of workload.turns) {
+    // Tools connecting at the turn (an MCP server coming up) arrive before its user message.
+    discover(turn.connectedTools, `t${turn.turn}/connect`, history);
     const userMessage = [
       ...turn.images.map((image, index) => blockUnit(`t${turn.turn}/image/${index}`, image)),
       textUnit(`t${turn.turn}/user`, turn.user),
@@ -103,7 +116,7 @@ export function hindsightRunOf(
         turn: turn.turn,
         step: step.step,
         at: step.at,
-        model: context.model,
+        model: models[turn.turn - 1] ?? context.model,
         tools,
         discoveredTools: [...discovered],
         statics,
@@ -133,14 +146,7 @@ export function hindsightRunOf(
         if (skill !== undefined) loadedSkills.add(skill);
         turnHistory.push(blockUnit(`${prefix}/result/${index}`, result));
       });
-      const guidance = toolGuidanceText(step.discoveredTools);
-      if (guidance) turnHistory.push(textUnit(`${prefix}/guidance`, guidance));
-      for (const tool of step.discoveredTools) {
-        const definition = blockUnit(`tool:${tool.tool.name}`, tool.tool);
-        discovered.push(definition);
-        // The same definition, as a deferred tool's reference appended to history.
-        turnHistory.push({ id: `${prefix}/tool-reference/${tool.tool.name}`, tokens: definition.tokens, toolReference: true });
-      }
+      discover(step.discoveredTools, prefix, turnHistory);
     }
     history.push(...userMessage, ...turnHistory);
   }

@@ -11,6 +11,7 @@ import { placeChatMarkers } from './chat-markers.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
+  beginWorkloadTurn,
   sessionStaticText,
   skillBlockText,
   skillIndexText,
@@ -97,6 +98,7 @@ export function harnessStrategy(
     session,
     beginTurn(turn: WorkloadTurn) {
       now = turn.at;
+      discovered.push(...beginWorkloadTurn(session, workload, turn, context.provider));
       session.append(userMessage(turn));
     },
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {

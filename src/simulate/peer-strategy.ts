@@ -12,13 +12,14 @@ import { withBlocks } from './harness-strategy.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
+  beginWorkloadTurn,
   sessionStaticText,
   skillBlockText,
   skillIndexText,
   timeText,
   toolGuidanceText,
   toolResultMessage,
-  userMessage,
+  userMessageWithGuidance,
 } from './workload-content.js';
 
 /** The designs users get today from the main TypeScript libraries (docs/cli.md names the versions). */
@@ -150,8 +151,9 @@ export function peerStrategy(
     beginTurn(turn: WorkloadTurn) {
       now = turn.at;
       turnMarks = [];
+      beginWorkloadTurn(session, workload, turn, context.provider);
       const volatile = design === 'pi' ? volatileText(turn, turn.at) : '';
-      const message = userMessage(turn);
+      const message = userMessageWithGuidance(turn);
       const last = message.content.at(-1);
       if (volatile && last?.type === 'text' && turn.user.trim().length > 0) last.text = `${last.text}\n\n${volatile}`;
       else if (volatile) message.content.push({ type: 'text', text: volatile });

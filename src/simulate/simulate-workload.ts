@@ -202,14 +202,15 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
           ? Math.min(verdict.cacheReadTokens, paddingTokensOf(built, adapter, provider, counter))
           : 0;
       breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step });
-      const cost = costOf(verdict.usage, provider, model);
-      const uncached = uncachedCostOf(verdict.usage, provider, model);
+      // A turn may switch the model: each request is priced at its own model's rates.
+      const cost = costOf(verdict.usage, provider, built.canonical.model);
+      const uncached = uncachedCostOf(verdict.usage, provider, built.canonical.model);
       priced &&= cost.priced && !cost.free;
       recordUsage(driver.session, verdict.usage, {
         turn: turn.turn,
         step: step.step,
         at: step.at,
-        model,
+        model: built.canonical.model,
         price: () => ({ costUsd: cost.costUsd, uncachedCostUsd: uncached.costUsd }),
       });
       requests.push({
@@ -238,7 +239,9 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       options.onProgress?.(requests.length, all.length);
     }
   }
-  const oracle = hindsightOracle(hindsightRunOf(workload, { provider, model, counter }), oracleRulesFor(provider, model));
+  const oracle = hindsightOracle(hindsightRunOf(workload, { provider, model, counter }), (requestModel) =>
+    oracleRulesFor(provider, requestModel),
+  );
   return {
     workload: workload.name,
     provider,
