@@ -1,10 +1,10 @@
 import { findPrice } from '../cache/pricing.js';
-import { anthropicModelId, CACHE_LIFETIMES_MS, openAiModelId } from '../cache/wire/cache-rules.js';
-import { isAnthropicRoute } from '../cache/wire/normalize-chat.js';
+import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { assertNever } from '../model/validate.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { resolveAnthropicModel } from '../providers/anthropic/models.js';
 import { resolveOpenAIModel } from '../providers/openai-chat/models.js';
+import { providerEntry } from '../providers/registry.js';
 
 /**
  * What the provider allows the oracle, and what each token costs. Rates are per token: USD
@@ -39,8 +39,10 @@ export interface OracleRules {
 
 const PER_MILLION = 1_000_000;
 
-/** The oracle's rules for a provider and model, from the same tables the cache models and costs use. */
+/** The oracle's rules for a provider and model, from the registry and the tables the cache models and costs use. */
 export function oracleRulesFor(provider: ProviderId, model: string): OracleRules {
+  const entry = providerEntry(provider);
+  const route = entry.route(model);
   const price = findPrice(provider, model);
   const rates = price
     ? {
@@ -51,15 +53,13 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         write1hRate: price.cacheWrite1hPerMTok / PER_MILLION,
       }
     : { priced: false, inputRate: 1, readRate: 0.1, write5mRate: 1.25, write1hRate: 2 };
-  switch (provider) {
+  switch (route.rules) {
     case 'anthropic':
-      return anthropicRules(rates, model, true);
-    case 'openrouter':
-      return isAnthropicRoute(model) ? anthropicRules(rates, model, false) : openAIRules(rates, model);
-    case 'openai-chat':
-    case 'openai-responses':
-      return openAIRules(rates, model);
-    case 'openai-compatible':
+      // Deferred tools (`defer_loading`, tool search, `tool_reference`) exist on Anthropic's own Messages API.
+      return anthropicRules(rates, route.upstreamModel, entry.wire === 'anthropic-messages');
+    case 'openai':
+      return openAIRules(rates, route.upstreamModel);
+    case 'local':
       return {
         kind: 'local',
         priced: false,
@@ -75,7 +75,7 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         deferredTools: false,
       };
     default:
-      return assertNever(provider);
+      return assertNever(route.rules);
   }
 }
 
@@ -87,7 +87,7 @@ function anthropicRules(rates: Rates, model: string, deferredTools: boolean): Or
     ...rates,
     shortTtlMs: CACHE_LIFETIMES_MS.anthropic5m,
     longTtlMs: CACHE_LIFETIMES_MS.anthropic1h,
-    minimumTokens: resolveAnthropicModel(anthropicModelId(model)).effectiveFloorTokens,
+    minimumTokens: resolveAnthropicModel(model).effectiveFloorTokens,
     incrementTokens: 1,
     reusesReply: false,
     deferredTools,
@@ -104,7 +104,7 @@ function openAIRules(rates: Rates, model: string): OracleRules {
     // `prompt_cache_retention: "24h"`: same price as in-memory on the models that accept it.
     shortTtlMs: CACHE_LIFETIMES_MS.openAi24h,
     longTtlMs: CACHE_LIFETIMES_MS.openAi24h,
-    minimumTokens: resolveOpenAIModel(openAiModelId(model)).minimumPrefixTokens,
+    minimumTokens: resolveOpenAIModel(model).minimumPrefixTokens,
     incrementTokens: 128,
     reusesReply: false,
     deferredTools: false,

@@ -24,7 +24,9 @@ function markers(body: Body): string[] {
   const found: string[] = [];
   if (body.cache_control) found.push('request');
   if (body.tools?.at(-1)?.cache_control) found.push('tools[-1]');
-  body.system?.forEach((block, index) => block.cache_control && found.push(`system[${index}]`));
+  body.system?.forEach((block, index) => {
+    if (block.cache_control) found.push(`system[${index}]`);
+  });
   body.messages.forEach((message, index) => {
     if (Array.isArray(message.content) && message.content.some((block) => block.cache_control)) found.push(`messages[${index}]`);
   });

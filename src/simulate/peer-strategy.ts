@@ -1,6 +1,7 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { CanonicalRequest, SystemSegment } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import { BlockDeltaTracker } from '../runtime/block-delta.js';
 import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
@@ -62,6 +63,7 @@ export function peerStrategy(
     labels: { provider: context.provider, strategy: design },
   });
   const adapter = adapterFor(context.provider);
+  const entry = providerEntry(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const blockDeltas = new BlockDeltaTracker();
   const staticText = [
@@ -118,12 +120,12 @@ export function peerStrategy(
   }
 
   function bodyFor(request: CanonicalRequest, step: WorkloadStep) {
-    switch (context.provider) {
-      case 'anthropic': {
+    switch (entry.callerMarkers) {
+      case 'anthropic-paths': {
         const converted = adapter.convertRequest(request, { breakpoints: 'none', padding: 'never' });
         return { ...converted, body: placeAnthropicMarkers(converted.body, anthropicPlacement(request)) };
       }
-      case 'openrouter': {
+      case 'chat-cache-control': {
         const converted = adapter.convertRequest(request, {});
         // ai-sdk's accumulated markers sit on each step's last message: the nearest chat placement marks that many last messages.
         const lastMessages =
@@ -137,11 +139,12 @@ export function peerStrategy(
           body: placeChatMarkers(converted.body, { systemParts: design === 'langchain' ? 0 : 1, lastMessages }),
         };
       }
-      case 'openai-chat':
-      case 'openai-responses':
+      case 'openai-breakpoints':
         return adapter.convertRequest(request, { breakpoints: 'off' });
-      default:
+      case 'none':
         return adapter.convertRequest(request, {});
+      default:
+        return entry.callerMarkers satisfies never;
     }
   }
 

@@ -18,7 +18,7 @@ export interface OpenAIUsageCounts {
 }
 
 /**
- * Normalised `Usage` from OpenAI-shaped counts: the uncached share is what remains of the input
+ * Normalized `Usage` from OpenAI-shaped counts: the uncached share is what remains of the input
  * after reads and writes. OpenAI has one cache lifetime, reported as 5-minute writes.
  *
  * @example
