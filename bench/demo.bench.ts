@@ -168,9 +168,11 @@ function regretCauses(cachet: SimulationResult): string[] {
     );
   }
   if (oracle.toolDeclaration === 'deferred' || oracle.toolDeclaration === 'up-front') {
-    const broken = cachet.requests.filter((request) => request.missCause === 'tools-changed');
+    const rewrites = cachet.requests.filter(
+      (request, index) => index > 0 && request.cacheReadTokens < (cachet.requests[index - 1]?.cacheReadTokens ?? 0),
+    );
     lines.push(
-      `tool discovery: the oracle declares discovered tools ${oracle.toolDeclaration}; cachet rewrites tools (${broken.length} requests miss on tools-changed)`,
+      `tool discovery: the oracle declares discovered tools ${oracle.toolDeclaration}; cachet appends them to tools when discovered (${rewrites.length} requests read less than the one before)`,
     );
   }
   if (oracle.paddingTokens > 0 && !cachet.requests.some((request) => request.paddingApplied))
