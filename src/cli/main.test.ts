@@ -95,7 +95,8 @@ describe('cachet (child process)', () => {
     expect(sessions.every((session) => session.requests > 0)).toBe(true);
     // Nothing was written to the default location in the working directory.
     expect(existsSync(join(directory, '.cachet'))).toBe(false);
-  }, 600_000);
+    // Seven workloads × six strategies, the 384-request idle-gap session among them.
+  }, 1_200_000);
 
   it('demo writes to $CACHET_DB when --db is not given, as serve reads it', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-env-')), 'env.db');
