@@ -79,6 +79,24 @@ describe('hindsightOracle', () => {
     expect(stale.cost).toBe(3 * 5010);
   });
 
+  it('extends a prefix read from short entries with a long write: the long entry covers the whole prefix', () => {
+    // Two requests a minute apart, then a 30-minute pause: the second request reads the short
+    // entry and writes only its new segment with the long TTL, which keeps everything for the pause.
+    const result = hindsightOracle(
+      run([
+        { turn: 1, step: 0, at: 0 },
+        { turn: 1, step: 1, at: MINUTE, history: [unit('reply', 2000)] },
+        { turn: 1, step: 2, at: 31 * MINUTE, history: [unit('reply', 2000), unit('result', 10)] },
+      ]),
+      explicitRules,
+    );
+    expect(result.requests.map((request) => [request.readTokens, request.writeTokens, request.writeTtl])).toEqual([
+      [0, 5010, 'short'],
+      [5010, 2000, 'long'],
+      [7010, 0, null],
+    ]);
+  });
+
   it('persists a large tail for the turn when the tool loop is long, and leaves it last for a single step', () => {
     const loop = [0, 1, 2, 3].map((step) => ({
       turn: 1,

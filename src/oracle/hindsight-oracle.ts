@@ -60,7 +60,8 @@ export interface OracleResult {
  *
  * What it may do: put the tail last or persist it in the turn's user message (with the clock
  * rendered at the turn's start); write the prefix up to exactly where the next request stops
- * matching, at the short or long TTL or not at all; place breakpoints wherever it reads and
+ * matching, at the short or long TTL or not at all (a long entry covers its whole prefix, the
+ * part read from short entries included); place breakpoints wherever it reads and
  * writes (never more than three a request); refresh entries on every read; pad the static
  * prefix to the minimum; declare discovered tools deferred (Anthropic), up front or on
  * discovery; keep OpenAI caches alive for 24 hours. What it may not do: read an entry that no
@@ -219,9 +220,10 @@ function options(rules: OracleRules, read: { all: number; long: number }, useful
   const result: Option[] = [{ read: read.all, cached: read.all, cachedLong: read.long, ttl: 'short' }];
   if (useful > read.all && useful >= rules.minimumTokens) {
     result.push({ read: read.all, cached: useful, cachedLong: read.long, ttl: 'short' });
-    if (read.long === read.all) result.push({ read: read.all, cached: useful, cachedLong: useful, ttl: 'long' });
-    // Long entries must come before short ones: to extend the long part, re-write the short part.
-    else result.push({ read: read.long, cached: useful, cachedLong: useful, ttl: 'long' });
+    // A long entry covers its whole prefix, whatever TTL the part it read was written with: only
+    // the new segment is billed at the long rate (the read point is marked long too, so long
+    // markers still come before short ones).
+    result.push({ read: read.all, cached: useful, cachedLong: useful, ttl: 'long' });
   }
   return result;
 }
