@@ -1,5 +1,6 @@
 import type { MissCause, SimulationResult } from '../simulate/simulate-workload.js';
 import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
+import { formatRegret } from './simulation-report.js';
 
 /**
  * The demo's table for one workload: a row per strategy. Savings compare cost with naive's
@@ -20,11 +21,27 @@ export function demoTable(results: readonly SimulationResult[]): string {
       result.priced ? formatUsd(totals.costUsd) : `${formatCount(totals.inputTokens - totals.cacheReadTokens)} tok`,
       naive ? formatSaving(spend, spendOf(naive)) : '—',
       formatSaving(spend, result.priced ? totals.uncachedCostUsd : totals.inputTokens),
+      formatRegret(totals.regret),
     ];
   });
+  const oracle = results[0]?.totals;
+  if (oracle) {
+    const oracleSpend = oracle.oracleCostUsd ?? oracle.oracleProcessedTokens;
+    rows.push([
+      'oracle',
+      formatCount(results[0]?.requests.length ?? 0),
+      '',
+      '',
+      '',
+      oracle.oracleCostUsd === null ? `${formatCount(oracle.oracleProcessedTokens)} tok` : formatUsd(oracle.oracleCostUsd),
+      naive ? formatSaving(oracleSpend, spendOf(naive)) : '—',
+      '',
+      '+0.0%',
+    ]);
+  }
   const costHeader = results.some((result) => result.priced) ? 'cost' : 'processed';
   return formatTable(
-    ['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached'],
+    ['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached', 'regret'],
     rows,
   );
 }
@@ -49,7 +66,8 @@ export function demoVerdict(results: readonly SimulationResult[]): string {
     cachet.totals.idealCacheReadTokens === 0
       ? 'with nothing reusable to read'
       : `reading ${formatPercent(cachet.totals.efficiency)} of the physical limit`;
-  return `Verdict: Cachet${unit} costs ${comparisons}, ${limit}${reasons ? ` (${reasons})` : ''}.${paddingNote}`;
+  const regret = cachet.totals.regret === null ? '' : `, ${formatRegret(cachet.totals.regret)} over the hindsight oracle`;
+  return `Verdict: Cachet${unit} costs ${comparisons}, ${limit}${regret}${reasons ? ` (${reasons})` : ''}.${paddingNote}`;
 }
 
 function spendOf(result: SimulationResult): number {

@@ -52,6 +52,9 @@ describe('cachet (child process)', () => {
     const input = parsed.requests.reduce((sum: number, request: { inputTokens: number }) => sum + request.inputTokens, 0);
     expect(parsed.totals.inputTokens).toBe(input);
     expect(parsed.totals.readShare).toBe(parsed.totals.cacheReadTokens / parsed.totals.inputTokens);
+    expect(parsed.totals.regret).toBeCloseTo(parsed.totals.costUsd / parsed.totals.oracleCostUsd - 1, 12);
+    expect(parsed.totals.oracleCostUsd).toBeLessThanOrEqual(parsed.totals.costUsd);
+    expect(parsed.oracle.futureKnowledge).toContain('next-gap');
   });
 
   it('exits 2 naming file, path and problem for a bad workload file', () => {
@@ -92,7 +95,8 @@ describe('cachet (child process)', () => {
     expect(sessions.every((session) => session.requests > 0)).toBe(true);
     // Nothing was written to the default location in the working directory.
     expect(existsSync(join(directory, '.cachet'))).toBe(false);
-  }, 180_000);
+    // Seven workloads × six strategies, the 384-request idle-gap session among them.
+  }, 1_200_000);
 
   it('demo writes to $CACHET_DB when --db is not given, as serve reads it', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-env-')), 'env.db');
@@ -118,13 +122,16 @@ describe('cachet (child process)', () => {
 });
 
 describe('cachet (in process)', () => {
-  it('demo prints a table per workload with the three strategies and a verdict, progress on stderr', async () => {
+  it('demo prints a table per workload with every strategy, the oracle and a verdict, progress on stderr', async () => {
     const output = captured();
     expect(await main(['demo', '--only', 'below-minimum', '--no-trace'], output)).toBe(0);
     const text = output.stdout.join('\n');
-    for (const word of ['naive', 'markers', 'cachet', 'read share', 'vs naive', 'vs uncached', 'Verdict:'])
+    for (const word of [...STRATEGY_NAMES, 'oracle', 'regret', 'read share', 'vs naive', 'vs uncached', 'Verdict:'])
       expect(text).toContain(word);
-    expect(output.stderr.join('')).toContain('[3/3] below-minimum · cachet 3/3 requests');
+    expect(text).toMatch(/over the hindsight oracle/);
+    expect(output.stderr.join('')).toContain(
+      `[${STRATEGY_NAMES.length}/${STRATEGY_NAMES.length}] below-minimum · cachet 3/3 requests`,
+    );
   });
 
   it('demo writes its traces to the trace store', async () => {
@@ -135,7 +142,7 @@ describe('cachet (in process)', () => {
     const opened = await openTraceStore(store);
     const sessions = await opened.sessions();
     await opened.close();
-    expect(sessions.length).toBe(3);
+    expect(sessions.length).toBe(STRATEGY_NAMES.length);
   });
 
   it('simulate --compaction runs the compaction pipeline before each cachet request', async () => {

@@ -29,8 +29,24 @@ export function simulationJson(result: SimulationResult) {
       uncachedCostUsd: result.totals.uncachedCostUsd,
       readShare: result.totals.readShare,
       efficiency: result.totals.efficiency,
+      ...(result.totals.uncompactedEfficiency === null ? {} : { uncompactedEfficiency: result.totals.uncompactedEfficiency }),
+      oracleCostUsd: result.totals.oracleCostUsd,
+      oracleProcessedTokens: result.totals.oracleProcessedTokens,
+      regret: result.totals.regret,
+    },
+    oracle: {
+      toolDeclaration: result.oracle.toolDeclaration,
+      paddingTokens: result.oracle.paddingTokens,
+      tailScopes: result.oracle.requests.filter((request) => request.step === 0).map((request) => request.tailScope),
+      futureKnowledge: result.oracle.futureKnowledge,
     },
   };
+}
+
+/** Regret as a percentage over the oracle: `+2.3%`; `—` when there is no oracle figure. */
+export function formatRegret(regret: number | null): string {
+  if (regret === null) return '—';
+  return `${regret < 0 ? '−' : '+'}${Math.abs(regret * 100).toFixed(1)}%`;
 }
 
 /** `cachet simulate` without `--json`: one row per request, then the totals. */
@@ -55,5 +71,6 @@ export function simulationText(result: SimulationResult): string {
     result.priced
       ? `cost ${formatUsd(totals.costUsd)} vs ${formatUsd(totals.uncachedCostUsd)} uncached (${formatSaving(totals.costUsd, totals.uncachedCostUsd)})`
       : `local engine: no per-token price; ${formatCount(totals.inputTokens - totals.cacheReadTokens)} of ${formatCount(totals.inputTokens)} prompt tokens processed`,
+    `hindsight oracle ${totals.oracleCostUsd === null ? `${formatCount(totals.oracleProcessedTokens)} tokens processed` : formatUsd(totals.oracleCostUsd)} · regret ${formatRegret(totals.regret)}${totals.uncompactedEfficiency === null ? '' : ` · efficiency against the uncompacted requests ${formatPercent(totals.uncompactedEfficiency)}`}`,
   ].join('\n');
 }

@@ -16,12 +16,14 @@ import { type Workload, type WorkloadStep, type WorkloadTurn, workloadRequests }
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
+  beginWorkloadTurn,
   sessionStaticText,
   skillIndexText,
   tailItems,
   toolGuidanceText,
   toolResultMessage,
   userMessage,
+  userMessageWithGuidance,
   workingMemoryPair,
 } from './workload-content.js';
 import { withSkillLoadResults, workloadSkillStore } from './workload-skills.js';
@@ -124,7 +126,8 @@ export function cachetStrategy(
     session,
     beginTurn(turn: WorkloadTurn) {
       now = turn.at;
-      session.append(userMessage(turn));
+      beginWorkloadTurn(session, workload, turn, context.provider);
+      session.append(userMessageWithGuidance(turn));
     },
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
       now = step.at;

@@ -4,14 +4,15 @@ import type { PlanInputs } from '../providers/provider-entry.js';
 import type { Session } from '../session/session.js';
 import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 
-export const STRATEGY_NAMES = ['naive', 'markers', 'cachet'] as const;
+export const STRATEGY_NAMES = ['naive', 'markers', 'pi', 'ai-sdk', 'langchain', 'cachet'] as const;
 
 /**
  * `naive`: the design the published fixes replaced (system prompt rebuilt every request with
  * everything volatile inside it; one breakpoint on it). `markers`: what common harnesses do
  * today (static system prompt with volatile text appended after it; breakpoints on the system
  * prompt and the last two messages). `cachet`: Session + assemble + the adapter's defaults,
- * with Cachet's TTL choice and padding decision.
+ * with Cachet's TTL choice and padding decision. `pi`, `ai-sdk`, `langchain`: what the main
+ * TypeScript libraries give users today (`peerStrategy`, versions in docs/cli.md).
  */
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 

@@ -48,7 +48,16 @@ export function parseWorkload(text: string, file: string): Workload {
     throw new WorkloadError(file, joinPath('', issue.path), describe(issue), lineOf(linePath));
   }
   try {
-    return expandWorkload(parsed.data, file);
+    const workload = expandWorkload(parsed.data, file);
+    // A repeat template warns once, not once per generated turn.
+    const seen = new Set<string>();
+    workload.warnings = workload.warnings.flatMap((warning) => {
+      if (seen.has(warning.path)) return [];
+      seen.add(warning.path);
+      const line = lineOf(pathSegments(warning.path));
+      return [{ ...warning, line, text: `${file}${line === null ? '' : `:${line}`}: ${warning.path}: ${warning.message}` }];
+    });
+    return workload;
   } catch (error) {
     if (error instanceof WorkloadContentError) {
       throw new WorkloadError(file, error.path, error.problem, lineOf(pathSegments(error.path)));

@@ -48,7 +48,11 @@ export function registerDemoCommand(program: Command, output: CliOutput = proces
 export async function runDemo(options: DemoCommandOptions, output: CliOutput = processOutput): Promise<number> {
   const names = bundledWorkloadNames().filter((name) => !options.only || options.only.some((part) => name.includes(part)));
   const workloads: Workload[] = [];
-  for (const name of names) workloads.push(await loadWorkload(name));
+  for (const name of names) {
+    const workload = await loadWorkload(name);
+    for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
+    workloads.push(workload);
+  }
   const bus = new EventBus();
   const location = options.db ?? process.env.CACHET_DB ?? DEFAULT_TRACE_DB;
   const trace = options.trace === false ? null : await openTrace(location, bus, output);

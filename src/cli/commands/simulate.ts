@@ -64,6 +64,7 @@ export async function runSimulate(
   output: CliOutput = processOutput,
 ): Promise<number> {
   const workload = await loadWorkload(workloadName);
+  for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
   const bus = new EventBus();
   const events: CachetEvent[] = [];
   if (options.events) bus.onAny((event) => events.push(event));
