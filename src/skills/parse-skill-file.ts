@@ -2,7 +2,7 @@ import { type Document, isMap, isScalar, LineCounter, parseDocument, visit } fro
 import { z } from 'zod';
 import { sha256 } from '../model/hash.js';
 import type { JsonObject } from '../model/json.js';
-import { jsonValueSchema } from '../model/schemas.js';
+import { jsonObjectSchema } from '../model/schemas.js';
 import type { Skill } from './skill.js';
 import { SkillFormatError } from './skill-errors.js';
 import { SKILL_DESCRIPTION_MAX_LENGTH, skillNameProblem } from './skill-name.js';
@@ -23,7 +23,7 @@ const frontMatterSchema = z
     license: z.string().min(1).optional(),
     compatibility: z.string().min(1).max(500).optional(),
     'allowed-tools': z.union([z.string(), z.array(z.string().min(1))]).optional(),
-    metadata: z.record(z.string(), jsonValueSchema).optional(),
+    metadata: jsonObjectSchema.optional(),
   })
   .strict();
 
