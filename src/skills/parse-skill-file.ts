@@ -28,6 +28,8 @@ const frontMatterSchema = z
   .strict();
 
 const FENCE = /^---[ \t]*$/;
+/** Aliases expanded at most this many times (an alias bomb expands exponentially). */
+const MAX_YAML_ALIAS_COUNT = 100;
 
 /**
  * Parse the text of one SKILL.md. Every error is a `SkillFormatError` naming the file and the
@@ -62,7 +64,14 @@ export function parseSkillFile(text: string, options: ParseSkillOptions): Skill 
     throw new SkillFormatError(file, 1, 'front matter must be a YAML mapping with at least "name" and "description"');
   }
   const lineOf = (path: ReadonlyArray<PropertyKey>): number => nodeLine(document, lineCounter, path);
-  const parsed = frontMatterSchema.safeParse(document.toJS());
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch (error) {
+    // yaml throws a ReferenceError for an alias bomb ("Excessive alias count ..."): a format error here.
+    throw new SkillFormatError(file, 1, `invalid YAML front matter: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = frontMatterSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
