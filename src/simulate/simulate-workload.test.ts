@@ -103,7 +103,7 @@ describe('simulateWorkload', () => {
 
   it('produces exactly the JSON shape of `cachet simulate --json`', () => {
     const json = simulationJson(results.cachet!);
-    expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'requests', 'totals']);
+    expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'priced', 'requests', 'totals']);
     expect(Object.keys(json.requests[0]!)).toEqual([
       'turn',
       'step',
