@@ -10,6 +10,8 @@ import { registerDiffCommand } from './commands/diff.js';
 import { registerRenderCommand } from './commands/render.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSimulateCommand } from './commands/simulate.js';
+import { registerWorkloadsCommand } from './commands/workloads.js';
+import { packageVersion } from './package-version.js';
 
 /** Exit codes: 0 done, 1 any failure, 2 a bad workload file (or bad input file for `diff`). */
 export const EXIT_BAD_WORKLOAD = 2;
@@ -22,12 +24,14 @@ export function createProgram(output: CliOutput = processOutput): Command {
     .description('Cache-stable request assembly for LLM agents: simulate, compare and inspect prompt caching')
     .exitOverride()
     .configureOutput({ writeOut: (text) => output.out(text.replace(/\n$/, '')), writeErr: (text) => output.err(text) })
+    .version(packageVersion(), '-V, --version', 'print the Cachet version')
     .showHelpAfterError('(run `cachet --help` for usage)');
   registerDemoCommand(program, output);
   registerSimulateCommand(program, (options) => createSimulationCompactionHook(options), output);
   registerRenderCommand(program, output);
   registerDiffCommand(program);
   registerServeCommand(program);
+  registerWorkloadsCommand(program, output);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

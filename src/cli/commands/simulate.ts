@@ -1,14 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
+import { findPrice } from '../../cache/pricing.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
-import { findPrice } from '../../cache/pricing.js';
-import { CachetError } from '../../model/errors.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
+import { CliUsageError } from '../cli-usage-error.js';
 import { simulationJson, simulationText } from '../simulation-report.js';
 
 export interface SimulateCommandOptions {
@@ -118,13 +118,6 @@ export async function runSimulate(
 
 /** Exit code when the simulation ran but cannot satisfy what was asked (a window too small). */
 export const EXIT_REQUEST_NOT_MET = 1;
-
-/** A combination of options that cannot work together; the CLI prints it and exits 1. */
-export class CliUsageError extends CachetError {
-  constructor(message: string) {
-    super('cli_usage', message);
-  }
-}
 
 /**
  * Why costs of `model` on `provider` cannot be priced, or null when they can. Local engines cost

@@ -1,0 +1,34 @@
+/**
+ * Model ids of other vendors that reach an OpenAI adapter by mistake (a Claude id on Chat
+ * Completions is refused by OpenAI, or silently served by a proxy with other cache rules).
+ * Data, matched in order; `pattern` is a regular expression source tested against the id.
+ */
+export interface ForeignModelId {
+  pattern: string;
+  vendor: string;
+  advice: string;
+  source: string;
+  checked: string;
+}
+
+export const FOREIGN_MODEL_IDS: readonly ForeignModelId[] = [
+  {
+    pattern: '^claude-',
+    vendor: 'Anthropic',
+    advice: 'use the anthropic adapter, or openrouter with an "anthropic/..." id',
+    source: 'platform.claude.com/docs/en/about-claude/models (Claude model ids start with "claude-")',
+    checked: '2026-11-23',
+  },
+];
+
+/**
+ * A warning when `model` is another vendor's id, or null.
+ *
+ * @example
+ * foreignModelWarning('claude-sonnet-4-5'); // 'model "claude-sonnet-4-5" is an Anthropic model id: ...'
+ */
+export function foreignModelWarning(model: string, rows: readonly ForeignModelId[] = FOREIGN_MODEL_IDS): string | null {
+  const row = rows.find((candidate) => new RegExp(candidate.pattern).test(model));
+  if (!row) return null;
+  return `model "${model}" is an ${row.vendor} model id: this adapter writes OpenAI's wire format and OpenAI's cache rules; ${row.advice}`;
+}
