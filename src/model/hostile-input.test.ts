@@ -118,6 +118,25 @@ describe('hostile JSON in tool inputs and tool schemas', () => {
   });
 });
 
+describe('hostile generation parameters', () => {
+  it('refuses a BigInt or a cycle in a provider-specific parameter with a ValidationError', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const extra of [10n, cyclic]) {
+      const error = refusal(
+        () =>
+          new Session({
+            id: 'p',
+            model: 'claude-sonnet-4-5',
+            global: { system: [{ label: 'persona', text: 'Hi.' }] },
+            params: { maxTokens: 100, providerExtra: extra } as never,
+          }),
+      );
+      expect(error.path).toMatch(/^options\.params\.providerExtra/);
+    }
+  });
+});
+
 describe('size limits on system segments', () => {
   it('refuses a 50 MB system segment where it enters, naming it', () => {
     const error = refusal(() => session('x'.repeat(50_000_000)));

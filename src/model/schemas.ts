@@ -93,7 +93,8 @@ export const systemSegmentInputSchema = z.object({ label: z.string().min(1), tex
 
 /**
  * Generation parameters as callers pass them. Known fields are checked; unknown fields pass
- * through untouched (adapters may read provider-specific extras).
+ * through as JSON data (adapters may read provider-specific extras; a BigInt or a cycle there
+ * is refused here rather than failing later in serialisation).
  */
 export const generationParamsSchema = z
   .object({
@@ -119,4 +120,5 @@ export const generationParamsSchema = z
     effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
     parallelToolCalls: z.boolean().optional(),
   })
-  .loose();
+  // Unknown fields reach adapters (and canonical JSON): they must be JSON data too.
+  .catchall(jsonValueSchema.optional());
