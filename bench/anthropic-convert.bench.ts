@@ -1,10 +1,10 @@
 /**
- * convertRequest() (Anthropic wire body, breakpoint plan, padding plan, marker validation) for
+ * convertToAnthropic() (Anthropic wire body, breakpoint plan, padding plan, marker validation) for
  * the next request of synthetic sessions of 10, 100 and 1,000 turns, after assemble(). Reports
  * the median of the conversion alone and the body size. No target is asserted here; the figures
  * go into the report and docs.
  */
-import { convertRequest } from '../src/providers/anthropic/convert-request.js';
+import { convertToAnthropic } from '../src/providers/anthropic/convert-request.js';
 import { assemble } from '../src/session/assemble.js';
 import { anthropicEstimator } from '../src/tokens/anthropic-estimator.js';
 import { syntheticSession } from './support/synthetic-session.js';
@@ -21,12 +21,12 @@ for (const turns of SIZES) {
   const build = syntheticSession({ turns });
   const tokenCounter = anthropicEstimator();
   const request = assemble(build.session);
-  let previous = convertRequest(request, { tokenCounter }).metadata.cacheState;
+  let previous = convertToAnthropic(request, { tokenCounter }).metadata.cacheState;
   const samples: number[] = [];
   let bytes = 0;
   for (let run = 0; run < REPEATS; run++) {
     const started = performance.now();
-    const result = convertRequest(request, { tokenCounter, previous });
+    const result = convertToAnthropic(request, { tokenCounter, previous });
     samples.push(performance.now() - started);
     previous = result.metadata.cacheState;
     if (run === 0) bytes = JSON.stringify(result.body).length;

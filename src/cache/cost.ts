@@ -1,5 +1,6 @@
 import { totalInputTokens, type Usage } from '../model/usage.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import { findPrice, type PriceRow } from './pricing.js';
 
 /** What one request (or a whole session) cost, by bucket, in USD. */
@@ -33,7 +34,7 @@ const PER_MILLION = 1_000_000;
  */
 export function costOf(usage: Usage, provider: ProviderId, model: string, options: CostOptions = {}): Cost {
   const row = findPrice(provider, model, options.prices);
-  if (!row) return zeroCost(provider === 'openai-compatible');
+  if (!row) return zeroCost(providerEntry(provider).route(model).rules === 'local');
   const breakdown = {
     uncached: (usage.uncachedInputTokens * row.inputPerMTok) / PER_MILLION,
     cacheRead: (usage.cacheReadTokens * row.cacheReadPerMTok) / PER_MILLION,

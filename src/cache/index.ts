@@ -27,8 +27,10 @@ export {
   type LocalEngineVerdict,
 } from './models/local-engine-cache-model.js';
 export {
+  createOpenAICacheModel,
   createOpenAiCacheModel,
   OPENAI_CACHE_INCREMENT,
+  type OpenAICacheModelOptions,
   type OpenAiCacheModelOptions,
   roundToIncrement,
 } from './models/openai-cache-model.js';

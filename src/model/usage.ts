@@ -1,5 +1,5 @@
 /**
- * Provider usage normalised to one shape. Every figure is a token count; `raw` keeps the
+ * Provider usage normalized to one shape. Every figure is a token count; `raw` keeps the
  * provider's own payload so nothing reported is lost.
  */
 export interface Usage {

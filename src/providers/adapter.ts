@@ -2,8 +2,9 @@ import type { BreakpointRecord, PaddingDecision } from '../events/catalog.js';
 import type { CanonicalRequest } from '../model/request.js';
 import type { Usage } from '../model/usage.js';
 
-/** Wire APIs Cachet speaks. Names are also the CLI's `--provider` values. */
-export type ProviderId = 'anthropic' | 'openai-chat' | 'openai-responses' | 'openrouter' | 'openai-compatible';
+import type { ProviderId } from './registry.js';
+
+export type { ProviderId } from './registry.js';
 
 export interface Capabilities {
   provider: ProviderId;
@@ -35,7 +36,7 @@ export interface ConversionResult<Body> {
 
 /**
  * A provider adapter: pure functions from a canonical request to a wire body and from a
- * provider response's usage to normalised `Usage`. Adapters never touch the network.
+ * provider response's usage to normalized `Usage`. Adapters never touch the network.
  */
 export interface ProviderAdapter<Body, Options = unknown> {
   readonly id: ProviderId;

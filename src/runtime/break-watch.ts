@@ -1,5 +1,6 @@
 import { type BreakDetector, createBreakDetector } from '../cache/break/break-detector.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 
 /**
@@ -15,6 +16,6 @@ export function watchCacheBreaks(session: Session, provider: ProviderId): BreakD
     format: provider,
     bus: session.bus,
     sessionId: session.id,
-    chatTemplate: provider === 'openai-compatible' && /qwen3|qwen-3/i.test(session.model) ? 'qwen3' : 'other',
+    chatTemplate: providerEntry(provider).chatTemplate(session.model),
   });
 }

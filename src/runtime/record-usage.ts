@@ -10,7 +10,7 @@ export interface RequestCost {
   uncachedCostUsd: number;
 }
 
-/** Prices normalised usage for a model (the pricing table lives in src/cache). */
+/** Prices normalized usage for a model (the pricing table lives in src/cache). */
 export type PriceUsage = (usage: Usage, model: string) => RequestCost;
 
 export interface RecordUsageOptions {

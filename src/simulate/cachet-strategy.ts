@@ -1,9 +1,8 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
-import type { AnthropicConversionMetadata } from '../providers/anthropic/convert-request.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
-import type { AnthropicCacheState } from '../providers/anthropic/place-breakpoints.js';
+import { providerEntry } from '../providers/registry.js';
 import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
 import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
 import { Session } from '../session/session.js';
@@ -66,6 +65,7 @@ export function cachetStrategy(
     labels: { provider: context.provider, strategy: 'cachet' },
   });
   const adapter = adapterFor(context.provider);
+  const entry = providerEntry(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const ttlMode = context.options?.ttl ?? 'auto';
   const skillTools = new SkillTools({
@@ -78,9 +78,9 @@ export function cachetStrategy(
   const gapsMs: number[] = [];
   let lastRequestAt: number | null = null;
   let previousPrefixTokens = 0;
-  // The Anthropic adapter's state from the previous request: the entries its breakpoints wrote
-  // (for the lookback guard) and the padding decision pinned for the whole session.
-  let anthropicState: AnthropicCacheState | null = null;
+  // The adapter's state from the previous request (Anthropic: the entries its breakpoints wrote,
+  // for the lookback guard, and the padding decision pinned for the whole session).
+  let previousState: unknown = null;
   // The padding cost model's horizon and growth: the session length and growth per request a
   // deployment expects. A simulation knows them from the workload, as an operator knows them
   // from the traces of past sessions.
@@ -88,22 +88,15 @@ export function cachetStrategy(
   const expectedGrowthTokens = averageGrowthTokens(workload, counter, expectedRequests);
 
   function adapterOptions(ttl: '5m' | '1h'): Record<string, unknown> {
-    switch (context.provider) {
-      case 'anthropic':
-        return {
-          ttl: { history: ttl },
-          padding: context.options?.padding ?? 'auto',
-          expectedRequests,
-          expectedGrowthTokens,
-          previous: anthropicState,
-          skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
-          tokenCounter: counter,
-        };
-      case 'openrouter':
-        return { cacheTtl: ttl };
-      default:
-        return {};
-    }
+    return entry.planOptions({
+      historyTtl: ttl,
+      padding: context.options?.padding ?? 'auto',
+      expectedRequests,
+      expectedGrowthTokens,
+      previous: previousState,
+      skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
+      tokenCounter: counter,
+    });
   }
 
   return {
@@ -141,14 +134,13 @@ export function cachetStrategy(
           return adapterOptions(choice.ttl);
         },
       });
-      if (context.provider === 'anthropic') anthropicState = (prepared.metadata as AnthropicConversionMetadata).cacheState;
+      previousState = (prepared.metadata as { cacheState?: unknown }).cacheState ?? null;
       return {
         body: prepared.body,
         canonical: prepared.request,
         metadata: prepared.metadata,
         zoneTokens: prepared.zoneTokens,
-        ttlReason:
-          context.provider === 'anthropic' || context.provider === 'openrouter' ? `${choice.ttl}: ${choice.reason}` : null,
+        ttlReason: entry.acceptsHistoryTtl ? `${choice.ttl}: ${choice.reason}` : null,
       };
     },
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {

@@ -2,6 +2,7 @@ import type { EventBus } from '../events/event-bus.js';
 import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
 import type { BlockRecord, CanonicalRequest, SystemSegment } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import { BlockDeltaTracker } from '../runtime/block-delta.js';
 import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
@@ -45,6 +46,7 @@ export function harnessStrategy(
     clock: () => now,
     labels: { provider: context.provider, strategy: design },
   });
+  const entry = providerEntry(context.provider);
   const adapter = adapterFor(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const blockDeltas = new BlockDeltaTracker();
@@ -84,12 +86,19 @@ export function harnessStrategy(
   }
 
   function options(request: CanonicalRequest): Record<string, unknown> {
-    if (context.provider === 'anthropic') {
-      const markers = [{ path: 'system[0]' }, ...lastMessagePaths(request, design === 'markers' ? 2 : 0)];
-      return { breakpoints: 'none', markers, padding: 'never' };
+    switch (entry.callerMarkers) {
+      case 'anthropic-paths': {
+        const markers = [{ path: 'system[0]' }, ...lastMessagePaths(request, design === 'markers' ? 2 : 0)];
+        return { breakpoints: 'none', markers, padding: 'never' };
+      }
+      case 'openai-breakpoints':
+        return { breakpoints: 'off' };
+      case 'chat-cache-control':
+      case 'none':
+        return {};
+      default:
+        return entry.callerMarkers satisfies never;
     }
-    if (context.provider === 'openai-chat' || context.provider === 'openai-responses') return { breakpoints: 'off' };
-    return {};
   }
 
   return {
@@ -104,7 +113,7 @@ export function harnessStrategy(
       const canonical = canonicalFor(turn, step);
       const converted = adapter.convertRequest(canonical, options(canonical));
       const body =
-        context.provider === 'openrouter'
+        entry.callerMarkers === 'chat-cache-control'
           ? placeChatMarkers(converted.body, { systemParts: 1, lastMessages: design === 'markers' ? 2 : 0 })
           : converted.body;
       const zoneTokens = zoneTokensOf(canonical, counter);

@@ -1,25 +1,17 @@
-import { CACHE_LIFETIMES_MS, minimumPrefixTokens, unitTokensWithFraming } from '../cache/wire/cache-rules.js';
+import {
+  longestCacheLifetimeMs as longestLifetimeOfRules,
+  minimumPrefixTokens,
+  unitTokensWithFraming,
+} from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../cache/wire/wire-unit.js';
-import { assertNever } from '../model/validate.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** The longest time any cache entry of the provider can live without being read. */
 export function longestCacheLifetimeMs(provider: ProviderId, model: string): number {
-  switch (provider) {
-    case 'anthropic':
-      return CACHE_LIFETIMES_MS.anthropic1h;
-    case 'openrouter':
-      return model.startsWith('anthropic/') ? CACHE_LIFETIMES_MS.anthropic1h : CACHE_LIFETIMES_MS.openAi24h;
-    case 'openai-chat':
-    case 'openai-responses':
-      return CACHE_LIFETIMES_MS.openAi24h;
-    case 'openai-compatible':
-      return Number.POSITIVE_INFINITY;
-    default:
-      return assertNever(provider);
-  }
+  return longestLifetimeOfRules(providerEntry(provider).route(model).rules);
 }
 
 /**
@@ -52,7 +44,7 @@ export class IdealCacheReads {
     if (!previous || at - previous.at > longestCacheLifetimeMs(this.provider, this.model)) return 0;
     let shared = 0;
     while (shared < units.length && shared < previous.units.length && units[shared] === previous.units[shared]) shared++;
-    if (this.provider === 'openai-compatible' && shared === previous.units.length) {
+    if (providerEntry(this.provider).route(this.model).rules === 'local' && shared === previous.units.length) {
       // The slot also holds the reply it generated: the message that follows the previous prompt.
       const replyMessage = previous.messageCount;
       while (shared < units.length && body.units[shared]?.messageIndex === replyMessage) shared++;

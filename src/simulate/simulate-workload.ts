@@ -7,6 +7,7 @@ import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import type { CacheBreakCause } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import { watchCacheBreaks } from '../runtime/break-watch.js';
 import { sharedCounter } from '../runtime/prepare-request.js';
 import { recordUsage } from '../runtime/record-usage.js';
@@ -135,12 +136,14 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
     options: { padding: 'never', ttl: '5m' },
   });
   const adapter = adapterFor(provider);
+  const entry = providerEntry(provider);
+  const local = entry.route(model).rules === 'local';
   const counter = sharedCounter(provider, model);
   const ideal = new IdealCacheReads(provider, model, counter);
   // Local engines reuse rendered tokens (chat template + tokenizer), so their ideal is measured
   // in the same tokens: the engine's own model judging the reference bodies with their replies.
-  const localReference = provider === 'openai-compatible' ? createCacheModel(provider) : null;
-  const cache = createCacheModel(provider, provider === 'openai-compatible' ? {} : { counter });
+  const localReference = local ? createCacheModel(provider) : null;
+  const cache = createCacheModel(provider, local ? {} : { counter });
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
   const requests: SimulatedRequest[] = [];
@@ -158,14 +161,14 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       const referenceRequest = reference.request(turn, step);
       const referenceBody = adapter.convertRequest(
         { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
-        provider === 'anthropic' ? { padding: 'never' } : {},
+        entry.planOptions({ padding: 'never' }),
       ).body;
       const idealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
         : ideal.next(referenceBody, step.at);
       const verdict = cache.judge(built.body, {
         at: step.at,
-        reply: provider === 'openai-compatible' ? replyFor(adapter, built, step) : undefined,
+        reply: local ? replyFor(adapter, built, step) : undefined,
       });
       tokensEstimated ||= verdict.tokensEstimated;
       const paddingReadTokens =
@@ -283,22 +286,7 @@ export function simulationModel(workload: Pick<Workload, 'provider' | 'model'>, 
 
 /** A provider's counterpart of the workload's model when the CLI switches providers. */
 export function defaultModelFor(provider: ProviderId, workloadModel: string): string {
-  const claude = workloadModel.replace(/^anthropic\//, '').replaceAll('.', '-');
-  switch (provider) {
-    case 'anthropic':
-      return claude.startsWith('claude-') ? claude : 'claude-sonnet-5';
-    case 'openrouter':
-      return workloadModel.startsWith('anthropic/')
-        ? workloadModel
-        : `anthropic/${claude.startsWith('claude-') ? claude.replace(/-(\d+)-(\d+)$/, '-$1.$2') : 'claude-sonnet-5'}`;
-    case 'openai-chat':
-    case 'openai-responses':
-      return 'gpt-5';
-    case 'openai-compatible':
-      return 'qwen3-8b';
-    default:
-      return provider satisfies never;
-  }
+  return providerEntry(provider).counterpartModel(workloadModel);
 }
 
 /**

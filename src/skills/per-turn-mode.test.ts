@@ -4,7 +4,7 @@ import { canonicalJson } from '../model/canonical-json.js';
 import { sha256 } from '../model/hash.js';
 import type { JsonValue } from '../model/json.js';
 import type { CanonicalRequest } from '../model/request.js';
-import { convertRequest } from '../providers/anthropic/convert-request.js';
+import { convertToAnthropic } from '../providers/anthropic/convert-request.js';
 import { OPERATING_GUIDELINES } from '../providers/anthropic/operating-guidelines.js';
 import { assemble } from '../session/assemble.js';
 import { Session, type SessionOptions } from '../session/session.js';
@@ -114,7 +114,7 @@ describe('per-turn matching mode (seed 001 acceptance criteria)', () => {
     const { requests, matches } = runSession();
     const wireSystems = new Set<string>();
     requests.forEach((request, index) => {
-      const { body } = convertRequest(request);
+      const { body } = convertToAnthropic(request);
       wireSystems.add(sha256(canonicalJson({ system: body.system, tools: body.tools } as unknown as JsonValue)));
       const last = body.messages.at(-1)!;
       expect(last.role).toBe('user');
@@ -126,7 +126,7 @@ describe('per-turn matching mode (seed 001 acceptance criteria)', () => {
     });
     expect(wireSystems.size).toBe(1);
     // The cache marker on the system prompt survives skill-match changes: same bytes every turn.
-    const marked = convertRequest(requests[3]!).body.system as Array<{ cache_control?: unknown }>;
+    const marked = convertToAnthropic(requests[3]!).body.system as Array<{ cache_control?: unknown }>;
     expect(marked.some((block) => block.cache_control)).toBe(true);
   });
 
@@ -206,7 +206,7 @@ function anthropicCacheModel(requests: CanonicalRequest[]) {
       const position = blocks.findIndex((block) => block.path === entry.path && block.prefixHash === entry.prefixHash);
       if (position >= 0) cached = Math.max(cached, through(position));
     }
-    const { metadata } = convertRequest(request);
+    const { metadata } = convertToAnthropic(request);
     const marked = metadata.breakpoints
       .map((breakpoint) => blocks.findIndex((block) => block.path === breakpoint.path))
       .filter((position) => position >= 0);

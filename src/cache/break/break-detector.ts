@@ -47,7 +47,7 @@ export interface ObserveContext {
 export interface BreakDetector {
   /** Judge the next request of the session against the previous one; null when nothing was lost. */
   observe(body: unknown, context: ObserveContext): CacheBreak | null;
-  /** `observe` for a body already normalised with `normalizeWireBody`. */
+  /** `observe` for a body already normalized with `normalizeWireBody`. */
   observeNormalized(body: NormalizedWireBody, context: ObserveContext): CacheBreak | null;
   /** Forget the previous request (a new session). */
   reset(): void;

@@ -68,7 +68,7 @@ export function diffWireBodies(a: unknown, b: unknown, options: DiffOptions = {}
   );
 }
 
-/** `diffWireBodies` on bodies already normalised. */
+/** `diffWireBodies` on bodies already normalized. */
 export function diffNormalized(a: NormalizedWireBody, b: NormalizedWireBody, identical = false): WireDiffReport {
   const horizon = cacheHorizon(a);
   const base = { identical, horizon, a, b };

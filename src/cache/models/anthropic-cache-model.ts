@@ -6,10 +6,12 @@ import {
   type AnthropicModelRow,
   resolveAnthropicModel,
 } from '../../providers/anthropic/models.js';
+import { providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { blockPositions, createBreakDetector } from '../break/break-detector.js';
-import { anthropicBreakpoints, anthropicModelId, CACHE_LIFETIMES_MS, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
+import { anthropicBreakpoints, CACHE_LIFETIMES_MS, cacheRulesFor, unitTokens, upstreamModelOf } from '../wire/cache-rules.js';
+import { modelOf } from '../wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
 import { runningTotals, unitPrefixHashes } from './unit-prefix.js';
@@ -59,8 +61,12 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
   let index = 0;
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
-    // A plain Anthropic body (string contents, no system, unfamiliar model id) can look like Chat Completions.
-    const body = normalizeWireBody(rawBody, detectWireFormat(rawBody) === 'openrouter' ? 'openrouter' : 'anthropic');
+    // A body whose provider routes its model to Anthropic's rules (OpenRouter's anthropic/*) keeps
+    // its format; any other is read as Anthropic's own — a plain Anthropic body (string contents,
+    // no system, unfamiliar model id) can look like Chat Completions.
+    const detected = detectWireFormat(rawBody);
+    const routedToAnthropic = providerEntry(detected).route(modelOf(rawBody)).rules === 'anthropic';
+    const body = normalizeWireBody(rawBody, routedToAnthropic ? detected : 'anthropic');
     if (cacheRulesFor(body) !== 'anthropic') {
       throw new ValidationError(
         'body',
@@ -74,7 +80,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     const cumulative = runningTotals(tokens);
     const hashes = unitPrefixHashes(body);
     const inputTokens = cumulative.at(-1) ?? 0;
-    const row = resolveAnthropicModel(anthropicModelId(body.model), options.modelOverrides);
+    const row = resolveAnthropicModel(upstreamModelOf(body), options.modelOverrides);
     const floor = options.minimumPrefixTokens ?? row.effectiveFloorTokens;
     const breakpoints = anthropicBreakpoints(body);
     const warnings = [...body.warnings];

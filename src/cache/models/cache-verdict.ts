@@ -31,7 +31,7 @@ export interface CacheVerdict {
   warnings: string[];
   /** Set when the provider would reject the request (too many breakpoints, TTL order). */
   rejected: string | null;
-  /** The same figures as normalised `Usage` (output tokens 0: models judge input only). */
+  /** The same figures as normalized `Usage` (output tokens 0: models judge input only). */
   usage: Usage;
 }
 

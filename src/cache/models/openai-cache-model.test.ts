@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordCounter, words } from '../test-support/fixtures.js';
-import { createOpenAiCacheModel, roundToIncrement } from './openai-cache-model.js';
+import { createOpenAICacheModel, roundToIncrement } from './openai-cache-model.js';
 
 const MINUTE = 60_000;
 
@@ -16,7 +16,7 @@ function chat(system: string, turns: string[], extra: Record<string, unknown> = 
 }
 
 function model(defaultRetention?: 'in_memory' | '24h') {
-  return createOpenAiCacheModel({ counter: wordCounter, ...(defaultRetention ? { defaultRetention } : {}) });
+  return createOpenAICacheModel({ counter: wordCounter, ...(defaultRetention ? { defaultRetention } : {}) });
 }
 
 describe('OpenAI cache model', () => {

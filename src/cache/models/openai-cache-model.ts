@@ -1,9 +1,11 @@
 import { ValidationError } from '../../model/errors.js';
 import { type OpenAIModelFacts, resolveOpenAIModel } from '../../providers/openai-chat/models.js';
-import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import { providerEntry } from '../../providers/registry.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { createBreakDetector } from '../break/break-detector.js';
-import { CACHE_LIFETIMES_MS, cacheRulesFor, openAiModelId, unitTokens, unitTokensWithFraming } from '../wire/cache-rules.js';
+import { CACHE_LIFETIMES_MS, cacheRulesFor, unitTokens, unitTokensWithFraming, upstreamModelOf } from '../wire/cache-rules.js';
+import { modelOf } from '../wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../wire/wire-unit.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
@@ -16,7 +18,7 @@ const MAX_CONSIDERED_BREAKPOINTS = 80;
 /** Prompts kept for automatic matching; older ones have long been evicted in practice. */
 const MAX_REMEMBERED_PROMPTS = 64;
 
-export interface OpenAiCacheModelOptions {
+export interface OpenAICacheModelOptions {
   /** Token counter; o200k_base (exact, gpt-tokenizer) by default. */
   counter?: TokenCounter;
   /** Rows that override the adapter's model table, first match wins. */
@@ -55,12 +57,12 @@ interface ExplicitEntry {
  * lookback limit over the latest 80 breakpoints, boundaries not rounded).
  *
  * @example
- * const model = createOpenAiCacheModel();
+ * const model = createOpenAICacheModel();
  * model.judge(chatBody1, { at: 0 });
  * model.judge(chatBody2, { at: 30_000 }).cacheReadTokens; // a multiple of 128 past 1,024
  */
-export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): CacheModel {
-  const counter = options.counter ?? openAiTokenCounter('o200k_base');
+export function createOpenAICacheModel(options: OpenAICacheModelOptions = {}): CacheModel {
+  const counter = options.counter ?? openAITokenCounter('o200k_base');
   let prompts: Prompt[] = [];
   let explicit = new Map<string, ExplicitEntry>();
   let detector = createBreakDetector({ counter });
@@ -68,7 +70,9 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
     const detected = detectWireFormat(rawBody);
-    const body = normalizeWireBody(rawBody, detected === 'openai-compatible' ? 'openai-chat' : detected);
+    // A local engine's body judged by OpenAI's rules is read as Chat Completions.
+    const local = providerEntry(detected).route(modelOf(rawBody)).rules === 'local';
+    const body = normalizeWireBody(rawBody, local ? 'openai-chat' : detected);
     if (cacheRulesFor(body) !== 'openai') {
       throw new ValidationError(
         'body',
@@ -78,7 +82,7 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     }
     const at = context.at;
     const requestIndex = index++;
-    const facts = resolveOpenAIModel(openAiModelId(body.model), options.modelOverrides);
+    const facts = resolveOpenAIModel(upstreamModelOf(body), options.modelOverrides);
     const tokens = unitTokensWithFraming(body, counter);
     const cumulative = runningTotals(tokens);
     const total = cumulative.at(-1) ?? 0;
@@ -87,7 +91,7 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
       (facts.retention.includes(options.defaultRetention ?? 'in_memory')
         ? (options.defaultRetention ?? 'in_memory')
         : facts.retention[0]!);
-    const lifetime = retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : CACHE_LIFETIMES_MS.openAiInMemoryIdle;
+    const lifetime = retention === '24h' ? CACHE_LIFETIMES_MS.openAI24h : CACHE_LIFETIMES_MS.openAIInMemoryIdle;
     const explanation: string[] = [];
     let cacheReadTokens = 0;
     let cacheWrite5mTokens = 0;
@@ -97,8 +101,8 @@ export function createOpenAiCacheModel(options: OpenAiCacheModelOptions = {}): C
     if (facts.explicitBreakpoints) {
       const hashes = unitPrefixHashes(body);
       const explicitLifetime = Math.max(
-        CACHE_LIFETIMES_MS.openAiExplicit,
-        retention === '24h' ? CACHE_LIFETIMES_MS.openAi24h : 0,
+        CACHE_LIFETIMES_MS.openAIExplicit,
+        retention === '24h' ? CACHE_LIFETIMES_MS.openAI24h : 0,
       );
       let readEnd = -1;
       for (let unitIndex = body.units.length - 1; unitIndex >= 0; unitIndex--) {
@@ -260,3 +264,8 @@ function pathAtTokens(body: NormalizedWireBody, cumulative: readonly number[], t
   const index = cumulative.findIndex((value) => value >= tokens);
   return body.units[index === -1 ? body.units.length - 1 : index]!.path;
 }
+
+/** @deprecated renamed `createOpenAICacheModel`; this alias goes in the next release. */
+export const createOpenAiCacheModel = createOpenAICacheModel;
+/** @deprecated renamed `OpenAICacheModelOptions`; this alias goes in the next release. */
+export type OpenAiCacheModelOptions = OpenAICacheModelOptions;

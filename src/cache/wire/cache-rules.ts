@@ -1,11 +1,12 @@
+import { claudeModelId } from '../../providers/anthropic/model-id.js';
 import { resolveAnthropicModel } from '../../providers/anthropic/models.js';
 import { resolveOpenAIModel } from '../../providers/openai-chat/models.js';
+import type { CacheRules } from '../../providers/provider-entry.js';
+import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import { isAnthropicRoute } from './normalize-chat.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
-/** Which provider's cache rules judge a body. */
-export type CacheRules = 'anthropic' | 'openai' | 'local';
+export type { CacheRules } from '../../providers/provider-entry.js';
 
 const MINUTE = 60_000;
 
@@ -18,39 +19,74 @@ const MINUTE = 60_000;
 export const CACHE_LIFETIMES_MS = {
   anthropic5m: 5 * MINUTE,
   anthropic1h: 60 * MINUTE,
+  openAIInMemoryIdle: 5 * MINUTE,
+  openAIInMemoryMax: 60 * MINUTE,
+  openAI24h: 24 * 60 * MINUTE,
+  openAIExplicit: 30 * MINUTE,
+  /** @deprecated use `openAIInMemoryIdle` */
   openAiInMemoryIdle: 5 * MINUTE,
+  /** @deprecated use `openAIInMemoryMax` */
   openAiInMemoryMax: 60 * MINUTE,
+  /** @deprecated use `openAI24h` */
   openAi24h: 24 * 60 * MINUTE,
+  /** @deprecated use `openAIExplicit` */
   openAiExplicit: 30 * MINUTE,
 } as const;
 
-/** Anthropic rules for Anthropic bodies and OpenRouter's `anthropic/*` routes, local for OpenAI-compatible servers. */
+/** The rules a body's provider routes its model to (`providerEntry(format).route(model)`). */
 export function cacheRulesFor(body: NormalizedWireBody): CacheRules {
-  if (body.format === 'anthropic') return 'anthropic';
-  if (body.format === 'openrouter' && isAnthropicRoute(body.model)) return 'anthropic';
-  if (body.format === 'openai-compatible') return 'local';
-  return 'openai';
+  return providerEntry(body.format).route(body.model).rules;
 }
 
-/** The Anthropic model id behind a body: OpenRouter's `anthropic/claude-sonnet-4.5` → `claude-sonnet-4-5`. */
+/** The id in the rules' own model table: OpenRouter's `anthropic/claude-sonnet-4.5` → `claude-sonnet-4-5`. */
+export function upstreamModelOf(body: NormalizedWireBody): string {
+  return providerEntry(body.format).route(body.model).upstreamModel;
+}
+
+/**
+ * The Anthropic model id behind a model id: OpenRouter's `anthropic/claude-sonnet-4.5` → `claude-sonnet-4-5`.
+ * @deprecated use `upstreamModelOf(body)` (the registry's route), which knows every provider's spelling.
+ */
 export function anthropicModelId(model: string): string {
-  return model.startsWith('anthropic/') ? model.slice('anthropic/'.length).replaceAll('.', '-') : model;
+  return model.startsWith('anthropic/') ? claudeModelId(model) : model;
 }
 
-/** The OpenAI model id behind a body: OpenRouter's `openai/gpt-4.1` → `gpt-4.1`. */
-export function openAiModelId(model: string): string {
+/**
+ * The OpenAI model id behind a model id: OpenRouter's `openai/gpt-4.1` → `gpt-4.1`.
+ * @deprecated use `upstreamModelOf(body)`.
+ */
+export function openAIModelId(model: string): string {
   return model.startsWith('openai/') ? model.slice('openai/'.length) : model;
 }
+/** @deprecated use `upstreamModelOf(body)`. */
+export const openAiModelId = openAIModelId;
 
 /** Smallest prefix the provider caches for the body's model, in tokens (0 for local engines). */
 export function minimumPrefixTokens(body: NormalizedWireBody): number {
-  switch (cacheRulesFor(body)) {
+  const rules = cacheRulesFor(body);
+  switch (rules) {
     case 'anthropic':
-      return resolveAnthropicModel(anthropicModelId(body.model)).effectiveFloorTokens;
+      return resolveAnthropicModel(upstreamModelOf(body)).effectiveFloorTokens;
     case 'openai':
-      return resolveOpenAIModel(openAiModelId(body.model)).minimumPrefixTokens;
+      return resolveOpenAIModel(upstreamModelOf(body)).minimumPrefixTokens;
     case 'local':
       return 0;
+    default:
+      return rules satisfies never;
+  }
+}
+
+/** The longest time any cache entry under these rules can live without being read. */
+export function longestCacheLifetimeMs(rules: CacheRules): number {
+  switch (rules) {
+    case 'anthropic':
+      return CACHE_LIFETIMES_MS.anthropic1h;
+    case 'openai':
+      return CACHE_LIFETIMES_MS.openAI24h;
+    case 'local':
+      return Number.POSITIVE_INFINITY;
+    default:
+      return rules satisfies never;
   }
 }
 
@@ -103,10 +139,10 @@ export function cacheLifetimeMs(body: NormalizedWireBody): number {
         ? CACHE_LIFETIMES_MS.anthropic1h
         : CACHE_LIFETIMES_MS.anthropic5m;
     case 'openai': {
-      if (body.retention === '24h') return CACHE_LIFETIMES_MS.openAi24h;
-      const facts = resolveOpenAIModel(openAiModelId(body.model));
-      if (facts.explicitBreakpoints) return CACHE_LIFETIMES_MS.openAiExplicit;
-      return CACHE_LIFETIMES_MS.openAiInMemoryIdle;
+      if (body.retention === '24h') return CACHE_LIFETIMES_MS.openAI24h;
+      const facts = resolveOpenAIModel(upstreamModelOf(body));
+      if (facts.explicitBreakpoints) return CACHE_LIFETIMES_MS.openAIExplicit;
+      return CACHE_LIFETIMES_MS.openAIInMemoryIdle;
     }
     case 'local':
       return Number.POSITIVE_INFINITY;

@@ -23,3 +23,8 @@ export function stringField(record: JsonRecord, key: string): string | null {
   const value = record[key];
   return typeof value === 'string' ? value : null;
 }
+
+/** The `model` field of a request body, or '' when it has none. */
+export function modelOf(body: unknown): string {
+  return isRecord(body) && typeof body.model === 'string' ? body.model : '';
+}

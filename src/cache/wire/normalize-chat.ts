@@ -1,4 +1,5 @@
 import type { ProviderId } from '../../providers/adapter.js';
+import { providerEntry } from '../../providers/registry.js';
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { cacheControlTtl, wireParamUnit, wireUnit } from './normalize-anthropic.js';
@@ -13,15 +14,15 @@ const MARKER_KEYS = ['cache_control', 'prompt_cache_breakpoint'] as const;
  * developers.openai.com prompt-caching guide.
  */
 const PREFIX_PARAMS = ['reasoning_effort', 'parallel_tool_calls', 'response_format', 'prompt_cache_key'] as const;
-/** OpenRouter's own routing/reasoning fields and llama.cpp's template switches. */
-const OPENROUTER_PARAMS = ['reasoning'] as const;
-const LOCAL_PARAMS = ['chat_template_kwargs'] as const;
 /** On an Anthropic route these invalidate only the messages level. */
 const ROUTED_ANTHROPIC_MESSAGE_PARAMS = ['tool_choice', 'reasoning'] as const;
 
-/** True when an OpenRouter model id routes to Anthropic (`anthropic/claude-...`). */
+/**
+ * True when an OpenRouter model id routes to Anthropic (`anthropic/claude-...`).
+ * @deprecated ask the registry: `providerEntry('openrouter').route(model).rules === 'anthropic'`.
+ */
 export function isAnthropicRoute(model: string): boolean {
-  return model.startsWith('anthropic/');
+  return providerEntry('openrouter').route(model).rules === 'anthropic';
 }
 
 /**
@@ -32,13 +33,11 @@ export function isAnthropicRoute(model: string): boolean {
  */
 export function normalizeChatBody(body: JsonRecord, format: ProviderId): NormalizedWireBody {
   const model = stringField(body, 'model') ?? '';
-  const anthropicRoute = format === 'openrouter' && isAnthropicRoute(model);
+  const entry = providerEntry(format);
+  // A chat-shaped body on a route that follows Anthropic's rules (OpenRouter's anthropic/*).
+  const anthropicRoute = entry.route(model).rules === 'anthropic';
   const units: WireUnit[] = [wireParamUnit('model', jsonText(body.model))];
-  const prefixParams: readonly string[] = [
-    ...PREFIX_PARAMS,
-    ...(format === 'openrouter' && !anthropicRoute ? OPENROUTER_PARAMS : []),
-    ...(format === 'openai-compatible' ? LOCAL_PARAMS : []),
-  ];
+  const prefixParams: readonly string[] = [...PREFIX_PARAMS, ...entry.prefixParams(model)];
   for (const key of prefixParams) units.push(wireParamUnit(key, jsonText(body[key])));
   const tools = Array.isArray(body.tools) ? body.tools : [];
   tools.forEach((tool, index) => {
@@ -71,7 +70,7 @@ export function normalizeChatBody(body: JsonRecord, format: ProviderId): Normali
     units,
     automaticBreakpoint: cacheControlTtl(body.cache_control),
     warnings: [],
-    ...openAiCacheOptions(body),
+    ...openAICacheOptions(body),
   };
 }
 
@@ -152,7 +151,7 @@ export function markerTtl(record: JsonRecord): WireTtl | null {
 }
 
 /** `prompt_cache_retention` and `prompt_cache_options.mode` of a Chat or Responses body. */
-export function openAiCacheOptions(body: JsonRecord): Pick<NormalizedWireBody, 'retention' | 'promptCacheMode'> {
+export function openAICacheOptions(body: JsonRecord): Pick<NormalizedWireBody, 'retention' | 'promptCacheMode'> {
   const retention =
     body.prompt_cache_retention === '24h' || body.prompt_cache_retention === 'in_memory' ? body.prompt_cache_retention : null;
   const options = isRecord(body.prompt_cache_options) ? body.prompt_cache_options : {};

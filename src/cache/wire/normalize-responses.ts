@@ -1,7 +1,7 @@
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { wireParamUnit, wireUnit } from './normalize-anthropic.js';
-import { markerTtl, openAiCacheOptions } from './normalize-chat.js';
+import { markerTtl, openAICacheOptions } from './normalize-chat.js';
 import { toolCountable, toolResultCountable, toolUseCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireUnit } from './wire-unit.js';
 
@@ -54,7 +54,7 @@ export function normalizeResponsesBody(body: JsonRecord): NormalizedWireBody {
       units.push(...inputItemUnits(record, index, leadingSystem ? 'system' : 'messages'));
     });
   }
-  return { format: 'openai-responses', model, units, automaticBreakpoint: null, warnings: [], ...openAiCacheOptions(body) };
+  return { format: 'openai-responses', model, units, automaticBreakpoint: null, warnings: [], ...openAICacheOptions(body) };
 }
 
 function inputItemUnits(item: JsonRecord, index: number, zone: 'system' | 'messages'): WireUnit[] {

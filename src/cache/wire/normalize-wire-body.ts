@@ -1,6 +1,7 @@
 import { ValidationError } from '../../model/errors.js';
 import { assertNever } from '../../model/validate.js';
 import type { ProviderId } from '../../providers/adapter.js';
+import { providerEntry } from '../../providers/registry.js';
 import { isRecord } from './json-helpers.js';
 import { normalizeAnthropicBody } from './normalize-anthropic.js';
 import { normalizeChatBody } from './normalize-chat.js';
@@ -50,16 +51,15 @@ export function detectWireFormat(body: unknown): ProviderId {
  */
 export function normalizeWireBody(body: unknown, format: ProviderId = detectWireFormat(body)): NormalizedWireBody {
   if (!isRecord(body)) throw new ValidationError('body', 'a JSON object (a provider request body)');
-  switch (format) {
-    case 'anthropic':
+  const wire = providerEntry(format).wire;
+  switch (wire) {
+    case 'anthropic-messages':
       return normalizeAnthropicBody(body);
-    case 'openai-chat':
-    case 'openrouter':
-    case 'openai-compatible':
+    case 'chat-completions':
       return normalizeChatBody(body, format);
-    case 'openai-responses':
+    case 'responses':
       return normalizeResponsesBody(body);
     default:
-      return assertNever(format);
+      return assertNever(wire);
   }
 }

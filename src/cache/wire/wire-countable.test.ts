@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentBlock, ToolDefinition } from '../../model/content.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import { syntheticPng } from '../../workloads/synthetic-png.js';
 import { unitTokens } from './cache-rules.js';
 import { normalizeWireBody } from './normalize-wire-body.js';
@@ -47,7 +47,7 @@ describe('unitTokens', () => {
   });
 
   it('reads a Responses tool output given as input_text parts as its text, without the JSON framing', () => {
-    const counter = openAiTokenCounter('o200k_base');
+    const counter = openAITokenCounter('o200k_base');
     const body = {
       model: 'gpt-5',
       input: [

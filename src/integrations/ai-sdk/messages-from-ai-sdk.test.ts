@@ -68,7 +68,7 @@ describe('usageFromAiSdk', () => {
     // Same figures as Cachet's own parser on the raw response.
     expect(usage).toEqual(anthropicAdapter.parseUsage(TOOL_REPLY));
 
-    // The provider-neutral path reads the AI SDK's normalised fields; it cannot split writes by TTL.
+    // The provider-neutral path reads the AI SDK's normalized fields; it cannot split writes by TTL.
     expect(usageFromAiSdk(result, 'openai')).toMatchObject({
       uncachedInputTokens: 12,
       cacheReadTokens: 5000,

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../model/errors.js';
 import type { CanonicalRequest } from '../../model/request.js';
 import type { ConversionMetadata } from '../../providers/adapter.js';
-import { type AnthropicConversionMetadata, convertRequest } from '../../providers/anthropic/convert-request.js';
+import { type AnthropicConversionMetadata, convertToAnthropic } from '../../providers/anthropic/convert-request.js';
 import type { AnthropicOptions } from '../../providers/anthropic/options.js';
 import { convertToOpenAIChat, type OpenAIRequestOptions } from '../../providers/openai-chat/convert-request.js';
 import type { AiSdkCall } from './ai-sdk-types.js';
@@ -46,7 +46,7 @@ export function convertForAiSdk(request: CanonicalRequest, options: AiSdkCallOpt
   switch (options.provider) {
     case 'anthropic': {
       const { provider, ...adapterOptions } = options;
-      const { body, metadata } = convertRequest(request, adapterOptions);
+      const { body, metadata } = convertToAnthropic(request, adapterOptions);
       return { provider, call: anthropicBodyToAiSdk(body), metadata };
     }
     case 'openai': {

@@ -12,7 +12,7 @@ export interface AiSdkUsageSource {
 /**
  * Cachet `Usage` from an AI SDK result. For Anthropic the raw Messages usage the provider reports
  * in `providerMetadata.anthropic.usage` is parsed by Cachet's Anthropic parser, so cache writes
- * are split by TTL (`cache_creation`); otherwise the AI SDK's normalised fields are used
+ * are split by TTL (`cache_creation`); otherwise the AI SDK's normalized fields are used
  * (`inputTokenDetails.noCacheTokens` / `cacheReadTokens` / `cacheWriteTokens`, falling back to
  * `cachedInputTokens`), with writes counted as 5-minute writes.
  *
@@ -31,10 +31,10 @@ export function usageFromAiSdk(result: AiSdkUsageSource, provider: 'anthropic' |
     const raw = result.providerMetadata?.anthropic?.usage ?? result.usage.raw;
     if (typeof raw === 'object' && raw !== null) return parseAnthropicUsage(raw);
   }
-  return fromNormalisedUsage(result.usage);
+  return fromNormalizedUsage(result.usage);
 }
 
-function fromNormalisedUsage(usage: LanguageModelUsage): Usage {
+function fromNormalizedUsage(usage: LanguageModelUsage): Usage {
   const details = usage.inputTokenDetails;
   const cacheRead = details?.cacheReadTokens ?? usage.cachedInputTokens ?? 0;
   const cacheWrite = details?.cacheWriteTokens ?? 0;

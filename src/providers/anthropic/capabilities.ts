@@ -12,7 +12,7 @@ import { ANTHROPIC_USAGE_FIELDS } from './parse-usage.js';
  */
 export function anthropicCapabilities(model: string, overrides: readonly AnthropicModelRow[] = []): Capabilities {
   const row = resolveAnthropicModel(model, overrides);
-  const known = row.prefixes.length > 0;
+  const known = row.models.length > 0;
   return {
     provider: 'anthropic',
     promptCaching: true,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantContentBlock, UserContentBlock } from '../../model/content.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
-import { convertRequest } from './convert-request.js';
+import { convertToAnthropic } from './convert-request.js';
 import type { AnthropicOptions } from './options.js';
 import { fixtureSession, PNG_1X1, TOOLS } from './test-support/fixtures.js';
 import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
@@ -120,13 +120,13 @@ function blocksOf(body: MessageCreateParamsNonStreaming): Array<{ role: string; 
   );
 }
 
-describe('convertRequest properties (random valid sessions)', () => {
+describe('convertToAnthropic properties (random valid sessions)', () => {
   it('at most 4 breakpoints, none on thinking or empty blocks, valid TTL order, valid tool pairing, byte-identical twice', () => {
     fc.assert(
       fc.property(scenarioArbitrary, (scenario) => {
         const { session, options, bumpTail } = build(scenario);
-        const first = convertRequest(assemble(session), options);
-        const second = convertRequest(assemble(session), options);
+        const first = convertToAnthropic(assemble(session), options);
+        const second = convertToAnthropic(assemble(session), options);
         expect(JSON.stringify(second.body)).toBe(JSON.stringify(first.body));
 
         const body = first.body;
@@ -171,7 +171,7 @@ describe('convertRequest properties (random valid sessions)', () => {
         bumpTail();
         session.append({ role: 'assistant', content: [{ type: 'text', text: 'reply' }] });
         session.appendUserText('more');
-        const next = convertRequest(assemble(session), { ...options, previous: first.metadata.cacheState }).body;
+        const next = convertToAnthropic(assemble(session), { ...options, previous: first.metadata.cacheState }).body;
         const before = flatten(body);
         const after = flatten(next);
         for (const breakpoint of first.metadata.breakpoints) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../model/errors.js';
 import { assemble } from '../../session/assemble.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { convertRequest } from './convert-request.js';
+import { convertToAnthropic } from './convert-request.js';
 import {
   fixtureSession,
   imagesAndDocuments,
@@ -15,12 +15,12 @@ import {
 } from './test-support/fixtures.js';
 import { markedPaths, summarise } from './test-support/summarise.js';
 
-const brief = (result: ReturnType<typeof convertRequest>) =>
+const brief = (result: ReturnType<typeof convertToAnthropic>) =>
   result.metadata.breakpoints.map((breakpoint) => `${breakpoint.reason} ${breakpoint.path} ${breakpoint.ttl}`);
 
-describe('convertRequest wire bodies', () => {
+describe('convertToAnthropic wire bodies', () => {
   it('plain chat: tail inside the final user message, matched skill before the user text', () => {
-    const result = convertRequest(plainChat(), { padding: 'never' });
+    const result = convertToAnthropic(plainChat(), { padding: 'never' });
     expect(JSON.stringify(result.body, null, 1)).toMatchInlineSnapshot(`
       "{
        "model": "claude-sonnet-4-5",
@@ -126,7 +126,7 @@ describe('convertRequest wire bodies', () => {
   });
 
   it('tool loop with parallel calls: tail after the tool_result blocks, history breakpoint on the last result', () => {
-    const result = convertRequest(parallelToolLoop(), { padding: 'never' });
+    const result = convertToAnthropic(parallelToolLoop(), { padding: 'never' });
     expect(result.body.messages).toMatchInlineSnapshot(`
       [
         {
@@ -212,7 +212,7 @@ describe('convertRequest wire bodies', () => {
 
   it('thinking: signed and redacted blocks pass through exactly and never carry a marker', () => {
     const request = thinkingToolLoop();
-    const result = convertRequest(request, { padding: 'never' });
+    const result = convertToAnthropic(request, { padding: 'never' });
     expect(result.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(result.body.messages[1]).toMatchInlineSnapshot(`
       {
@@ -245,7 +245,7 @@ describe('convertRequest wire bodies', () => {
   });
 
   it('images and documents map to their source types', () => {
-    const result = convertRequest(imagesAndDocuments(), { padding: 'never' });
+    const result = convertToAnthropic(imagesAndDocuments(), { padding: 'never' });
     expect(result.body.messages).toMatchInlineSnapshot(`
       [
         {
@@ -303,7 +303,7 @@ describe('convertRequest wire bodies', () => {
         ],
       },
     });
-    const result = convertRequest(request, { padding: 'never' });
+    const result = convertToAnthropic(request, { padding: 'never' });
     expect(summarise(result.body.messages)).toMatchInlineSnapshot(`
       [
         {
@@ -362,14 +362,14 @@ describe('convertRequest wire bodies', () => {
     small.appendUserText('Run the tests.');
     small.append({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] });
     small.appendUserText('Thanks.');
-    expect(brief(convertRequest(assemble(small), { padding: 'never' }))).toEqual([
+    expect(brief(convertToAnthropic(assemble(small), { padding: 'never' }))).toEqual([
       'global-static system[0] 5m',
       'history messages[3].content[0] 5m',
     ]);
   });
 
   it('1h TTL on the global zone; a later 1h zone raises earlier ones, with a warning', () => {
-    const global = convertRequest(plainChat(), { padding: 'never', ttl: { global: '1h' } });
+    const global = convertToAnthropic(plainChat(), { padding: 'never', ttl: { global: '1h' } });
     expect(summarise(global.body.system)).toMatchInlineSnapshot(`
       [
         {
@@ -392,7 +392,7 @@ describe('convertRequest wire bodies', () => {
         "history messages[1].content[0] 5m",
       ]
     `);
-    const history = convertRequest(plainChat(), { padding: 'never', ttl: { history: '1h' } });
+    const history = convertToAnthropic(plainChat(), { padding: 'never', ttl: { history: '1h' } });
     expect(brief(history)).toMatchInlineSnapshot(`
       [
         "global-static system[0] 1h",
@@ -407,7 +407,7 @@ describe('convertRequest wire bodies', () => {
   });
 
   it('tail as a second system segment (seed spec §2): no history breakpoint while the tail is present', () => {
-    const result = convertRequest(plainChat(), { padding: 'never', tailPlacement: 'system' });
+    const result = convertToAnthropic(plainChat(), { padding: 'never', tailPlacement: 'system' });
     expect(result.body.system).toMatchInlineSnapshot(`
       [
         {
@@ -454,7 +454,7 @@ describe('convertRequest wire bodies', () => {
   });
 
   it('automatic mode: one top-level cache_control and a warning when the tail is last', () => {
-    const result = convertRequest(plainChat(), { padding: 'never', breakpoints: 'automatic' });
+    const result = convertToAnthropic(plainChat(), { padding: 'never', breakpoints: 'automatic' });
     expect(result.body.cache_control).toEqual({ type: 'ephemeral' });
     expect(markedPaths(result.body)).toEqual(['cache_control']);
     expect(result.metadata.warnings).toMatchInlineSnapshot(`
@@ -464,18 +464,18 @@ describe('convertRequest wire bodies', () => {
     `);
     const noTail = fixtureSession({ tail: [] });
     noTail.appendUserText('hello');
-    const clean = convertRequest(assemble(noTail), { padding: 'never', breakpoints: 'automatic' });
+    const clean = convertToAnthropic(assemble(noTail), { padding: 'never', breakpoints: 'automatic' });
     expect(clean.metadata.warnings).toEqual([]);
   });
 
   it('none mode: no markers at all', () => {
-    const result = convertRequest(plainChat(), { breakpoints: 'none' });
+    const result = convertToAnthropic(plainChat(), { breakpoints: 'none' });
     expect(markedPaths(result.body)).toEqual([]);
     expect(result.metadata.padding?.applied).toBe(false);
   });
 
   it('tool schemas and tool inputs are sent in canonical key order', () => {
-    const result = convertRequest(parallelToolLoop(), { padding: 'never' });
+    const result = convertToAnthropic(parallelToolLoop(), { padding: 'never' });
     expect(JSON.stringify(result.body.tools?.[1])).toBe(
       '{"name":"grep","description":"Search files for a pattern","input_schema":{"properties":{"glob":{"type":"string"},"pattern":{"type":"string"}},"type":"object"}}',
     );
@@ -487,8 +487,8 @@ describe('convertRequest wire bodies', () => {
   it('is pure: same bytes twice, input untouched', () => {
     const request = thinkingToolLoop();
     const before = JSON.stringify(request);
-    const first = JSON.stringify(convertRequest(request).body);
-    const second = JSON.stringify(convertRequest(request).body);
+    const first = JSON.stringify(convertToAnthropic(request).body);
+    const second = JSON.stringify(convertToAnthropic(request).body);
     expect(second).toBe(first);
     expect(JSON.stringify(request)).toBe(before);
   });
@@ -505,7 +505,7 @@ describe('convertRequest wire bodies', () => {
         request.messages[2]!,
       ],
     };
-    const result = convertRequest(unsigned, { padding: 'never' });
+    const result = convertToAnthropic(unsigned, { padding: 'never' });
     expect(result.metadata.warnings).toContain(
       'messages[1].content[0]: unsigned thinking block dropped (the Messages API requires a signature)',
     );
@@ -518,14 +518,14 @@ describe('convertRequest wire bodies', () => {
       role: 'user',
       content: [{ type: 'image', source: { kind: 'base64', mediaType: 'image/tiff', data: 'AAAA' } }],
     });
-    expect(() => convertRequest(assemble(session))).toThrowError(ValidationError);
-    expect(() => convertRequest(assemble(session))).toThrowError(/messages\[0\]\.content\[0\]\.source\.mediaType/);
+    expect(() => convertToAnthropic(assemble(session))).toThrowError(ValidationError);
+    expect(() => convertToAnthropic(assemble(session))).toThrowError(/messages\[0\]\.content\[0\]\.source\.mediaType/);
   });
 });
 
 describe('padding in wire bodies', () => {
   it('pads the global zone after its system segments; the global breakpoint moves to the last padding block', () => {
-    const result = convertRequest(plainChat({ model: 'claude-haiku-4-5' }), {
+    const result = convertToAnthropic(plainChat({ model: 'claude-haiku-4-5' }), {
       padding: 'always',
       skills: [{ name: 'release-notes', body: 'Collect merged changes since the last tag and group them by area.' }],
     });
@@ -578,7 +578,7 @@ describe('padding in wire bodies', () => {
   });
 
   it('auto: records why it did not pad a small prefix that does not grow', () => {
-    const result = convertRequest(plainChat({ model: 'claude-haiku-4-5' }), { expectedGrowthTokens: 0 });
+    const result = convertToAnthropic(plainChat({ model: 'claude-haiku-4-5' }), { expectedGrowthTokens: 0 });
     expect(result.metadata.padding).toMatchInlineSnapshot(`
       {
         "applied": false,
@@ -597,8 +597,8 @@ describe('padding in wire bodies', () => {
 describe('token estimates', () => {
   it('uses the counter it is given for breakpoint and padding estimates', () => {
     const request = plainChat({ model: 'claude-haiku-4-5' });
-    const fallback = convertRequest(request, { expectedGrowthTokens: 0 });
-    const estimated = convertRequest(request, { tokenCounter: anthropicEstimator(), expectedGrowthTokens: 0 });
+    const fallback = convertToAnthropic(request, { expectedGrowthTokens: 0 });
+    const estimated = convertToAnthropic(request, { tokenCounter: anthropicEstimator(), expectedGrowthTokens: 0 });
     expect(JSON.stringify(estimated.body)).toBe(JSON.stringify(fallback.body));
     expect(estimated.metadata.padding?.prefixTokensBefore).not.toBe(fallback.metadata.padding?.prefixTokensBefore);
     expect(estimated.metadata.breakpoints.map((breakpoint) => breakpoint.estimatedPrefixTokens)).not.toEqual(
@@ -613,7 +613,7 @@ describe('lookback guard', () => {
     const session = fixtureSession({ tail: [] });
     session.appendUserText('Read one file, then every file.');
     for (const message of parallelReadStep(1, 1)) session.append(message);
-    const first = convertRequest(assemble(session), { padding: 'never', previous: null });
+    const first = convertToAnthropic(assemble(session), { padding: 'never', previous: null });
     for (const message of parallelReadStep(2, calls)) session.append(message);
     return { session, first };
   }
@@ -621,7 +621,7 @@ describe('lookback guard', () => {
   it('adds a guard at the previous entry when the step adds 20 or more positions', () => {
     const { session, first } = twoSteps(12);
     expect(first.metadata.cacheState.entries.map((entry) => entry.path)).toEqual(['messages[2].content[0]']);
-    const second = convertRequest(assemble(session), { padding: 'never', previous: first.metadata.cacheState });
+    const second = convertToAnthropic(assemble(session), { padding: 'never', previous: first.metadata.cacheState });
     expect(brief(second)).toMatchInlineSnapshot(`
       [
         "global-static system[0] 5m",
@@ -629,26 +629,26 @@ describe('lookback guard', () => {
         "history messages[4].content[11] 5m",
       ]
     `);
-    const inferred = convertRequest(assemble(session), { padding: 'never' });
+    const inferred = convertToAnthropic(assemble(session), { padding: 'never' });
     expect(brief(inferred)).toEqual(brief(second));
   });
 
   it('adds no guard when the previous entry is within reach', () => {
     const { session, first } = twoSteps(9);
-    const second = convertRequest(assemble(session), { padding: 'never', previous: first.metadata.cacheState });
+    const second = convertToAnthropic(assemble(session), { padding: 'never', previous: first.metadata.cacheState });
     expect(second.metadata.breakpoints.map((breakpoint) => breakpoint.reason)).not.toContain('lookback-guard');
   });
 
   it('ignores previous entries whose prefix no longer matches (history rewritten)', () => {
     const { session, first } = twoSteps(12);
     const stale = { entries: first.metadata.cacheState.entries.map((entry) => ({ ...entry, prefixHash: 'rewritten' })) };
-    const second = convertRequest(assemble(session), { padding: 'never', previous: stale });
+    const second = convertToAnthropic(assemble(session), { padding: 'never', previous: stale });
     expect(second.metadata.breakpoints.map((breakpoint) => breakpoint.reason)).not.toContain('lookback-guard');
   });
 
   it('keeps at most four breakpoints with caller markers and warns about the rest', () => {
     const request = wideToolStep(3);
-    const result = convertRequest(request, {
+    const result = convertToAnthropic(request, {
       padding: 'never',
       markers: [
         { path: 'tools[0]' },
@@ -676,12 +676,12 @@ describe('lookback guard', () => {
   });
 
   it('refuses unknown option values, naming the option', () => {
-    expect(() => convertRequest(plainChat(), { breakpoints: 'auto' as never })).toThrowError(/options\.breakpoints/);
-    expect(() => convertRequest(plainChat(), { tailPlacement: 'user' as never })).toThrowError(/options\.tailPlacement/);
+    expect(() => convertToAnthropic(plainChat(), { breakpoints: 'auto' as never })).toThrowError(/options\.breakpoints/);
+    expect(() => convertToAnthropic(plainChat(), { tailPlacement: 'user' as never })).toThrowError(/options\.tailPlacement/);
   });
 
   it('refuses a marker path that names no block', () => {
-    expect(() => convertRequest(plainChat(), { markers: [{ path: 'messages[9].content[0]' }] })).toThrowError(
+    expect(() => convertToAnthropic(plainChat(), { markers: [{ path: 'messages[9].content[0]' }] })).toThrowError(
       /options\.markers\[0\]\.path/,
     );
   });

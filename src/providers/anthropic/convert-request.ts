@@ -73,11 +73,11 @@ class SlotList {
  * user's own text). Breakpoints follow `planBreakpoints`; padding follows `planPadding`.
  *
  * @example
- * const { body, metadata } = convertRequest(assemble(session), { previous: lastState });
+ * const { body, metadata } = convertToAnthropic(assemble(session), { previous: lastState });
  * const reply = await client.messages.create(body);
  * lastState = metadata.cacheState;
  */
-export function convertRequest(request: CanonicalRequest, options: AnthropicOptions = {}): AnthropicConversionResult {
+export function convertToAnthropic(request: CanonicalRequest, options: AnthropicOptions = {}): AnthropicConversionResult {
   const counter = options.tokenCounter ?? charsPerTokenCounter();
   const model = resolveAnthropicModel(request.model, options.models);
   const mode = options.breakpoints ?? 'plan';
@@ -351,3 +351,6 @@ function findLastIndex<Item>(items: readonly Item[], predicate: (item: Item) => 
   for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index] as Item)) return index;
   return -1;
 }
+
+/** @deprecated renamed `convertToAnthropic` (every converter is `convertTo<Provider>`); this alias goes in the next release. */
+export const convertRequest = convertToAnthropic;

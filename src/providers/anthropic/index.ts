@@ -2,7 +2,7 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import type { CanonicalRequest } from '../../model/request.js';
 import type { ProviderAdapter } from '../adapter.js';
 import { anthropicCapabilities } from './capabilities.js';
-import { type AnthropicConversionResult, convertRequest } from './convert-request.js';
+import { type AnthropicConversionResult, convertToAnthropic } from './convert-request.js';
 import type { AnthropicOptions } from './options.js';
 import { parseAnthropicUsage } from './parse-usage.js';
 
@@ -13,7 +13,7 @@ export interface AnthropicAdapter extends ProviderAdapter<MessageCreateParamsNon
 
 /**
  * The Anthropic Messages adapter: canonical request to `MessageCreateParamsNonStreaming`, usage
- * to normalised `Usage`, and the capabilities record. Never touches the network.
+ * to normalized `Usage`, and the capabilities record. Never touches the network.
  *
  * @example
  * const { body, metadata } = anthropicAdapter.convertRequest(assemble(session), { ttl: { global: '1h' } });
@@ -23,12 +23,17 @@ export interface AnthropicAdapter extends ProviderAdapter<MessageCreateParamsNon
 export const anthropicAdapter: AnthropicAdapter = {
   id: 'anthropic',
   capabilities: (model) => anthropicCapabilities(model),
-  convertRequest,
+  convertRequest: convertToAnthropic,
   parseUsage: parseAnthropicUsage,
 };
 
 export { anthropicCapabilities } from './capabilities.js';
-export { type AnthropicConversionMetadata, type AnthropicConversionResult, convertRequest } from './convert-request.js';
+export {
+  type AnthropicConversionMetadata,
+  type AnthropicConversionResult,
+  convertRequest,
+  convertToAnthropic,
+} from './convert-request.js';
 export {
   ANTHROPIC_CACHE_PRICING,
   ANTHROPIC_LOOKBACK_POSITIONS,

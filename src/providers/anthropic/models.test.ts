@@ -29,7 +29,7 @@ describe('Anthropic model table', () => {
   });
 
   it('lets user rows override the table and falls back for unknown models', () => {
-    const custom = { ...UNKNOWN_ANTHROPIC_MODEL, prefixes: ['claude-haiku-4-5'], family: 'mine', effectiveFloorTokens: 5000 };
+    const custom = { ...UNKNOWN_ANTHROPIC_MODEL, models: ['claude-haiku-4-5'], family: 'mine', effectiveFloorTokens: 5000 };
     expect(resolveAnthropicModel('claude-haiku-4-5-20251001', [custom]).family).toBe('mine');
     expect(resolveAnthropicModel('some-proxy-model')).toBe(UNKNOWN_ANTHROPIC_MODEL);
   });

@@ -1,3 +1,5 @@
+import { matchModelRow } from '../../model/match-model.js';
+
 /**
  * Anthropic model facts that decide caching behaviour, as data. Every row names its source and
  * the date it was checked; users override rows (or add models) through `resolveAnthropicModel`'s
@@ -7,8 +9,8 @@
 export type AnthropicTtl = '5m' | '1h';
 
 export interface AnthropicModelRow {
-  /** Model id prefixes this row covers (`claude-haiku-4-5` covers `claude-haiku-4-5-20251001`). */
-  prefixes: readonly string[];
+  /** Model ids this row covers, matched by `matchModelRow`'s rule (`claude-haiku-4-5` covers `claude-haiku-4-5-20251001`). */
+  models: readonly string[];
   /** Human name for reports. */
   family: string;
   /** Minimum cacheable prefix the documentation states, in tokens (null when undocumented). */
@@ -38,9 +40,9 @@ function target(floor: number): { min: number; max: number } {
   return { min: Math.ceil((floor * 1.1) / 100) * 100, max: Math.ceil((floor * 1.35) / 100) * 100 };
 }
 
-function row(prefixes: string[], family: string, documented: number, effective: number, note = ''): AnthropicModelRow {
+function row(models: string[], family: string, documented: number, effective: number, note = ''): AnthropicModelRow {
   return {
-    prefixes,
+    models,
     family,
     documentedFloorTokens: documented,
     effectiveFloorTokens: effective,
@@ -51,7 +53,7 @@ function row(prefixes: string[], family: string, documented: number, effective: 
   };
 }
 
-/** The built-in table. Longest matching prefix wins, so `claude-opus-4-5` beats `claude-opus-4`. */
+/** The built-in table. The longest matching id wins, so `claude-opus-4-5` beats `claude-opus-4`. */
 export const ANTHROPIC_MODELS: readonly AnthropicModelRow[] = [
   row(['claude-opus-5'], 'Claude Opus 5', 512, 512),
   row(['claude-opus-4-8'], 'Claude Opus 4.8', 1024, 1024),
@@ -65,8 +67,8 @@ export const ANTHROPIC_MODELS: readonly AnthropicModelRow[] = [
   ),
   row(['claude-sonnet-4-5'], 'Claude Sonnet 4.5', 1024, 1024),
   row(['claude-opus-4-1'], 'Claude Opus 4.1', 1024, 1024),
-  row(['claude-opus-4-0', 'claude-opus-4-2025', 'claude-opus-4'], 'Claude Opus 4', 1024, 1024),
-  row(['claude-sonnet-4-0', 'claude-sonnet-4-2025', 'claude-sonnet-4'], 'Claude Sonnet 4', 1024, 1024),
+  row(['claude-opus-4-0', 'claude-opus-4'], 'Claude Opus 4', 1024, 1024),
+  row(['claude-sonnet-4-0', 'claude-sonnet-4'], 'Claude Sonnet 4', 1024, 1024),
   row(['claude-opus-4-7'], 'Claude Opus 4.7', 2048, 2048),
   row(['claude-3-5-haiku', 'claude-haiku-3-5'], 'Claude Haiku 3.5', 2048, 2048),
   row(['claude-opus-4-6'], 'Claude Opus 4.6', 4096, 4096),
@@ -85,7 +87,7 @@ export const ANTHROPIC_MODELS: readonly AnthropicModelRow[] = [
  * warnings err towards "may not be cached". Capabilities report 0 (unknown) for these.
  */
 export const UNKNOWN_ANTHROPIC_MODEL: AnthropicModelRow = {
-  prefixes: [],
+  models: [],
   family: 'unknown Anthropic model',
   documentedFloorTokens: null,
   effectiveFloorTokens: 4096,
@@ -110,26 +112,13 @@ export const ANTHROPIC_MAX_BREAKPOINTS = 4;
 export const ANTHROPIC_LOOKBACK_POSITIONS = 20;
 
 /**
- * The row for a model id: caller overrides first, then the built-in table, longest prefix wins.
+ * The row for a model id: caller overrides first, then the built-in table, the longest matching
+ * id within a table wins (`matchModelRow`).
  *
  * @example
  * resolveAnthropicModel('claude-haiku-4-5-20251001').effectiveFloorTokens; // 4096
- * resolveAnthropicModel('my-proxy-model', [{ ...row, prefixes: ['my-proxy-model'] }]);
+ * resolveAnthropicModel('my-proxy-model', [{ ...row, models: ['my-proxy-model'] }]);
  */
 export function resolveAnthropicModel(model: string, overrides: readonly AnthropicModelRow[] = []): AnthropicModelRow {
-  return longestMatch(model, overrides) ?? longestMatch(model, ANTHROPIC_MODELS) ?? UNKNOWN_ANTHROPIC_MODEL;
-}
-
-function longestMatch(model: string, rows: readonly AnthropicModelRow[]): AnthropicModelRow | undefined {
-  let best: AnthropicModelRow | undefined;
-  let bestLength = -1;
-  for (const candidate of rows) {
-    for (const prefix of candidate.prefixes) {
-      if (model.startsWith(prefix) && prefix.length > bestLength) {
-        best = candidate;
-        bestLength = prefix.length;
-      }
-    }
-  }
-  return best;
+  return matchModelRow(model, [overrides, ANTHROPIC_MODELS], (row) => row.models) ?? UNKNOWN_ANTHROPIC_MODEL;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../model/hash.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
-import { convertRequest } from './convert-request.js';
+import { convertToAnthropic } from './convert-request.js';
 import { ANTHROPIC_MODELS, type AnthropicModelRow, resolveAnthropicModel, UNKNOWN_ANTHROPIC_MODEL } from './models.js';
 import { OPERATING_GUIDELINES, OPERATING_GUIDELINES_SECTIONS, OPERATING_GUIDELINES_VERSION } from './operating-guidelines.js';
 import { planPadding, planRequestPadding } from './padding.js';
@@ -90,7 +90,7 @@ describe('planPadding', () => {
   it('does not pad when the sources cannot reach the floor', () => {
     const giant: AnthropicModelRow = {
       ...haiku,
-      prefixes: ['giant'],
+      models: ['giant'],
       effectiveFloorTokens: 50_000,
       paddingTarget: { min: 60_000, max: 70_000 },
     };
@@ -117,7 +117,7 @@ describe('planPadding', () => {
     const request = plainChat({ model: 'claude-haiku-4-5' });
     const options = { padding: 'always' as const, skills: [skill('alpha', 40)] };
     const plan = planRequestPadding(request, options);
-    const result = convertRequest(request, options);
+    const result = convertToAnthropic(request, options);
     expect(result.metadata.padding).toEqual(plan.decision);
     expect(result.metadata.paddingBlocks).toEqual(plan.blocks);
     expect(result.metadata.breakpoints.find((breakpoint) => breakpoint.reason === 'global-static')?.path).toBe(
@@ -130,13 +130,13 @@ describe('padding stays fixed within a session', () => {
   it('repeats the first decision from cacheState even after the token counter changes', () => {
     const request = plainChat({ model: 'claude-haiku-4-5' });
     const options = { padding: 'always' as const, skills: [skill('alpha', 40)] };
-    const first = convertRequest(request, options);
+    const first = convertToAnthropic(request, options);
     expect(first.metadata.padding?.applied).toBe(true);
     // A re-calibrated counter that now estimates ten times more tokens: the natural prefix
     // would clear the floor and a fresh plan would not pad.
     const inflated = { ...charsPerTokenCounter(0.4), name: 'recalibrated' };
-    expect(convertRequest(request, { ...options, tokenCounter: inflated }).metadata.padding?.applied).toBe(false);
-    const second = convertRequest(request, { ...options, tokenCounter: inflated, previous: first.metadata.cacheState });
+    expect(convertToAnthropic(request, { ...options, tokenCounter: inflated }).metadata.padding?.applied).toBe(false);
+    const second = convertToAnthropic(request, { ...options, tokenCounter: inflated, previous: first.metadata.cacheState });
     expect(JSON.stringify(second.body.system)).toBe(JSON.stringify(first.body.system));
     expect(second.metadata.padding).toEqual(first.metadata.padding);
     expect(first.metadata.cacheState.padding).toMatchObject({ skills: ['alpha'], mode: 'always' });
@@ -144,8 +144,8 @@ describe('padding stays fixed within a session', () => {
 
   it('plans afresh when a pinned skill is no longer offered', () => {
     const request = plainChat({ model: 'claude-haiku-4-5' });
-    const first = convertRequest(request, { padding: 'always', skills: [skill('alpha', 40)] });
-    const second = convertRequest(request, { padding: 'always', skills: [], previous: first.metadata.cacheState });
+    const first = convertToAnthropic(request, { padding: 'always', skills: [skill('alpha', 40)] });
+    const second = convertToAnthropic(request, { padding: 'always', skills: [], previous: first.metadata.cacheState });
     expect(second.metadata.padding?.paddedSkills).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ export const anthropicUsageSchema = z
 export type AnthropicUsagePayload = z.infer<typeof anthropicUsageSchema>;
 
 /**
- * Normalise Anthropic usage. Accepts a whole response (`{ usage }`), a `message_start` event
+ * Normalize Anthropic usage. Accepts a whole response (`{ usage }`), a `message_start` event
  * (`{ message: { usage } }`) or the usage object itself; `raw` keeps the usage object as sent.
  *
  * `input_tokens` counts only what came after the last breakpoint, so it maps to uncached

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, ThinkingBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { convertRequest } from './convert-request.js';
+import { convertToAnthropic } from './convert-request.js';
 import { anthropicAdapter } from './index.js';
 import { imagesAndDocuments, parallelToolLoop, plainChat, sessionStaticPair, thinkingToolLoop } from './test-support/fixtures.js';
 
@@ -14,14 +14,14 @@ import { imagesAndDocuments, parallelToolLoop, plainChat, sessionStaticPair, thi
 type CreateBody = Parameters<Anthropic['messages']['create']>[0];
 
 describe('wire bodies satisfy the SDK request type', () => {
-  it('convertRequest returns MessageCreateParamsNonStreaming for every fixture', () => {
+  it('convertToAnthropic returns MessageCreateParamsNonStreaming for every fixture', () => {
     const bodies: MessageCreateParamsNonStreaming[] = [
       plainChat,
       parallelToolLoop,
       thinkingToolLoop,
       imagesAndDocuments,
       sessionStaticPair,
-    ].map((fixture) => convertRequest(fixture()).body);
+    ].map((fixture) => convertToAnthropic(fixture()).body);
     expectTypeOf(bodies[0]!).toEqualTypeOf<MessageCreateParamsNonStreaming>();
     expectTypeOf(bodies[0]!).toExtend<CreateBody>();
     expectTypeOf(anthropicAdapter.convertRequest(plainChat()).body).toEqualTypeOf<MessageCreateParamsNonStreaming>();
@@ -48,7 +48,7 @@ describe('wire bodies satisfy the SDK request type', () => {
       }
     };
     for (const fixture of [plainChat, parallelToolLoop, thinkingToolLoop, imagesAndDocuments, sessionStaticPair]) {
-      collect(convertRequest(fixture(), { ttl: { global: '1h' } }).body);
+      collect(convertToAnthropic(fixture(), { ttl: { global: '1h' } }).body);
     }
     const thinking = shapes.filter((shape) => shape.type === 'thinking');
     expect(thinking.length).toBeGreaterThan(0);

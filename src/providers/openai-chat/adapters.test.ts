@@ -29,8 +29,10 @@ describe('adapters', () => {
 
     const routes = [
       {
-        pattern: '^acme/',
+        models: ['acme'],
         family: 'acme',
+        cacheRules: 'anthropic' as const,
+        priceVendor: null,
         markers: 'cache_control' as const,
         maxMarkers: 4,
         tailInToolLoop: 'trailing-user' as const,

@@ -25,7 +25,7 @@ describe('capabilities', () => {
   });
 
   it('user rows override the table', () => {
-    const custom = { ...OPENAI_MODELS[0]!, pattern: '^ft:gpt-4o', family: 'fine-tune', explicitBreakpoints: false };
+    const custom = { ...OPENAI_MODELS[0]!, models: ['ft:gpt-4o'], family: 'fine-tune', explicitBreakpoints: false };
     expect(resolveOpenAIModel('ft:gpt-4o:acme', [custom]).family).toBe('fine-tune');
     expect(openAIChatCapabilities('ft:gpt-4o:acme', [custom]).cachingMode).toBe('automatic');
     expect(resolveOpenAIModel('some-other-model').family).toBe('unknown');

@@ -7,7 +7,7 @@ export { openAICapabilities, openAIChatCapabilities } from './capabilities.js';
 export { buildChatMessages, type ChatDialect, type ChatMessage } from './chat-messages.js';
 export { convertToOpenAIChat, type OpenAIChatBody, type OpenAIRequestOptions, resolvePromptCacheKey } from './convert-request.js';
 export { OPENAI_MODELS, type OpenAIModelFacts, resolveOpenAIModel } from './models.js';
-export { chatUsageSchema, normaliseChatUsage, parseOpenAIChatUsage } from './parse-usage.js';
+export { chatUsageSchema, normaliseChatUsage, normalizeChatUsage, parseOpenAIChatUsage } from './parse-usage.js';
 export { chooseBreakpoints, markOpenAIBreakpoints, OPENAI_BREAKPOINT_WRITES } from './place-breakpoints.js';
 export { derivePromptCacheKey } from './prompt-cache-key.js';
 

@@ -1,11 +1,13 @@
+import { matchModelRow } from '../../model/match-model.js';
+
 /**
- * OpenAI model facts that change how Cachet builds a request, as data. Rows are matched in
- * order by `pattern` (a regular expression source tested against the model id); the first
- * match wins. Users pass their own rows first to override or extend (see `resolveOpenAIModel`).
+ * OpenAI model facts that change how Cachet builds a request, as data. Rows list the model ids
+ * they cover, matched by `matchModelRow`'s rule (the longest matching id wins: `gpt-5.5` beats
+ * `gpt-5`). Users pass their own rows first to override or extend (see `resolveOpenAIModel`).
  */
 export interface OpenAIModelFacts {
-  /** Regular expression source matched against the model id. */
-  pattern: string;
+  /** Model ids this row covers (`gpt-4.1` covers `gpt-4.1-mini-2025-04-14`); empty for the fallback row. */
+  models: readonly string[];
   family: string;
   /** Prompts shorter than this are never cached (OpenAI: 1,024 tokens, hits in 128-token steps). */
   minimumPrefixTokens: number;
@@ -21,12 +23,15 @@ export interface OpenAIModelFacts {
   checked: string;
 }
 
+/** `gpt-5.6` … `gpt-5.99`: every later GPT-5 point release takes explicit breakpoints. */
+const GPT_5_6_AND_LATER = Array.from({ length: 94 }, (_, index) => `gpt-5.${index + 6}`);
+
 const GUIDE = 'developers.openai.com/api/docs/guides/prompt-caching; openai SDK 6.49.0 request type docs';
 
 /** Built-in facts, most specific first. Checked against CACHE-FACTS.md on 2026-11-21. */
 export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
   {
-    pattern: '^gpt-5\\.([6-9]|[1-9]\\d)',
+    models: GPT_5_6_AND_LATER,
     family: 'gpt-5.6+',
     minimumPrefixTokens: 1024,
     explicitBreakpoints: true,
@@ -37,7 +42,7 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     checked: '2026-11-21',
   },
   {
-    pattern: '^gpt-5\\.5',
+    models: ['gpt-5.5'],
     family: 'gpt-5.5',
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
@@ -48,7 +53,7 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     checked: '2026-11-21',
   },
   {
-    pattern: '^gpt-5',
+    models: ['gpt-5', 'gpt-5.1', 'gpt-5.2', 'gpt-5.3', 'gpt-5.4'],
     family: 'gpt-5',
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
@@ -59,7 +64,7 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     checked: '2026-11-21',
   },
   {
-    pattern: '^gpt-4\\.1',
+    models: ['gpt-4.1'],
     family: 'gpt-4.1',
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
@@ -70,7 +75,7 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     checked: '2026-11-21',
   },
   {
-    pattern: '^gpt-4o',
+    models: ['gpt-4o'],
     family: 'gpt-4o',
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
@@ -81,7 +86,7 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     checked: '2026-11-21',
   },
   {
-    pattern: '^o\\d',
+    models: ['o1', 'o3', 'o4'],
     family: 'o-series',
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
@@ -92,7 +97,7 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     checked: '2026-11-21',
   },
   {
-    pattern: '',
+    models: [],
     family: 'unknown',
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
@@ -105,13 +110,14 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
 ];
 
 /**
- * Facts for `model`: the first matching row of `overrides`, then of the built-in table.
+ * Facts for `model`: the matching row of `overrides`, then of the built-in table, then the
+ * fallback row (automatic caching only).
  *
  * @example
  * resolveOpenAIModel('gpt-5.6-mini').explicitBreakpoints // true
- * resolveOpenAIModel('my-ft-model', [{ ...OPENAI_MODELS[2]!, pattern: '^my-ft' }]).family // 'gpt-5'
+ * resolveOpenAIModel('my-ft-model', [{ ...OPENAI_MODELS[2]!, models: ['my-ft'] }]).family // 'gpt-5'
  */
 export function resolveOpenAIModel(model: string, overrides: readonly OpenAIModelFacts[] = []): OpenAIModelFacts {
   const fallback = OPENAI_MODELS[OPENAI_MODELS.length - 1]!;
-  return [...overrides, ...OPENAI_MODELS].find((row) => new RegExp(row.pattern).test(model)) ?? fallback;
+  return matchModelRow(model, [overrides, OPENAI_MODELS], (row) => row.models) ?? fallback;
 }

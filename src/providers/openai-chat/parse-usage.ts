@@ -13,11 +13,11 @@ export const chatUsageSchema = z.object({
 export type ChatUsagePayload = z.infer<typeof chatUsageSchema>;
 
 /**
- * Normalise Chat Completions usage. `prompt_tokens` counts every input token; cached reads and
+ * Normalize Chat Completions usage. `prompt_tokens` counts every input token; cached reads and
  * cache writes (`cache_write_tokens`, where reported) are parts of it, so the uncached share is
  * what remains.
  */
-export function normaliseChatUsage(usage: ChatUsagePayload, raw: unknown): Usage {
+export function normalizeChatUsage(usage: ChatUsagePayload, raw: unknown): Usage {
   return openAIUsage(
     {
       input: usage.prompt_tokens,
@@ -40,5 +40,8 @@ export function normaliseChatUsage(usage: ChatUsagePayload, raw: unknown): Usage
  */
 export function parseOpenAIChatUsage(response: unknown): Usage {
   const raw = usagePayload(response);
-  return normaliseChatUsage(parseWith(chatUsageSchema, raw, 'usage'), raw);
+  return normalizeChatUsage(parseWith(chatUsageSchema, raw, 'usage'), raw);
 }
+
+/** @deprecated renamed `normalizeChatUsage`; this alias goes in the next release. */
+export const normaliseChatUsage = normalizeChatUsage;

@@ -27,7 +27,7 @@ describe('resolveCompat', () => {
     expect(overridden.sources.at(-1)).toBe('caller overrides');
     const custom = resolveCompat('acme-coder-7b', {
       families: [
-        { pattern: '^acme', family: 'acme', flags: { tailInToolLoop: 'trailing-system' }, source: 'mine', checked: '2026-11-21' },
+        { models: ['acme'], family: 'acme', flags: { tailInToolLoop: 'trailing-system' }, source: 'mine', checked: '2026-11-21' },
       ],
     });
     expect([custom.family, custom.flags.tailInToolLoop]).toEqual(['acme', 'trailing-system']);

@@ -1,3 +1,4 @@
+import { matchModelRow } from '../../model/match-model.js';
 import type { ChatDialect } from '../openai-chat/chat-messages.js';
 
 export type LocalServer = 'llama.cpp' | 'vllm' | 'sglang' | 'ollama' | 'unknown';
@@ -27,8 +28,8 @@ export interface CompatRow {
   checked: string;
 }
 export interface ModelFamilyRow extends CompatRow {
-  /** Regular expression source, tested case-insensitively against the model id or GGUF file name. */
-  pattern: string;
+  /** Ids this family covers, matched by `matchModelRow`'s rule against the model id or GGUF file name (`qwen3` covers `Qwen3-8B-Q4_K_M.gguf`). */
+  models: readonly string[];
   family: string;
 }
 export interface ServerRow extends CompatRow {
@@ -64,7 +65,7 @@ export const SERVER_ROWS: readonly ServerRow[] = [
 
 export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
   {
-    pattern: 'qwen-?3',
+    models: ['qwen3', 'qwen-3'],
     family: 'qwen3',
     flags: {
       // The template renders a non-first system message in place, and raises on content null.
@@ -78,7 +79,7 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     checked: CHECKED,
   },
   {
-    pattern: 'deepseek',
+    models: ['deepseek'],
     family: 'deepseek',
     flags: {
       // DeepSeek templates hoist every system message to the top: a trailing one would land in the prefix.
@@ -90,14 +91,14 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     checked: CHECKED,
   },
   {
-    pattern: 'mistral|ministral|devstral|magistral|mixtral',
+    models: ['mistral', 'ministral', 'devstral', 'magistral', 'mixtral'],
     family: 'mistral',
     flags: { tailInToolLoop: 'merge-into-last-input' },
     source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message',
     checked: CHECKED,
   },
   {
-    pattern: 'gemma',
+    models: ['gemma', 'gemma2', 'gemma3', 'gemma-3', 'gemma4'],
     family: 'gemma',
     flags: { tailInToolLoop: 'merge-into-last-input' },
     source:
@@ -105,14 +106,14 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     checked: CHECKED,
   },
   {
-    pattern: 'gpt-oss',
+    models: ['gpt-oss'],
     family: 'gpt-oss',
     flags: { tailInToolLoop: 'merge-into-last-input' },
     source: 'CACHE-FACTS.md: the gpt-oss template drops a non-first system message silently',
     checked: CHECKED,
   },
   {
-    pattern: 'llama-?3',
+    models: ['llama3', 'llama-3', 'llama3.1', 'llama3.2', 'llama3.3', 'llama-3.1', 'llama-3.2', 'llama-3.3'],
     family: 'llama3',
     flags: { tailInToolLoop: 'trailing-system' },
     source: 'Llama 3.1 chat template renders any role header in place',
@@ -147,9 +148,7 @@ export interface CompatResolution {
 export function resolveCompat(model: string, resolution: CompatResolution = {}): ResolvedCompat {
   const server = resolution.server ?? 'unknown';
   const serverRow = SERVER_ROWS.find((row) => row.server === server);
-  const familyRow = [...(resolution.families ?? []), ...MODEL_FAMILY_ROWS].find((row) =>
-    new RegExp(row.pattern, 'i').test(model),
-  );
+  const familyRow = matchModelRow(model, [resolution.families ?? [], MODEL_FAMILY_ROWS], (row) => row.models);
   const flags: CompatFlags = { ...DEFAULT_COMPAT_FLAGS, ...serverRow?.flags, ...familyRow?.flags, ...resolution.overrides };
   const sources = [serverRow, familyRow].flatMap((row) => (row ? [`${row.source} (checked ${row.checked})`] : []));
   if (resolution.overrides && Object.keys(resolution.overrides).length > 0) sources.push('caller overrides');

@@ -1,12 +1,18 @@
+import { matchModelRow } from '../../model/match-model.js';
+import { claudeModelId } from '../anthropic/model-id.js';
 import type { ChatDialect } from '../openai-chat/chat-messages.js';
 
 /**
- * OpenRouter route families, matched in order by `pattern` (regular expression source tested
- * against the OpenRouter model id, e.g. `anthropic/claude-sonnet-4.5`). User rows go first.
+ * OpenRouter route families: each row lists the ids it covers, matched against the OpenRouter
+ * model id (`anthropic/claude-sonnet-4.5`) by `matchModelRow`'s rule. User rows go first.
  */
 export interface OpenRouterRouteFacts {
-  pattern: string;
+  /** Ids this route covers: `anthropic` covers every `anthropic/…` model. Empty for the fallback row. */
+  models: readonly string[];
   family: string;
+  /** Whose cache rules the upstream follows, and whose price list prices it (null: unpriced). */
+  cacheRules: 'anthropic' | 'openai';
+  priceVendor: string | null;
   /** `cache_control`: OpenRouter passes Anthropic-style markers through to this upstream. */
   markers: 'cache_control' | 'none';
   maxMarkers: number;
@@ -25,8 +31,10 @@ export const OPENROUTER_ROUTES: readonly OpenRouterRouteFacts[] = [
     // OpenRouter lifts system messages into Anthropic's `system`, which precedes every message in
     // the cache prefix, so the tail must not be a system message there. A user message after the
     // tool results is merged by Anthropic into the tool-result turn: the native tail placement.
-    pattern: '^anthropic/',
+    models: ['anthropic'],
     family: 'anthropic',
+    cacheRules: 'anthropic',
+    priceVendor: 'anthropic',
     markers: 'cache_control',
     maxMarkers: 4,
     tailInToolLoop: 'trailing-user',
@@ -35,8 +43,10 @@ export const OPENROUTER_ROUTES: readonly OpenRouterRouteFacts[] = [
     checked: '2026-11-21',
   },
   {
-    pattern: '^openai/',
+    models: ['openai'],
     family: 'openai',
+    cacheRules: 'openai',
+    priceVendor: 'openai',
     markers: 'none',
     maxMarkers: 0,
     tailInToolLoop: 'trailing-system',
@@ -47,8 +57,10 @@ export const OPENROUTER_ROUTES: readonly OpenRouterRouteFacts[] = [
   {
     // Unknown upstreams render chat templates that may reject or hoist a non-first system
     // message; appending to the last tool result is accepted everywhere.
-    pattern: '',
+    models: [],
     family: 'other',
+    cacheRules: 'openai',
+    priceVendor: null,
     markers: 'none',
     maxMarkers: 0,
     tailInToolLoop: 'merge-into-last-input',
@@ -66,7 +78,7 @@ export const OPENROUTER_ROUTES: readonly OpenRouterRouteFacts[] = [
  */
 export function resolveOpenRouterRoute(model: string, overrides: readonly OpenRouterRouteFacts[] = []): OpenRouterRouteFacts {
   const fallback = OPENROUTER_ROUTES[OPENROUTER_ROUTES.length - 1]!;
-  return [...overrides, ...OPENROUTER_ROUTES].find((row) => new RegExp(row.pattern).test(model)) ?? fallback;
+  return matchModelRow(model, [overrides, OPENROUTER_ROUTES], (row) => row.models) ?? fallback;
 }
 
 /**
@@ -77,5 +89,5 @@ export function resolveOpenRouterRoute(model: string, overrides: readonly OpenRo
  * anthropicModelId('anthropic/claude-haiku-4.5') // 'claude-haiku-4-5'
  */
 export function anthropicModelId(model: string): string {
-  return model.replace(/^anthropic\//, '').replaceAll('.', '-');
+  return claudeModelId(model);
 }

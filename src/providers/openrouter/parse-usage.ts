@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
-import { chatUsageSchema, normaliseChatUsage } from '../openai-chat/parse-usage.js';
+import { chatUsageSchema, normalizeChatUsage } from '../openai-chat/parse-usage.js';
 import { usagePayload } from '../shared/openai-usage.js';
 
-/** OpenRouter usage: normalised `Usage` plus the money figures OpenRouter reports. */
+/** OpenRouter usage: normalized `Usage` plus the money figures OpenRouter reports. */
 export interface OpenRouterUsage extends Usage {
   /** What the response saved on caching, in credits; negative when cache writes cost extra. */
   cacheDiscount: number | null;
@@ -33,7 +33,7 @@ export function parseOpenRouterUsage(response: unknown): OpenRouterUsage {
       ? parseWith(z.number().nullable(), (response as { cache_discount: unknown }).cache_discount, 'cache_discount')
       : null;
   return {
-    ...normaliseChatUsage(usage, topLevel === null ? raw : { usage: raw, cache_discount: topLevel }),
+    ...normalizeChatUsage(usage, topLevel === null ? raw : { usage: raw, cache_discount: topLevel }),
     cacheDiscount: topLevel ?? usage.cache_discount ?? null,
     cost: usage.cost ?? null,
   };

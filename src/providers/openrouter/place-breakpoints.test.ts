@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertRequest as convertToAnthropic } from '../anthropic/convert-request.js';
+import { convertToAnthropic } from '../anthropic/convert-request.js';
 import { fixtureSession, parallelReadStep } from '../openai-chat/test-support/fixtures.js';
 import { convertToOpenRouter } from './convert-request.js';
 import { OPENROUTER_ROUTES } from './models.js';

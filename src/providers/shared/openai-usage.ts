@@ -27,7 +27,7 @@ const CHAT_FIELDS = {
 };
 
 /**
- * Normalised `Usage` from OpenAI-shaped counts: the uncached share is what remains of the input
+ * Normalized `Usage` from OpenAI-shaped counts: the uncached share is what remains of the input
  * after reads and writes. OpenAI has one cache lifetime, reported as 5-minute writes. Reads plus
  * writes larger than the input total are refused (`ValidationError`): the payload contradicts itself.
  *

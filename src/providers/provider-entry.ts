@@ -1,0 +1,71 @@
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { ProviderAdapter } from './adapter.js';
+import type { ProviderId } from './registry.js';
+import type { PriceRow } from './shared/price-row.js';
+
+/** Which provider's cache rules judge a body (the cache models in src/cache implement each). */
+export type CacheRules = 'anthropic' | 'openai' | 'local';
+
+/** The shape of a wire body: which normalizer in src/cache/wire reads it. */
+export type WireShape = 'anthropic-messages' | 'chat-completions' | 'responses';
+
+/** How a model id on one provider is cached and priced. */
+export interface ModelRoute {
+  rules: CacheRules;
+  /** The id in the rules' own model table: OpenRouter's `anthropic/claude-sonnet-4.5` → `claude-sonnet-4-5`. */
+  upstreamModel: string;
+  /** Whose price list prices it (`PriceRow.vendor`); null when the route is unpriced (local engines, unknown upstreams). */
+  priceVendor: string | null;
+}
+
+/** A planning decision, in provider-neutral terms, that an adapter's options carry. */
+export interface PlanInputs {
+  /** TTL of the history breakpoints. */
+  historyTtl?: '5m' | '1h';
+  padding?: 'auto' | 'always' | 'never';
+  expectedRequests?: number;
+  expectedGrowthTokens?: number;
+  /** The adapter's cache state after the previous request (`metadata.cacheState`), for the lookback guard. */
+  previous?: unknown;
+  skills?: ReadonlyArray<{ name: string; body: string }>;
+  tokenCounter?: TokenCounter;
+}
+
+/**
+ * Everything Cachet knows about one provider, in one place: its adapter, how each model id
+ * routes to cache rules and prices, its own price rows, and how planning decisions reach its
+ * adapter. Code outside `src/providers/` asks the registry (`providerEntry(id)`) instead of
+ * switching on provider ids.
+ */
+export interface ProviderEntry {
+  readonly id: ProviderId;
+  readonly wire: WireShape;
+  /** The adapter with default options (what the CLI, simulator and proxy use). */
+  readonly adapter: ProviderAdapter<unknown, Record<string, unknown>>;
+  /** Price rows this provider's own price list contributes (OpenRouter reuses its upstreams'). */
+  readonly prices: readonly PriceRow[];
+  /** Whether the adapter takes a TTL for history breakpoints (`PlanInputs.historyTtl`). */
+  readonly acceptsHistoryTtl: boolean;
+  /**
+   * How a caller (a harness, a peer library) places its own cache markers on this wire:
+   * `anthropic-paths` — the adapter's `markers` option (block paths, `cache_control`);
+   * `chat-cache-control` — `cache_control` on chat message parts, after conversion;
+   * `openai-breakpoints` — explicit `prompt_cache_breakpoint`s the adapter places unless told `breakpoints: 'off'`;
+   * `none` — the wire has no markers (automatic caching only).
+   */
+  readonly callerMarkers: 'anthropic-paths' | 'chat-cache-control' | 'openai-breakpoints' | 'none';
+  route(model: string): ModelRoute;
+  /** Body fields, beyond the wire shape's own, that shape the cached prefix on this provider. */
+  prefixParams(model: string): readonly string[];
+  /** This provider's counterpart of a model id from another provider (the CLI's `--provider` switch). */
+  counterpartModel(model: string): string;
+  /** Adapter options that carry a planning decision to this provider's adapter. */
+  planOptions(plan: PlanInputs): Record<string, unknown>;
+  /** The chat template family bodies are rendered with, for template-aware break causes. */
+  chatTemplate(model: string): 'qwen3' | 'other';
+}
+
+/** `PlanInputs` without undefined members, for adapters that take them under the same names. */
+export function definedPlan(plan: PlanInputs): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined));
+}

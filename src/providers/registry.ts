@@ -1,0 +1,46 @@
+import { anthropicProvider } from './anthropic/provider-entry.js';
+import { openAIChatProvider } from './openai-chat/provider-entry.js';
+import { openAICompatibleProvider } from './openai-compatible/provider-entry.js';
+import { openAIResponsesProvider } from './openai-responses/provider-entry.js';
+import { openRouterProvider } from './openrouter/provider-entry.js';
+import type { ProviderEntry } from './provider-entry.js';
+import type { PriceRow } from './shared/price-row.js';
+
+/**
+ * The provider registry: one line per wire API Cachet speaks. Adding a provider is one folder
+ * under `src/providers/` (with its `provider-entry.ts`) plus one line here; nothing outside
+ * `src/providers/` switches on provider ids (a test checks).
+ */
+export const PROVIDERS = {
+  anthropic: anthropicProvider,
+  'openai-chat': openAIChatProvider,
+  'openai-responses': openAIResponsesProvider,
+  openrouter: openRouterProvider,
+  'openai-compatible': openAICompatibleProvider,
+} as const;
+
+/** Wire APIs Cachet speaks. Names are also the CLI's `--provider` values. */
+export type ProviderId = keyof typeof PROVIDERS;
+
+/** Every provider id, in registry order. */
+export const PROVIDER_IDS = Object.keys(PROVIDERS) as ProviderId[];
+
+/** Whether a string names a registered provider. */
+export function isProviderId(value: string): value is ProviderId {
+  return Object.hasOwn(PROVIDERS, value);
+}
+
+/**
+ * The registry entry of a provider.
+ *
+ * @example
+ * providerEntry('openrouter').route('anthropic/claude-sonnet-4.5').rules; // 'anthropic'
+ */
+export function providerEntry(id: ProviderId): ProviderEntry {
+  return PROVIDERS[id];
+}
+
+/** Every provider's own price rows, once each (OpenAI's list serves both of its wire APIs). */
+export function registeredPrices(): readonly PriceRow[] {
+  return [...new Set(Object.values(PROVIDERS).flatMap((entry: ProviderEntry) => entry.prices))];
+}
