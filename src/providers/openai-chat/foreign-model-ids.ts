@@ -1,10 +1,13 @@
+import { matchModelRow } from '../../model/match-model.js';
+
 /**
  * Model ids of other vendors that reach an OpenAI adapter by mistake (a Claude id on Chat
  * Completions is refused by OpenAI, or silently served by a proxy with other cache rules).
- * Data, matched in order; `pattern` is a regular expression source tested against the id.
+ * Data, matched with the rule every model table uses (`matchModelRow`).
  */
 export interface ForeignModelId {
-  pattern: string;
+  /** Ids matched as whole segments: `claude` covers `claude-sonnet-5` and `anthropic.claude-haiku-4-5`. */
+  models: readonly string[];
   vendor: string;
   advice: string;
   source: string;
@@ -13,7 +16,7 @@ export interface ForeignModelId {
 
 export const FOREIGN_MODEL_IDS: readonly ForeignModelId[] = [
   {
-    pattern: '^claude-',
+    models: ['claude'],
     vendor: 'Anthropic',
     advice: 'use the anthropic adapter, or openrouter with an "anthropic/..." id',
     source: 'platform.claude.com/docs/en/about-claude/models (Claude model ids start with "claude-")',
@@ -28,7 +31,7 @@ export const FOREIGN_MODEL_IDS: readonly ForeignModelId[] = [
  * foreignModelWarning('claude-sonnet-4-5'); // 'model "claude-sonnet-4-5" is an Anthropic model id: ...'
  */
 export function foreignModelWarning(model: string, rows: readonly ForeignModelId[] = FOREIGN_MODEL_IDS): string | null {
-  const row = rows.find((candidate) => new RegExp(candidate.pattern).test(model));
+  const row = matchModelRow(model, [rows], (candidate) => candidate.models);
   if (!row) return null;
   return `model "${model}" is an ${row.vendor} model id: this adapter writes OpenAI's wire format and OpenAI's cache rules; ${row.advice}`;
 }
