@@ -240,4 +240,47 @@ describe('cachet (in process)', () => {
     expect(JSON.parse(local.stdout.join('')).totals.costUsd).toBe(0);
     expect([...priced.stderr, ...local.stderr].join('')).not.toContain('no price');
   });
+
+  describe('hostile workload files: exit 2, naming the file', () => {
+    const header =
+      'name: hostile\ndescription: x\nprovider: anthropic\nmodel: claude-sonnet-5\nstart: 2026-05-14T09:00:00Z\nglobal:\n  persona: Hi.\n  tools:\n    - { name: lookup, description: d, inputSchema: { type: object } }\n';
+    const aliasBomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      aliasBomb.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`);
+    }
+    const corpus: Array<[string, string, RegExp]> = [
+      ['alias-bomb.yaml', `${aliasBomb.join('\n')}\n`, /refused: .*alias/i],
+      [
+        'expansion-bomb.yaml',
+        `${header}turns:\n  - repeat:\n      count: 10000\n      turns:\n        - user: q\n          steps:\n            - toolCalls: [{ name: lookup, result: { tokens: 200000 } }]\n            - text: a\n`,
+        /turns\[0\]\.repeat: expanding this workload would create about/,
+      ],
+      ['deep.json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, /nested too deeply to parse/],
+      [
+        'deep-input.yaml',
+        `${header}turns:\n  - user: q\n    steps:\n      - toolCalls: [{ name: lookup, input: ${'{"a":'.repeat(300)}1${'}'.repeat(300)}, result: ok }]\n      - text: a\n`,
+        /nested at most 256 levels deep/,
+      ],
+    ];
+    it.each(corpus)('%s', async (name, text, problem) => {
+      const file = join(directory, name);
+      writeFileSync(file, text);
+      const output = captured();
+      expect(await main(['simulate', file], output)).toBe(2);
+      const stderr = output.stderr.join('');
+      expect(stderr.startsWith(`error: ${file}`)).toBe(true);
+      expect(stderr).toMatch(problem);
+      expect(output.stdout).toEqual([]);
+    });
+
+    it('a FIFO', async () => {
+      const fifo = join(directory, 'pipe.yaml');
+      spawnSync('mkfifo', [fifo]);
+      const output = captured();
+      expect(await main(['simulate', fifo], output)).toBe(2);
+      expect(output.stderr.join('')).toContain(`error: ${fifo}: (root): not a regular file (a FIFO)`);
+    });
+  });
 });
