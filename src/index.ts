@@ -8,6 +8,8 @@ export type {
   ProviderAdapter,
   ProviderId,
 } from './providers/adapter.js';
+export type { CacheRules, ModelRoute, PlanInputs, ProviderEntry, WireShape } from './providers/provider-entry.js';
+export { isProviderId, PROVIDER_IDS, PROVIDERS, providerEntry } from './providers/registry.js';
 export * from './runtime/index.js';
 export * from './session/index.js';
 export type { CountableItem, RequestTokenCount } from './tokens/index.js';

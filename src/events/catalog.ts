@@ -1,3 +1,4 @@
+import type { AdapterWarning } from '../model/adapter-warning.js';
 import type { Zone } from '../model/request.js';
 import type { Usage } from '../model/usage.js';
 
@@ -59,7 +60,7 @@ export interface RequestAssembledPayload {
   blockHashes: Array<{ path: string; zone: Zone; hash: string }>;
   breakpoints: BreakpointRecord[];
   padding: PaddingDecision | null;
-  warnings: string[];
+  warnings: AdapterWarning[];
 }
 
 export interface UsageRecordedPayload {

@@ -1,4 +1,5 @@
 import type { BreakpointRecord, PaddingDecision } from '../events/catalog.js';
+import type { AdapterWarning } from '../model/adapter-warning.js';
 import type { CanonicalRequest } from '../model/request.js';
 import type { Usage } from '../model/usage.js';
 
@@ -26,7 +27,7 @@ export interface Capabilities {
 export interface ConversionMetadata {
   breakpoints: BreakpointRecord[];
   padding: PaddingDecision | null;
-  warnings: string[];
+  warnings: AdapterWarning[];
 }
 
 export interface ConversionResult<Body> {

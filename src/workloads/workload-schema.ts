@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonObjectSchema } from '../model/schemas.js';
+import { PROVIDER_IDS, type ProviderId } from '../providers/registry.js';
 import { parseDuration } from './duration.js';
 
 /**
@@ -8,7 +9,8 @@ import { parseDuration } from './duration.js';
  * Documented field by field in docs/workloads.md.
  */
 
-export const PROVIDER_NAMES = ['anthropic', 'openai-chat', 'openai-responses', 'openrouter', 'openai-compatible'] as const;
+/** The registry's provider ids: a workload names one as its `provider`. */
+export const PROVIDER_NAMES = PROVIDER_IDS as [ProviderId, ...ProviderId[]];
 
 const durationSchema = z.union([z.string(), z.number()]).refine((value) => parseDuration(value) !== null, {
   message: 'expected a duration such as 90s, 5m, 1h30m or a number of seconds',

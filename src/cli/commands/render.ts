@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ProviderId } from '../../providers/adapter.js';
+import { PROVIDER_IDS } from '../../providers/registry.js';
 import { simulateWorkload } from '../../simulate/simulate-workload.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
@@ -23,11 +24,7 @@ export function registerRenderCommand(program: Command, output: CliOutput = proc
     .command('render')
     .description('print the wire bodies of a workload, one JSON object per line')
     .argument('<workload>', 'a bundled workload name or a YAML/JSON workload file')
-    .requiredOption(
-      '--provider <provider>',
-      'anthropic, openai-chat, openai-responses, openrouter or openai-compatible',
-      parseProvider,
-    )
+    .requiredOption('--provider <provider>', PROVIDER_IDS.join(', '), parseProvider)
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
     .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
     .action(async (workload: string, options: RenderCommandOptions) => {

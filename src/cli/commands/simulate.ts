@@ -4,6 +4,7 @@ import { findPrice } from '../../cache/pricing.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
+import { PROVIDER_IDS } from '../../providers/registry.js';
 import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
@@ -43,11 +44,7 @@ export function registerSimulateCommand(
     .command('simulate')
     .description('run one workload through one strategy against the provider cache model')
     .argument('<workload>', 'a bundled workload name (see `cachet demo`) or a YAML/JSON workload file')
-    .option(
-      '--provider <provider>',
-      'anthropic, openai-chat, openai-responses, openrouter or openai-compatible (default: the workload’s)',
-      parseProvider,
-    )
+    .option('--provider <provider>', `${PROVIDER_IDS.join(', ')} (default: the workload’s)`, parseProvider)
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
     .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
     .option('--json', 'print exactly one JSON object with per-request figures and totals')

@@ -401,7 +401,11 @@ describe('convertToAnthropic wire bodies', () => {
     `);
     expect(history.metadata.warnings).toMatchInlineSnapshot(`
       [
-        "system[0]: ttl raised to 1h because a later breakpoint uses 1h (1h entries must precede 5m ones)",
+        {
+          "code": "ttl-raised",
+          "message": "system[0]: ttl raised to 1h because a later breakpoint uses 1h (1h entries must precede 5m ones)",
+          "path": "system[0]",
+        },
       ]
     `);
   });
@@ -459,7 +463,10 @@ describe('convertToAnthropic wire bodies', () => {
     expect(markedPaths(result.body)).toEqual(['cache_control']);
     expect(result.metadata.warnings).toMatchInlineSnapshot(`
       [
-        "automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes",
+        {
+          "code": "tail-breakpoint",
+          "message": "automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes",
+        },
       ]
     `);
     const noTail = fixtureSession({ tail: [] });
@@ -506,9 +513,11 @@ describe('convertToAnthropic wire bodies', () => {
       ],
     };
     const result = convertToAnthropic(unsigned, { padding: 'never' });
-    expect(result.metadata.warnings).toContain(
-      'messages[1].content[0]: unsigned thinking block dropped (the Messages API requires a signature)',
-    );
+    expect(result.metadata.warnings).toContainEqual({
+      code: 'thinking-not-sent',
+      path: 'messages[1].content[0]',
+      message: 'messages[1].content[0]: unsigned thinking block dropped (the Messages API requires a signature)',
+    });
     expect(JSON.stringify(result.body.messages[1])).not.toContain('"thinking":"x"');
   });
 
@@ -669,8 +678,16 @@ describe('lookback guard', () => {
     `);
     expect(result.metadata.warnings).toMatchInlineSnapshot(`
       [
-        "messages[1].content[1]: caller breakpoint dropped, the request already has the maximum of 4",
-        "messages[2].content[2]: history breakpoint dropped, the request already has the maximum of 4",
+        {
+          "code": "too-many-breakpoints",
+          "message": "messages[1].content[1]: caller breakpoint dropped, the request already has the maximum of 4",
+          "path": "messages[1].content[1]",
+        },
+        {
+          "code": "too-many-breakpoints",
+          "message": "messages[2].content[2]: history breakpoint dropped, the request already has the maximum of 4",
+          "path": "messages[2].content[2]",
+        },
       ]
     `);
   });

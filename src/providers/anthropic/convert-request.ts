@@ -7,6 +7,7 @@ import type {
   Tool,
   ToolChoice,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import type { Message } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
 import type { BlockRecord, CanonicalRequest, GenerationParams, TailItem, Zone } from '../../model/request.js';
@@ -97,7 +98,7 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
     session: options.ttl?.session ?? '5m',
     history: options.ttl?.history ?? '5m',
   };
-  const warnings: string[] = [];
+  const warnings: AdapterWarning[] = [];
   const records = new Map<string, BlockRecord>(request.blocks.map((record) => [record.path, record]));
   const list = new SlotList(counter);
 
@@ -199,7 +200,7 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
   applyParams(body, request.params, warnings);
   if (plan.automatic) body.cache_control = cacheControlMarker(plan.automatic.ttl);
 
-  for (const warning of validateAnthropicBreakpoints(body)) warnings.push(warning.message);
+  warnings.push(...validateAnthropicBreakpoints(body));
   return {
     body,
     metadata: {
@@ -218,7 +219,7 @@ function convertMessages(
   tail: readonly TailItem[],
   list: SlotList,
   records: ReadonlyMap<string, BlockRecord>,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): MessageParam[] {
   const messages: MessageParam[] = [];
   const last = request.messages.length - 1;
@@ -237,7 +238,13 @@ function convertMessages(
   });
   const lastMessage = request.messages[last];
   if (tail.length > 0 && lastMessage?.role !== 'user') {
-    if (lastMessage) warnings.push('turn tail sent as a new user message because the request does not end with a user message');
+    if (lastMessage)
+      warnings.push(
+        adapterWarning(
+          'tail-as-user-message',
+          'turn tail sent as a new user message because the request does not end with a user message',
+        ),
+      );
     const content: ContentBlockParam[] = [];
     addTail(tail, content, list);
     messages.push({ role: 'user', content });
@@ -252,7 +259,7 @@ function convertMessageContent(
   tail: readonly TailItem[],
   list: SlotList,
   records: ReadonlyMap<string, BlockRecord>,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): ContentBlockParam[] {
   const content: ContentBlockParam[] = [];
   const beforeText = tail.filter((item) => item.position === 'before-user-text');
@@ -263,7 +270,13 @@ function convertMessageContent(
     const path = `messages[${messageIndex}].content[${blockIndex}]`;
     const wire = convertContentBlock(block, path);
     if (wire === null) {
-      warnings.push(`${path}: unsigned thinking block dropped (the Messages API requires a signature)`);
+      warnings.push(
+        adapterWarning(
+          'thinking-not-sent',
+          `${path}: unsigned thinking block dropped (the Messages API requires a signature)`,
+          path,
+        ),
+      );
       return;
     }
     content.push(wire);
@@ -322,7 +335,7 @@ function convertToolChoice(params: GenerationParams): ToolChoice | undefined {
   }
 }
 
-function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationParams, warnings: string[]): void {
+function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationParams, warnings: AdapterWarning[]): void {
   const thinking = params.thinking;
   if (thinking) {
     switch (thinking.type) {
@@ -342,8 +355,10 @@ function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationPa
   // The API has no "minimal" effort; "low" is its nearest level.
   if (params.effort) body.output_config = { effort: params.effort === 'minimal' ? 'low' : params.effort };
   // The current Messages API request type (SDK 1.12) has no sampling parameters.
-  if (params.temperature !== undefined) warnings.push('params.temperature dropped: the Messages API no longer accepts it');
-  if (params.topP !== undefined) warnings.push('params.topP dropped: the Messages API no longer accepts it');
+  if (params.temperature !== undefined)
+    warnings.push(adapterWarning('sampling-dropped', 'params.temperature dropped: the Messages API no longer accepts it'));
+  if (params.topP !== undefined)
+    warnings.push(adapterWarning('sampling-dropped', 'params.topP dropped: the Messages API no longer accepts it'));
   if (params.stopSequences && params.stopSequences.length > 0) body.stop_sequences = [...params.stopSequences];
 }
 

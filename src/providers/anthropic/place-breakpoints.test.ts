@@ -88,7 +88,8 @@ describe('planBreakpoints', () => {
       }),
     );
     expect(summary(plan)).toEqual(['caller@0', 'caller@1', 'caller@2', 'automatic@6']);
-    expect(plan.warnings[0]).toMatch(/dropped, the request already has the maximum of 3/);
+    expect(plan.warnings[0]?.code).toBe('too-many-breakpoints');
+    expect(plan.warnings[0]?.message).toMatch(/dropped, the request already has the maximum of 3/);
     expect(plan.automatic).toEqual({ ttl: '5m' });
   });
 

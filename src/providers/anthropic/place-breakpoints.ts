@@ -1,4 +1,5 @@
 import type { BreakpointRecord } from '../../events/catalog.js';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Zone } from '../../model/request.js';
 import { type BreakpointCandidate, fitBreakpointBudget } from '../shared/breakpoint-budget.js';
@@ -94,7 +95,7 @@ export interface BreakpointPlan {
   breakpoints: PlannedBreakpoint[];
   /** Top-level automatic caching, when `mode` is `automatic`. */
   automatic: { ttl: AnthropicTtl } | null;
-  warnings: string[];
+  warnings: AdapterWarning[];
   cacheState: AnthropicCacheState;
 }
 
@@ -118,7 +119,7 @@ interface Candidate extends BreakpointCandidate {
  */
 export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   const { slots } = input;
-  const warnings: string[] = [];
+  const warnings: AdapterWarning[] = [];
   const cumulative: number[] = [];
   slots.reduce((sum, slot) => {
     cumulative.push(sum + slot.tokens);
@@ -173,7 +174,7 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   const maximum = Math.min(input.maxBreakpoints ?? ANTHROPIC_MAX_BREAKPOINTS, ANTHROPIC_MAX_BREAKPOINTS);
   const limit = maximum - (input.mode === 'automatic' ? 1 : 0);
   const fitted = fitBreakpointBudget(candidates, limit);
-  warnings.push(...fitted.warnings.map((warning) => warning.message));
+  warnings.push(...fitted.warnings);
 
   const ordered = fitted.kept
     .map((kept) => ({ kept, ttl: kept.ttl ?? zoneTtl(input.ttl, kept.reason, kept.slot.zone) }))
@@ -218,7 +219,10 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
       });
       if (slot.zone === 'tail') {
         warnings.push(
-          'automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes',
+          adapterWarning(
+            'tail-breakpoint',
+            'automatic caching: the breakpoint lands on the turn tail, so the next request cannot read the entry it writes',
+          ),
         );
       }
     }
@@ -234,7 +238,7 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   return { breakpoints, automatic, warnings, cacheState: { entries } };
 }
 
-function markerCandidates(input: BreakpointPlanInput, warnings: string[]): Candidate[] {
+function markerCandidates(input: BreakpointPlanInput, warnings: AdapterWarning[]): Candidate[] {
   if (input.markers.length === 0) return [];
   const byPath = new Map(input.slots.map((slot) => [slot.path, slot]));
   const result: Candidate[] = [];
@@ -248,11 +252,23 @@ function markerCandidates(input: BreakpointPlanInput, warnings: string[]): Candi
       );
     }
     if (!slot.cacheable) {
-      warnings.push(`${marker.path}: caller breakpoint ignored, thinking and empty blocks cannot carry cache_control`);
+      warnings.push(
+        adapterWarning(
+          'caller-breakpoint-ignored',
+          `${marker.path}: caller breakpoint ignored, thinking and empty blocks cannot carry cache_control`,
+          marker.path,
+        ),
+      );
       return;
     }
     if (slot.zone === 'tail') {
-      warnings.push(`${marker.path}: caller breakpoint ignored, an entry ending in the turn tail is never read`);
+      warnings.push(
+        adapterWarning(
+          'caller-breakpoint-ignored',
+          `${marker.path}: caller breakpoint ignored, an entry ending in the turn tail is never read`,
+          marker.path,
+        ),
+      );
       return;
     }
     result.push({ path: slot.path, source: 'caller', slot, reason: 'caller', ttl: marker.ttl });
@@ -336,12 +352,18 @@ function zoneTtl(ttl: ZoneTtls, reason: BreakpointReason, zone: Zone): Anthropic
 }
 
 /** 1h entries must come before 5m ones: raise every breakpoint before the last 1h one to 1h. */
-function enforceTtlOrder(ttls: AnthropicTtl[], paths: readonly string[], warnings: string[]): void {
+function enforceTtlOrder(ttls: AnthropicTtl[], paths: readonly string[], warnings: AdapterWarning[]): void {
   const lastLong = ttls.lastIndexOf('1h');
   for (let index = 0; index < lastLong; index++) {
     if (ttls[index] === '5m') {
       ttls[index] = '1h';
-      warnings.push(`${paths[index]}: ttl raised to 1h because a later breakpoint uses 1h (1h entries must precede 5m ones)`);
+      warnings.push(
+        adapterWarning(
+          'ttl-raised',
+          `${paths[index]}: ttl raised to 1h because a later breakpoint uses 1h (1h entries must precede 5m ones)`,
+          paths[index],
+        ),
+      );
     }
   }
 }

@@ -3,6 +3,7 @@ import type {
   ChatCompletionContentPartText,
   ChatCompletionMessageFunctionToolCall,
 } from 'openai/resources/chat/completions';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { canonicalJson } from '../../model/canonical-json.js';
 import type { AssistantMessage, ImageBlock, MediaSource, TextBlock, UserContentBlock } from '../../model/content.js';
 import type { CanonicalRequest, TailItem, Zone } from '../../model/request.js';
@@ -90,7 +91,7 @@ export interface ChatMessagesResult {
   anchors: { global?: Anchor; session?: Anchor; history?: Anchor };
   /** Origin of every wire message, part and tool call built from the canonical request (not the tail). */
   origins: Map<object, WireOrigin>;
-  warnings: string[];
+  warnings: AdapterWarning[];
 }
 
 const TOOL_IMAGE_PLACEHOLDER = '[image omitted: Chat Completions tool messages carry text only]';
@@ -104,7 +105,7 @@ export function buildChatMessages(request: CanonicalRequest, dialect: ChatDialec
   const messages: ChatMessage[] = [];
   const anchorable: Array<Anchor & { messageIndex: number }> = [];
   const origins = new Map<object, WireOrigin>();
-  const warnings: string[] = [];
+  const warnings: AdapterWarning[] = [];
   const markable = (anchor: Anchor & { messageIndex: number }) => {
     anchorable.push(anchor);
     origins.set(anchor.part, {
@@ -244,12 +245,16 @@ function toolMessage(
   messageIndex: number,
   dialect: ChatDialect,
   markable: (anchor: Anchor & { messageIndex: number }) => void,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): ChatToolMessage {
   const texts = block.content.map((item: TextBlock | ImageBlock) => {
     if (item.type === 'text') return item.text;
     warnings.push(
-      `${path}: image in a tool result replaced by a text placeholder (Chat Completions tool messages are text-only)`,
+      adapterWarning(
+        'image-as-text',
+        `${path}: image in a tool result replaced by a text placeholder (Chat Completions tool messages are text-only)`,
+        path,
+      ),
     );
     return TOOL_IMAGE_PLACEHOLDER;
   });
@@ -264,7 +269,7 @@ function toolMessage(
   return { role: 'tool', tool_call_id: block.toolUseId, content: parts };
 }
 
-function userPart(block: Exclude<UserContentBlock, { type: 'tool_result' }>, path: string, warnings: string[]): ChatPart {
+function userPart(block: Exclude<UserContentBlock, { type: 'tool_result' }>, path: string, warnings: AdapterWarning[]): ChatPart {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: block.text };
@@ -278,7 +283,13 @@ function userPart(block: Exclude<UserContentBlock, { type: 'tool_result' }>, pat
       if (source.kind === 'base64') {
         return { type: 'file', file: { filename: block.title ?? 'document.pdf', file_data: mediaUrl(source) } };
       }
-      warnings.push(`${path}: document URLs are not accepted by Chat Completions; sent as a text reference`);
+      warnings.push(
+        adapterWarning(
+          'document-url-as-text',
+          `${path}: document URLs are not accepted by Chat Completions; sent as a text reference`,
+          path,
+        ),
+      );
       return { type: 'text', text: `[document: ${source.url}]` };
     }
     default:
@@ -297,7 +308,7 @@ function placeTail(
   messages: ChatMessage[],
   lastUserMessage: ChatUserMessage | undefined,
   dialect: ChatDialect,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): boolean {
   if (items.length === 0) return false;
   const before = items.filter((item) => item.position === 'before-user-text').map((item) => item.text);
@@ -325,7 +336,12 @@ function placeTail(
         : [...last.content, ...ordered.map((text): ChatTextPart => ({ type: 'text', text }))];
     return false;
   }
-  warnings.push('turn tail: the request does not end with user input or tool results; the tail is sent as a user message');
+  warnings.push(
+    adapterWarning(
+      'tail-as-user-message',
+      'turn tail: the request does not end with user input or tool results; the tail is sent as a user message',
+    ),
+  );
   messages.push({ role: 'user', content: dialect.contentForm === 'parts' ? ordered.map(textPart) : ordered.join('\n\n') });
   return false;
 }

@@ -3,6 +3,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionNamedToolChoice,
 } from 'openai/resources/chat/completions';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { canonicalize } from '../../model/canonical-json.js';
 import type { ToolDefinition } from '../../model/content.js';
 import type { GenerationParams, ToolChoice } from '../../model/request.js';
@@ -48,12 +49,14 @@ export function chatSamplingFields(
   params: GenerationParams,
   hasTools: boolean,
   reasoningModel: boolean,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): SamplingFields {
   const fields: SamplingFields = {};
   if (reasoningModel) {
     if (params.temperature !== undefined || params.topP !== undefined) {
-      warnings.push('params: temperature/topP dropped (reasoning models reject sampling parameters)');
+      warnings.push(
+        adapterWarning('sampling-dropped', 'params: temperature/topP dropped (reasoning models reject sampling parameters)'),
+      );
     }
     if (params.effort) fields.reasoning_effort = params.effort;
   } else {

@@ -271,7 +271,12 @@ describe('convertToOpenAIChat', () => {
       ]
     `);
     expect(metadata.warnings).toEqual([
-      'messages[2].content[0]: image in a tool result replaced by a text placeholder (Chat Completions tool messages are text-only)',
+      {
+        code: 'image-as-text',
+        path: 'messages[2].content[0]',
+        message:
+          'messages[2].content[0]: image in a tool result replaced by a text placeholder (Chat Completions tool messages are text-only)',
+      },
     ]);
   });
 
@@ -283,7 +288,8 @@ describe('convertToOpenAIChat', () => {
       content: null,
       tool_calls: [{ id: 'call_r', type: 'function', function: { name: 'read_file', arguments: '{"path":"test.ts"}' } }],
     });
-    expect(metadata.warnings[0]).toMatch(/thinking blocks are not sent/);
+    expect(metadata.warnings[0]?.code).toBe('thinking-not-sent');
+    expect(metadata.warnings[0]?.message).toMatch(/thinking blocks are not sent/);
   });
 
   it('moves the history breakpoint off the final user message when a tail item precedes its text', () => {
@@ -309,7 +315,8 @@ describe('convertToOpenAIChat', () => {
     expect(convertToOpenAIChat(plainChat('gpt-4.1'), { promptCacheRetention: '24h' }).body.prompt_cache_retention).toBe('24h');
     const refused = convertToOpenAIChat(plainChat('gpt-4o'), { promptCacheRetention: '24h' });
     expect(refused.body.prompt_cache_retention).toBeUndefined();
-    expect(refused.metadata.warnings[0]).toMatch(/prompt_cache_retention "24h" omitted: gpt-4o accepts in_memory/);
+    expect(refused.metadata.warnings[0]?.code).toBe('retention-omitted');
+    expect(refused.metadata.warnings[0]?.message).toMatch(/prompt_cache_retention "24h" omitted: gpt-4o accepts in_memory/);
   });
 
   it('implicit breakpoint mode leaves prompt_cache_options out; breakpoints off places none', () => {
@@ -355,8 +362,9 @@ describe('convertToOpenAIChat', () => {
     expect(converted.body.temperature).toBeUndefined();
     expect(converted.body.reasoning_effort).toBe('low');
     expect(converted.body.tool_choice).toEqual({ type: 'function', function: { name: 'grep' } });
-    expect(converted.metadata.warnings).toContain(
-      'params: temperature/topP dropped (reasoning models reject sampling parameters)',
-    );
+    expect(converted.metadata.warnings).toContainEqual({
+      code: 'sampling-dropped',
+      message: 'params: temperature/topP dropped (reasoning models reject sampling parameters)',
+    });
   });
 });

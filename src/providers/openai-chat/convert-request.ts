@@ -1,4 +1,5 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import type { CanonicalRequest } from '../../model/request.js';
 import type { ConversionResult } from '../adapter.js';
 import { buildChatMessages, type ChatDialect } from './chat-messages.js';
@@ -80,7 +81,10 @@ export function convertToOpenAIChat(
     )
   ) {
     warnings.push(
-      'thinking blocks are not sent: Chat Completions accepts no reasoning input (use the Responses adapter to carry reasoning)',
+      adapterWarning(
+        'thinking-not-sent',
+        'thinking blocks are not sent: Chat Completions accepts no reasoning input (use the Responses adapter to carry reasoning)',
+      ),
     );
   }
   const breakpoints =
@@ -105,7 +109,7 @@ export function cacheFields(
   options: OpenAIRequestOptions,
   facts: OpenAIModelFacts,
   placedBreakpoints: boolean,
-  warnings: string[],
+  warnings: AdapterWarning[],
 ): Pick<OpenAIChatBody, 'prompt_cache_key' | 'prompt_cache_retention' | 'prompt_cache_options'> {
   const fields: Pick<OpenAIChatBody, 'prompt_cache_key' | 'prompt_cache_retention' | 'prompt_cache_options'> = {};
   const key = resolvePromptCacheKey(request, options.promptCacheKey);
@@ -114,7 +118,10 @@ export function cacheFields(
     if (facts.retention.includes(options.promptCacheRetention)) fields.prompt_cache_retention = options.promptCacheRetention;
     else {
       warnings.push(
-        `prompt_cache_retention "${options.promptCacheRetention}" omitted: ${facts.family} accepts ${facts.retention.join(', ')} (${facts.source}, ${facts.checked})`,
+        adapterWarning(
+          'retention-omitted',
+          `prompt_cache_retention "${options.promptCacheRetention}" omitted: ${facts.family} accepts ${facts.retention.join(', ')} (${facts.source}, ${facts.checked})`,
+        ),
       );
     }
   }

@@ -12,13 +12,14 @@ function requestFor(model: string) {
 describe('the OpenAI chat adapter on another vendor’s model id', () => {
   it('warns on a Claude model id, naming the adapter to use', () => {
     const { metadata } = convertToOpenAIChat(requestFor('claude-sonnet-4-5'));
-    expect(metadata.warnings).toContainEqual(
-      expect.stringMatching(/"claude-sonnet-4-5" is an Anthropic model id: .*anthropic adapter/),
-    );
+    expect(metadata.warnings).toContainEqual({
+      code: 'foreign-model-id',
+      message: expect.stringMatching(/"claude-sonnet-4-5" is an Anthropic model id: .*anthropic adapter/),
+    });
   });
 
   it('does not warn on OpenAI ids', () => {
     const { metadata } = convertToOpenAIChat(requestFor('gpt-4.1'));
-    expect(metadata.warnings.some((warning) => warning.includes('model id'))).toBe(false);
+    expect(metadata.warnings.some((warning) => warning.code === 'foreign-model-id')).toBe(false);
   });
 });

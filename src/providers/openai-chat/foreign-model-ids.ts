@@ -1,3 +1,4 @@
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { matchModelRow } from '../../model/match-model.js';
 
 /**
@@ -28,10 +29,13 @@ export const FOREIGN_MODEL_IDS: readonly ForeignModelId[] = [
  * A warning when `model` is another vendor's id, or null.
  *
  * @example
- * foreignModelWarning('claude-sonnet-4-5'); // 'model "claude-sonnet-4-5" is an Anthropic model id: ...'
+ * foreignModelWarning('claude-sonnet-4-5')?.code; // 'foreign-model-id'
  */
-export function foreignModelWarning(model: string, rows: readonly ForeignModelId[] = FOREIGN_MODEL_IDS): string | null {
+export function foreignModelWarning(model: string, rows: readonly ForeignModelId[] = FOREIGN_MODEL_IDS): AdapterWarning | null {
   const row = matchModelRow(model, [rows], (candidate) => candidate.models);
   if (!row) return null;
-  return `model "${model}" is an ${row.vendor} model id: this adapter writes OpenAI's wire format and OpenAI's cache rules; ${row.advice}`;
+  return adapterWarning(
+    'foreign-model-id',
+    `model "${model}" is an ${row.vendor} model id: this adapter writes OpenAI's wire format and OpenAI's cache rules; ${row.advice}`,
+  );
 }

@@ -321,6 +321,8 @@ describe('convertToOpenAIResponses', () => {
     fixture.session.appendUserText('hi');
     const { body, metadata } = convertToOpenAIResponses(fixture.request());
     expect(body.temperature).toBe(0);
-    expect(metadata.warnings).toEqual(['params: stopSequences dropped (the Responses API has no stop parameter)']);
+    expect(metadata.warnings).toEqual([
+      { code: 'stop-dropped', message: 'params: stopSequences dropped (the Responses API has no stop parameter)' },
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import type {
   ToolChoiceFunction,
   ToolChoiceOptions,
 } from 'openai/resources/responses/responses';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { canonicalize, canonicalJson } from '../../model/canonical-json.js';
 import type { AssistantMessage, ToolResultBlock, UserContentBlock } from '../../model/content.js';
 import type { CanonicalRequest, ToolChoice, Zone } from '../../model/request.js';
@@ -57,7 +58,7 @@ export function convertToOpenAIResponses(
 ): ConversionResult<OpenAIResponsesBody> {
   const facts = resolveOpenAIModel(request.model, options.models);
   const systemRole = options.systemRole ?? (facts.reasoning ? 'developer' : 'system');
-  const warnings: string[] = [];
+  const warnings: AdapterWarning[] = [];
   const input: ResponseInputItem[] = [];
   const anchorable: Array<Anchor<MarkablePart> & { messageIndex: number }> = [];
 
@@ -128,7 +129,9 @@ export function convertToOpenAIResponses(
   if (hasTools && request.params.parallelToolCalls !== undefined) body.parallel_tool_calls = request.params.parallelToolCalls;
   if (facts.reasoning) {
     if (request.params.temperature !== undefined || request.params.topP !== undefined) {
-      warnings.push('params: temperature/topP dropped (reasoning models reject sampling parameters)');
+      warnings.push(
+        adapterWarning('sampling-dropped', 'params: temperature/topP dropped (reasoning models reject sampling parameters)'),
+      );
     }
     if (request.params.effort || options.reasoningSummary) {
       body.reasoning = {};
@@ -140,7 +143,7 @@ export function convertToOpenAIResponses(
     if (request.params.topP !== undefined) body.top_p = request.params.topP;
   }
   if (request.params.stopSequences && request.params.stopSequences.length > 0) {
-    warnings.push('params: stopSequences dropped (the Responses API has no stop parameter)');
+    warnings.push(adapterWarning('stop-dropped', 'params: stopSequences dropped (the Responses API has no stop parameter)'));
   }
   body.store = options.store ?? false;
   if (facts.reasoning && body.store === false) body.include = ['reasoning.encrypted_content'];
@@ -152,7 +155,7 @@ function inputText(text: string): ResponseInputText {
   return { type: 'input_text', text };
 }
 
-function assistantItems(message: AssistantMessage, base: string, warnings: string[]): ResponseInputItem[] {
+function assistantItems(message: AssistantMessage, base: string, warnings: AdapterWarning[]): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   message.content.forEach((block, index) => {
     switch (block.type) {
@@ -173,11 +176,24 @@ function assistantItems(message: AssistantMessage, base: string, warnings: strin
       case 'thinking': {
         const reasoning = reasoningItemFromThinking(block);
         if (reasoning) items.push(reasoning);
-        else warnings.push(`${base}.content[${index}]: thinking block without an OpenAI reasoning signature is not sent`);
+        else
+          warnings.push(
+            adapterWarning(
+              'thinking-not-sent',
+              `${base}.content[${index}]: thinking block without an OpenAI reasoning signature is not sent`,
+              `${base}.content[${index}]`,
+            ),
+          );
         break;
       }
       case 'redacted_thinking':
-        warnings.push(`${base}.content[${index}]: redacted thinking from another provider is not sent`);
+        warnings.push(
+          adapterWarning(
+            'thinking-not-sent',
+            `${base}.content[${index}]: redacted thinking from another provider is not sent`,
+            `${base}.content[${index}]`,
+          ),
+        );
         break;
       default:
         assertNever(block);

@@ -59,7 +59,7 @@ describe('OpenRouter Anthropic routes: the Anthropic breakpoint plan', () => {
     const { body, metadata } = convertToOpenRouter(second, { routes, previous });
     expect(metadata.breakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['lookback-guard', 'history']);
     expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(2);
-    expect(metadata.warnings.some((warning) => warning.includes('global-static breakpoint dropped'))).toBe(true);
+    expect(metadata.warnings.some((warning) => warning.message.includes('global-static breakpoint dropped'))).toBe(true);
   });
 
   it('takes caller markers first and refuses paths that name nothing in the request', () => {

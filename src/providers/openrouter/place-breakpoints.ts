@@ -1,3 +1,4 @@
+import type { AdapterWarning } from '../../model/adapter-warning.js';
 import type { CanonicalRequest } from '../../model/request.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { resolveAnthropicModel } from '../anthropic/models.js';
@@ -30,7 +31,7 @@ export interface CacheControlPlan {
   breakpoints: PlannedBreakpoint[];
   cacheState: AnthropicCacheState;
   floorTokens: number;
-  warnings: string[];
+  warnings: AdapterWarning[];
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { AdapterWarning } from '../../model/adapter-warning.js';
+
 /** A marker a caller or planner wants on a request, before the provider's limit is applied. */
 export interface BreakpointCandidate {
   /** Where the marker goes (a canonical block path such as `messages[3].content[0]`). */
@@ -7,7 +9,7 @@ export interface BreakpointCandidate {
 }
 
 /** A problem with a request's markers that the provider would reject or silently ignore. */
-export interface BreakpointWarning {
+export interface BreakpointWarning extends AdapterWarning {
   code: 'too-many-breakpoints' | 'not-cacheable' | 'ttl-order' | 'unknown-path' | 'duplicate';
   path: string;
   message: string;
