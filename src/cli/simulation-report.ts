@@ -1,9 +1,10 @@
+import { providerEntry } from '../providers/registry.js';
 import type { SimulationResult } from '../simulate/simulate-workload.js';
 import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
 
 /** Local engines cost nothing per token; every other provider's model needs a price row. */
 function isFree(result: SimulationResult): boolean {
-  return result.provider === 'openai-compatible';
+  return providerEntry(result.provider).route(result.model).rules === 'local';
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ProviderId } from '../../providers/adapter.js';
+import { providerEntry } from '../../providers/registry.js';
 import { isRecord } from '../wire/json-helpers.js';
 import { detectWireFormat } from '../wire/normalize-wire-body.js';
 
@@ -31,7 +32,8 @@ export function wireFormatMismatch(body: unknown, format: ProviderId): string | 
   };
   const refuse = (marks: string) =>
     `--provider ${format} does not match this body: ${marks} (it looks like an ${looksLike()} body; drop --provider to detect it)`;
-  if (format === 'openai-responses') {
+  const wire = providerEntry(format).wire;
+  if (wire === 'responses') {
     return !hasInput && messages ? refuse('it has "messages" and no "input" or "instructions"') : null;
   }
   if (hasInput && !messages) return refuse('it has "input" or "instructions" and no "messages", as a Responses API body');
@@ -41,7 +43,7 @@ export function wireFormatMismatch(body: unknown, format: ProviderId): string | 
       Array.isArray(message.content) &&
       message.content.some((block) => isRecord(block) && typeof block.type === 'string' && ANTHROPIC_ONLY_BLOCKS.has(block.type)),
   );
-  if (format === 'anthropic') {
+  if (wire === 'anthropic-messages') {
     const chatMarks = messages.some(
       (message) => (typeof message.role === 'string' && CHAT_ONLY_ROLES.has(message.role)) || 'tool_calls' in message,
     );

@@ -4,7 +4,7 @@ import { findPrice } from '../../cache/pricing.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
-import { PROVIDER_IDS } from '../../providers/registry.js';
+import { PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
@@ -122,8 +122,8 @@ export const EXIT_REQUEST_NOT_MET = 1;
  * as unknown cost, never as free.
  */
 export function unpricedModelWarning(provider: ProviderId, model: string): string | null {
-  if (provider === 'openai-compatible' || findPrice(provider, model) !== null) return null;
-  return `no price is known for model "${model}" on ${provider}: costs are reported as unknown (costUsd null in --json), not as free. Check the model id${provider === 'openrouter' ? ' (only anthropic/ and openai/ routes are priced)' : ''}.`;
+  if (providerEntry(provider).route(model).rules === 'local' || findPrice(provider, model) !== null) return null;
+  return `no price is known for model "${model}" on ${provider}: costs are reported as unknown (costUsd null in --json), not as free. Check the model id (a route is priced only when Cachet has its upstream's price list).`;
 }
 
 const SHOWN_WARNINGS = 5;
