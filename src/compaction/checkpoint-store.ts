@@ -1,13 +1,14 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from '../model/canonical-json.js';
-import { ValidationError } from '../model/errors.js';
+import { CachetError, ValidationError } from '../model/errors.js';
 import { sha256 } from '../model/hash.js';
 import type { JsonValue } from '../model/json.js';
 import type { SerializedSession, Session } from '../session/session.js';
 import type { MaybePromise } from './maybe-promise.js';
 import { readJsonRecord } from './read-json-record.js';
+import { writeFileAtomic } from './write-file-atomic.js';
 
 /** The full state of a session archived before a rewrite, restorable with `Session.fromJSON`. */
 export interface Checkpoint {
@@ -70,8 +71,16 @@ export class FileCheckpointStore implements CheckpointStore {
 
   async put(checkpoint: Checkpoint): Promise<void> {
     checkId(checkpoint.id);
-    await mkdir(this.directory, { recursive: true });
-    await writeFile(join(this.directory, `${checkpoint.id}.json`), JSON.stringify(checkpoint));
+    const path = join(this.directory, `${checkpoint.id}.json`);
+    try {
+      await mkdir(this.directory, { recursive: true });
+      // Atomic: a crash mid-write must not leave a half checkpoint where a whole one was expected.
+      await writeFileAtomic(path, JSON.stringify(checkpoint));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? `${this.directory} (or a folder in it) is not a directory` : code;
+      throw new CachetError('checkpoint_write_failed', `could not write ${path}: ${why}`, { cause: error });
+    }
   }
 
   async get(id: string): Promise<Checkpoint | null> {

@@ -1,7 +1,7 @@
 import type { Message, ToolResultBlock } from '../model/content.js';
 import type { ToolResultRef } from './history-analysis.js';
 import { userInstructions } from './history-analysis.js';
-import type { PipelineSessionState } from './pipeline.js';
+import type { PipelineSessionState } from './pipeline-state.js';
 import type { CriticalCarry } from './structured-summary.js';
 
 /**

@@ -18,12 +18,15 @@ export interface OffloadRecord {
 }
 
 /**
- * Where offloaded content goes. Nothing is ever deleted by Cachet; `put` of an id that exists
- * keeps the first record (ids are content hashes, so the bytes are the same).
+ * Where offloaded content goes. Records are scoped by session: `get` finds a record only for the
+ * session that put it, and two sessions offloading the same content (the same id) hold two
+ * records. Nothing is ever deleted by Cachet; `put` of an id the session already holds keeps the
+ * first record (ids are content hashes, so the bytes are the same).
  */
 export interface OffloadStore {
   put(record: OffloadRecord): MaybePromise<void>;
-  get(id: string): MaybePromise<OffloadRecord | null>;
+  /** The session's record with this id, or null (also when another session holds that id). */
+  get(id: string, sessionId: string): MaybePromise<OffloadRecord | null>;
   list(sessionId: string): MaybePromise<string[]>;
 }
 
@@ -34,16 +37,22 @@ export function restoreIdFor(content: ReadonlyArray<TextBlock | ImageBlock>): st
 
 /** An in-memory store, for tests, simulations and short-lived processes. It answers synchronously. */
 export class MemoryOffloadStore implements OffloadStore {
-  private readonly records = new Map<string, OffloadRecord>();
+  /** Session id, then restore id. */
+  private readonly sessions = new Map<string, Map<string, OffloadRecord>>();
 
   put(record: OffloadRecord): void {
-    if (!this.records.has(record.id)) this.records.set(record.id, structuredClone(record));
+    let records = this.sessions.get(record.sessionId);
+    if (!records) {
+      records = new Map();
+      this.sessions.set(record.sessionId, records);
+    }
+    if (!records.has(record.id)) records.set(record.id, structuredClone(record));
   }
-  get(id: string): OffloadRecord | null {
-    const record = this.records.get(id);
+  get(id: string, sessionId: string): OffloadRecord | null {
+    const record = this.sessions.get(sessionId)?.get(id);
     return record ? structuredClone(record) : null;
   }
   list(sessionId: string): string[] {
-    return [...this.records.values()].filter((record) => record.sessionId === sessionId).map((record) => record.id);
+    return [...(this.sessions.get(sessionId)?.keys() ?? [])];
   }
 }

@@ -16,5 +16,12 @@ export async function readJsonRecord<T>(path: string, schema: z.ZodType<T>, read
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new CachetError(readErrorCode, `could not read ${path}`, { cause: error });
   }
-  return parseWith(schema, JSON.parse(text), path);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // A truncated file (a crash mid-write before writes were atomic) names itself instead of a bare SyntaxError.
+    throw new CachetError(readErrorCode, `${path} is not complete JSON (${text.length} characters)`, { cause: error });
+  }
+  return parseWith(schema, parsed, path);
 }

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ValidationError } from '../model/errors.js';
-import { FileCheckpointStore } from './checkpoint-store.js';
+import { CachetError, ValidationError } from '../model/errors.js';
+import { createCheckpoint, FileCheckpointStore } from './checkpoint-store.js';
 import { FileOffloadStore } from './file-offload-store.js';
 import { restoreIdFor } from './offload-store.js';
 import { createCompactionPipeline } from './pipeline.js';
@@ -26,17 +26,17 @@ describe('FileOffloadStore', () => {
     const id = restoreIdFor(content);
     await store.put({ id, sessionId: 's1', toolUseId: 't1', reason: 'ingestion', content, originalTokens: 12 });
     await store.put({ id, sessionId: 's1', toolUseId: 't2', reason: 'light', content, originalTokens: 12 });
-    const record = await store.get(id);
+    const record = await store.get(id, 's1');
     expect(record?.content).toEqual(content);
     expect(record?.toolUseId).toBe('t1');
     expect(await store.list('s1')).toEqual([id]);
     expect(await store.list('other')).toEqual([]);
-    expect(await store.get('ctx_ffffffffffffffff')).toBeNull();
+    expect(await store.get('ctx_ffffffffffffffff', 's1')).toBeNull();
   });
 
   it('refuses ids that are not restore ids (no path escapes)', async () => {
     const store = new FileOffloadStore(await tempDir());
-    await expect(store.get('../../etc/passwd')).rejects.toBeInstanceOf(ValidationError);
+    await expect(store.get('../../etc/passwd', 's1')).rejects.toBeInstanceOf(ValidationError);
   });
 });
 
@@ -62,5 +62,31 @@ describe('FileCheckpointStore with the pipeline', () => {
       decision.checkpointId as string,
     );
     expect(JSON.stringify(restored.toJSON())).toBe(before);
+  });
+});
+
+describe('FileCheckpointStore failures', () => {
+  it('a regular file where the directory should be is a typed error naming it', async () => {
+    const root = await tempDir();
+    const directory = join(root, 'checkpoints');
+    await writeFile(directory, 'a file');
+    const { session } = makeTestSession();
+    const checkpoint = createCheckpoint(session, {}, 'test', 0);
+    const error = await new FileCheckpointStore(directory).put(checkpoint).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CachetError);
+    expect((error as CachetError).code).toBe('checkpoint_write_failed');
+    expect((error as CachetError).message).toContain(`${directory} (or a folder in it) is not a directory`);
+  });
+
+  it('a truncated checkpoint file is a typed read error, not a bare SyntaxError', async () => {
+    const directory = await tempDir();
+    const store = new FileCheckpointStore(directory);
+    const { session } = makeTestSession();
+    const checkpoint = createCheckpoint(session, {}, 'test', 0);
+    await store.put(checkpoint);
+    await writeFile(join(directory, `${checkpoint.id}.json`), JSON.stringify(checkpoint).slice(0, 100));
+    const error = await store.get(checkpoint.id).catch((caught: unknown) => caught);
+    expect((error as CachetError).code).toBe('checkpoint_read_failed');
+    expect((error as CachetError).message).toContain('is not complete JSON');
   });
 });

@@ -1,6 +1,6 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { ImageBlock, TextBlock, ToolDefinition } from '../model/content.js';
-import { ToolExecutionError } from '../model/errors.js';
+import { ToolExecutionError, ValidationError } from '../model/errors.js';
 import { RESTORE_TOOL_NAME } from './markers.js';
 import type { OffloadStore } from './offload-store.js';
 import type { SessionNotes } from './session-notes.js';
@@ -59,10 +59,19 @@ export function createContextRestoreTool(
       if (typeof id !== 'string' || !/^ctx_[0-9a-f]{16}$/.test(id)) {
         throw new ToolExecutionError(
           RESTORE_TOOL_NAME,
-          `input.id: expected a restore id like ctx_0123456789abcdef, got ${JSON.stringify(id)}`,
+          `input.id: expected a restore id like ctx_0123456789abcdef, got ${echo(id)}`,
         );
       }
-      const record = await store.get(id);
+      let record: Awaited<ReturnType<OffloadStore['get']>>;
+      try {
+        record = await store.get(id, context.sessionId);
+      } catch (error) {
+        // A damaged or unreadable record is the agent's answer, not a crash of its loop.
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new ToolExecutionError(RESTORE_TOOL_NAME, `input.id: the content ${id} cannot be restored: ${reason}`, {
+          cause: error,
+        });
+      }
       if (!record) throw new ToolExecutionError(RESTORE_TOOL_NAME, `input.id: no offloaded content with id ${id}`);
       context.bus?.emit('context.restored', context.sessionId, context.clock(), { restoreId: id, tokens: record.originalTokens });
       return record.content;
@@ -79,8 +88,20 @@ export function createSessionNoteTool(notes: SessionNotes): CompactionTool {
       if (typeof note !== 'string' || note.trim().length === 0) {
         throw new ToolExecutionError(SESSION_NOTE_TOOL.name, 'input.note: expected a non-empty string');
       }
-      const index = notes.add(note);
+      let index: number;
+      try {
+        index = notes.add(note);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        throw new ToolExecutionError(SESSION_NOTE_TOOL.name, `input.${error.message}`, { cause: error });
+      }
       return [{ type: 'text', text: `Noted (note ${index}): ${note}` }];
     },
   };
+}
+
+/** A bad input quoted in an error, cut short: the agent may have sent megabytes. */
+function echo(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}… (${text.length} characters)` : text;
 }

@@ -186,6 +186,25 @@ export interface WarningPayload {
   message: string;
 }
 
+export interface SessionEndedPayload {
+  /** User turns the session ran. */
+  turns: number;
+  /** Messages in history when it ended. */
+  historyMessages: number;
+}
+
+/** A subscriber threw while receiving an event; the bus contained it and published this. */
+export interface ListenerFailedPayload {
+  /** The event the listener was given, and its `seq`. */
+  eventType: EventType;
+  eventSeq: number;
+  /** What the listener subscribed to: an event type, or `*` for `onAny`. */
+  subscription: EventType | '*';
+  errorName: string;
+  /** The error's message (at most 1,000 characters). */
+  message: string;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -203,6 +222,8 @@ export interface EventPayloads {
   'checkpoint.created': CheckpointCreatedPayload;
   'history.rewritten': HistoryRewrittenPayload;
   'warning.raised': WarningPayload;
+  'session.ended': SessionEndedPayload;
+  'listener.failed': ListenerFailedPayload;
 }
 
 export type EventType = keyof EventPayloads;
@@ -227,4 +248,6 @@ export const EVENT_TYPES: readonly EventType[] = [
   'checkpoint.created',
   'history.rewritten',
   'warning.raised',
+  'session.ended',
+  'listener.failed',
 ];

@@ -6,6 +6,7 @@ export { canonicalBytes, chainHash, hashOf, sha256 } from './hash.js';
 export * from './json.js';
 export * from './limits.js';
 export { matchModelRow, modelIdMatches } from './match-model.js';
+export { importOptional, isInstalled, MissingDependencyError, requireOptional } from './optional-dependency.js';
 export * from './request.js';
 export * from './usage.js';
 export { validateMessage, validatePairing, validateTools } from './validate.js';

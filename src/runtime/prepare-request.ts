@@ -34,8 +34,13 @@ export interface PreparedRequest<Body> {
   event: CachetEvent<'request.assembled'> | null;
 }
 
+/**
+ * Counters by provider and model. Not per session: bounded by the models a process uses, and
+ * capped (oldest dropped first) for a process that takes model ids from its clients (a proxy).
+ */
 const countersByModel = new Map<string, TokenCounter>();
-/** The previous request of each session, for the block delta of `request.assembled`. */
+const MAX_SHARED_COUNTERS = 64;
+/** The previous request of each session (a WeakMap by session object), for the block delta of `request.assembled`. */
 const blockDeltas = new BlockDeltaTracker();
 
 /** One counter per provider and model, loaded once (tokenizers are large). */
@@ -44,6 +49,7 @@ export function sharedCounter(provider: string, model: string): TokenCounter {
   let counter = countersByModel.get(key);
   if (!counter) {
     counter = counterForModel(provider, model);
+    if (countersByModel.size >= MAX_SHARED_COUNTERS) countersByModel.delete(countersByModel.keys().next().value as string);
     countersByModel.set(key, counter);
   }
   return counter;
@@ -94,4 +100,9 @@ export function prepareRequest<Body, Options>(
 export function zoneTokensOf(request: CanonicalRequest, counter: TokenCounter): Record<Zone, number> {
   const counted = countRequestTokens(request, counter);
   return { global: counted.global, session: counted.session, history: counted.history, tail: counted.tail };
+}
+
+/** @internal Counters held by `sharedCounter` (a test seam for bounded state). */
+export function sharedCounterCount(): number {
+  return countersByModel.size;
 }

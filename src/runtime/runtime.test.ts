@@ -21,6 +21,20 @@ function session(bus: EventBus) {
 }
 
 describe('prepareRequest / recordUsage', () => {
+  it('a throwing subscriber does not abort prepareRequest; its failure is published', () => {
+    const bus = new EventBus();
+    const failures: CachetEvent<'listener.failed'>[] = [];
+    bus.on('listener.failed', (event) => failures.push(event));
+    bus.on('request.assembled', () => {
+      throw new Error('trace exporter is down');
+    });
+    const prepared = prepareRequest(session(bus), anthropicAdapter, { turn: 1, step: 0 });
+    expect(prepared.body).toBeDefined();
+    expect(failures.map((event) => [event.payload.eventType, event.payload.eventSeq, event.payload.message])).toEqual([
+      ['request.assembled', prepared.event?.seq, 'trace exporter is down'],
+    ]);
+  });
+
   it('passes the assembled request and its zone sizes to adapter options given as a function', () => {
     const current = session(new EventBus());
     const seen: number[] = [];

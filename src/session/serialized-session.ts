@@ -1,11 +1,27 @@
 import { z } from 'zod';
-import type { Message } from '../model/content.js';
+import type { Message, ToolDefinition } from '../model/content.js';
 import { ValidationError } from '../model/errors.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
 import type { GenerationParams, SystemSegment } from '../model/request.js';
 import { generationParamsSchema } from '../model/schemas.js';
 import { parseWith, validateMessage, validatePairing, validateSystemSegment, validateTools } from '../model/validate.js';
-import { SESSION_FORMAT_VERSION, type SerializedSession } from './session.js';
+import { validateHistoryOrder } from './history-order.js';
+
+export const SESSION_FORMAT_VERSION = 1;
+
+/** What `Session.toJSON()` returns and `Session.fromJSON()` reads. */
+export interface SerializedSession {
+  formatVersion: number;
+  id: string;
+  model: string;
+  tools: ToolDefinition[];
+  globalToolCount: number;
+  system: SystemSegment[];
+  sessionMessages: Message[];
+  history: Message[];
+  params: GenerationParams;
+  turn: number;
+}
 
 const envelopeSchema = z.object({
   formatVersion: z.number().int(),
@@ -38,10 +54,20 @@ export function parseSerializedSession(data: unknown, limitOverrides?: Partial<S
   if (envelope.globalToolCount > tools.length) {
     throw new ValidationError('session.globalToolCount', `at most ${tools.length}`);
   }
+  // Zones in prefix order: every global segment before the first session segment.
+  const firstSession = envelope.system.findIndex((segment) => segment.zone === 'session');
+  const lateGlobal =
+    firstSession === -1 ? -1 : envelope.system.findIndex((segment, index) => index > firstSession && segment.zone === 'global');
+  if (lateGlobal !== -1) {
+    throw new ValidationError(`session.system[${lateGlobal}].zone`, '"session" (global segments come before session segments)');
+  }
+  // The same checks a live session applies: the constructor's for the static messages, `append`'s for history.
   const sessionMessages = envelope.sessionMessages.map((message, index) =>
     validateMessage(message, `session.sessionMessages[${index}]`, limits),
   );
+  validatePairing(sessionMessages, 'session.sessionMessages', { allowPendingAtEnd: false });
   const history = envelope.history.map((message, index) => validateMessage(message, `session.history[${index}]`, limits));
+  validateHistoryOrder(sessionMessages.at(-1), history, (index) => `session.history[${index}]`);
   validatePairing([...sessionMessages, ...history] as Message[], 'session.messages', { allowPendingAtEnd: true });
   return {
     formatVersion: envelope.formatVersion,

@@ -7,7 +7,11 @@ import type { GenerationParams, SystemSegment } from '../model/request.js';
 import { generationParamsSchema } from '../model/schemas.js';
 import { parseWith, validateMessage, validatePairing, validateSystemSegment, validateTools } from '../model/validate.js';
 import { BlockIndex } from './block-index.js';
-import { parseSerializedSession } from './serialized-session.js';
+import { validateHistoryOrder } from './history-order.js';
+import { parseSerializedSession, SESSION_FORMAT_VERSION, type SerializedSession } from './serialized-session.js';
+
+export { SESSION_FORMAT_VERSION, type SerializedSession } from './serialized-session.js';
+
 import type { TailProvider } from './tail-provider.js';
 
 export interface SegmentInput {
@@ -33,21 +37,6 @@ export interface SessionOptions {
   labels?: { provider?: string; strategy?: string };
 }
 
-export const SESSION_FORMAT_VERSION = 1;
-
-export interface SerializedSession {
-  formatVersion: number;
-  id: string;
-  model: string;
-  tools: ToolDefinition[];
-  globalToolCount: number;
-  system: SystemSegment[];
-  sessionMessages: Message[];
-  history: Message[];
-  params: GenerationParams;
-  turn: number;
-}
-
 const DEFAULT_PARAMS: GenerationParams = { maxTokens: 4096 };
 
 /**
@@ -70,6 +59,7 @@ export class Session {
   private historyList: Message[] = [];
   private generationParams: GenerationParams;
   private turnNumber = 0;
+  private ended = false;
   /** @internal memoised hashes of the prefix; see BlockIndex. */
   readonly blockIndex = new BlockIndex();
 
@@ -163,12 +153,7 @@ export class Session {
     const path = `messages[${index}]`;
     const parsed = validateMessage(message, path, this.limits);
     const previous = this.historyList.at(-1) ?? this.sessionMessageList.at(-1);
-    if (previous && previous.role === parsed.role) {
-      throw new ValidationError(`${path}.role`, `a role other than "${previous.role}" (roles must alternate)`);
-    }
-    if (!previous && parsed.role !== 'user') {
-      throw new ValidationError(`${path}.role`, '"user" for the first message of history');
-    }
+    validateHistoryOrder(previous, [parsed], () => path);
     // Pairing involves the previous message only when it is an assistant message whose calls
     // this message answers; a user message before was already checked when it was appended.
     const pairingWindow = previous?.role === 'assistant' ? [previous, parsed] : [parsed];
@@ -214,15 +199,7 @@ export class Session {
     const offset = this.sessionMessageList.length;
     const parsed = messages.map((message, index) => validateMessage(message, `messages[${index + offset}]`, this.limits));
     validatePairing([...this.sessionMessageList, ...parsed], 'messages', { allowPendingAtEnd: true });
-    parsed.forEach((message, index) => {
-      const previous = index === 0 ? this.sessionMessageList.at(-1) : parsed[index - 1];
-      if (previous && previous.role === message.role) {
-        throw new ValidationError(
-          `messages[${index + offset}].role`,
-          `a role other than "${previous.role}" (roles must alternate)`,
-        );
-      }
-    });
+    validateHistoryOrder(this.sessionMessageList.at(-1), parsed, (index) => `messages[${index + offset}]`);
     const before = this.historyList.length;
     this.historyList = parsed.map((message) => deepFreeze(message));
     this.blockIndex.invalidateHistory();
@@ -230,6 +207,19 @@ export class Session {
       reason,
       messagesBefore: before,
       messagesAfter: parsed.length,
+    });
+  }
+
+  /**
+   * Declare the session finished: emits `session.ended`, on which the bus drops the session's
+   * sequence counter. Idempotent. The session stays readable (`toJSON`, `history`).
+   */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.bus?.emit('session.ended', this.id, this.clock(), {
+      turns: this.turnNumber,
+      historyMessages: this.historyList.length,
     });
   }
 

@@ -1,4 +1,5 @@
 import { matchModelRow } from '../model/match-model.js';
+import { isInstalled } from '../model/optional-dependency.js';
 import { anthropicEstimator } from './anthropic-estimator.js';
 import { lenmlTokenCounter } from './lenml-tokenizer.js';
 import { openAITokenCounter } from './openai-token-counter.js';
@@ -101,7 +102,9 @@ export function choiceForModel(
 function createCounter(choice: CounterChoice): TokenCounter {
   switch (choice.kind) {
     case 'openai':
-      return openAITokenCounter(choice.encoding);
+      // gpt-tokenizer is an optional peer: without it, OpenAI counts are estimated by content
+      // kind (the same estimator, measured against o200k in docs/tokens.md) and marked inexact.
+      return isInstalled('gpt-tokenizer') ? openAITokenCounter(choice.encoding) : anthropicEstimator();
     case 'lenml':
       return lenmlTokenCounter(choice.packageName);
     case 'anthropic-estimate':

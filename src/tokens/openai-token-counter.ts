@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireOptional } from '../model/optional-dependency.js';
 import { exactTokenCounter } from './exact-token-counter.js';
 import type { MediaTokenEstimates } from './media-token-estimates.js';
 import type { TokenCounter } from './token-counter.js';
@@ -12,7 +12,6 @@ interface GptTokenizerEncoding {
 }
 
 const loaded = new Map<OpenAIEncoding, GptTokenizerEncoding>();
-const requireCommonJs = createRequire(import.meta.url);
 
 /**
  * Load an encoding on first use (its rank table takes ~100 ms and tens of MB), never on import.
@@ -21,7 +20,11 @@ const requireCommonJs = createRequire(import.meta.url);
 function encodingFor(encoding: OpenAIEncoding): GptTokenizerEncoding {
   let api = loaded.get(encoding);
   if (!api) {
-    api = requireCommonJs(`gpt-tokenizer/cjs/encoding/${encoding}`) as GptTokenizerEncoding;
+    api = requireOptional<GptTokenizerEncoding>(
+      'gpt-tokenizer',
+      `gpt-tokenizer/cjs/encoding/${encoding}`,
+      `Exact ${encoding} token counts`,
+    );
     loaded.set(encoding, api);
   }
   return api;

@@ -137,6 +137,8 @@ export function eventColumns(event: CachetEvent): EventColumns {
     case 'checkpoint.created':
     case 'history.rewritten':
     case 'warning.raised':
+    case 'session.ended':
+    case 'listener.failed':
       return EMPTY;
     default:
       return assertNever(event);
