@@ -2,6 +2,16 @@ import type { MissCause, SimulationResult } from '../simulate/simulate-workload.
 import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
 import { formatRegret } from './simulation-report.js';
 
+/** Printed once above the demo's tables: what the strategies and columns mean. */
+export const DEMO_LEGEND = [
+  'How to read the tables (simulated offline against each provider’s cache rules; no API key, no network):',
+  '  naive    rebuilds the system prompt every request with the time, recall and matched skills inside it',
+  '  markers  what common harnesses do: a static system prompt, volatile text after it, cache markers on the last messages',
+  '  cachet   Cachet’s four zones (global, session, history, turn tail) with its breakpoints, TTL and padding',
+  '  read share = input tokens read from the cache · of ideal = cache reads against the most any layout could read',
+  '  vs naive / vs uncached = cost change against the naive strategy and against sending everything uncached',
+].join('\n');
+
 /**
  * The demo's table for one workload: a row per strategy. Savings compare cost with naive's
  * and with the same requests uncached; for local engines (no per-token price) they compare the

@@ -4,7 +4,7 @@
  *
  * Codes in use: `sampling-dropped`, `stop-dropped`, `thinking-not-sent`, `image-as-text`,
  * `document-url-as-text`, `tail-as-user-message`, `tail-breakpoint`, `retention-omitted`, `retention-replaced`,
- * `caller-breakpoint-ignored`, `ttl-raised`, and the breakpoint-budget codes
+ * `caller-breakpoint-ignored`, `ttl-raised`, `foreign-model-id`, and the breakpoint-budget codes
  * `too-many-breakpoints`, `not-cacheable`, `ttl-order`, `unknown-path`, `duplicate`.
  */
 export interface AdapterWarning {

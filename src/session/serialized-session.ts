@@ -4,7 +4,7 @@ import { ValidationError } from '../model/errors.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
 import type { DeferredTools, GenerationParams, SystemSegment } from '../model/request.js';
 import { generationParamsSchema } from '../model/schemas.js';
-import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
+import { parseWith, validateMessage, validatePairing, validateSystemSegment, validateTools } from '../model/validate.js';
 import { validateHistoryOrder } from './history-order.js';
 
 export const SESSION_FORMAT_VERSION = 1;
@@ -50,6 +50,9 @@ export function parseSerializedSession(data: unknown, limitOverrides?: Partial<S
       `got ${envelope.formatVersion}; this version of Cachet cannot read it`,
     );
   }
+  envelope.system.forEach(({ label, text }, index) => {
+    validateSystemSegment({ label, text }, `session.system[${index}]`, limits);
+  });
   const tools = validateTools(envelope.tools, 'session.tools', limits);
   if (envelope.globalToolCount > tools.length) {
     throw new ValidationError('session.globalToolCount', `at most ${tools.length}`);

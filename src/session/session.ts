@@ -4,8 +4,8 @@ import { ValidationError } from '../model/errors.js';
 import { deepFreeze } from '../model/freeze.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
 import type { DeferredTools, GenerationParams, SystemSegment, TailItem } from '../model/request.js';
-import { generationParamsSchema, systemSegmentInputSchema } from '../model/schemas.js';
-import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
+import { generationParamsSchema } from '../model/schemas.js';
+import { parseWith, validateMessage, validatePairing, validateSystemSegment, validateTools } from '../model/validate.js';
 import { BlockIndex } from './block-index.js';
 import { validateHistoryOrder } from './history-order.js';
 import { parseSerializedSession, SESSION_FORMAT_VERSION, type SerializedSession } from './serialized-session.js';
@@ -137,11 +137,11 @@ export class Session {
     );
     const globalSegments = options.global.system.map((segment, index) => ({
       zone: 'global' as const,
-      ...(parseWith(systemSegmentInputSchema, segment, `options.global.system[${index}]`) as SegmentInput),
+      ...(validateSystemSegment(segment, `options.global.system[${index}]`, this.limits) as SegmentInput),
     }));
     const sessionSegments = (options.sessionStatic?.system ?? []).map((segment, index) => ({
       zone: 'session' as const,
-      ...(parseWith(systemSegmentInputSchema, segment, `options.sessionStatic.system[${index}]`) as SegmentInput),
+      ...(validateSystemSegment(segment, `options.sessionStatic.system[${index}]`, this.limits) as SegmentInput),
     }));
     this.systemSegments = [...globalSegments, ...sessionSegments];
     const sessionMessages = (options.sessionStatic?.messages ?? []).map((message, index) =>

@@ -103,8 +103,8 @@ describe('simulateWorkload', () => {
 
   it('produces exactly the JSON shape of `cachet simulate --json`', () => {
     const json = simulationJson(results.cachet!);
-    // Issue 4's keys, unchanged, then issue 10's: the oracle summary and three totals.
-    expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'requests', 'totals', 'oracle']);
+    // Issue 4's keys, unchanged, then `priced` (issue 13) and issue 10's oracle summary and three totals.
+    expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'priced', 'requests', 'totals', 'oracle']);
     expect(Object.keys(json.requests[0]!)).toEqual([
       'turn',
       'step',

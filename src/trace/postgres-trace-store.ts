@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { requireOptional } from '../model/optional-dependency.js';
 import type { CachetEvent } from '../events/catalog.js';
+import { requireOptional } from '../model/optional-dependency.js';
 import { EVENT_COLUMN_NAMES, eventRowValues } from './event-columns.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS_TABLE_SQL, pendingMigrations } from './migrations.js';
 import { type SqlRunner, toPostgresPlaceholders } from './sql-runner.js';

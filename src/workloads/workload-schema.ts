@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonValueSchema } from '../model/schemas.js';
+import { jsonObjectSchema } from '../model/schemas.js';
 import { PROVIDER_IDS, type ProviderId } from '../providers/registry.js';
 import { parseDuration } from './duration.js';
 
@@ -17,8 +17,6 @@ const durationSchema = z.union([z.string(), z.number()]).refine((value) => parse
 });
 
 const nonEmpty = z.string().min(1);
-
-const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
 
 export const toolSchema = z
   .object({

@@ -5,6 +5,7 @@ import type { ConversionResult } from '../adapter.js';
 import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { buildChatMessages, type ChatDialect } from './chat-messages.js';
 import { chatSamplingFields, toChatTools } from './chat-params.js';
+import { foreignModelWarning } from './foreign-model-ids.js';
 import { type OpenAIModelFacts, resolveOpenAIModel } from './models.js';
 import { markOpenAIBreakpoints } from './place-breakpoints.js';
 import { derivePromptCacheKey } from './prompt-cache-key.js';
@@ -89,6 +90,8 @@ export function convertToOpenAIChat(
   };
   const built = buildChatMessages(request, dialect);
   const warnings = [...built.warnings];
+  const foreign = foreignModelWarning(request.model);
+  if (foreign) warnings.push(foreign);
   if (
     request.messages.some((message) =>
       message.content.some((block) => block.type === 'thinking' || block.type === 'redacted_thinking'),
