@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    // Node ≥ 22 suites (ai 7) run under vitest.node22.config.ts with a Node from scripts/install-node.sh.
+    exclude: ['**/node_modules/**', '**/dist/**', 'src/**/*.node22.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

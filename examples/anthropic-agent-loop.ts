@@ -65,12 +65,16 @@ let previous: AnthropicCacheState | null = null; // the adapter's state, passed 
 
 session.appendUserText('Which test runner does this repository use? Read package.json to check.');
 for (let step = 0; step < 4; step++) {
-  const prepared: PreparedRequest<MessageCreateParamsNonStreaming> = prepareRequest(session, anthropicAdapter, {
-    turn: session.turn,
-    step,
-    adapterOptions: { tokenCounter: counter, previous },
-  });
-  previous = (prepared.metadata as AnthropicConversionMetadata).cacheState;
+  const prepared: PreparedRequest<MessageCreateParamsNonStreaming, AnthropicConversionMetadata> = prepareRequest(
+    session,
+    anthropicAdapter,
+    {
+      turn: session.turn,
+      step,
+      adapterOptions: { tokenCounter: counter, previous },
+    },
+  );
+  previous = prepared.metadata.cacheState;
   if (!client) {
     console.log(JSON.stringify(prepared.body, null, 2));
     console.log('skipped: set ANTHROPIC_API_KEY to run this loop against the API');

@@ -8,6 +8,13 @@ export {
 } from './break/break-detector.js';
 export { clockChangedAt } from './break/clock-pattern.js';
 export {
+  type CauseAgreement,
+  type CauseAgreementSummary,
+  compareServerCause,
+  SERVER_CAUSE_MATCHES,
+  summarizeCauseAgreement,
+} from './break/compare-server-cause.js';
+export {
   causeSentence,
   type DiffOptions,
   diffNormalized,

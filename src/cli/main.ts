@@ -3,15 +3,19 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { createSimulationCompactionHook } from '../compaction/simulation-hook.js';
 import { CachetError } from '../model/errors.js';
+import { ServeConfigError } from '../server/start-server.js';
 import { WorkloadError } from '../workloads/workload-error.js';
 import { type CliOutput, processOutput } from './cli-options.js';
+import { registerAnalyzeCommand } from './commands/analyze.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDiffCommand } from './commands/diff.js';
+import { registerEmulateCommand } from './commands/emulate.js';
+import { registerProxyCommand } from './commands/proxy.js';
 import { registerRenderCommand } from './commands/render.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSimulateCommand } from './commands/simulate.js';
 
-/** Exit codes: 0 done, 1 any failure, 2 a bad workload file (or bad input file for `diff`). */
+/** Exit codes: 0 done, 1 any failure, 2 a bad workload file (or bad input file for `diff`, or an unusable `serve` token/host). */
 export const EXIT_BAD_WORKLOAD = 2;
 export const EXIT_FAILURE = 1;
 
@@ -28,6 +32,9 @@ export function createProgram(output: CliOutput = processOutput): Command {
   registerRenderCommand(program, output);
   registerDiffCommand(program);
   registerServeCommand(program);
+  registerProxyCommand(program);
+  registerEmulateCommand(program);
+  registerAnalyzeCommand(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
@@ -50,7 +57,7 @@ export async function main(argv: string[], output: CliOutput = processOutput): P
         ? 0
         : EXIT_FAILURE;
     }
-    if (error instanceof WorkloadError) {
+    if (error instanceof WorkloadError || error instanceof ServeConfigError) {
       output.err(`error: ${error.message}\n`);
       return EXIT_BAD_WORKLOAD;
     }

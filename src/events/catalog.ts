@@ -1,6 +1,6 @@
 import type { AdapterWarning } from '../model/adapter-warning.js';
 import type { Zone } from '../model/request.js';
-import type { Usage } from '../model/usage.js';
+import type { ProviderCacheMissReason, Usage } from '../model/usage.js';
 
 /**
  * The event catalog. Every event has a `noun.verb` type, the session it belongs to, a
@@ -97,6 +97,8 @@ export interface CacheBreakPayload {
   after: string | null;
   /** Tokens that could have been read from cache and were not. */
   missedTokens: number;
+  /** The provider's own diagnosis when the request asked for it (Anthropic `diagnostics`); absent otherwise. */
+  serverCause?: ProviderCacheMissReason | null;
 }
 
 export type SkillLoadReason = 'always' | 'on_demand' | 'auto_suggested';
@@ -205,6 +207,22 @@ export interface ListenerFailedPayload {
   message: string;
 }
 
+/**
+ * The trace recorder's queue was full (the store was down or too slow) and events of this
+ * session were dropped. Published once the store accepts writes again, so it is stored.
+ */
+export interface TraceDroppedPayload {
+  /** Events of this session dropped since the last `trace.dropped`. */
+  dropped: number;
+  /** The recorder's queue bound (`maxQueuedEvents`). */
+  queueLimit: number;
+  /** Which events were dropped when the queue was full. */
+  policy: 'drop-newest' | 'drop-oldest';
+  /** Wall-clock time (ms since the epoch) of the first and last drop. */
+  firstDroppedAt: number;
+  lastDroppedAt: number;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -224,6 +242,7 @@ export interface EventPayloads {
   'warning.raised': WarningPayload;
   'session.ended': SessionEndedPayload;
   'listener.failed': ListenerFailedPayload;
+  'trace.dropped': TraceDroppedPayload;
 }
 
 export type EventType = keyof EventPayloads;
@@ -250,4 +269,5 @@ export const EVENT_TYPES: readonly EventType[] = [
   'warning.raised',
   'session.ended',
   'listener.failed',
+  'trace.dropped',
 ];

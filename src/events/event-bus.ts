@@ -1,4 +1,5 @@
 import type { CachetEvent, EventPayloads, EventType } from './catalog.js';
+import { validatePublishedEvent } from './validate-published-event.js';
 
 /** Longest error message carried by `listener.failed` (an error can quote a whole payload). */
 const MAX_FAILURE_MESSAGE = 1_000;
@@ -31,12 +32,17 @@ export class EventBus {
     return this.add('*', listener);
   }
 
-  /** Publish an event; `seq` is assigned per session in publication order. */
+  /**
+   * Publish an event; `seq` is assigned per session in publication order. Throws
+   * `ValidationError` (and publishes nothing) for an event no store could hold: a BigInt or
+   * circular payload, a non-finite `at` — see `validatePublishedEvent`.
+   */
   emit<T extends EventType>(type: T, sessionId: string, at: number, payload: EventPayloads[T]): CachetEvent<T> {
     const seq = this.sequences.get(sessionId) ?? 0;
+    const event = { type, sessionId, at, seq, payload } as CachetEvent<T>;
+    validatePublishedEvent(event);
     if (type === 'session.ended') this.sequences.delete(sessionId);
     else this.sequences.set(sessionId, seq + 1);
-    const event = { type, sessionId, at, seq, payload } as CachetEvent<T>;
     const failures: Array<{ subscription: EventType | '*'; error: unknown }> = [];
     for (const key of [type, '*'] as const) {
       const set = this.listeners.get(key);

@@ -14,6 +14,19 @@ export interface Usage {
   /** Reasoning tokens when reported separately (already included in `outputTokens`). */
   reasoningTokens: number;
   raw: unknown;
+  /**
+   * The provider's own reason for a cache miss, when the request asked for it (Anthropic
+   * `diagnostics.cache_miss_reason`); absent when not requested or not reported.
+   */
+  cacheMissReason?: ProviderCacheMissReason | null;
+}
+
+/** A provider's server-side cache-miss diagnosis, kept beside Cachet's own cause. */
+export interface ProviderCacheMissReason {
+  /** As sent: `model_changed`, `system_changed`, `tools_changed`, `messages_changed`, `previous_message_not_found`, `unavailable`. */
+  type: string;
+  /** Tokens the server says would have been read had the prefix matched; null when not given. */
+  missedTokens: number | null;
 }
 
 export function emptyUsage(raw: unknown = null): Usage {

@@ -25,10 +25,11 @@ export interface PrepareRequestOptions<Options> {
   counter?: TokenCounter;
 }
 
-export interface PreparedRequest<Body> {
+export interface PreparedRequest<Body, Metadata extends ConversionMetadata = ConversionMetadata> {
   request: CanonicalRequest;
   body: Body;
-  metadata: ConversionMetadata;
+  /** The adapter's metadata, typed as its `convertRequest` returns it (Anthropic: `cacheState`, no cast). */
+  metadata: Metadata;
   zoneTokens: Record<Zone, number>;
   /** The `request.assembled` event, when the session has a bus. */
   event: CachetEvent<'request.assembled'> | null;
@@ -65,11 +66,13 @@ export function sharedCounter(provider: string, model: string): TokenCounter {
  * const message = await client.messages.create(prepared.body);
  * recordUsage(session, anthropicAdapter.parseUsage(message), { turn: 1, step: 0, price: pricedBy('anthropic') });
  */
-export function prepareRequest<Body, Options>(
+export function prepareRequest<Body, Options, Metadata extends ConversionMetadata = ConversionMetadata>(
   session: Session,
-  adapter: ProviderAdapter<Body, Options>,
+  adapter: Omit<ProviderAdapter<Body, Options>, 'convertRequest'> & {
+    convertRequest(request: CanonicalRequest, options?: Options): { body: Body; metadata: Metadata };
+  },
   options: PrepareRequestOptions<Options>,
-): PreparedRequest<Body> {
+): PreparedRequest<Body, Metadata> {
   const now = options.now ?? session.clock();
   const request = assemble(session, { now, tail: options.tail });
   const zoneTokens = zoneTokensOf(request, options.counter ?? sharedCounter(adapter.id, session.model));

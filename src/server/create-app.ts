@@ -1,15 +1,39 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { secureHeaders } from 'hono/secure-headers';
 import type { z } from 'zod';
+import { summarizeCauseAgreement } from '../cache/break/compare-server-cause.js';
+import type { CachetEvent } from '../events/catalog.js';
+import { CachetError } from '../model/errors.js';
 import type { TraceFilter, TraceStore } from '../trace/trace-store.js';
+import type { AnalyticsReader } from './analytics-reader.js';
+import { AnswerCache } from './answer-cache.js';
+import { concurrencyLimit } from './concurrency-limit.js';
 import { loadDashboardAssets } from './dashboard-assets.js';
+import { loopbackHostOnly } from './host-guard.js';
 import { analyticsQuerySchema, describeQueryError, sessionsQuerySchema, toTraceFilter } from './query-schemas.js';
+import { serveTokenProblem } from './serve-token.js';
 
 export interface AppOptions {
   store: TraceStore;
-  /** When set, every data endpoint requires `Authorization: Bearer <token>`. */
+  /**
+   * When set, every data endpoint requires `Authorization: Bearer <token>`. Without it, only
+   * requests whose `Host` is loopback are answered (DNS rebinding).
+   */
   token?: string;
+  /** Runs the read queries (default: the store itself); `startServer` passes a worker-thread reader for SQLite files. */
+  reader?: AnalyticsReader;
+  /** Data requests in flight before new ones get 503 + `Retry-After` (default 128). */
+  maxConcurrentRequests?: number;
+  /** Where unexpected errors are logged (their details never go into a response). Default `console.error`. */
+  logError?: (error: unknown) => void;
+}
+
+/** Thrown by `createApp` for an unusable configuration (a token that could never authenticate). */
+export class AppConfigError extends CachetError {
+  constructor(message: string) {
+    super('serve_config', message);
+  }
 }
 
 /**
@@ -22,8 +46,17 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Hono {
   const { store } = options;
+  const reader = options.reader ?? store;
+  const logError = options.logError ?? ((error: unknown) => console.error('cachet serve:', error));
+  if (options.token !== undefined) {
+    const problem = serveTokenProblem(options.token);
+    if (problem) throw new AppConfigError(problem);
+  }
   const app = new Hono();
   const assets = loadDashboardAssets();
+  const answers = new AnswerCache();
+
+  if (!options.token) app.use('*', loopbackHostOnly());
 
   app.use(
     '*',
@@ -56,6 +89,32 @@ export function createApp(options: AppOptions): Hono {
     app.use('/sessions', auth);
     app.use('/sessions/*', auth);
   }
+  // One counter for every data route ('/sessions/*' also matches '/sessions': registering per pattern would count twice).
+  const limit = concurrencyLimit(options.maxConcurrentRequests ?? 128);
+  app.use('*', (context, next) => (isDataPath(context.req.path) ? limit(context, next) : next()));
+
+  // Requests arriving while the data version is being read share that read (PostgreSQL has 4 connections).
+  let versionRead: Promise<string> | null = null;
+  const dataVersion = () => {
+    versionRead ??= store.dataVersion().finally(() => {
+      versionRead = null;
+    });
+    return versionRead;
+  };
+
+  /**
+   * A JSON answer reused until the store's data changes (see `AnswerCache`): gzip when the
+   * client accepts it (browsers do), 304 when it already holds this version.
+   */
+  const cachedJson = async (context: Context, key: string, compute: () => Promise<unknown>) => {
+    const answer = await answers.get(key, await dataVersion(), compute);
+    const headers: Record<string, string> = { 'content-type': 'application/json', etag: answer.etag, vary: 'accept-encoding' };
+    if (context.req.header('if-none-match') === answer.etag) return context.body(null, 304, headers);
+    if (/\bgzip\b/.test(context.req.header('accept-encoding') ?? '')) {
+      return context.body(answer.gzip as Uint8Array<ArrayBuffer>, 200, { ...headers, 'content-encoding': 'gzip' });
+    }
+    return context.body(answer.json as Uint8Array<ArrayBuffer>, 200, headers);
+  };
 
   const invalid = (error: z.ZodError) => ({ error: 'invalid_query', message: describeQueryError(error) });
 
@@ -64,24 +123,39 @@ export function createApp(options: AppOptions): Hono {
     app.get(`/analytics/${path}`, async (context) => {
       const query = analyticsQuerySchema.safeParse(context.req.query());
       if (!query.success) return context.json(invalid(query.error), 400);
-      return context.json(await answer(toTraceFilter(query.data)));
+      const filter = toTraceFilter(query.data);
+      return cachedJson(context, `${path} ${JSON.stringify(filter)}`, () => answer(filter));
     });
-  analytics('cache_effectiveness', (filter) => store.cacheEffectiveness(filter));
-  analytics('cache_breaks', async (filter) => ({ filter, breaks: await store.breakCauses(filter) }));
-  analytics('skills', (filter) => store.skills(filter));
+  analytics('cache_effectiveness', (filter) => reader.cacheEffectiveness(filter));
+  analytics('cache_breaks', async (filter) => ({ filter, breaks: await reader.breakCauses(filter) }));
+  analytics('skills', (filter) => reader.skills(filter));
+  // How often Cachet's cause and the provider's own diagnosis (`serverCause`) agree, and where not.
+  analytics('cause_agreement', async (filter) => {
+    const breaks = (await store.events({
+      types: ['cache.break'],
+      limit: 10_000,
+      ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
+      ...(filter.from !== undefined ? { from: filter.from } : {}),
+      ...(filter.to !== undefined ? { to: filter.to } : {}),
+    })) as CachetEvent<'cache.break'>[];
+    return { filter, ...summarizeCauseAgreement(breaks.map((event) => event.payload)) };
+  });
 
   app.get('/sessions', async (context) => {
     const query = sessionsQuerySchema.safeParse(context.req.query());
     if (!query.success) return context.json(invalid(query.error), 400);
-    return context.json({ sessions: await store.sessions(query.data) });
+    return cachedJson(context, `sessions ${JSON.stringify(query.data)}`, async () => ({
+      sessions: await reader.sessions(query.data),
+    }));
   });
 
   // Session ids may contain `/` (the demo's do): accept them raw as well as percent-encoded.
   app.get('/sessions/:id{.+}/requests', async (context) => {
     const sessionId = context.req.param('id');
-    const requests = await store.requests(sessionId);
+    const requests = await reader.requests(sessionId);
     if (requests.length === 0 && (await store.events({ sessionId, limit: 1 })).length === 0) {
-      return context.json({ error: 'not_found', message: `no session "${sessionId}" in ${store.location}` }, 404);
+      // The store's location (a file path, a database URL) is not the client's business.
+      return context.json({ error: 'not_found', message: `no session ${JSON.stringify(sessionId)}` }, 404);
     }
     return context.json({ sessionId, requests });
   });
@@ -93,7 +167,13 @@ export function createApp(options: AppOptions): Hono {
     if (error instanceof Error && 'getResponse' in error && typeof error.getResponse === 'function') {
       return error.getResponse() as Response;
     }
-    return context.json({ error: 'internal_error', message: error instanceof Error ? error.message : String(error) }, 500);
+    // Store errors name the database file or the PostgreSQL user, host and database: log them, answer generically.
+    logError(error);
+    return context.json({ error: 'internal_error', message: 'the trace store could not answer; see the server log' }, 500);
   });
   return app;
+}
+
+function isDataPath(path: string): boolean {
+  return path === '/sessions' || path.startsWith('/sessions/') || path.startsWith('/analytics/');
 }

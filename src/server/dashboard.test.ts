@@ -39,6 +39,26 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     const writer = await openTraceStore(path);
     await recordSampleRun(writer, { sessionId: 'sample-coding-session' });
     await recordSampleRun(writer, { sessionId: 'earlier-session', start: Date.UTC(2026, 10, 20, 9, 0, 0) });
+    // Two misses the provider diagnosed too (cachet proxy --plan on Anthropic): one agreeing, one not.
+    const diagnosed = (seq: number, cause: 'clock' | 'history-edited', serverType: string) => ({
+      type: 'cache.break' as const,
+      sessionId: 'earlier-session',
+      at: Date.UTC(2026, 10, 20, 9, 30, seq),
+      seq: 10_000 + seq,
+      payload: {
+        turn: 90 + seq,
+        step: 0,
+        cause,
+        zone: 'system' as const,
+        path: 'system[0]',
+        byteOffset: 0,
+        before: null,
+        after: null,
+        missedTokens: 500,
+        serverCause: { type: serverType, missedTokens: 500 },
+      },
+    });
+    await writer.appendBatch([diagnosed(0, 'clock', 'system_changed'), diagnosed(1, 'history-edited', 'tools_changed')]);
     await writer.close();
     store = await openTraceStore(path);
     server = await startServer({ store, port: 0, token });
@@ -153,6 +173,10 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     const requests = await store.requests('earlier-session');
     expect(await page.locator('#requests tbody tr').count()).toBe(requests.length);
     expect(await page.textContent('#session-title')).toBe('earlier-session');
+    expect(await page.textContent('#agreement')).toBe('1 of 2 diagnosed misses agree (50.0%)');
+    expect(await page.locator('#disagreements li').allTextContents()).toEqual([
+      'Cachet: history-edited · provider: tools_changed · 1×',
+    ]);
     expect(pageErrors).toEqual([]);
   });
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { TraceFilter } from '../trace/trace-store.js';
 
+const MAX_TIME_MS = 8_640_000_000_000_000;
+
 /** A time given as epoch milliseconds (`1763726400000`) or ISO 8601 (`2026-11-21T12:00:00Z`). */
 const timeSchema = z
   .string()
@@ -8,8 +10,12 @@ const timeSchema = z
   .min(1)
   .transform((value, context) => {
     const parsed = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-    if (!Number.isFinite(parsed)) {
-      context.addIssue({ code: 'custom', message: 'expected epoch milliseconds or an ISO 8601 date-time' });
+    // Beyond ±8.64e15 ms no date exists (ECMAScript's range), and PostgreSQL could not compare it.
+    if (!Number.isFinite(parsed) || Math.abs(parsed) > MAX_TIME_MS) {
+      context.addIssue({
+        code: 'custom',
+        message: 'expected epoch milliseconds or an ISO 8601 date-time, within the range of dates (±8640000000000000 ms)',
+      });
       return z.NEVER;
     }
     return parsed;

@@ -2,8 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { CachetError } from '../model/errors.js';
 import type { TraceStore } from '../trace/trace-store.js';
+import { createAnalyticsReader } from './analytics-reader.js';
 import { createApp } from './create-app.js';
 import { isLoopbackHost } from './loopback.js';
+import { serveTokenProblem } from './serve-token.js';
 
 export interface ServerOptions {
   store: TraceStore;
@@ -12,6 +14,8 @@ export interface ServerOptions {
   /** Default 4319; 0 picks a free port. */
   port?: number;
   token?: string;
+  /** Data requests in flight before new ones get 503 + `Retry-After` (default 128). */
+  maxConcurrentRequests?: number;
 }
 
 export interface RunningServer {
@@ -46,21 +50,30 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       `refusing to listen on ${host} without a bearer token: pass --token or set CACHET_SERVE_TOKEN (or bind to 127.0.0.1)`,
     );
   }
-  if (options.token !== undefined && options.token.length < 16) {
-    throw new ServeConfigError('the bearer token must be at least 16 characters long');
-  }
-  const app = createApp({ store: options.store, ...(options.token ? { token: options.token } : {}) });
+  const tokenProblem = options.token === undefined ? null : serveTokenProblem(options.token);
+  if (tokenProblem) throw new ServeConfigError(tokenProblem);
+  const reader = createAnalyticsReader(options.store);
+  const app = createApp({
+    store: options.store,
+    reader,
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}),
+  });
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
       const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${shownHost}:${info.port}`,
         port: info.port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        close: async () => {
+          await new Promise<void>((done) => server.close(() => done()));
+          await reader.close();
+        },
       });
     });
-    server.once('error', (error) =>
-      reject(new ServeConfigError(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error })),
-    );
+    server.once('error', (error) => {
+      void reader.close();
+      reject(new ServeConfigError(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error }));
+    });
   });
 }

@@ -6,3 +6,8 @@ export type { CommonPrefix, PrefixDivergence } from './longest-common-prefix.js'
 export { longestCommonPrefix } from './longest-common-prefix.js';
 export type { ZoneHashEntry, ZoneHashReport } from './zone-hash-report.js';
 export { formatZoneHashReport, zoneHashReport } from './zone-hash-report.js';
+export type { EmulatedProvider, EmulatorOptions, ReceivedRequest } from '../gateway/emulate/create-emulator-app.js';
+export type { EmulatorResponse } from '../gateway/emulate/emulator-response.js';
+export type { ScriptedReply } from '../gateway/emulate/reply-script.js';
+export type { RunningEmulator, StartEmulatorOptions } from '../gateway/emulate/start-emulator.js';
+export { startEmulator } from '../gateway/emulate/start-emulator.js';

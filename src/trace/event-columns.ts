@@ -139,6 +139,7 @@ export function eventColumns(event: CachetEvent): EventColumns {
     case 'warning.raised':
     case 'session.ended':
     case 'listener.failed':
+    case 'trace.dropped':
       return EMPTY;
     default:
       return assertNever(event);
@@ -175,7 +176,7 @@ export function eventRowValues(event: CachetEvent): unknown[] {
   ];
 }
 
-const count = z.number().int().nonnegative();
+const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const usageSchema = z.object({
   uncachedInputTokens: count,
   cacheReadTokens: count,
@@ -189,7 +190,7 @@ const money = z.number().finite();
 const eventEnvelopeSchema = z.object({
   type: z.enum(EVENT_TYPES as [string, ...string[]]),
   sessionId: z.string().min(1),
-  seq: z.number().int().nonnegative(),
+  seq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   at: z.number().finite(),
   payload: z.record(z.string(), z.unknown()),
 });

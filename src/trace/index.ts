@@ -1,13 +1,16 @@
 export type { UsageSums } from './analytics.js';
 export { cacheFigures, healthyWriteShareLimit, isHealthyWriteShare, ratio } from './analytics.js';
+export type { DeadLetter, DeadLetterEntry } from './dead-letter.js';
 export type { EventColumns } from './event-columns.js';
 export { eventColumns, validateEvent } from './event-columns.js';
 export type { Migration } from './migrations.js';
 export { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 export { isPostgresLocation, openTraceStore } from './open-trace-store.js';
 export { openPostgresTraceStore, PostgresTraceStore, redactPassword } from './postgres-trace-store.js';
-export type { EventRecorder, RecordEventsOptions } from './record-events.js';
+export type { EventRecorder, RecordEventsOptions, RecorderStats } from './record-events.js';
 export { recordEvents } from './record-events.js';
 export { DEFAULT_TRACE_DB, openSqliteTraceStore, SqliteTraceStore } from './sqlite-trace-store.js';
+export { MAX_EVENT_LIMIT } from './trace-queries.js';
 export type * from './trace-store.js';
-export { TraceStoreError } from './trace-store-error.js';
+export type { TraceStoreErrorCode } from './trace-store-error.js';
+export { isEventRejection, TraceStoreError } from './trace-store-error.js';

@@ -81,7 +81,37 @@ export const MIGRATIONS: readonly Migration[] = [
       ],
     },
   },
+  {
+    version: 2,
+    name: 'PostgreSQL columns hold what SQLite accepts; dead_letters table',
+    statements: {
+      // SQLite columns already take 64-bit integers and fractional values (type affinity).
+      sqlite: [deadLettersTable('INTEGER PRIMARY KEY AUTOINCREMENT', 'REAL')],
+      postgres: [
+        // seq and turn/step past 2^31, and sub-millisecond `at` (performance.timeOrigin + performance.now()).
+        `ALTER TABLE events
+          ALTER COLUMN seq TYPE BIGINT,
+          ALTER COLUMN turn TYPE BIGINT,
+          ALTER COLUMN step TYPE BIGINT,
+          ALTER COLUMN at TYPE DOUBLE PRECISION`,
+        deadLettersTable('BIGSERIAL PRIMARY KEY', 'DOUBLE PRECISION'),
+      ],
+    },
+  },
 ];
+
+/**
+ * Events the store refused (or that could not be validated): kept as escaped JSON text with
+ * the reason, so one bad event never blocks the ones behind it and nothing vanishes silently.
+ */
+function deadLettersTable(idColumn: string, timeColumn: string): string {
+  return `CREATE TABLE dead_letters (
+    id ${idColumn},
+    dead_at ${timeColumn} NOT NULL,
+    reason TEXT NOT NULL,
+    event TEXT NOT NULL
+  )`;
+}
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 

@@ -1,7 +1,9 @@
 import type { CachetEvent } from '../events/catalog.js';
+import { ValidationError } from '../model/errors.js';
 import { queryBreakCauses, queryCacheEffectiveness, querySkills } from './analytics-queries.js';
+import { type DeadLetter, type DeadLetterEntry, deadLetterText } from './dead-letter.js';
 import { validateEvent } from './event-columns.js';
-import type { SqlRunner } from './sql-runner.js';
+import { type SqlRunner, toNumber } from './sql-runner.js';
 import { queryEvents, queryRequests, querySessions } from './trace-queries.js';
 import type { EventQuery, TraceBackend, TraceFilter, TraceStore } from './trace-store.js';
 
@@ -18,6 +20,8 @@ export abstract class SqlTraceStore implements TraceStore {
 
   /** Insert already validated events in one transaction. */
   protected abstract insertValidated(events: readonly CachetEvent[]): Promise<void>;
+  /** Insert `dead_letters` rows `(dead_at, reason, event)`. */
+  protected abstract insertDeadLetters(rows: ReadonlyArray<readonly [number, string, string]>): Promise<void>;
   abstract close(): Promise<void>;
 
   async append(event: CachetEvent): Promise<void> {
@@ -27,6 +31,34 @@ export abstract class SqlTraceStore implements TraceStore {
   async appendBatch(events: readonly CachetEvent[]): Promise<void> {
     for (const [index, event] of events.entries()) validateEvent(event, `events[${index}]`);
     await this.insertValidated(events);
+  }
+
+  async dataVersion(): Promise<string> {
+    const rows = await this.runner.all('SELECT MAX(id) AS id FROM events', []);
+    return String(rows[0]?.id ?? 0);
+  }
+
+  async deadLetter(entries: readonly DeadLetterEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const now = Date.now();
+    await this.insertDeadLetters(entries.map((entry) => [now, entry.reason, deadLetterText(entry.event)] as const));
+  }
+
+  async deadLetters(options: { limit?: number; afterId?: number } = {}): Promise<DeadLetter[]> {
+    const limit = options.limit ?? 1000;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) {
+      throw new ValidationError('deadLetters.limit', 'an integer from 1 to 10000', String(limit));
+    }
+    const rows = await this.runner.all('SELECT id, dead_at, reason, event FROM dead_letters WHERE id > ? ORDER BY id LIMIT ?', [
+      options.afterId ?? 0,
+      limit,
+    ]);
+    return rows.map((row) => ({
+      id: toNumber(row.id),
+      deadAt: toNumber(row.dead_at),
+      reason: String(row.reason),
+      event: String(row.event),
+    }));
   }
 
   events(query?: EventQuery) {

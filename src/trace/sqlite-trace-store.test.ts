@@ -36,6 +36,7 @@ describe('SQLite trace store specifics', () => {
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(database.prepare('SELECT version, name FROM cachet_migrations').all()).toEqual([
       { version: 1, name: 'events table with aggregated columns' },
+      { version: 2, name: 'PostgreSQL columns hold what SQLite accepts; dead_letters table' },
     ]);
     database.close();
   });

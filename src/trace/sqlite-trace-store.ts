@@ -11,6 +11,9 @@ import { duplicateEventError, TraceStoreError } from './trace-store-error.js';
 /** The default trace database, relative to the working directory. */
 export const DEFAULT_TRACE_DB = '.cachet/traces.db';
 
+/** How long a connection waits for another process's lock (opening, migrating, writing) before failing. */
+const BUSY_TIMEOUT_MS = 10_000;
+
 /**
  * Traces in one SQLite file (better-sqlite3). WAL journal with `synchronous = NORMAL`: a
  * committed event survives the process being killed at any moment (it may be lost only
@@ -27,33 +30,44 @@ export class SqliteTraceStore extends SqlTraceStore {
   readonly location: string;
   readonly schemaVersion: number;
   private readonly database: Database.Database;
-  private readonly insert: Database.Statement;
   private readonly insertMany: (events: readonly CachetEvent[]) => void;
+  private readonly insertDeadLetterRows: (rows: ReadonlyArray<readonly [number, string, string]>) => void;
   protected readonly runner: SqlRunner;
 
   constructor(path: string) {
     super();
     this.location = path;
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    try {
-      this.database = new Database(path);
-    } catch (error) {
-      throw new TraceStoreError('store_unavailable', path, `cannot open the SQLite database (${(error as Error).message})`, {
-        cause: error,
-      });
+    let opened: { database: Database.Database; schemaVersion: number } | undefined;
+    for (let attempt = 1; !opened; attempt += 1) {
+      try {
+        opened = openAndMigrate(path);
+      } catch (error) {
+        // The busy timeout covers most waits; a few lock steps (switching a fresh file to WAL while
+        // another process does the same) report SQLITE_BUSY at once. Those are retried, briefly.
+        if (!isBusy(error) || attempt >= OPEN_ATTEMPTS) throw openError(error, path);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * attempt);
+      }
     }
-    this.database.pragma('journal_mode = WAL');
-    this.database.pragma('synchronous = NORMAL');
-    this.database.pragma('busy_timeout = 5000');
-    this.schemaVersion = this.migrate();
-    this.insert = this.database.prepare(
+    this.database = opened.database;
+    this.schemaVersion = opened.schemaVersion;
+    const insert = this.database.prepare(
       `INSERT INTO events (${EVENT_COLUMN_NAMES.join(', ')}) VALUES (${EVENT_COLUMN_NAMES.map(() => '?').join(', ')})`,
     );
     this.insertMany = this.database.transaction((events: readonly CachetEvent[]) => {
-      for (const event of events) this.insert.run(...eventRowValues(event));
+      for (const event of events) insert.run(...eventRowValues(event));
+    });
+    const insertDeadLetter = this.database.prepare('INSERT INTO dead_letters (dead_at, reason, event) VALUES (?, ?, ?)');
+    this.insertDeadLetterRows = this.database.transaction((rows: ReadonlyArray<readonly [number, string, string]>) => {
+      for (const row of rows) insertDeadLetter.run(...row);
     });
     this.runner = {
-      all: async (sql, params) => this.database.prepare(sql).all(...params) as Record<string, unknown>[],
+      all: async (sql, params) => {
+        try {
+          return this.database.prepare(sql).all(...params) as Record<string, unknown>[];
+        } catch (error) {
+          throw translateError(error, this.location);
+        }
+      },
     };
   }
 
@@ -65,33 +79,88 @@ export class SqliteTraceStore extends SqlTraceStore {
     }
   }
 
+  protected async insertDeadLetters(rows: ReadonlyArray<readonly [number, string, string]>): Promise<void> {
+    try {
+      this.insertDeadLetterRows(rows);
+    } catch (error) {
+      throw translateError(error, this.location);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.database.open) this.database.close();
   }
+}
 
-  /** Apply pending migrations, each in its own transaction. Returns the resulting version. */
-  private migrate(): number {
-    this.database.exec(MIGRATIONS_TABLE_SQL);
-    const current = Number(
-      (this.database.prepare('SELECT MAX(version) AS version FROM cachet_migrations').get() as { version: number | null })
-        .version ?? 0,
-    );
-    for (const migration of pendingMigrations(current, this.location)) {
-      this.database.transaction(() => {
-        for (const statement of migration.statements.sqlite) this.database.exec(statement);
-        this.database
-          .prepare('INSERT INTO cachet_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-          .run(migration.version, migration.name, Date.now());
-      })();
-    }
-    return Math.max(current, LATEST_SCHEMA_VERSION);
+const OPEN_ATTEMPTS = 10;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_BUSY' || code?.startsWith('SQLITE_BUSY_') === true || code === 'SQLITE_LOCKED';
+}
+
+/**
+ * Open the file, switch it to WAL and apply pending migrations. The version check and the
+ * migrations run in one IMMEDIATE transaction: several processes opening a fresh file at once
+ * queue on the write lock, and the ones after the first find the schema already there.
+ */
+function openAndMigrate(path: string): { database: Database.Database; schemaVersion: number } {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path);
+  try {
+    // Before anything else: switching to WAL and migrating wait for other processes opening the same file.
+    database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    const schemaVersion = database
+      .transaction(() => {
+        database.exec(MIGRATIONS_TABLE_SQL);
+        const current = Number(
+          (database.prepare('SELECT MAX(version) AS version FROM cachet_migrations').get() as { version: number | null })
+            .version ?? 0,
+        );
+        for (const migration of pendingMigrations(current, path)) {
+          for (const statement of migration.statements.sqlite) database.exec(statement);
+          database
+            .prepare('INSERT INTO cachet_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+            .run(migration.version, migration.name, Date.now());
+        }
+        return Math.max(current, LATEST_SCHEMA_VERSION);
+      })
+      .immediate();
+    return { database, schemaVersion };
+  } catch (error) {
+    database.close();
+    throw error;
   }
 }
 
-function translateError(error: unknown, location: string): unknown {
+/** Why a SQLite file could not be opened, as a `TraceStoreError` naming the path. */
+function openError(error: unknown, path: string): unknown {
+  if (error instanceof TraceStoreError) return error;
   const code = (error as { code?: string }).code;
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return duplicateEventError(location, error);
-  if (code === 'SQLITE_CONSTRAINT_NOTNULL' || code === undefined) return error;
+  const reason =
+    code === 'ENOTDIR'
+      ? 'a parent of this path is a regular file, not a directory'
+      : code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
+        ? 'the file is not a SQLite database, or is corrupt or truncated'
+        : (error as Error).message;
+  return new TraceStoreError('store_unavailable', path, `cannot open the SQLite trace store: ${reason}`, { cause: error });
+}
+
+function translateError(error: unknown, location: string): unknown {
+  if (error instanceof TraceStoreError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return duplicateEventError(location, error);
+  // A value SQLite refuses (constraint, too big, a binding it cannot take): this event, not the store.
+  if (code?.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_TOOBIG' || code === 'SQLITE_MISMATCH' || code === undefined) {
+    return new TraceStoreError('rejected_event', location, `SQLite refused the event (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new TraceStoreError('store_unavailable', location, 'the SQLite file is corrupt or truncated', { cause: error });
+  }
   return new TraceStoreError('store_unavailable', location, (error as Error).message, { cause: error });
 }
 

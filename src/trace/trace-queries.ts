@@ -1,13 +1,20 @@
 import type { CacheBreakCause, CachetEvent, EventType } from '../events/catalog.js';
+import { ValidationError } from '../model/errors.js';
 import { ratio, tokenBuckets } from './analytics.js';
 import { addCondition, sessionAndTimeConditions, USAGE_SUM_COLUMNS } from './sql-conditions.js';
 import { type SqlRow, type SqlRunner, toNullableString, toNumber } from './sql-runner.js';
 import type { EventQuery, RequestBreak, RequestSummary, SessionSummary } from './trace-store.js';
 
-const DEFAULT_EVENT_LIMIT = 10_000;
+/** Most events one `events()` call returns (and the default): page with `afterSeq` beyond it. */
+export const MAX_EVENT_LIMIT = 10_000;
 
 /** Read queries shared by both backends: portable SQL, `?` placeholders. */
 export async function queryEvents(runner: SqlRunner, query: EventQuery = {}): Promise<CachetEvent[]> {
+  const limit = query.limit ?? MAX_EVENT_LIMIT;
+  // SQLite reads `LIMIT -1` as "no limit": anything outside 1..MAX would bypass the cap.
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_EVENT_LIMIT) {
+    throw new ValidationError('events.limit', `an integer from 1 to ${MAX_EVENT_LIMIT}`, String(limit));
+  }
   const conditions = sessionAndTimeConditions(query);
   if (query.types && query.types.length > 0) {
     addCondition(conditions, `type IN (${query.types.map(() => '?').join(', ')})`, ...query.types);
@@ -18,7 +25,7 @@ export async function queryEvents(runner: SqlRunner, query: EventQuery = {}): Pr
     `SELECT session_id, seq, type, at, payload FROM events
      ${clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : ''}
      ORDER BY session_id, seq LIMIT ?`,
-    [...params, query.limit ?? DEFAULT_EVENT_LIMIT],
+    [...params, limit],
   );
   return rows.map(rowToEvent);
 }

@@ -1,4 +1,13 @@
-import { CachetError } from '../model/errors.js';
+import { CachetError, ValidationError } from '../model/errors.js';
+
+export type TraceStoreErrorCode =
+  | 'schema_too_new'
+  | 'duplicate_event'
+  /** The backend refused this event's values (a constraint, a value out of range): retrying cannot help. */
+  | 'rejected_event'
+  /** Unreachable, corrupt or unreadable store: may pass once the store is back. */
+  | 'store_unavailable'
+  | 'store_closed';
 
 /**
  * A trace store could not do what was asked: unreachable database, a schema newer than this
@@ -6,12 +15,8 @@ import { CachetError } from '../model/errors.js';
  */
 export class TraceStoreError extends CachetError {
   readonly location: string;
-  constructor(
-    code: 'schema_too_new' | 'duplicate_event' | 'store_unavailable' | 'store_closed',
-    location: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  declare readonly code: TraceStoreErrorCode;
+  constructor(code: TraceStoreErrorCode, location: string, message: string, options?: { cause?: unknown }) {
     super(code, `${location}: ${message}`, options);
     this.location = location;
   }
@@ -22,4 +27,13 @@ export function duplicateEventError(location: string, cause: unknown): TraceStor
   return new TraceStoreError('duplicate_event', location, 'an event with the same sessionId and seq is already stored', {
     cause,
   });
+}
+
+/**
+ * True when the error is about the events themselves (invalid, duplicate, refused by a column),
+ * so writing them again can never succeed; false for an unavailable store, which may come back.
+ */
+export function isEventRejection(error: unknown): boolean {
+  if (error instanceof ValidationError) return true;
+  return error instanceof TraceStoreError && (error.code === 'duplicate_event' || error.code === 'rejected_event');
 }

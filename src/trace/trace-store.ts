@@ -1,4 +1,5 @@
 import type { CacheBreakCause, CachetEvent, EventType, SkillLoadReason } from '../events/catalog.js';
+import type { DeadLetter, DeadLetterEntry } from './dead-letter.js';
 
 /** Which backend holds the traces. */
 export type TraceBackend = 'sqlite' | 'postgres';
@@ -18,7 +19,7 @@ export interface EventQuery {
   to?: number;
   /** Only events with a larger `seq` (within `sessionId`). */
   afterSeq?: number;
-  /** At most this many events (default 10,000). */
+  /** At most this many events: 1 to `MAX_EVENT_LIMIT` (10,000, also the default). */
   limit?: number;
 }
 
@@ -159,5 +160,15 @@ export interface TraceStore {
   cacheEffectiveness(filter?: TraceFilter): Promise<CacheEffectivenessReport>;
   skills(filter?: TraceFilter): Promise<SkillsReport>;
   breakCauses(filter?: TraceFilter): Promise<BreakCauseCount[]>;
+  /**
+   * Changes whenever events are added (SQLite: the largest event id; PostgreSQL: the largest
+   * id and the current second, as concurrent transactions may commit ids out of order). The
+   * server reuses an analytics answer only while this is unchanged.
+   */
+  dataVersion(): Promise<string>;
+  /** Keep events that cannot be stored (with why) in `dead_letters`, so they block nothing and are not lost. */
+  deadLetter(entries: readonly DeadLetterEntry[]): Promise<void>;
+  /** Dead-lettered events, oldest first: at most `limit` (default 1,000) with `id` above `afterId`. */
+  deadLetters(options?: { limit?: number; afterId?: number }): Promise<DeadLetter[]>;
   close(): Promise<void>;
 }

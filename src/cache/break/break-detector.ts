@@ -1,6 +1,6 @@
 import type { CacheBreakCause, CacheBreakPayload } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
-import type { Usage } from '../../model/usage.js';
+import type { ProviderCacheMissReason, Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS } from '../../providers/anthropic/models.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
@@ -81,7 +81,7 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
   function judge(body: NormalizedWireBody, context: ObserveContext): Omit<CacheBreak, 'turn' | 'step'> | null {
     if (!previous) return null;
     const before = previous.body;
-    const report = diffNormalized(before, body);
+    const report = diffNormalized(before, body, false, counter);
     const cachedTokens = tokensOf(before, 0, report.horizon);
     const rules = cacheRulesFor(before);
     const threshold = options.minMissedTokens ?? (rules === 'openai' ? 128 : 1);
@@ -165,10 +165,16 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
       return detector.observeNormalized(normalizeWireBody(rawBody, options.format), context);
     },
     observeNormalized(body, context) {
-      const found = judge(body, context);
+      const serverCause = context.usage?.cacheMissReason;
+      const found = judge(body, context) ?? (previous ? serverOnlyBreak(serverCause) : null);
       previous = { body, at: context.at };
       if (!found) return null;
-      const cacheBreak: CacheBreak = { turn: context.turn ?? 0, step: context.step ?? 0, ...found };
+      const cacheBreak: CacheBreak = {
+        turn: context.turn ?? 0,
+        step: context.step ?? 0,
+        ...found,
+        ...(serverCause === undefined ? {} : { serverCause }),
+      };
       if (options.bus && options.sessionId) {
         const { explanation: _explanation, ...payload } = cacheBreak;
         options.bus.emit('cache.break', options.sessionId, context.at, payload);
@@ -180,6 +186,24 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
     },
   };
   return detector;
+}
+
+/**
+ * The provider names a miss Cachet's comparison did not find (a change Cachet cannot see, such
+ * as a speed switch or a server-side eviction): recorded as `unknown` so the disagreement shows.
+ */
+function serverOnlyBreak(reason: ProviderCacheMissReason | null | undefined): Omit<CacheBreak, 'turn' | 'step'> | null {
+  if (!reason?.missedTokens) return null;
+  return {
+    zone: null,
+    path: null,
+    byteOffset: null,
+    before: null,
+    after: null,
+    cause: 'unknown',
+    missedTokens: reason.missedTokens,
+    explanation: `The provider reports ${reason.type} (${reason.missedTokens} tokens not read); the two bodies show no such change.`,
+  };
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import type { ProviderId } from '../../providers/adapter.js';
-import { cacheHorizon } from '../wire/cache-rules.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { cacheHorizon, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity, type WireUnit, type WireZone } from '../wire/wire-unit.js';
 import { clockChangedAt } from './clock-pattern.js';
@@ -22,13 +25,28 @@ export interface WireDivergence {
 export interface WireDiff {
   /** The two bodies are byte-identical as JSON. */
   identical: boolean;
-  /** Null when `b` keeps everything `a` could have cached (it only appends). */
+  /**
+   * In `cachet diff`: the first divergence anywhere in the bodies (null only when `b` just
+   * appends or drops `a`'s turn tail). In `WireDiffReport`: the first divergence inside the
+   * part `a` could have cached (see `byteDivergence` for the other).
+   */
   firstDivergence: WireDivergence | null;
   cause: CacheBreakCause | null;
+  /**
+   * Tokens `a` could have cached (up to its last breakpoint, or all of it under automatic
+   * caching) that `b` cannot read because of the divergence; 0 when no breakpoint covered it.
+   */
+  cacheImpact: number;
 }
 
 /** `WireDiff` with the details programs and the live detector use. */
 export interface WireDiffReport extends WireDiff {
+  /** The first divergence anywhere, inside or beyond the cacheable part (null for appends and dropped tails). */
+  byteDivergence: WireDivergence | null;
+  /** Cause of `byteDivergence`; equals `cause` when the divergence lies inside the cacheable part. */
+  byteCause: CacheBreakCause | null;
+  /** Index (in `a`'s units, or `b`'s when `a` has none there) of `byteDivergence`, or null. */
+  byteUnitIndex: number | null;
   /** Index (in `a`'s units) of the first divergent unit, or null. */
   unitIndex: number | null;
   /** Units of `a` that could have been cached (see `cacheHorizon`). */
@@ -44,6 +62,8 @@ export interface WireDiffReport extends WireDiff {
 export interface DiffOptions {
   /** Wire format of both bodies; detected from each body's shape when absent. */
   format?: ProviderId;
+  /** Counts `cacheImpact`; Anthropic's estimator under Anthropic rules, o200k otherwise. */
+  counter?: TokenCounter;
 }
 
 const EXCERPT_BEFORE = 24;
@@ -65,47 +85,97 @@ export function diffWireBodies(a: unknown, b: unknown, options: DiffOptions = {}
     normalizeWireBody(a, options.format),
     normalizeWireBody(b, options.format),
     JSON.stringify(a) === JSON.stringify(b),
+    options.counter,
   );
 }
 
 /** `diffWireBodies` on bodies already normalized. */
-export function diffNormalized(a: NormalizedWireBody, b: NormalizedWireBody, identical = false): WireDiffReport {
+export function diffNormalized(
+  a: NormalizedWireBody,
+  b: NormalizedWireBody,
+  identical = false,
+  counter?: TokenCounter,
+): WireDiffReport {
   const horizon = cacheHorizon(a);
-  const base = { identical, horizon, a, b };
-  let droppedTail: WireDiffReport['droppedTail'] = null;
-  for (let index = 0; index < horizon; index++) {
+  const found = firstDivergentUnit(a, b);
+  const noByteDivergence = { byteDivergence: null, byteCause: null, byteUnitIndex: null };
+  if (found === null || found.droppedTail !== null) {
+    const droppedTail = found?.droppedTail ?? null;
+    return {
+      identical,
+      horizon,
+      a,
+      b,
+      ...noByteDivergence,
+      firstDivergence: null,
+      cause: null,
+      cacheImpact: 0,
+      unitIndex: null,
+      droppedTail,
+      explanation: identical
+        ? 'The bodies are identical.'
+        : droppedTail
+          ? "b keeps every block a could have cached except a's turn tail, which is never persisted."
+          : 'b keeps every block a could have cached and only adds after it.',
+    };
+  }
+  const { index, divergence, cause } = found;
+  const within = index < horizon;
+  const cacheImpact = within ? tokensBetween(a, index, horizon, counter ?? defaultCounter(a)) : 0;
+  const where = `${divergence.zone} differ first at ${divergence.path} (byte ${divergence.byteOffset}): ${causeSentence(cause)}`;
+  return {
+    identical,
+    horizon,
+    a,
+    b,
+    byteDivergence: divergence,
+    byteCause: cause,
+    byteUnitIndex: index,
+    firstDivergence: within ? divergence : null,
+    cause: within ? cause : null,
+    cacheImpact,
+    unitIndex: within ? index : null,
+    droppedTail: null,
+    explanation: within
+      ? `${where}; everything cached after this point must be written again.`
+      : `${where}; no breakpoint of a covers it, so nothing a cached is lost.`,
+  };
+}
+
+interface DivergentUnit {
+  index: number;
+  divergence: WireDivergence;
+  cause: CacheBreakCause;
+  droppedTail: null;
+}
+
+/** The first unit where `b` stops repeating `a`: a divergence, a dropped turn tail, or null when `b` only appends. */
+function firstDivergentUnit(
+  a: NormalizedWireBody,
+  b: NormalizedWireBody,
+): DivergentUnit | { droppedTail: { messageIndex: number; text: string } } | null {
+  for (let index = 0; index < a.units.length; index++) {
     const before = a.units[index]!;
     const after = b.units[index];
     if (after && unitIdentity(before) === unitIdentity(after)) continue;
     const tail = droppedTurnTail(a, b, before);
-    if (tail !== null) {
-      droppedTail = { messageIndex: before.messageIndex!, text: tail };
-      break;
-    }
-    const divergence = describeDivergence(before, after);
-    const cause = classifyDivergence(a, b, divergence.zone, before, after, divergence.charIndex);
-    const { charIndex: _charIndex, ...firstDivergence } = divergence;
-    return {
-      ...base,
-      firstDivergence,
-      cause,
-      unitIndex: index,
-      droppedTail: null,
-      explanation: `${firstDivergence.zone} differ first at ${firstDivergence.path} (byte ${firstDivergence.byteOffset}): ${causeSentence(cause)}; everything cached after this point must be written again.`,
-    };
+    if (tail !== null) return { droppedTail: { messageIndex: before.messageIndex!, text: tail } };
+    const described = describeDivergence(before, after);
+    const cause = classifyDivergence(a, b, described.zone, before, after, described.charIndex);
+    const { charIndex: _charIndex, ...divergence } = described;
+    return { index, divergence, cause, droppedTail: null };
   }
-  return {
-    ...base,
-    firstDivergence: null,
-    cause: null,
-    unitIndex: null,
-    droppedTail,
-    explanation: identical
-      ? 'The bodies are identical.'
-      : droppedTail
-        ? "b keeps every block a could have cached except a's turn tail, which is never persisted."
-        : 'b keeps every block a could have cached and only adds after it.',
-  };
+  return null;
+}
+
+function defaultCounter(body: NormalizedWireBody): TokenCounter {
+  return cacheRulesFor(body) === 'anthropic' ? anthropicEstimator() : openAITokenCounter();
+}
+
+function tokensBetween(body: NormalizedWireBody, from: number, to: number, counter: TokenCounter): number {
+  let total = 0;
+  for (let index = from; index < to; index++) total += unitTokens(body.units[index]!, counter);
+  return total;
 }
 
 /**

@@ -138,7 +138,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     if (readEnd >= 0) {
       const entry = entries.get(hashes[readEnd]!)!;
       explanation.push(
-        `Read ${formatTokens(cacheReadTokens)} tokens from the entry ending at ${entry.path}, written ${formatAge(at - entry.writtenAt)} ago by request #${entry.request} (${entry.ttl} TTL, refreshed).`,
+        `Read ${formatTokens(cacheReadTokens)} tokens from the entry ending at ${entry.path}, written ${formatAge(at - entry.writtenAt)} ago by request #${entry.request + 1} (${entry.ttl} TTL, refreshed).`,
       );
     }
     if (lookbackMissed && lookbackMissed.entry.tokens > cacheReadTokens) {

@@ -156,7 +156,7 @@ export function createOpenAICacheModel(options: OpenAICacheModelOptions = {}): C
         best.prompt.expiresAt = Math.max(best.prompt.expiresAt, at + lifetime);
         readFrom = { path: pathAtTokens(body, cumulative, cacheReadTokens), writtenAt: best.prompt.writtenAt };
         explanation.push(
-          `Read ${formatTokens(cacheReadTokens)} tokens: ${formatTokens(shared)} shared with request #${best.prompt.request} (${formatAge(at - best.prompt.writtenAt)} ago), rounded down to 1,024 + k × 128.`,
+          `Read ${formatTokens(cacheReadTokens)} tokens: ${formatTokens(shared)} shared with request #${best.prompt.request + 1} (${formatAge(at - best.prompt.writtenAt)} ago), rounded down to 1,024 + k × 128.`,
         );
       } else if (shared > 0) {
         explanation.push(

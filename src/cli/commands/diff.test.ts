@@ -23,13 +23,15 @@ describe('cachet diff', () => {
   const a = file('a.json', anthropicRequest({ time: '2026-11-21T10:00:00Z' }));
   const b = file('b.json', anthropicRequest({ time: '2026-11-21T10:05:00Z' }));
 
-  it('--json prints exactly {identical, firstDivergence, cause}', async () => {
+  it('--json prints exactly {identical, firstDivergence, cause, cacheImpact}', async () => {
     const io = capture();
     expect(await runDiff(a, b, { json: true }, io.output)).toBe(0);
     expect(io.out).toHaveLength(1);
     const parsed = JSON.parse(io.out[0]!);
-    expect(Object.keys(parsed)).toEqual(['identical', 'firstDivergence', 'cause']);
+    expect(Object.keys(parsed)).toEqual(['identical', 'firstDivergence', 'cause', 'cacheImpact']);
     expect(parsed).toMatchObject({ identical: false, cause: 'clock', firstDivergence: { zone: 'system', path: 'system[1]' } });
+    // system[1] closes the first breakpoint: the whole system block and the marked message are lost.
+    expect(parsed.cacheImpact).toBeGreaterThan(0);
     expect(Object.keys(parsed.firstDivergence)).toEqual(['zone', 'path', 'byteOffset', 'before', 'after']);
   });
 
@@ -43,7 +45,43 @@ describe('cachet diff', () => {
     });
     const io = capture();
     await runDiff(a, file('grown.json', grown), { json: true }, io.output);
-    expect(JSON.parse(io.out[0]!)).toEqual({ identical: false, firstDivergence: null, cause: null });
+    expect(JSON.parse(io.out[0]!)).toEqual({ identical: false, firstDivergence: null, cause: null, cacheImpact: 0 });
+  });
+
+  describe('changes no breakpoint covers (system-only breakpoint)', () => {
+    const systemOnly = (messages: unknown[], extra: Record<string, unknown> = {}) => anthropicRequest({ messages, extra });
+    const history = [
+      { role: 'user', content: [{ type: 'text', text: 'Fix the failing test.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Which one?' }] },
+      { role: 'user', content: [{ type: 'text', text: 'The parser test.' }] },
+    ];
+    const before = file('system-only-a.json', systemOnly(history));
+
+    it('reports a history edit behind the breakpoint with cacheImpact 0', async () => {
+      const edited = structuredClone(history);
+      (edited[1]!.content[0] as { text: string }).text = 'Which test, exactly?';
+      const io = capture();
+      await runDiff(before, file('system-only-b.json', systemOnly(edited)), { json: true }, io.output);
+      const parsed = JSON.parse(io.out[0]!);
+      expect(parsed).toMatchObject({
+        identical: false,
+        cause: 'history-edited',
+        cacheImpact: 0,
+        firstDivergence: { zone: 'messages', path: 'messages[1].content[0]', byteOffset: 29 },
+      });
+    });
+
+    it('reports a tool_choice change behind the breakpoint with cacheImpact 0', async () => {
+      const io = capture();
+      const after = file('system-only-c.json', systemOnly(history, { tool_choice: { type: 'any' } }));
+      await runDiff(before, after, { json: true }, io.output);
+      const parsed = JSON.parse(io.out[0]!);
+      expect(parsed).toMatchObject({ identical: false, cause: 'params-changed', cacheImpact: 0 });
+      expect(parsed.firstDivergence.zone).toBe('params');
+      const text = capture();
+      await runDiff(before, after, {}, text.output);
+      expect(text.out.join('\n')).toContain('cache impact: none');
+    });
   });
 
   it('prints a readable report without --json', async () => {
@@ -72,7 +110,7 @@ describe('cachet diff', () => {
     const program = new Command().exitOverride();
     registerDiffCommand(program);
     const command = program.commands.find((candidate) => candidate.name() === 'diff');
-    expect(command?.options.map((option) => option.long)).toEqual(['--json', '--provider']);
+    expect(command?.options.map((option) => option.long)).toEqual(['--json', '--provider', '--sequence']);
     expect(() => program.parse(['node', 'cachet', 'diff', a, b, '--provider', 'nope'])).toThrow(/expected one of/);
   });
 });

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { causeSentence, diffWireBodies, type WireDiff } from '../../cache/break/diff-wire-bodies.js';
-import { normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
+import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
+import { readCapture } from '../../gateway/analyze/read-capture.js';
+import { conversationKey } from '../../gateway/proxy/conversation-key.js';
+import { wireRouteOfProvider } from '../../gateway/proxy/wire-route.js';
 import { CachetError } from '../../model/errors.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { PROVIDER_NAMES } from '../../workloads/workload-schema.js';
@@ -13,6 +16,8 @@ export const DIFF_BAD_INPUT_EXIT_CODE = 2;
 export interface DiffCommandOptions {
   json?: boolean;
   provider?: ProviderId;
+  /** A JSONL capture: compare each request with the previous one of its conversation. */
+  sequence?: string;
 }
 
 export interface DiffOutput {
@@ -32,15 +37,28 @@ export function registerDiffCommand(program: Command): Command {
   return program
     .command('diff')
     .description('compare two captured request bodies and name the first cache-breaking divergence')
-    .argument('<a>', 'the earlier request body (JSON file)')
-    .argument('<b>', 'the later request body (JSON file)')
-    .option('--json', 'print {identical, firstDivergence, cause} as one JSON object')
+    .argument('[a]', 'the earlier request body (JSON file)')
+    .argument('[b]', 'the later request body (JSON file)')
+    .option('--json', 'print {identical, firstDivergence, cause, cacheImpact} as one JSON object')
     .option(
       '--provider <provider>',
       `wire format of both bodies (${PROVIDER_NAMES.join(', ')}); detected when absent`,
       parseProvider,
     )
-    .action(async (a: string, b: string, options: DiffCommandOptions) => {
+    .option(
+      '--sequence <file>',
+      'a JSONL capture ({at, body} per line): diff each request with the previous one of its conversation',
+    )
+    .action(async (a: string | undefined, b: string | undefined, options: DiffCommandOptions) => {
+      if (options.sequence) {
+        process.exitCode = await runDiffSequence(options.sequence, options);
+        return;
+      }
+      if (!a || !b) {
+        console.error('cachet diff: give two body files, or --sequence capture.jsonl');
+        process.exitCode = DIFF_BAD_INPUT_EXIT_CODE;
+        return;
+      }
       process.exitCode = await runDiff(a, b, options);
     });
 }
@@ -67,23 +85,94 @@ export async function runDiff(
     return 1;
   }
   if (options.json) {
-    const result: WireDiff = { identical: report.identical, firstDivergence: report.firstDivergence, cause: report.cause };
+    const result: WireDiff = {
+      identical: report.identical,
+      firstDivergence: report.byteDivergence,
+      cause: report.byteCause,
+      cacheImpact: report.cacheImpact,
+    };
     output.out(JSON.stringify(result));
     return 0;
   }
   output.out(`${pathA} → ${pathB} (${report.a.format}${report.b.format !== report.a.format ? ` / ${report.b.format}` : ''})`);
   output.out(`identical: ${report.identical ? 'yes' : 'no'}`);
-  const divergence = report.firstDivergence;
-  if (!divergence || !report.cause) {
+  const divergence = report.byteDivergence;
+  if (!divergence || !report.byteCause) {
     output.out(
-      report.identical ? 'no divergence.' : 'no cache break: b keeps everything a could have cached and only adds after it.',
+      report.identical
+        ? 'no divergence.'
+        : report.droppedTail
+          ? "no cache break: b drops only a's turn tail, which is never persisted."
+          : 'no cache break: b keeps everything a could have cached and only adds after it.',
     );
     return 0;
   }
   output.out(`first divergence: ${divergence.zone} at ${divergence.path}, byte ${divergence.byteOffset}`);
-  output.out(`cause: ${report.cause} (${causeSentence(report.cause)})`);
+  output.out(`cause: ${report.byteCause} (${causeSentence(report.byteCause)})`);
   output.out(`  a: ${divergence.before || '(absent)'}`);
   output.out(`  b: ${divergence.after || '(absent)'}`);
+  output.out(
+    report.cacheImpact > 0
+      ? `cache impact: about ${report.cacheImpact.toLocaleString('en-US')} tokens a could have cached cannot be read by b.`
+      : "cache impact: none (no breakpoint of a covers this change; only what follows a's last breakpoint differs).",
+  );
+  return 0;
+}
+
+/** One consecutive pair of a `--sequence` capture, as `--json` prints it. */
+export interface SequenceDiff extends WireDiff {
+  conversation: string;
+  /** Line positions (from 0, blank lines skipped) of the two requests in the capture. */
+  from: number;
+  to: number;
+}
+
+/**
+ * `cachet diff --sequence capture.jsonl`: every request against the previous request of its
+ * conversation (the capture's `conversation`, else the proxy's grouping rules).
+ */
+export async function runDiffSequence(
+  path: string,
+  options: DiffCommandOptions = {},
+  output: DiffOutput = { out: (line) => console.log(line), err: (line) => console.error(line) },
+): Promise<number> {
+  const pairs: SequenceDiff[] = [];
+  try {
+    const requests = await readCapture(path);
+    const previous = new Map<string, { index: number; body: unknown }>();
+    requests.forEach((request, index) => {
+      const format = options.provider ?? (request.provider as ProviderId | undefined) ?? detectWireFormat(request.body);
+      const conversation = request.conversation ?? conversationKey(wireRouteOfProvider(format), request.body, null).id;
+      const before = previous.get(conversation);
+      previous.set(conversation, { index, body: request.body });
+      if (!before) return;
+      const report = diffWireBodies(before.body, request.body, { format });
+      pairs.push({
+        conversation,
+        from: before.index,
+        to: index,
+        identical: report.identical,
+        firstDivergence: report.byteDivergence,
+        cause: report.byteCause,
+        cacheImpact: report.cacheImpact,
+      });
+    });
+  } catch (error) {
+    output.err(`cachet diff: ${error instanceof Error ? error.message : String(error)}`);
+    return error instanceof CachetError ? DIFF_BAD_INPUT_EXIT_CODE : 1;
+  }
+  if (options.json) {
+    output.out(JSON.stringify({ pairs }));
+    return 0;
+  }
+  for (const pair of pairs) {
+    const where = pair.firstDivergence
+      ? `${pair.cause} at ${pair.firstDivergence.path} byte ${pair.firstDivergence.byteOffset}, cache impact ${pair.cacheImpact.toLocaleString('en-US')} tokens`
+      : pair.identical
+        ? 'identical'
+        : 'appends only';
+    output.out(`${pair.conversation} #${pair.from} → #${pair.to}: ${where}`);
+  }
   return 0;
 }
 

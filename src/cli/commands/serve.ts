@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_SERVE_PORT, startServer } from '../../server/start-server.js';
+import { serveTokenProblem } from '../../server/serve-token.js';
+import { DEFAULT_SERVE_PORT, ServeConfigError, startServer } from '../../server/start-server.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 
@@ -42,6 +43,9 @@ export async function runServe(
   output: (line: string) => void = console.log,
 ): Promise<() => Promise<void>> {
   const token = options.token ?? process.env.CACHET_SERVE_TOKEN;
+  // Refuse an unusable token before touching the store (the CLI exits 2).
+  const tokenProblem = token ? serveTokenProblem(token) : null;
+  if (tokenProblem) throw new ServeConfigError(tokenProblem);
   const store = await openTraceStore(options.db);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

@@ -1,5 +1,11 @@
 export type { AiSdkCall, AiSdkProviderOptions } from './ai-sdk-types.js';
 export { anthropicBodyToAiSdk } from './anthropic-body-to-ai-sdk.js';
+export {
+  type CachetCallInfo,
+  type CachetMiddleware,
+  type CachetMiddlewareOptions,
+  cachetMiddleware,
+} from './cachet-middleware.js';
 export { messagesFromAiSdk } from './messages-from-ai-sdk.js';
 export { openAIBodyToAiSdk } from './openai-body-to-ai-sdk.js';
 export {
@@ -13,3 +19,4 @@ export {
   toAiSdkCall,
 } from './to-ai-sdk-call.js';
 export { type AiSdkUsageSource, usageFromAiSdk } from './usage-from-ai-sdk.js';
+export { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';

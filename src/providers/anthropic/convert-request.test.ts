@@ -703,3 +703,15 @@ describe('lookback guard', () => {
     );
   });
 });
+
+describe('diagnostics option', () => {
+  it('asks for the server cache-miss reason only when told, with the previous response id or null', () => {
+    expect('diagnostics' in convertToAnthropic(plainChat(), { padding: 'never' }).body).toBe(false);
+    const first = convertToAnthropic(plainChat(), { padding: 'never', diagnostics: { previousMessageId: null } }).body;
+    expect(first.diagnostics).toEqual({ previous_message_id: null });
+    const next = convertToAnthropic(plainChat(), { padding: 'never', diagnostics: { previousMessageId: 'msg_01' } });
+    expect(next.body.diagnostics).toEqual({ previous_message_id: 'msg_01' });
+    // The field shapes no prefix: the same breakpoints either way.
+    expect(brief(next)).toEqual(brief(convertToAnthropic(plainChat(), { padding: 'never' })));
+  });
+});

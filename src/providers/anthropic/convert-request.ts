@@ -199,6 +199,7 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
   };
   applyParams(body, request.params, warnings);
   if (plan.automatic) body.cache_control = cacheControlMarker(plan.automatic.ttl);
+  if (options.diagnostics) body.diagnostics = { previous_message_id: options.diagnostics.previousMessageId };
 
   warnings.push(...validateAnthropicBreakpoints(body));
   return {

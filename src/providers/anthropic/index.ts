@@ -34,6 +34,7 @@ export {
   convertRequest,
   convertToAnthropic,
 } from './convert-request.js';
+export { messagesFromAnthropic } from './messages-from-reply.js';
 export {
   ANTHROPIC_CACHE_PRICING,
   ANTHROPIC_LOOKBACK_POSITIONS,

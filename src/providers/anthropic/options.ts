@@ -43,6 +43,12 @@ export interface AnthropicOptions {
   markers?: readonly CallerMarker[];
   /** Model rows that override or extend the built-in table. */
   models?: readonly AnthropicModelRow[];
+  /**
+   * Ask the API why the cache missed (`diagnostics: { previous_message_id }`): pass the `id` of the
+   * session's previous response, or `null` on the first request to opt in [off]. The reply's
+   * `diagnostics.cache_miss_reason` then lands in `parseUsage(...).cacheMissReason`.
+   */
+  diagnostics?: { previousMessageId: string | null };
 }
 
 export const DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS = 1024;

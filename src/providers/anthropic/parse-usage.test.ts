@@ -1,8 +1,8 @@
-import type { MessageDeltaUsage, Usage as WireUsage } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Diagnostics, MessageDeltaUsage, Usage as WireUsage } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../model/errors.js';
 import { totalInputTokens } from '../../model/usage.js';
-import { parseAnthropicUsage } from './parse-usage.js';
+import { parseAnthropicCacheMissReason, parseAnthropicUsage } from './parse-usage.js';
 
 /** The usage object of a current Messages API response, typed with the SDK so its shape is real. */
 const cachedRead: WireUsage = {
@@ -104,5 +104,33 @@ describe('parseAnthropicUsage', () => {
     expect(() => parseAnthropicUsage({ usage: { input_tokens: -1, output_tokens: 0 } })).toThrowError(/usage\.input_tokens/);
     expect(() => parseAnthropicUsage('nope')).toThrowError(ValidationError);
     expect(() => parseAnthropicUsage({ id: 'msg' })).toThrowError(/response\.usage/);
+  });
+});
+
+describe('cache diagnostics (diagnostics.cache_miss_reason)', () => {
+  const systemChanged: Diagnostics = { cache_miss_reason: { type: 'system_changed', cache_missed_input_tokens: 4096 } };
+
+  it('keeps the server reason beside the usage, from a response and from message_start', () => {
+    const response = { id: 'msg_02', usage: cachedRead, diagnostics: systemChanged };
+    expect(parseAnthropicUsage(response).cacheMissReason).toEqual({ type: 'system_changed', missedTokens: 4096 });
+    const start = { type: 'message_start', message: { id: 'msg_02', usage: cachedRead, diagnostics: systemChanged } };
+    expect(parseAnthropicUsage(start).cacheMissReason).toEqual({ type: 'system_changed', missedTokens: 4096 });
+  });
+
+  it('tells "not requested" (absent) from "no miss" (null) and reasons without a token count', () => {
+    expect('cacheMissReason' in parseAnthropicUsage({ usage: cachedRead })).toBe(false);
+    expect(parseAnthropicUsage({ usage: cachedRead, diagnostics: null }).cacheMissReason).toBeNull();
+    expect(parseAnthropicUsage({ usage: cachedRead, diagnostics: { cache_miss_reason: null } }).cacheMissReason).toBeNull();
+    const notFound: Diagnostics = { cache_miss_reason: { type: 'previous_message_not_found' } };
+    expect(parseAnthropicCacheMissReason({ diagnostics: notFound })).toEqual({
+      type: 'previous_message_not_found',
+      missedTokens: null,
+    });
+  });
+
+  it('refuses a malformed reason naming the field', () => {
+    expect(() => parseAnthropicUsage({ usage: cachedRead, diagnostics: { cache_miss_reason: { type: 7 } } })).toThrowError(
+      /diagnostics\.cache_miss_reason\.type/,
+    );
   });
 });

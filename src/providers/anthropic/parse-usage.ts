@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../../model/errors.js';
-import type { Usage } from '../../model/usage.js';
+import type { ProviderCacheMissReason, Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
 
 const count = z.number().int().nonnegative();
@@ -21,6 +21,13 @@ export const anthropicUsageSchema = z
   .passthrough();
 
 export type AnthropicUsagePayload = z.infer<typeof anthropicUsageSchema>;
+
+/** `diagnostics` of a Messages API response (SDK types `Diagnostics`, `CacheMissReason`). */
+export const anthropicDiagnosticsSchema = z
+  .object({
+    cache_miss_reason: z.object({ type: z.string(), cache_missed_input_tokens: count.nullish() }).passthrough().nullish(),
+  })
+  .passthrough();
 
 /**
  * Normalize Anthropic usage. Accepts a whole response (`{ usage }`), a `message_start` event
@@ -46,6 +53,7 @@ export function parseAnthropicUsage(response: unknown): Usage {
     const reported5m = breakdown.ephemeral_5m_input_tokens ?? 0;
     write5m = Math.max(reported5m, written - write1h);
   }
+  const cacheMissReason = parseAnthropicCacheMissReason(response);
   return {
     uncachedInputTokens: usage.input_tokens ?? 0,
     cacheReadTokens: usage.cache_read_input_tokens ?? 0,
@@ -54,7 +62,34 @@ export function parseAnthropicUsage(response: unknown): Usage {
     outputTokens: usage.output_tokens ?? 0,
     reasoningTokens: usage.output_tokens_details?.thinking_tokens ?? 0,
     raw,
+    ...(cacheMissReason === undefined ? {} : { cacheMissReason }),
   };
+}
+
+/**
+ * The server's cache-miss reason from a response or a `message_start` event: undefined when the
+ * response carries no `diagnostics` (not requested), null when it does but names no miss.
+ *
+ * @example
+ * parseAnthropicCacheMissReason({ diagnostics: { cache_miss_reason: { type: 'system_changed', cache_missed_input_tokens: 4096 } } })
+ * // { type: 'system_changed', missedTokens: 4096 }
+ */
+export function parseAnthropicCacheMissReason(response: unknown): ProviderCacheMissReason | null | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const record = response as Record<string, unknown>;
+  const message = record.message as Record<string, unknown> | undefined;
+  const raw =
+    'diagnostics' in record
+      ? record.diagnostics
+      : typeof message === 'object' && message !== null
+        ? message.diagnostics
+        : undefined;
+  if (raw === undefined) return undefined;
+  if (raw === null) return null;
+  const diagnostics = parseWith(anthropicDiagnosticsSchema, raw, 'diagnostics');
+  const reason = diagnostics.cache_miss_reason;
+  if (!reason) return null;
+  return { type: reason.type, missedTokens: reason.cache_missed_input_tokens ?? null };
 }
 
 function pickUsage(response: unknown): unknown {

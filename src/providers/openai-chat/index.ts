@@ -38,3 +38,4 @@ export function createOpenAIChatAdapter(
     parseUsage: (response) => parseOpenAIChatUsage(response),
   };
 }
+export { messagesFromOpenAIChat } from './messages-from-reply.js';

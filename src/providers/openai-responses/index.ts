@@ -35,3 +35,4 @@ export function createOpenAIResponsesAdapter(
     parseUsage: (response) => parseOpenAIResponsesUsage(response),
   };
 }
+export { messagesFromOpenAIResponses } from './messages-from-reply.js';

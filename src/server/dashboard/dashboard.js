@@ -63,10 +63,11 @@
       button.setAttribute('aria-current', String(button.dataset.sessionId === sessionId));
     }
     const encoded = encodeURIComponent(sessionId);
-    const [{ requests }, report, sessions] = await Promise.all([
+    const [{ requests }, report, sessions, agreement] = await Promise.all([
       api(`/sessions/${encoded}/requests`),
       api(`/analytics/cache_effectiveness?session=${encoded}`),
       api('/sessions'),
+      api(`/analytics/cause_agreement?session=${encoded}`),
     ]);
     const summary = sessions.sessions.find((session) => session.sessionId === sessionId);
     const figures = report.sessions[0] ?? { ...report.overall, healthyWriteShareLimit: 1 };
@@ -85,6 +86,7 @@
     setMetric('savingsUsd', figures.savingsUsd, formatUsd(figures.savingsUsd));
     setMetric('breaks', breakCount, formatTokens(breakCount));
     renderBreaks(requests);
+    renderAgreement(agreement);
     renderTable(requests);
     renderChart(requests);
     document.body.dataset.session = sessionId;
@@ -106,6 +108,27 @@
       }
     }
     if (list.children.length === 0) list.append(element('li', { class: 'none' }, 'none'));
+  }
+
+  /** Misses the provider diagnosed (Anthropic `diagnostics`): how often Cachet's cause agrees, and the pairs that do not. */
+  function renderAgreement(agreement) {
+    const line = document.getElementById('agreement');
+    const list = document.getElementById('disagreements');
+    list.replaceChildren();
+    line.textContent =
+      agreement.diagnosed === 0
+        ? 'no provider diagnostics for this session'
+        : `${agreement.agree} of ${agreement.diagnosed} diagnosed misses agree (${formatPercent(agreement.agreementRate)})`;
+    line.dataset.agreementRate = agreement.agreementRate === null ? '' : String(agreement.agreementRate);
+    for (const pair of agreement.disagreements) {
+      list.append(
+        element(
+          'li',
+          { 'data-cause': pair.cause, 'data-server-cause': pair.serverType },
+          `Cachet: ${pair.cause} · provider: ${pair.serverType} · ${pair.count}×`,
+        ),
+      );
+    }
   }
 
   function renderTable(requests) {

@@ -60,7 +60,7 @@ export async function recordSampleRun(store: TraceStore, options: { sessionId?: 
       counter,
       adapterOptions: { tokenCounter: counter, previous },
     });
-    previous = (prepared.metadata as AnthropicConversionMetadata).cacheState;
+    previous = prepared.metadata.cacheState;
     const verdict = cache.judge(prepared.body, { at: now });
     const usage = { ...verdict.usage, outputTokens: 40 + turn * 7 + step * 3 };
     breaks.observe(prepared.body, { at: now, usage, turn, step });

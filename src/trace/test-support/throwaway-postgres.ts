@@ -37,6 +37,10 @@ export interface ThrowawayPostgres {
   port: number;
   /** Create an empty database and return its URL. */
   createDatabase(name: string): Promise<string>;
+  /** `pg_ctl stop -m immediate` (connections cut, as in a crash), without starting again. */
+  crash(): void;
+  /** Start again on the same port and data directory after `crash()`. */
+  start(): void;
   stop(): void;
 }
 
@@ -72,8 +76,7 @@ export async function startThrowawayPostgres(bindir: string): Promise<ThrowawayP
     chownSync(directory, uid, gid);
   }
   const port = await freePort();
-  try {
-    run('initdb', ['-D', dataDirectory, '-U', 'cachet', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  const start = () =>
     run('pg_ctl', [
       '-D',
       dataDirectory,
@@ -86,6 +89,9 @@ export async function startThrowawayPostgres(bindir: string): Promise<ThrowawayP
       '60',
       'start',
     ]);
+  try {
+    run('initdb', ['-D', dataDirectory, '-U', 'cachet', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    start();
   } catch (error) {
     rmSync(directory, { recursive: true, force: true });
     const stderr = (error as { stderr?: string }).stderr ?? '';
@@ -105,6 +111,12 @@ export async function startThrowawayPostgres(bindir: string): Promise<ThrowawayP
         await client.end();
       }
       return `postgres://cachet@127.0.0.1:${port}/${name}`;
+    },
+    crash() {
+      run('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', '-w', 'stop']);
+    },
+    start() {
+      start();
     },
     stop() {
       try {

@@ -263,6 +263,97 @@ export function describeTraceStoreContract(name: string, harness: () => TraceSto
       });
     });
 
+    it('stores seq at and beyond 2^31, turns past 2^31 and sub-millisecond times exactly', async () => {
+      await withStore(async (store) => {
+        const at = 1_795_262_400_123.456;
+        const big = 2 ** 31 + 5;
+        const events: CachetEvent[] = [
+          { type: 'turn.started', sessionId: 'wide', seq: 2 ** 31, at, payload: { turn: big } },
+          { type: 'turn.started', sessionId: 'wide', seq: Number.MAX_SAFE_INTEGER, at: at + 0.001, payload: { turn: 1 } },
+        ];
+        await store.appendBatch(events);
+        expect(await store.events({ sessionId: 'wide' })).toEqual(events);
+        expect(await store.events({ sessionId: 'wide', from: at + 0.0005 })).toEqual([events[1]]);
+      });
+    });
+
+    it('refuses an events() limit outside 1..10,000 instead of lifting the cap', async () => {
+      await withStore(async (store) => {
+        await store.appendBatch(sampleEvents().slice(0, 3));
+        for (const limit of [-1, 0, 1.5, 10_001, Number.NaN]) {
+          await expect(store.events({ limit }), String(limit)).rejects.toBeInstanceOf(ValidationError);
+        }
+        expect(await store.events({ limit: 2 })).toHaveLength(2);
+      });
+    });
+
+    it('keeps dead letters readable, BigInt and circular payloads included', async () => {
+      await withStore(async (store) => {
+        const cycle: Record<string, unknown> = { n: 1n };
+        cycle.self = cycle;
+        await store.deadLetter([
+          {
+            event: { type: 'warning.raised', sessionId: 'x', seq: 0, at: 1, payload: cycle },
+            reason: 'circular \u0000 and BigInt',
+          },
+        ]);
+        const [letter] = await store.deadLetters();
+        // PostgreSQL text cannot hold NUL: there it is kept escaped.
+        expect(['circular \u0000 and BigInt', 'circular \\u0000 and BigInt']).toContain(letter!.reason);
+        expect(JSON.parse(letter!.event)).toEqual({
+          type: 'warning.raised',
+          sessionId: 'x',
+          seq: 0,
+          at: 1,
+          payload: { n: '1n', self: '[Circular]' },
+        });
+        expect(await store.deadLetters({ afterId: letter!.id })).toEqual([]);
+      });
+    });
+
+    it('dead-letters what the store refuses and keeps writing the events behind it', async () => {
+      await withStore(async (store) => {
+        const bus = new EventBus();
+        const dead: string[] = [];
+        const recorder = recordEvents(bus, store, {
+          batchSize: 50,
+          onDeadLetter: (event, reason) => dead.push(`${event.seq} ${reason}`),
+        });
+        bus.emit('turn.started', 'r', T0, { turn: 1 });
+        // Passes the bus (JSON-representable) but not the store's column rules: a negative token count.
+        bus.emit('usage.recorded', 'r', T0 + 1, {
+          turn: 1,
+          step: 0,
+          model: 'm',
+          usage: {
+            uncachedInputTokens: -1,
+            cacheReadTokens: 0,
+            cacheWrite5mTokens: 0,
+            cacheWrite1hTokens: 0,
+            outputTokens: 0,
+            reasoningTokens: 0,
+            raw: {},
+          },
+          costUsd: 0,
+          uncachedCostUsd: 0,
+        });
+        await recorder.flush();
+        // A second bus on the same session repeats seq 0: a duplicate the store refuses.
+        const replay = new EventBus();
+        const stopReplay = recordEvents(replay, store, { onDeadLetter: (event, reason) => dead.push(`${event.seq} ${reason}`) });
+        replay.emit('turn.started', 'r', T0 + 2, { turn: 9 });
+        await stopReplay.stop();
+        for (let turn = 2; turn <= 5; turn += 1) bus.emit('turn.started', 'r', T0 + turn * 10, { turn });
+        await recorder.stop();
+        expect(dead).toHaveLength(2);
+        expect(dead[0]).toMatch(/^1 .*usage\.uncachedInputTokens/);
+        expect(dead[1]).toMatch(/^0 .*same sessionId and seq/);
+        expect((await store.events({ sessionId: 'r' })).map((event) => event.seq)).toEqual([0, 2, 3, 4, 5]);
+        expect(recorder.stats).toMatchObject({ written: 5, deadLettered: 1, dropped: 0, pending: 0 });
+        expect((await store.deadLetters()).map((letter) => JSON.parse(letter.event).seq)).toEqual([1, 0]);
+      });
+    });
+
     it('keeps events queued through a failed write and commits them on retry', async () => {
       await withStore(async (store) => {
         let failuresLeft = 1;

@@ -1,0 +1,43 @@
+/**
+ * A LangChain v1 agent (createAgent) with Cachet's middleware. Runs with no key against a local
+ * Messages API playing a scripted coding agent.
+ *
+ *   npm run example:langchain
+ */
+import { ChatAnthropic } from '@langchain/anthropic';
+import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { createAgent } from 'langchain';
+import { cachetMiddleware } from '../src/integrations/langchain/index.js';
+import { langChainTools } from '../src/integrations/langchain/test-support/run-coding-agent.js';
+import {
+  CODING_AGENT_PERSONA,
+  CODING_AGENT_TURNS,
+  clockText,
+  memoryRecallText,
+} from '../src/integrations/test-support/coding-agent-script.js';
+import { runFigures, startCodingAgentServer } from '../src/integrations/test-support/coding-agent-server.js';
+
+const server = await startCodingAgentServer();
+let turn = 0;
+const agent = createAgent({
+  model: new ChatAnthropic({ model: 'claude-sonnet-4-5', apiKey: 'no-key-needed', anthropicApiUrl: server.origin }),
+  tools: langChainTools(),
+  systemPrompt: CODING_AGENT_PERSONA,
+  middleware: [
+    cachetMiddleware({
+      tail: () => [clockText(turn), memoryRecallText(turn)],
+      onUsage: (usage, info) =>
+        console.log(`  turn ${info.turn} step ${info.step}: read ${usage.cacheReadTokens}, wrote ${usage.cacheWrite5mTokens}`),
+    }),
+  ],
+});
+let messages: BaseMessage[] = [];
+for (const [index, script] of CODING_AGENT_TURNS.entries()) {
+  turn = index;
+  messages = (await agent.invoke({ messages: [...messages, new HumanMessage(script.user)] })).messages;
+}
+const figures = runFigures(server.verdicts, server.bodies);
+console.log(
+  `${figures.requests} requests, read share ${(figures.readShare * 100).toFixed(1)}%, at most ${figures.maxMarkers} markers`,
+);
+await server.close();

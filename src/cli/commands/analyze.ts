@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import { causeSentence } from '../../cache/break/diff-wire-bodies.js';
+import { analyzeCapture, type CaptureAnalysis } from '../../gateway/analyze/analyze-capture.js';
+import { readCapture } from '../../gateway/analyze/read-capture.js';
+import { CachetError } from '../../model/errors.js';
+import { formatPercent, formatTable, formatUsd } from '../format-table.js';
+
+export interface AnalyzeCommandOptions {
+  json?: boolean;
+  /** Requests listed per conversation in the text report [20]; --json always has all. */
+  limit?: number;
+}
+
+export interface AnalyzeOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** Exit code for an unreadable capture (the CLI's convention for bad input). */
+export const ANALYZE_BAD_INPUT_EXIT_CODE = 2;
+
+/**
+ * `cachet analyze <capture> [--json]`: judge a captured sequence of wire bodies offline.
+ *
+ * @example
+ * cachet analyze capture.jsonl
+ * cachet analyze capture.jsonl --json | jq '.conversations[0].topCauses'
+ */
+export function registerAnalyzeCommand(program: Command): Command {
+  return program
+    .command('analyze')
+    .description('judge a capture (cachet proxy --capture, or JSONL of {at, body, usage?}) offline')
+    .argument('<capture>', 'JSONL file, one request per line')
+    .option('--json', 'print the whole analysis as one JSON object')
+    .option('--limit <n>', 'requests listed per conversation', (value) => Number.parseInt(value, 10), 20)
+    .action(async (capture: string, options: AnalyzeCommandOptions) => {
+      process.exitCode = await runAnalyze(capture, options);
+    });
+}
+
+/** Analyse and print; returns the exit code (0 done, 2 bad input, 1 other failure). */
+export async function runAnalyze(
+  path: string,
+  options: AnalyzeCommandOptions = {},
+  output: AnalyzeOutput = { out: (line) => console.log(line), err: (line) => console.error(line) },
+): Promise<number> {
+  let analysis: CaptureAnalysis;
+  try {
+    analysis = analyzeCapture(await readCapture(path));
+  } catch (error) {
+    output.err(`cachet analyze: ${error instanceof Error ? error.message : String(error)}`);
+    return error instanceof CachetError ? ANALYZE_BAD_INPUT_EXIT_CODE : 1;
+  }
+  if (options.json) {
+    output.out(JSON.stringify(analysis));
+    return 0;
+  }
+  for (const line of formatAnalysis(analysis, options.limit ?? 20)) output.out(line);
+  return 0;
+}
+
+/** The text report: totals, then per conversation its figures, requests and top causes. */
+export function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
+  const { totals } = analysis;
+  const lines = [
+    `${totals.requests} requests in ${analysis.conversations.length} conversations: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${formatUsd(totals.plannedCostUsd)})`,
+  ];
+  for (const conversation of analysis.conversations) {
+    lines.push('');
+    lines.push(
+      `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${conversation.requests} requests, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}`,
+    );
+    const requests = analysis.requests.filter((request) => request.conversation === conversation.id);
+    const rows = requests
+      .slice(0, limit)
+      .map((request) => [
+        String(request.index),
+        request.readTokens.toLocaleString('en-US'),
+        request.writeTokens.toLocaleString('en-US'),
+        request.uncachedTokens.toLocaleString('en-US'),
+        formatUsd(request.costUsd),
+        request.missCause ?? '',
+        request.changed
+          ? `${request.changed.path} @${request.changed.byteOffset}${request.changed.cacheImpact > 0 ? '' : ' (not cached)'}`
+          : '',
+      ]);
+    lines.push(formatTable(['#', 'read', 'written', 'uncached', 'cost', 'miss cause', 'first change'], rows));
+    if (requests.length > limit) lines.push(`… ${requests.length - limit} more (--limit, or --json for all)`);
+    for (const cause of conversation.topCauses.slice(0, 3)) {
+      lines.push(
+        `  ${cause.cause} ×${cause.count}, ${cause.missedTokens.toLocaleString('en-US')} tokens missed: ${cause.cause === 'no-breakpoint' ? 'no breakpoint covers the history' : causeSentence(cause.cause)}.`,
+      );
+      lines.push(`    → ${cause.advice}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,15 @@
+import { InvalidArgumentError } from 'commander';
+
+/** A TCP port from 0 (any free one) to 65535. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return port;
+}
+
+/** A positive whole number (bytes, milliseconds). */
+export function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < 1) throw new InvalidArgumentError('expected a positive whole number');
+  return number;
+}

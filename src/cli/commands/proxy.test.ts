@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { describe, expect, it } from 'vitest';
+import { anthropicTurn } from '../../gateway/test-support/sessions.js';
+import { openSqliteTraceStore } from '../../trace/sqlite-trace-store.js';
+import { ANALYZE_BAD_INPUT_EXIT_CODE, runAnalyze } from './analyze.js';
+import { runDiffSequence } from './diff.js';
+import { runEmulate } from './emulate.js';
+import { runProxy } from './proxy.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'cachet-proxy-cli-'));
+const urlIn = (lines: string[]) => /http:\/\/127\.0\.0\.1:\d+/.exec(lines[0]!)![0];
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, output: { out: (line: string) => out.push(line), err: (line: string) => err.push(line) } };
+}
+
+describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence', () => {
+  it('records a session through the proxy, then judges its capture offline', async () => {
+    const emulateLines: string[] = [];
+    const stopEmulator = await runEmulate({ provider: 'anthropic', port: 0, host: '127.0.0.1' }, (line) =>
+      emulateLines.push(line),
+    );
+    const emulatorUrl = urlIn(emulateLines);
+    const db = join(directory, 'traces.db');
+    const captureFile = join(directory, 'capture.jsonl');
+    const proxyIo = capture();
+    const stopProxy = await runProxy(
+      {
+        upstream: emulatorUrl,
+        port: 0,
+        host: '127.0.0.1',
+        plan: true,
+        db,
+        capture: captureFile,
+        timeout: 10_000,
+        maxBody: 1_000_000,
+      },
+      proxyIo.output,
+    );
+    try {
+      expect(proxyIo.out[0]).toContain('(--plan)');
+      const client = new Anthropic({ apiKey: 'sk-any', baseURL: urlIn(proxyIo.out), maxRetries: 0 });
+      for (let turn = 1; turn <= 3; turn++) await client.messages.create(anthropicTurn(turn, { marked: false }));
+    } finally {
+      await stopProxy();
+      await stopEmulator();
+    }
+    expect(proxyIo.err).toEqual([]);
+    const lines = readFileSync(captureFile, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(3);
+    const store = openSqliteTraceStore(db);
+    try {
+      const [session] = await store.sessions();
+      expect(session).toMatchObject({ requests: 3, strategy: 'proxy-plan' });
+      expect(session!.hitRate).toBeGreaterThan(0.5);
+    } finally {
+      await store.close();
+    }
+
+    const analyzeIo = capture();
+    expect(await runAnalyze(captureFile, { json: true }, analyzeIo.output)).toBe(0);
+    const analysis = JSON.parse(analyzeIo.out[0]!);
+    expect(analysis.totals.requests).toBe(3);
+    expect(analysis.conversations[0].plannedReadShare).toBeGreaterThan(0.5);
+    const text = capture();
+    await runAnalyze(captureFile, {}, text.output);
+    expect(text.out.join('\n')).toContain("Cachet's plan");
+
+    const diffIo = capture();
+    expect(await runDiffSequence(captureFile, { json: true }, diffIo.output)).toBe(0);
+    const { pairs } = JSON.parse(diffIo.out[0]!);
+    expect(pairs).toHaveLength(2);
+    expect(pairs[0]).toMatchObject({ from: 0, to: 1, firstDivergence: null, cause: null, cacheImpact: 0 });
+  });
+
+  it('exits 2 naming the line of a bad capture', async () => {
+    const bad = join(directory, 'bad.jsonl');
+    writeFileSync(bad, '{"at": 1, "body": {"model": "m", "messages": []}}\n{"body": {}}\n');
+    const io = capture();
+    expect(await runAnalyze(bad, {}, io.output)).toBe(ANALYZE_BAD_INPUT_EXIT_CODE);
+    expect(io.err[0]).toMatch(/bad\.jsonl:2: at:/);
+  });
+});

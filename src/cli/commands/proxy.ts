@@ -1,0 +1,121 @@
+import { createWriteStream } from 'node:fs';
+import { type Command, InvalidArgumentError } from 'commander';
+import { EventBus } from '../../events/event-bus.js';
+import type { PlanOptions } from '../../gateway/proxy/plan-cache-fields.js';
+import { startProxy } from '../../gateway/proxy/start-proxy.js';
+import { resolveUpstream } from '../../gateway/proxy/wire-route.js';
+import { openTraceStore } from '../../trace/open-trace-store.js';
+import { recordEvents } from '../../trace/record-events.js';
+import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
+import { stopOnSignal } from './emulate.js';
+import { parsePort, parsePositiveInteger } from './parse-port.js';
+
+export interface ProxyCommandOptions {
+  upstream: string;
+  port: number;
+  host: string;
+  plan?: boolean;
+  ttl?: '5m' | '1h';
+  retention?: 'in_memory' | '24h';
+  diagnostics?: boolean;
+  db: string;
+  capture?: string;
+  timeout: number;
+  maxBody: number;
+}
+
+function parseUpstream(value: string): string {
+  try {
+    resolveUpstream(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return value;
+}
+
+function choice<T extends string>(values: readonly T[]) {
+  return (value: string): T => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
+    return value as T;
+  };
+}
+
+/**
+ * `cachet proxy`: put Cachet in front of any client by base URL. Bodies pass through
+ * byte-for-byte (or with Cachet's cache fields under `--plan`); usage, causes and timings go
+ * to the trace store (`cachet serve` shows them) and optionally to a capture file for `cachet analyze`.
+ *
+ * @example
+ * cachet proxy --upstream anthropic --port 8787 --capture capture.jsonl
+ * ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude
+ */
+export function registerProxyCommand(program: Command): Command {
+  return program
+    .command('proxy')
+    .description('diagnose (and with --plan, place) prompt caching in front of any client')
+    .requiredOption('--upstream <name|url>', 'anthropic, openai, openrouter or an http(s) base URL', parseUpstream)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--plan', "rewrite cache fields (never content) with Cachet's plan")
+    .option('--ttl <ttl>', 'TTL of planned Anthropic breakpoints (5m, 1h)', choice(['5m', '1h'] as const), '5m')
+    .option(
+      '--retention <retention>',
+      'OpenAI prompt_cache_retention to set under --plan (in_memory, 24h)',
+      choice(['in_memory', '24h'] as const),
+    )
+    .option('--no-diagnostics', 'under --plan, do not ask Anthropic for diagnostics.cache_miss_reason')
+    .option(
+      '--db <path|url>',
+      'trace store: SQLite file or postgres:// URL (env CACHET_DB)',
+      process.env.CACHET_DB ?? DEFAULT_TRACE_DB,
+    )
+    .option('--capture <file>', 'append each completed exchange (bodies and usage, never headers) as JSONL')
+    .option('--timeout <ms>', 'time allowed until the upstream answers', parsePositiveInteger, 600_000)
+    .option('--max-body <bytes>', 'largest request body forwarded', parsePositiveInteger, 32 * 1024 * 1024)
+    .action(async (options: ProxyCommandOptions) => {
+      await runProxy(options);
+    });
+}
+
+/** Start the proxy and stop it on SIGINT/SIGTERM; resolves with the stop function once listening. */
+export async function runProxy(
+  options: ProxyCommandOptions,
+  output: { out: (line: string) => void; err: (line: string) => void } = { out: console.log, err: console.error },
+): Promise<() => Promise<void>> {
+  const store = await openTraceStore(options.db);
+  const bus = new EventBus();
+  const recorder = recordEvents(bus, store, {
+    onError: (error) => output.err(`cachet proxy: trace store write failed, will retry: ${(error as Error).message}`),
+  });
+  const captureFile = options.capture ? createWriteStream(options.capture, { flags: 'a' }) : null;
+  captureFile?.on('error', (error) => output.err(`cachet proxy: capture file: ${error.message}`));
+  const plan: PlanOptions | undefined = options.plan
+    ? {
+        ...(options.ttl ? { ttl: options.ttl } : {}),
+        ...(options.retention ? { retention: options.retention } : {}),
+        diagnostics: options.diagnostics !== false,
+      }
+    : undefined;
+  const proxy = await startProxy({
+    upstream: options.upstream,
+    port: options.port,
+    host: options.host,
+    bus,
+    timeoutMs: options.timeout,
+    maxBodyBytes: options.maxBody,
+    ...(plan ? { plan } : {}),
+    ...(captureFile ? { capture: (record) => captureFile.write(`${JSON.stringify(record)}\n`) } : {}),
+    onRecordError: (error) => output.err(`cachet proxy: an exchange could not be recorded: ${(error as Error).message}`),
+  });
+  output.out(`cachet proxy: ${proxy.url} → ${resolveUpstream(options.upstream).href}${plan ? ' (--plan)' : ' (pass-through)'}`);
+  output.out(`  Anthropic clients: ANTHROPIC_BASE_URL=${proxy.url}   OpenAI clients: OPENAI_BASE_URL=${proxy.url}/v1`);
+  output.out(
+    `  traces: ${store.location} (see them with \`cachet serve --db ${store.location}\`)${options.capture ? `; capture: ${options.capture}` : ''}`,
+  );
+  return stopOnSignal(async () => {
+    await proxy.close();
+    await recorder.stop();
+    await store.close();
+    if (captureFile) await new Promise<void>((done) => captureFile.end(done));
+  });
+}

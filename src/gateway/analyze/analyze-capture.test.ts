@@ -1,0 +1,80 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { describe, expect, it } from 'vitest';
+import { startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
+import { anthropicTurn } from '../test-support/sessions.js';
+import { analyzeCapture } from './analyze-capture.js';
+import { CaptureError, parseCapture } from './read-capture.js';
+
+const T0 = Date.UTC(2026, 10, 23, 10, 0, 0);
+const line = (at: number | string, body: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ at, body, ...extra });
+
+describe('analyzeCapture', () => {
+  it("prices a markerless client's session and what Cachet's plan would have cost", () => {
+    const capture = parseCapture(
+      [1, 2, 3, 4].map((turn) => line(T0 + turn * 30_000, anthropicTurn(turn, { marked: false }))).join('\n'),
+    );
+    const analysis = analyzeCapture(capture);
+    expect(analysis.requests).toHaveLength(4);
+    const [conversation] = analysis.conversations;
+    expect(conversation!.readTokens).toBe(0);
+    expect(conversation!.plannedReadShare).toBeGreaterThan(0.6);
+    expect(conversation!.plannedCostUsd).toBeLessThan(conversation!.costUsd);
+    expect(analysis.requests.every((request) => request.source === 'modelled')).toBe(true);
+  });
+
+  it('names the clock in the system prompt, the changed bytes, their cache impact and the advice', () => {
+    const withTime = (turn: number, time: string) => {
+      const body = anthropicTurn(turn);
+      (body.system as Array<{ text: string }>)[0]!.text = `Now: ${time}. ${(body.system as Array<{ text: string }>)[0]!.text}`;
+      return body;
+    };
+    const capture = parseCapture(
+      [
+        line('2026-11-23T10:00:00Z', withTime(1, '2026-11-23 10:00')),
+        line('2026-11-23T10:01:00Z', withTime(2, '2026-11-23 10:01')),
+        line('2026-11-23T10:02:00Z', withTime(3, '2026-11-23 10:01')),
+      ].join('\n'),
+    );
+    const analysis = analyzeCapture(capture);
+    const second = analysis.requests[1]!;
+    expect(second.missCause).toBe('clock');
+    expect(second.changed).toMatchObject({ zone: 'system', path: 'system[0]' });
+    expect(second.changed!.cacheImpact).toBeGreaterThan(2000);
+    expect(second.missedTokens).toBeGreaterThan(2000);
+    expect(analysis.requests[2]!.missCause).toBeNull();
+    expect(analysis.requests[2]!.readTokens).toBeGreaterThan(2000);
+    expect(analysis.conversations[0]!.topCauses[0]).toMatchObject({
+      cause: 'clock',
+      count: 1,
+      advice: expect.stringContaining('date/time'),
+    });
+  });
+
+  it('names the file, line and field of a bad capture line', () => {
+    expect(() => parseCapture(`${line(T0, anthropicTurn(1))}\n{"at":"soon","body":{}}`, 'x.jsonl')).toThrowError(
+      /x\.jsonl:2: at: expected milliseconds or an ISO 8601 time/,
+    );
+    expect(() => parseCapture('{"at":1}', 'y.jsonl')).toThrowError(CaptureError);
+    expect(() => parseCapture('not json', 'z.jsonl')).toThrowError(/z\.jsonl:1: not valid JSON/);
+  });
+
+  it("reads the proxy's own capture: reported usage beside the modelled one", async () => {
+    const harness = await startHarness({ proxy: { plan: true } });
+    try {
+      const client = new Anthropic({ apiKey: TEST_KEY, baseURL: harness.proxy.url, maxRetries: 0 });
+      for (let turn = 1; turn <= 3; turn++) await client.messages.create(anthropicTurn(turn, { marked: false }));
+      await harness.flush();
+      const capture = parseCapture(harness.captured.map((record) => JSON.stringify(record)).join('\n'));
+      const analysis = analyzeCapture(capture);
+      expect(analysis.requests.map((request) => request.source)).toEqual(['reported', 'reported', 'reported']);
+      expect(analysis.requests[2]!.readTokens).toBe(
+        (harness.captured[2]!.usage as { cache_read_input_tokens: number }).cache_read_input_tokens,
+      );
+      // The client placed no markers: what it sent read nothing in the model, the proxy's plan read almost everything.
+      expect(analysis.requests[2]!.modelledReadTokens).toBe(0);
+      expect(analysis.conversations).toHaveLength(1);
+    } finally {
+      await harness.close();
+    }
+  });
+});

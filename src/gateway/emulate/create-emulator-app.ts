@@ -1,0 +1,119 @@
+import { Hono } from 'hono';
+import { answerAnthropic, anthropicError } from './anthropic-emulator.js';
+import { type EmulatorResponse, toResponse } from './emulator-response.js';
+import { createEmulatorState } from './emulator-state.js';
+import { answerChat, answerResponses, openAIError } from './openai-emulator.js';
+import type { ScriptedReply } from './reply-script.js';
+
+/** Which API surfaces the emulator serves. */
+export type EmulatedProvider = 'anthropic' | 'openai' | 'openrouter' | 'all';
+
+export interface EmulatorOptions {
+  /** [all] `anthropic`: /v1/messages; `openai`: /v1/chat/completions and /v1/responses; `openrouter`: /api/v1/chat/completions. */
+  provider?: EmulatedProvider;
+  /** Replies in request order; afterwards (or without a script) a deterministic echo. */
+  replies?: readonly ScriptedReply[];
+  /** The emulator's clock [Date.now]; a request's `x-cachet-clock` header (ms or ISO 8601) overrides it. */
+  now?: () => number;
+  /** When set, requests must carry this key (`x-api-key` or `Authorization: Bearer`), else 401. */
+  apiKey?: string;
+  /** Largest accepted body in bytes [32 MiB, the Messages API limit]; larger bodies get 413. */
+  maxBodyBytes?: number;
+  /** Requests kept in `received`, newest last [1,000]; older ones are dropped so a long run does not grow. */
+  keepReceived?: number;
+}
+
+/** A request the emulator received: the path and the body exactly as sent (never the headers). */
+export interface ReceivedRequest {
+  path: string;
+  body: string;
+  at: number;
+}
+
+export const CLOCK_HEADER = 'x-cachet-clock';
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+type Surface = 'anthropic' | 'openai';
+type Handler = (body: unknown, at: number) => EmulatorResponse;
+
+/**
+ * The emulator as a Hono app: provider APIs answered from Cachet's cache models, with
+ * provider-shaped errors. `received` lists what arrived, for tests comparing bytes.
+ *
+ * @example
+ * const { app, received } = createEmulatorApp({ provider: 'anthropic' });
+ * const response = await app.request('/v1/messages', { method: 'POST', body: JSON.stringify(body) });
+ */
+export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; received: ReceivedRequest[] } {
+  const state = createEmulatorState(options.replies);
+  const surfaces = options.provider ?? 'all';
+  const now = options.now ?? Date.now;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const received: ReceivedRequest[] = [];
+  const keepReceived = options.keepReceived ?? 1_000;
+  const app = new Hono();
+
+  const route = (path: string, surface: Surface, handler: Handler) => {
+    app.post(path, async (context) => {
+      const error = (status: number, type: string, message: string) =>
+        toResponse(surface === 'anthropic' ? anthropicError(status, type, message) : openAIError(status, type, message));
+      if (options.apiKey !== undefined && keyOf(context.req.raw.headers) !== options.apiKey) {
+        return error(401, 'authentication_error', 'invalid x-api-key');
+      }
+      const declared = Number(context.req.header('content-length') ?? 0);
+      if (declared > maxBodyBytes)
+        return error(413, 'request_too_large', `Request exceeds the maximum size of ${maxBodyBytes} bytes`);
+      const text = await context.req.text();
+      if (Buffer.byteLength(text) > maxBodyBytes) {
+        return error(413, 'request_too_large', `Request exceeds the maximum size of ${maxBodyBytes} bytes`);
+      }
+      const at = clockOf(context.req.header(CLOCK_HEADER), now);
+      if (at === null) return error(400, 'invalid_request_error', `${CLOCK_HEADER}: expected milliseconds or an ISO 8601 time`);
+      received.push({ path, body: text, at });
+      if (received.length > keepReceived) received.splice(0, received.length - keepReceived);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return error(400, 'invalid_request_error', 'The request body is not valid JSON.');
+      }
+      return toResponse(handler(body, at));
+    });
+  };
+
+  const serveAnthropic = () => route('/v1/messages', 'anthropic', (body, at) => answerAnthropic(state, body, at));
+  const serveOpenAI = () => {
+    route('/v1/chat/completions', 'openai', (body, at) => answerChat(state, body, at));
+    route('/v1/responses', 'openai', (body, at) => answerResponses(state, body, at));
+  };
+  const serveOpenRouter = () =>
+    route('/api/v1/chat/completions', 'openai', (body, at) => answerChat(state, body, at, state.openrouterCache));
+  const served: Record<EmulatedProvider, ReadonlyArray<() => void>> = {
+    anthropic: [serveAnthropic],
+    openai: [serveOpenAI],
+    openrouter: [serveOpenRouter],
+    all: [serveAnthropic, serveOpenAI, serveOpenRouter],
+  };
+  for (const serve of served[surfaces]) serve();
+  app.notFound((context) =>
+    context.json(
+      { error: { message: `cachet emulate: no route ${context.req.method} ${context.req.path}`, type: 'not_found_error' } },
+      404,
+    ),
+  );
+  return { app, received };
+}
+
+function keyOf(headers: Headers): string | null {
+  const direct = headers.get('x-api-key');
+  if (direct) return direct;
+  const authorization = headers.get('authorization');
+  return authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : null;
+}
+
+function clockOf(header: string | undefined, now: () => number): number | null {
+  if (header === undefined) return now();
+  if (/^\d+$/.test(header)) return Number(header);
+  const parsed = Date.parse(header);
+  return Number.isNaN(parsed) ? null : parsed;
+}

@@ -1,0 +1,66 @@
+import type { CacheModel } from '../../cache/models/cache-verdict.js';
+import { createCacheModel } from '../../cache/models/create-cache-model.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { type ReplySource, replySource, type ScriptedReply } from './reply-script.js';
+
+/** What one emulator keeps between requests: provider caches, reply order, ids, and earlier prompts for diagnostics. */
+export interface EmulatorState {
+  anthropicCache: CacheModel;
+  openaiCache: CacheModel;
+  /** OpenRouter: Anthropic rules on `anthropic/*` routes, automatic caching elsewhere. */
+  openrouterCache: CacheModel;
+  anthropicCounter: TokenCounter;
+  openaiCounter: TokenCounter;
+  replies: ReplySource;
+  /** Next id with a prefix: `msg_emu_000001`; ids are deterministic per emulator. */
+  nextId(prefix: string): string;
+  /** Fingerprints of earlier Anthropic requests by response id, for `diagnostics.previous_message_id`. */
+  remember(id: string, fingerprint: PromptFingerprint): void;
+  recall(id: string): PromptFingerprint | undefined;
+}
+
+/** An Anthropic request reduced to the levels the server's diagnostics compare. */
+export interface PromptFingerprint {
+  model: string;
+  tools: string;
+  system: string;
+  params: string;
+  /** Identity of each message-zone unit, in order. */
+  messages: string[];
+  /** Tokens that request left readable in the cache (read + written). */
+  cachedTokens: number;
+}
+
+/** Fingerprints kept for diagnostics; older ones are forgotten (the real API keeps a window too). */
+const REMEMBERED_PROMPTS = 10_000;
+
+export function createEmulatorState(replies: readonly ScriptedReply[] = []): EmulatorState {
+  const anthropicCounter = anthropicEstimator();
+  const openaiCounter = openAITokenCounter();
+  const fingerprints = new Map<string, PromptFingerprint>();
+  let sequence = 0;
+  return {
+    anthropicCache: createCacheModel('anthropic', { counter: anthropicCounter }),
+    openaiCache: createCacheModel('openai-chat', { counter: openaiCounter }),
+    openrouterCache: createCacheModel('openrouter', {
+      anthropic: { counter: anthropicCounter },
+      openai: { counter: openaiCounter },
+    }),
+    anthropicCounter,
+    openaiCounter,
+    replies: replySource(replies),
+    nextId(prefix) {
+      sequence++;
+      return `${prefix}${String(sequence).padStart(6, '0')}`;
+    },
+    remember(id, fingerprint) {
+      if (fingerprints.size >= REMEMBERED_PROMPTS) fingerprints.delete(fingerprints.keys().next().value as string);
+      fingerprints.set(id, fingerprint);
+    },
+    recall(id) {
+      return fingerprints.get(id);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createEmulatorApp, type EmulatorOptions, type ReceivedRequest } from './create-emulator-app.js';
+
+export interface StartEmulatorOptions extends EmulatorOptions {
+  /** [0: a free port] */
+  port?: number;
+  /** [127.0.0.1] */
+  host?: string;
+}
+
+export interface RunningEmulator {
+  /** Base URL without a path, e.g. `http://127.0.0.1:43123`. */
+  url: string;
+  port: number;
+  /** The last `keepReceived` requests (1,000 by default), in order: path and body bytes as sent (headers are never kept). */
+  received: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * Start the provider emulator on loopback. Point an SDK's base URL at it: Anthropic at
+ * `url`, OpenAI at `${url}/v1`, OpenRouter at `${url}/api/v1`.
+ *
+ * @example
+ * const emulator = await startEmulator({ provider: 'anthropic' });
+ * const client = new Anthropic({ apiKey: 'test', baseURL: emulator.url });
+ * const reply = await client.messages.create(body);
+ * reply.usage.cache_read_input_tokens;
+ * await emulator.close();
+ */
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const { app, received } = createEmulatorApp(options);
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      { fetch: app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+      (info: AddressInfo) => {
+        resolve({
+          url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
+          port: info.port,
+          received,
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => done());
+              (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            }),
+        });
+      },
+    );
+    server.once('error', reject);
+  });
+}

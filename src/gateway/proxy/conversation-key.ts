@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import type { WireRoute } from './wire-route.js';
+
+type JsonRecord = Record<string, unknown>;
+const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Where a conversation id came from, in order of preference. */
+export type ConversationSource = 'header' | 'metadata.user_id' | 'prompt_cache_key' | 'prefix-hash';
+
+/**
+ * The conversation a request belongs to, so its requests are judged against each other: the
+ * `x-cachet-conversation` header when the client sets it; Anthropic `metadata.user_id`; OpenAI
+ * `prompt_cache_key`; otherwise a hash of the conversation's first user message (markers removed),
+ * which every later request repeats even when the system prompt, tools or model change (the
+ * changes the proxy is there to catch). Conversations opening with the same message share an id:
+ * set the header to tell them apart.
+ *
+ * @example
+ * conversationKey('anthropic', body, null); // { id: 'prefix-3f2a…', source: 'prefix-hash' }
+ */
+export function conversationKey(
+  route: WireRoute,
+  body: JsonRecord,
+  header: string | null,
+): { id: string; source: ConversationSource } {
+  if (header) return { id: header, source: 'header' };
+  if (route === 'anthropic' && isRecord(body.metadata) && typeof body.metadata.user_id === 'string') {
+    return { id: body.metadata.user_id, source: 'metadata.user_id' };
+  }
+  if (route !== 'anthropic' && typeof body.prompt_cache_key === 'string') {
+    return { id: body.prompt_cache_key, source: 'prompt_cache_key' };
+  }
+  const items = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [body.input];
+  const first = (items as unknown[]).find((item) => !isSystemItem(item)) ?? body.system ?? body.instructions ?? null;
+  // Markers move between requests and say nothing about which conversation this is.
+  const text = JSON.stringify(first, (key, value) => (key === 'cache_control' ? undefined : value));
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return { id: `prefix-${hash}`, source: 'prefix-hash' };
+}
+
+function isSystemItem(item: unknown): boolean {
+  return isRecord(item) && (item.role === 'system' || item.role === 'developer');
+}

@@ -1,0 +1,367 @@
+import { Hono } from 'hono';
+import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import type { EventBus } from '../../events/event-bus.js';
+import { totalInputTokens, type Usage } from '../../model/usage.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { readAnthropicReply } from '../../providers/anthropic/parse-stream.js';
+import { readOpenAIChatReply } from '../../providers/openai-chat/parse-stream.js';
+import { readOpenAIResponsesReply } from '../../providers/openai-responses/parse-stream.js';
+import { providerEntry } from '../../providers/registry.js';
+import type { StreamReader, StreamSummary } from '../../providers/shared/stream-summary.js';
+import type { CaptureRecord } from './capture-record.js';
+import { conversationKey } from './conversation-key.js';
+import { type Conversation, createConversationTracker } from './conversation-tracker.js';
+import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
+import { proxyErrorResponse } from './proxy-errors.js';
+import { CONVERSATION_HEADER, clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
+import { resolveUpstream, upstreamUrl, type WireRoute, wireRouteOf } from './wire-route.js';
+
+type JsonRecord = Record<string, unknown>;
+const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export interface ProxyOptions {
+  /** `anthropic`, `openai`, `openrouter` or an http(s) base URL (a path is kept as a prefix). */
+  upstream: string;
+  /** Wire format of `…/chat/completions` bodies [openrouter when the upstream is OpenRouter, else openai-chat]. */
+  chatProvider?: ProviderId;
+  /** `true` or plan options: rewrite cache fields (never content) with Cachet's plan. */
+  plan?: boolean | PlanOptions;
+  /** Where `session.started`, `usage.recorded` and `cache.break` go (record them with `recordEvents`). */
+  bus?: EventBus;
+  /** Called with each completed exchange (a capture line); never with headers. */
+  capture?: (record: CaptureRecord) => void;
+  /** Largest request body forwarded [32 MiB]; larger ones get 413 in the provider's shape. */
+  maxBodyBytes?: number;
+  /** Time allowed until the upstream's response headers [600,000 ms]; then 504. */
+  timeoutMs?: number;
+  /** The fetch used for the upstream (tests inject one) [globalThis.fetch]. */
+  fetch?: typeof fetch;
+  /** The proxy's clock [Date.now]. */
+  now?: () => number;
+  /** Conversations remembered at once [10,000]. */
+  maxConversations?: number;
+  /** A failure while recording an exchange (the client's reply is never affected). */
+  onRecordError?: (error: unknown) => void;
+}
+
+export interface ProxyApp {
+  app: Hono;
+  /** Resolves when every exchange in flight has been recorded or dropped. */
+  settled(): Promise<void>;
+  /** Conversations currently remembered. */
+  conversations(): number;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 600_000;
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * The proxy as a Hono app. Every request is forwarded to the upstream with its body untouched
+ * (unless `plan` rewrites cache fields) and its reply returned as it arrives; a `tee()` of the
+ * reply is read with the provider's stream reader, and only a complete exchange is recorded
+ * (events and capture). API keys are forwarded and never read, stored or logged.
+ *
+ * @example
+ * const bus = new EventBus();
+ * recordEvents(bus, store);
+ * const { app } = createProxyApp({ upstream: 'anthropic', bus });
+ * serve({ fetch: app.fetch, port: 8787 });
+ */
+export function createProxyApp(options: ProxyOptions): ProxyApp {
+  const base = resolveUpstream(options.upstream);
+  const fetchUpstream = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const plan = options.plan === true ? {} : options.plan || null;
+  const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
+  const tracker = createConversationTracker(options.bus, options.maxConversations);
+  const inFlight = new Set<Promise<void>>();
+  const app = new Hono();
+
+  const providerOf = (route: WireRoute): ProviderId =>
+    route === 'anthropic' ? 'anthropic' : route === 'openai-responses' ? 'openai-responses' : chatProvider;
+
+  app.all('*', async (context) => {
+    const request = context.req.raw;
+    const url = new URL(request.url);
+    const route = wireRouteOf(request.method, url.pathname);
+    let bytes: Uint8Array<ArrayBuffer> | null = null;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      bytes = await readLimited(request, maxBodyBytes);
+      if (bytes === null) {
+        return proxyErrorResponse(route, 'body-too-large', `the request body exceeds ${maxBodyBytes} bytes`);
+      }
+    }
+    const at = now();
+    const started = performance.now();
+    const conversationHeader = request.headers.get(CONVERSATION_HEADER);
+    // Without --plan the body is forwarded before it is even parsed: reading it costs the client nothing.
+    let clientBody: JsonRecord | null = null;
+    let conversation: Conversation | null = null;
+    let sent: Uint8Array<ArrayBuffer> | null = bytes;
+    let sentBody: JsonRecord | null = null;
+    if (plan && route && bytes) {
+      clientBody = parseJson(bytes);
+      if (clientBody) {
+        conversation = conversationOf(route, clientBody, conversationHeader);
+        const planned = planCacheFields(
+          route,
+          clientBody,
+          {
+            conversationId: conversation.id,
+            previousResponseId: conversation.lastResponseId,
+            previousBreakpointPosition: conversation.lastBreakpointPosition,
+          },
+          plan,
+        );
+        conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
+        sentBody = planned.body;
+        sent = encoder.encode(JSON.stringify(planned.body));
+      }
+    }
+
+    const controller = new AbortController();
+    const abortFromClient = () => controller.abort(new DOMException('the client went away', 'AbortError'));
+    request.signal.addEventListener('abort', abortFromClient, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException('upstream timeout', 'TimeoutError'));
+    }, timeoutMs);
+    let upstream: Response;
+    try {
+      upstream = await fetchUpstream(upstreamUrl(base, url.pathname + url.search), {
+        method: request.method,
+        headers: upstreamRequestHeaders(request.headers),
+        ...(sent ? { body: sent as Uint8Array<ArrayBuffer> } : {}),
+        signal: controller.signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      request.signal.removeEventListener('abort', abortFromClient);
+      if (timedOut) return proxyErrorResponse(route, 'upstream-timeout', `the upstream sent no response within ${timeoutMs} ms`);
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      return proxyErrorResponse(route, 'upstream-unreachable', `the upstream could not be reached (${causeOf(error)})`);
+    } finally {
+      clearTimeout(timer);
+    }
+    const headers = clientResponseHeaders(upstream.headers);
+    if (!route || !bytes || !upstream.ok || !upstream.body) {
+      request.signal.removeEventListener('abort', abortFromClient);
+      return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });
+    }
+    const streamed = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
+    const reader = readerFor(route, streamed);
+    const status = upstream.status;
+    const recordWhenRead = (summary: StreamSummary | null) => {
+      request.signal.removeEventListener('abort', abortFromClient);
+      if (!summary?.complete || !summary.usage) return;
+      clientBody ??= parseJson(bytes);
+      if (!clientBody) return;
+      conversation ??= conversationOf(route, clientBody, conversationHeader);
+      record(conversation, {
+        at,
+        clientBody,
+        sentBody: sentBody ?? clientBody,
+        planned: sentBody !== null,
+        summary,
+        status,
+        durationMs: performance.now() - started,
+      });
+    };
+    const track = (work: Promise<void>) => {
+      const done = work.catch((error: unknown) => options.onRecordError?.(error));
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
+    };
+    if (!streamed) {
+      // A JSON reply is useless to the client until complete: read it once, answer with the same
+      // bytes, then record (a tee would add stream plumbing for nothing).
+      let replyBytes: Uint8Array<ArrayBuffer>;
+      try {
+        replyBytes = new Uint8Array(await upstream.arrayBuffer());
+      } catch (error) {
+        request.signal.removeEventListener('abort', abortFromClient);
+        if (request.signal.aborted) return new Response(null, { status: 499 });
+        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeOf(error)})`);
+      }
+      track(
+        (async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          reader.push(decoder.decode(replyBytes));
+          recordWhenRead(reader.finish());
+        })(),
+      );
+      return new Response(replyBytes, { status, statusText: upstream.statusText, headers });
+    }
+    const [toClient, toObserver] = upstream.body.tee();
+    // Recording waits a turn of the event loop so the reply's last bytes reach the client first.
+    track(
+      observe(toObserver, reader).then(async (summary) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        recordWhenRead(summary);
+      }),
+    );
+    return new Response(toClient, { status, statusText: upstream.statusText, headers });
+  });
+
+  function conversationOf(route: WireRoute, body: JsonRecord, header: string | null): Conversation {
+    const key = conversationKey(route, body, header);
+    return tracker.get(key.id, key.source, providerOf(route));
+  }
+
+  function record(
+    conversation: Conversation,
+    exchange: {
+      at: number;
+      clientBody: JsonRecord;
+      sentBody: JsonRecord;
+      planned: boolean;
+      summary: StreamSummary;
+      status: number;
+      durationMs: number;
+    },
+  ): void {
+    const usage = exchange.summary.usage!;
+    const model = typeof exchange.sentBody.model === 'string' ? exchange.sentBody.model : '';
+    const turn = conversation.recorded++;
+    conversation.lastResponseId = exchange.summary.responseId;
+    const bus = options.bus;
+    if (bus && turn === 0) {
+      bus.emit('session.started', conversation.id, exchange.at, {
+        model,
+        provider: conversation.provider,
+        strategy: exchange.planned ? 'proxy-plan' : 'proxy',
+        globalPrefixHash: '',
+        sessionPrefixHash: conversation.id,
+      });
+    }
+    if (bus) {
+      bus.emit('usage.recorded', conversation.id, exchange.at, {
+        turn,
+        step: 0,
+        model,
+        usage,
+        costUsd: costOf(usage, conversation.provider, model).costUsd,
+        uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
+      });
+    }
+    judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn);
+    options.capture?.({
+      at: exchange.at,
+      conversation: conversation.id,
+      provider: conversation.provider,
+      body: exchange.clientBody,
+      ...(exchange.planned ? { sent: exchange.sentBody } : {}),
+      usage: usage.raw,
+      responseId: exchange.summary.responseId,
+      ...(usage.cacheMissReason === undefined ? {} : { cacheMissReason: usage.cacheMissReason }),
+      status: exchange.status,
+      durationMs: Math.round(exchange.durationMs * 10) / 10,
+    });
+  }
+
+  return {
+    app,
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    conversations: () => tracker.size,
+  };
+}
+
+/** Shortfalls smaller than this are rounding (OpenAI reads in 128-token steps), not misses. */
+const OPENAI_READ_SLACK = 256;
+
+/**
+ * Judge a request with the break detector only when it read less than the previous request
+ * left cached (or the provider names a miss): comparing two 50 KB bodies costs about a
+ * millisecond, and most requests of a healthy conversation read everything. The detector then
+ * publishes `cache.break` with Cachet's cause and the server's.
+ */
+function judgeMiss(conversation: Conversation, body: JsonRecord, at: number, usage: Usage, model: string, turn: number): void {
+  const anthropicRules = providerEntry(conversation.provider).route(model).rules === 'anthropic';
+  const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
+  const cachedTokens = anthropicRules ? usage.cacheReadTokens + written : totalInputTokens(usage);
+  const previous = conversation.previous;
+  conversation.previous = { body, at, cachedTokens };
+  if (!previous) return;
+  const slack = anthropicRules ? 0 : OPENAI_READ_SLACK;
+  const shortfall = previous.cachedTokens - usage.cacheReadTokens > slack;
+  if (!shortfall && !usage.cacheMissReason?.missedTokens) return;
+  conversation.detector.reset();
+  conversation.detector.observe(previous.body, { at: previous.at });
+  conversation.detector.observe(body, { at, usage, turn, step: 0 });
+}
+
+const READERS: Record<WireRoute, (streamed: boolean) => StreamReader> = {
+  anthropic: readAnthropicReply,
+  'openai-chat': readOpenAIChatReply,
+  'openai-responses': readOpenAIResponsesReply,
+};
+
+function readerFor(route: WireRoute, streamed: boolean): StreamReader {
+  return READERS[route](streamed);
+}
+
+/** Read the observer's branch to the end; null when it broke off (upstream error, client gone). */
+async function observe(stream: ReadableStream<Uint8Array>, reader: StreamReader): Promise<StreamSummary | null> {
+  const textDecoder = new TextDecoder();
+  const source = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await source.read();
+      if (done) break;
+      reader.push(textDecoder.decode(value, { stream: true }));
+    }
+  } catch {
+    return null;
+  }
+  reader.push(textDecoder.decode());
+  return reader.finish();
+}
+
+/** The body up to `limit` bytes, or null when it is larger (read no further). */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return null;
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function parseJson(bytes: Uint8Array): JsonRecord | null {
+  try {
+    const parsed: unknown = JSON.parse(decoder.decode(bytes));
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,131 @@
+import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS } from '../../providers/anthropic/models.js';
+import type { WireRoute } from './wire-route.js';
+
+type JsonRecord = Record<string, unknown>;
+const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export interface PlanOptions {
+  /** TTL of Anthropic breakpoints ['5m']. */
+  ttl?: '5m' | '1h';
+  /** OpenAI `prompt_cache_retention` to set when the client sets none [left alone]. */
+  retention?: 'in_memory' | '24h';
+  /** Ask Anthropic for `diagnostics` on every request [true]. */
+  diagnostics?: boolean;
+}
+
+/** What the conversation knows from its previous exchange. */
+export interface PlanContext {
+  conversationId: string;
+  /** `id` of the previous reply, for `diagnostics.previous_message_id` (null on the first request). */
+  previousResponseId: string | null;
+  /** Block position (see `blockCount`) of the previous request's last breakpoint, for the lookback guard. */
+  previousBreakpointPosition: number | null;
+}
+
+export interface PlannedBody {
+  body: JsonRecord;
+  /** Block position of the last breakpoint placed, to pass back as `previousBreakpointPosition`. */
+  lastBreakpointPosition: number | null;
+  /** Paths of the markers placed, for the record. */
+  breakpoints: string[];
+}
+
+/**
+ * `--plan`: rewrite the cache fields of a body, never its content. Anthropic: the client's
+ * markers are replaced with Cachet's plan (end of tools, end of system, end of history, and a
+ * lookback guard on the previous request's last block when the new end is 20 or more block
+ * positions past it), all with one TTL, plus `diagnostics` opt-in. OpenAI: `prompt_cache_key`
+ * set to the conversation id when absent, and the retention when asked. Returns a new object.
+ *
+ * @example
+ * const planned = planCacheFields('anthropic', body, { conversationId: 'c1', previousResponseId: null, previousBreakpointPosition: null });
+ * JSON.stringify(planned.body); // the same content, Cachet's markers
+ */
+export function planCacheFields(
+  route: WireRoute,
+  body: JsonRecord,
+  context: PlanContext,
+  options: PlanOptions = {},
+): PlannedBody {
+  if (route !== 'anthropic') {
+    const planned: JsonRecord = { ...body };
+    if (typeof planned.prompt_cache_key !== 'string') planned.prompt_cache_key = context.conversationId;
+    if (options.retention && planned.prompt_cache_retention === undefined) planned.prompt_cache_retention = options.retention;
+    return { body: planned, lastBreakpointPosition: null, breakpoints: [] };
+  }
+  const planned = structuredClone(body);
+  delete planned.cache_control;
+  const marker = options.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+  const blocks = markableBlocks(planned);
+  for (const block of blocks) delete block.block.cache_control;
+
+  const chosen: Array<{ block: JsonRecord; path: string; position: number }> = [];
+  const lastOf = (zone: string) => blocks.findLast((block) => block.zone === zone && block.markable);
+  const tools = lastOf('tools');
+  const system = lastOf('system');
+  const history = lastOf('messages');
+  if (tools) chosen.push(tools);
+  if (system) chosen.push(system);
+  const previous = context.previousBreakpointPosition;
+  if (history && previous !== null && history.position - previous >= ANTHROPIC_LOOKBACK_POSITIONS) {
+    // The previous request's entry ends at `previous`: a marker there lets this request find it.
+    const guard = blocks.findLast((block) => block.markable && block.zone === 'messages' && block.position <= previous);
+    if (guard && guard !== history) chosen.push(guard);
+  }
+  if (history) chosen.push(history);
+  // At most four: the tools marker goes first (the system marker covers tools as well).
+  while (chosen.length > ANTHROPIC_MAX_BREAKPOINTS) chosen.shift();
+  for (const entry of chosen) entry.block.cache_control = { ...marker };
+  if (options.diagnostics ?? true) {
+    if (!isRecord(planned.diagnostics)) planned.diagnostics = { previous_message_id: context.previousResponseId };
+  }
+  return {
+    body: planned,
+    lastBreakpointPosition: history?.position ?? null,
+    breakpoints: chosen.map((entry) => entry.path),
+  };
+}
+
+interface MarkableBlock {
+  block: JsonRecord;
+  path: string;
+  zone: 'tools' | 'system' | 'messages';
+  /** Position among the body's content blocks, in prefix order (tools, system, messages). */
+  position: number;
+  markable: boolean;
+}
+
+/**
+ * Every block of an Anthropic body in prefix order. String system prompts and string message
+ * contents become one text block (the same tokens; the API reads both forms alike) so they
+ * can carry a marker. Thinking blocks and empty text cannot.
+ */
+function markableBlocks(body: JsonRecord): MarkableBlock[] {
+  const blocks: MarkableBlock[] = [];
+  const push = (block: unknown, path: string, zone: MarkableBlock['zone']) => {
+    if (!isRecord(block)) return;
+    const markable =
+      block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
+    blocks.push({ block, path, zone, position: blocks.length, markable });
+  };
+  if (Array.isArray(body.tools)) {
+    for (const [index, tool] of body.tools.entries()) push(tool, `tools[${index}]`, 'tools');
+  }
+  if (typeof body.system === 'string' && body.system.length > 0) body.system = [{ type: 'text', text: body.system }];
+  if (Array.isArray(body.system)) {
+    for (const [index, block] of body.system.entries()) push(block, `system[${index}]`, 'system');
+  }
+  if (Array.isArray(body.messages)) {
+    body.messages.forEach((message, messageIndex) => {
+      if (!isRecord(message)) return;
+      if (typeof message.content === 'string' && message.content.length > 0) {
+        message.content = [{ type: 'text', text: message.content }];
+      }
+      if (!Array.isArray(message.content)) return;
+      for (const [index, block] of message.content.entries()) {
+        push(block, `messages[${messageIndex}].content[${index}]`, 'messages');
+      }
+    });
+  }
+  return blocks;
+}

@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createProxyApp, type ProxyOptions } from './create-proxy-app.js';
+
+export interface StartProxyOptions extends ProxyOptions {
+  /** [0: a free port] */
+  port?: number;
+  /** [127.0.0.1] */
+  host?: string;
+}
+
+export interface RunningProxy {
+  url: string;
+  port: number;
+  /** Resolves when every exchange in flight has been recorded or dropped. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the proxy on loopback. Point a client's base URL at it: Anthropic at `url`, OpenAI at
+ * `${url}/v1`, OpenRouter at `${url}/api/v1`.
+ *
+ * @example
+ * const proxy = await startProxy({ upstream: 'anthropic', bus });
+ * const client = new Anthropic({ baseURL: proxy.url });
+ */
+export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
+  const proxy = createProxyApp(options);
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      { fetch: proxy.app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+      (info: AddressInfo) => {
+        resolve({
+          url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
+          port: info.port,
+          settled: proxy.settled,
+          close: async () => {
+            await new Promise<void>((done) => {
+              server.close(() => done());
+              (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            });
+            await proxy.settled();
+          },
+        });
+      },
+    );
+    server.once('error', reject);
+  });
+}

@@ -1,0 +1,57 @@
+import type { WireShape } from '../../providers/provider-entry.js';
+import { type ProviderId, providerEntry } from '../../providers/registry.js';
+
+/** Which wire API a proxied path speaks; `null` for paths the proxy passes through without reading. */
+export type WireRoute = 'anthropic' | 'openai-chat' | 'openai-responses';
+
+/**
+ * Recognise the request paths whose bodies and replies the proxy reads: Anthropic `/v1/messages`,
+ * and `…/chat/completions` and `…/responses` under any prefix (`/v1`, OpenRouter's `/api/v1`).
+ * Token counting, model listing and everything else pass through untouched and unrecorded.
+ */
+export function wireRouteOf(method: string, path: string): WireRoute | null {
+  if (method !== 'POST') return null;
+  if (path.endsWith('/v1/messages')) return 'anthropic';
+  if (path.endsWith('/chat/completions')) return 'openai-chat';
+  if (path.endsWith('/responses')) return 'openai-responses';
+  return null;
+}
+
+const ROUTE_OF_WIRE: Record<WireShape, WireRoute> = {
+  'anthropic-messages': 'anthropic',
+  'chat-completions': 'openai-chat',
+  responses: 'openai-responses',
+};
+
+/** The wire route a provider's bodies take, from the registry. */
+export function wireRouteOfProvider(id: ProviderId): WireRoute {
+  return ROUTE_OF_WIRE[providerEntry(id).wire];
+}
+
+/** Upstream base URLs of the named providers; anything else must be an http(s) URL. */
+export const KNOWN_UPSTREAMS: Readonly<Record<string, string>> = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com',
+  openrouter: 'https://openrouter.ai',
+};
+
+/** Resolve `--upstream`: a provider name or an http(s) base URL (its path is kept as a prefix). */
+export function resolveUpstream(upstream: string): URL {
+  const known = KNOWN_UPSTREAMS[upstream];
+  let url: URL;
+  try {
+    url = new URL(known ?? upstream);
+  } catch {
+    throw new Error(`upstream: expected anthropic, openai, openrouter or an http(s) URL, got ${JSON.stringify(upstream)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`upstream: expected an http(s) URL, got ${url.protocol}`);
+  }
+  return url;
+}
+
+/** The upstream URL of a proxied request: the upstream's path prefix, then the request's path and query. */
+export function upstreamUrl(base: URL, pathAndQuery: string): string {
+  const prefix = base.pathname.replace(/\/$/, '');
+  return `${base.origin}${prefix}${pathAndQuery}`;
+}

@@ -1,0 +1,344 @@
+import type { CacheBreak } from '../../cache/break/break-detector.js';
+import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import type { BreakpointRecord } from '../../events/catalog.js';
+import type { EventBus } from '../../events/event-bus.js';
+import type { AdapterWarning } from '../../model/adapter-warning.js';
+import { ValidationError } from '../../model/errors.js';
+import type { Usage } from '../../model/usage.js';
+import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { defaultConversationId, tailTexts as toTexts, turnAndStep } from '../shared/call-identity.js';
+import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
+import type {
+  MiddlewareCallParams,
+  MiddlewareModel,
+  PromptMessage,
+  PromptPart,
+  ProviderOptionsRecord,
+} from '../shared/prompt-view.js';
+import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
+
+/** What the middleware decided for one model call, passed to `onRequest`. */
+export interface CachetCallInfo {
+  conversationId: string;
+  provider: 'anthropic' | 'openai' | 'other';
+  model: string;
+  /** Turn (user messages so far, from 1) and step (assistant messages since the last user message). */
+  turn: number;
+  step: number;
+  /** Anthropic breakpoints placed (at most four); empty for other providers. */
+  breakpoints: BreakpointRecord[];
+  /** `promptCacheKey` set for OpenAI (the caller's own wins). */
+  promptCacheKey: string | null;
+  /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
+  warnings: AdapterWarning[];
+}
+
+/** Options of `cachetMiddleware`. Every field is optional. */
+export interface CachetMiddlewareOptions {
+  /**
+   * Identifies the conversation a call belongs to (break detection, lookback guard, OpenAI
+   * `promptCacheKey`). A string, or a function of the call. A per-call
+   * `providerOptions.cachet.conversationId` wins. Default: a hash of the model, the tool names
+   * and the first user message, which stays the same across the calls of one conversation even
+   * when the system prompt changes every call.
+   */
+  conversationId?: string | ((params: MiddlewareCallParams) => string | undefined);
+  /**
+   * Volatile context for this call only (clock, memory recall, working context): placed where
+   * Cachet puts its turn tail, after the last breakpoint — appended to the last user message, or
+   * as a user message after the tool results of a tool loop (Anthropic merges it into the same
+   * wire message; OpenAI gets a trailing system message there). A per-call
+   * `providerOptions.cachet.tail` (string or string[]) is used as well.
+   */
+  tail?: (params: MiddlewareCallParams) => string | readonly string[] | undefined;
+  /** Anthropic TTL per zone (tools, system, history) ['5m']; 1h zones are kept before 5m ones. */
+  ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
+  /**
+   * Markers the caller already set: `replace` [default] removes them and places Cachet's plan;
+   * `keep` gives them slots first and fills the rest (never more than four in all).
+   */
+  existingMarkers?: ExistingMarkers;
+  /** OpenAI `promptCacheRetention` (`in_memory` or `24h`) when the caller did not set one. */
+  promptCacheRetention?: 'in_memory' | '24h';
+  /** Which cache rules apply; detected from `model.provider` by default. */
+  provider?: 'anthropic' | 'openai' | 'other';
+  /** Publishes `request.assembled`, `usage.recorded` and `cache.break`, session id = conversation id. */
+  bus?: EventBus;
+  onRequest?: (info: CachetCallInfo) => void;
+  onUsage?: (usage: Usage, info: CachetCallInfo) => void;
+  /** A request that lost cached tokens, with its cause (clock, system-changed, tools-changed...). */
+  onBreak?: (cacheBreak: CacheBreak, info: CachetCallInfo) => void;
+  /** Conversations whose state is kept (least recently used dropped first) [256]. */
+  maxConversations?: number;
+  /** Token estimates for the plan [Anthropic's calibrated estimator]. */
+  tokenCounter?: TokenCounter;
+  /** Anthropic model rows that override the built-in table (floors). */
+  models?: readonly AnthropicModelRow[];
+  /** Clock for event times [Date.now]. */
+  clock?: () => number;
+}
+
+/** The middleware: satisfies `LanguageModelV3Middleware` (`ai` 6) and `ai` 7's `LanguageModelMiddleware`. */
+export interface CachetMiddleware {
+  readonly specificationVersion: 'v3';
+  transformParams<P>(options: { type: 'generate' | 'stream'; params: P; model: MiddlewareModel }): Promise<P>;
+  wrapGenerate<R>(options: { doGenerate: () => PromiseLike<R>; params: unknown; model: MiddlewareModel }): Promise<R>;
+  wrapStream<R extends { stream: ReadableStream<unknown> }>(options: {
+    doStream: () => PromiseLike<R>;
+    params: unknown;
+    model: MiddlewareModel;
+  }): Promise<R>;
+}
+
+interface PendingCall {
+  info: CachetCallInfo;
+  state: ConversationState;
+  at: number;
+}
+
+interface GenerateResultShape {
+  usage?: ModelUsage;
+  providerMetadata?: ProviderOptionsRecord;
+  request?: { body?: unknown };
+}
+
+/**
+ * AI SDK middleware that lays out every call for the provider's prompt cache, with no other
+ * change to a `generateText` / `streamText` / agent loop: Anthropic breakpoints from Cachet's
+ * plan (at most four, lookback guard, TTL order; the caller's markers replaced or kept), the
+ * OpenAI `promptCacheKey`, an opt-in turn tail for volatile context; normalised usage, events
+ * and live cache-break detection (streams too). Only `transformParams` changes the call; the
+ * wrappers only read what came back.
+ *
+ * @example
+ * const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-5'), middleware: cachetMiddleware() });
+ * await generateText({ model, system, messages, tools,
+ *   providerOptions: { cachet: { tail: `Current time: ${new Date().toISOString()}` } } });
+ */
+export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetMiddleware {
+  const existingMarkers = options.existingMarkers ?? 'replace';
+  if (existingMarkers !== 'replace' && existingMarkers !== 'keep') {
+    throw new ValidationError('options.existingMarkers', '"replace" or "keep"', `got ${JSON.stringify(existingMarkers)}`);
+  }
+  const ttl = {
+    global: options.ttl?.global ?? '5m',
+    session: options.ttl?.session ?? '5m',
+    history: options.ttl?.history ?? '5m',
+  };
+  const counter = options.tokenCounter ?? anthropicEstimator();
+  const clock = options.clock ?? Date.now;
+  // Per middleware instance and bounded (least recently used dropped first), never module-level.
+  const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
+  // Keyed by the params object transformParams returned, which the wrappers receive.
+  const pending = new WeakMap<object, PendingCall>();
+  const stateFor = (conversationId: string) => conversations.get(conversationId);
+
+  const observe = (call: PendingCall, body: unknown, usage: Usage | null) => {
+    let parsed = body;
+    if (typeof parsed === 'string') {
+      try {
+        parsed = JSON.parse(parsed);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    const { info } = call;
+    // The break goes out before the usage, so a span exporter sees it while the request is open.
+    if (typeof parsed === 'object' && parsed !== null) {
+      try {
+        const found = call.state.detector.observe(parsed, {
+          at: call.at,
+          turn: info.turn,
+          step: info.step,
+          ...(usage ? { usage } : {}),
+        });
+        if (found) options.onBreak?.(found, info);
+      } catch {
+        // A body the detector cannot read (an unfamiliar gateway) must never fail the model call.
+      }
+    }
+    if (usage) {
+      options.onUsage?.(usage, info);
+      if (options.bus) {
+        const provider = info.provider === 'anthropic' ? 'anthropic' : 'openai-chat';
+        options.bus.emit('usage.recorded', info.conversationId, clock(), {
+          turn: info.turn,
+          step: info.step,
+          model: info.model,
+          usage,
+          costUsd: costOf(usage, provider, info.model).costUsd,
+          uncachedCostUsd: uncachedCostOf(usage, provider, info.model).costUsd,
+        });
+      }
+    }
+  };
+
+  return {
+    specificationVersion: 'v3',
+
+    async transformParams<P>({ params: input, model }: { type: 'generate' | 'stream'; params: P; model: MiddlewareModel }) {
+      const params = input as unknown as MiddlewareCallParams;
+      const provider = options.provider ?? providerOf(model.provider);
+      const cachetOptions = params.providerOptions?.cachet ?? {};
+      const conversationId =
+        stringOption(cachetOptions.conversationId, 'providerOptions.cachet.conversationId') ??
+        (typeof options.conversationId === 'function' ? options.conversationId(params) : options.conversationId) ??
+        defaultConversationId(model.modelId, params);
+      const tailTexts = [...toTexts(options.tail?.(params)), ...toTexts(cachetOptions.tail as string | string[] | undefined)];
+      const { params: withTail, tailParts } = appendTail(withoutCachetOptions(params), tailTexts, provider);
+      const state = stateFor(conversationId);
+      const { turn, step } = turnAndStep(params);
+      const info: CachetCallInfo = {
+        conversationId,
+        provider,
+        model: model.modelId,
+        turn,
+        step,
+        breakpoints: [],
+        promptCacheKey: null,
+        warnings: [],
+      };
+      let output = withTail;
+      if (provider === 'anthropic') {
+        const planned = planPromptBreakpoints({
+          params: withTail,
+          modelId: model.modelId,
+          tailMessageParts: tailParts,
+          previous: state.previous,
+          ttl,
+          existingMarkers,
+          counter,
+          ...(options.models ? { models: options.models } : {}),
+        });
+        output = planned.params;
+        state.previous = planned.plan.cacheState;
+        info.breakpoints = planned.plan.breakpoints.map(({ path, zone, ttl: markerTtl, reason }) => ({
+          path,
+          zone,
+          ttl: markerTtl,
+          reason,
+        }));
+        info.warnings = planned.plan.warnings;
+        if (options.bus) {
+          const shared = sharedBlockCount(state.blocks, planned.blocks);
+          options.bus.emit('request.assembled', conversationId, clock(), {
+            turn,
+            step,
+            provider: 'anthropic',
+            model: model.modelId,
+            zoneTokens: planned.zoneTokens,
+            prefixHash: planned.blocks.at(-1)?.hash ?? '',
+            blockCount: planned.blocks.length,
+            sharedBlocks: shared,
+            blockHashes: planned.blocks.slice(shared),
+            breakpoints: info.breakpoints,
+            padding: null,
+            warnings: info.warnings,
+          });
+        }
+        state.blocks = planned.blocks;
+      } else if (provider === 'openai') {
+        const openai = output.providerOptions?.openai ?? {};
+        const promptCacheKey = typeof openai.promptCacheKey === 'string' ? openai.promptCacheKey : `cachet-${conversationId}`;
+        info.promptCacheKey = promptCacheKey;
+        output = {
+          ...output,
+          providerOptions: {
+            ...output.providerOptions,
+            openai: {
+              ...openai,
+              promptCacheKey,
+              ...(options.promptCacheRetention && openai.promptCacheRetention === undefined
+                ? { promptCacheRetention: options.promptCacheRetention }
+                : {}),
+            },
+          },
+        };
+      }
+      options.onRequest?.(info);
+      pending.set(output, { info, state, at: clock() });
+      return output as unknown as P;
+    },
+
+    async wrapGenerate<R>({ doGenerate, params }: { doGenerate: () => PromiseLike<R>; params: unknown; model: MiddlewareModel }) {
+      const result = await doGenerate();
+      const call = typeof params === 'object' && params !== null ? pending.get(params) : undefined;
+      if (call) {
+        const shaped = result as GenerateResultShape;
+        const usage = shaped.usage ? usageFromModelResult(shaped.usage, shaped.providerMetadata, call.info.provider) : null;
+        observe(call, shaped.request?.body, usage);
+      }
+      return result;
+    },
+
+    async wrapStream<R extends { stream: ReadableStream<unknown> }>({
+      doStream,
+      params,
+    }: {
+      doStream: () => PromiseLike<R>;
+      params: unknown;
+      model: MiddlewareModel;
+    }) {
+      const result = await doStream();
+      const call = typeof params === 'object' && params !== null ? pending.get(params) : undefined;
+      if (!call) return result;
+      const body = (result as { request?: { body?: unknown } }).request?.body;
+      // Parts pass through untouched; the finish part's usage is read on the way.
+      const watch = new TransformStream<unknown, unknown>({
+        transform(part, controller) {
+          controller.enqueue(part);
+          const shaped = part as { type?: string; usage?: ModelUsage; providerMetadata?: ProviderOptionsRecord };
+          if (shaped.type === 'finish' && shaped.usage) {
+            observe(call, body, usageFromModelResult(shaped.usage, shaped.providerMetadata, call.info.provider));
+          }
+        },
+      });
+      return { ...result, stream: result.stream.pipeThrough(watch) };
+    },
+  };
+}
+
+function providerOf(provider: string): 'anthropic' | 'openai' | 'other' {
+  if (provider.startsWith('anthropic')) return 'anthropic';
+  if (provider.startsWith('openai')) return 'openai';
+  return 'other';
+}
+
+function stringOption(value: unknown, path: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '')
+    throw new ValidationError(path, 'a non-empty string', `got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function withoutCachetOptions(params: MiddlewareCallParams): MiddlewareCallParams {
+  if (!params.providerOptions?.cachet) return params;
+  const { cachet: _cachet, ...providerOptions } = params.providerOptions;
+  return { ...params, providerOptions };
+}
+
+/** Appends the turn tail after the persisted history and returns the paths of the parts it added. */
+function appendTail(
+  params: MiddlewareCallParams,
+  texts: readonly string[],
+  provider: 'anthropic' | 'openai' | 'other',
+): { params: MiddlewareCallParams; tailParts: Set<string> } {
+  const tailParts = new Set<string>();
+  if (texts.length === 0) return { params, tailParts };
+  const parts: PromptPart[] = texts.map((text) => ({ type: 'text', text }));
+  const prompt = [...params.prompt];
+  const last = prompt.at(-1);
+  if (last?.role === 'user' && typeof last.content !== 'string') {
+    prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
+  } else if (provider === 'openai') {
+    prompt.push({ role: 'system', content: texts.join('\n\n') } satisfies PromptMessage);
+  } else {
+    prompt.push({ role: 'user', content: parts });
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, index));
+  }
+  return { params: { ...params, prompt }, tailParts };
+}

@@ -1,0 +1,264 @@
+import type { AIMessage } from '@langchain/core/messages';
+import { createMiddleware } from 'langchain';
+import type { CacheBreak } from '../../cache/break/break-detector.js';
+import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import type { BreakpointRecord } from '../../events/catalog.js';
+import type { EventBus } from '../../events/event-bus.js';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
+import { ValidationError } from '../../model/errors.js';
+import type { Usage } from '../../model/usage.js';
+import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
+import { cacheControlMarker } from '../../providers/anthropic/place-breakpoints.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { anthropicBodyFromView } from '../shared/anthropic-body-from-view.js';
+import { defaultConversationId, tailTexts, turnAndStep } from '../shared/call-identity.js';
+import { createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
+import type { MiddlewareCallParams, PromptPart } from '../shared/prompt-view.js';
+import { applyLangChainMarkers, type LangChainRequestParts, langChainPromptView } from './langchain-prompt-view.js';
+import { usageFromLangChain } from './usage-from-langchain.js';
+
+/** What the middleware decided for one model call. */
+export interface CachetLangChainCallInfo {
+  conversationId: string;
+  provider: 'anthropic' | 'openai' | 'other';
+  model: string;
+  turn: number;
+  step: number;
+  breakpoints: BreakpointRecord[];
+  promptCacheKey: string | null;
+  /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
+  warnings: AdapterWarning[];
+}
+
+/** The slice of LangChain's `ModelRequest` the middleware reads (kept structural across versions). */
+export interface CachetModelRequest extends LangChainRequestParts {
+  model: unknown;
+  modelSettings?: Record<string, unknown> | undefined;
+}
+
+/** Options of the LangChain `cachetMiddleware`. Every field is optional. */
+export interface CachetLangChainOptions {
+  /** The conversation a call belongs to; default: a hash of the model, tool names and first user message. */
+  conversationId?: string | ((request: CachetModelRequest) => string | undefined);
+  /**
+   * Volatile context for this call only (clock, memory recall): appended after the history,
+   * after the last breakpoint — to the last human message, or as a human message after the tool
+   * results of a tool loop. Use it instead of a dynamic system prompt.
+   */
+  tail?: (request: CachetModelRequest) => string | readonly string[] | undefined;
+  /** Anthropic TTL per zone (tools, system, history) ['5m']. */
+  ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
+  /** Caller markers: `replace` [default] or `keep` (they take slots first; never over four). */
+  existingMarkers?: ExistingMarkers;
+  /**
+   * What to do with a model Cachet has no layout for, as in LangChain's own caching middleware:
+   * `ignore` [default] passes the call through (usage is still read), `warn` logs once per
+   * model name, `raise` throws.
+   */
+  unsupportedModelBehavior?: 'ignore' | 'warn' | 'raise';
+  bus?: EventBus;
+  onRequest?: (info: CachetLangChainCallInfo) => void;
+  onUsage?: (usage: Usage, info: CachetLangChainCallInfo) => void;
+  onBreak?: (cacheBreak: CacheBreak, info: CachetLangChainCallInfo) => void;
+  maxConversations?: number;
+  tokenCounter?: TokenCounter;
+  models?: readonly AnthropicModelRow[];
+  clock?: () => number;
+}
+
+/**
+ * LangChain v1 agent middleware (`createAgent({ middleware: [cachetMiddleware()] })`) that lays
+ * out every model call for the prompt cache: for `ChatAnthropic`, Cachet's breakpoint plan on the
+ * tools, system blocks and history from the first request on (at most four, lookback guard);
+ * for `ChatOpenAI`, a stable `promptCacheKey`; the volatile `tail` after the last breakpoint;
+ * usage from `usage_metadata` / the raw Anthropic usage, events, and cache-break detection
+ * that names a dynamic system prompt as the cause.
+ *
+ * @example
+ * const agent = createAgent({ model: new ChatAnthropic({ model: 'claude-sonnet-4-5' }), tools, systemPrompt,
+ *   middleware: [cachetMiddleware({ tail: () => `Current time: ${new Date().toISOString()}` })] });
+ */
+export function cachetMiddleware(options: CachetLangChainOptions = {}) {
+  const existingMarkers = options.existingMarkers ?? 'replace';
+  if (existingMarkers !== 'replace' && existingMarkers !== 'keep') {
+    throw new ValidationError('options.existingMarkers', '"replace" or "keep"', `got ${JSON.stringify(existingMarkers)}`);
+  }
+  const unsupported = options.unsupportedModelBehavior ?? 'ignore';
+  if (!['ignore', 'warn', 'raise'].includes(unsupported)) {
+    throw new ValidationError(
+      'options.unsupportedModelBehavior',
+      '"ignore", "warn" or "raise"',
+      `got ${JSON.stringify(unsupported)}`,
+    );
+  }
+  const ttl = {
+    global: options.ttl?.global ?? '5m',
+    session: options.ttl?.session ?? '5m',
+    history: options.ttl?.history ?? '5m',
+  };
+  const counter = options.tokenCounter ?? anthropicEstimator();
+  const clock = options.clock ?? Date.now;
+  const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
+  const warned = new Set<string>();
+
+  return createMiddleware({
+    name: 'CachetMiddleware',
+    wrapModelCall: async (request, handler) => {
+      const parts = request as unknown as CachetModelRequest;
+      const { provider, modelId, name } = modelOf(parts.model);
+      if (provider === 'other') {
+        if (unsupported === 'raise') throw new ValidationError('request.model', 'ChatAnthropic or ChatOpenAI', `got ${name}`);
+        if (unsupported === 'warn' && !warned.has(name)) {
+          warned.add(name);
+          console.warn(`cachetMiddleware: no cache layout for ${name}; the call is passed through`);
+        }
+        return handler(request);
+      }
+      const view = langChainPromptView(parts);
+      const conversationId =
+        (typeof options.conversationId === 'function' ? options.conversationId(parts) : options.conversationId) ??
+        defaultConversationId(modelId, view);
+      const tail = tailTexts(options.tail?.(parts));
+      const { turn, step } = turnAndStep(view);
+      const state = conversations.get(conversationId);
+      const info: CachetLangChainCallInfo = {
+        conversationId,
+        provider,
+        model: modelId,
+        turn,
+        step,
+        breakpoints: [],
+        promptCacheKey: null,
+        warnings: [],
+      };
+      const at = clock();
+      let next = request;
+      let wireView: MiddlewareCallParams | null = null;
+      if (provider === 'anthropic') {
+        const { view: withTail, tailParts } = appendTailToView(view, tail);
+        const planned = planPromptBreakpoints({
+          params: withTail,
+          modelId,
+          tailMessageParts: tailParts,
+          previous: state.previous,
+          ttl,
+          existingMarkers,
+          counter,
+          ...(options.models ? { models: options.models } : {}),
+        });
+        const marks = new Map(
+          planned.plan.breakpoints.map((breakpoint) => [breakpoint.path, cacheControlMarker(breakpoint.ttl)]),
+        );
+        const applied = applyLangChainMarkers(parts, marks, tail);
+        info.breakpoints = planned.plan.breakpoints
+          .filter((breakpoint) => !applied.dropped.some((path) => breakpoint.path.startsWith(`${path}.`)))
+          .map(({ path, zone, ttl: markerTtl, reason }) => ({ path, zone, ttl: markerTtl, reason }));
+        info.warnings = [
+          ...planned.plan.warnings,
+          ...applied.dropped.map((path) =>
+            adapterWarning(
+              'marker-not-placed',
+              `no marker on the AI message at ${path}: LangChain rebuilds its tool-use blocks`,
+              path,
+            ),
+          ),
+        ];
+        state.previous = planned.plan.cacheState;
+        wireView = planned.params;
+        options.bus?.emit('request.assembled', conversationId, at, {
+          turn,
+          step,
+          provider: 'anthropic',
+          model: modelId,
+          zoneTokens: planned.zoneTokens,
+          prefixHash: planned.blocks.at(-1)?.hash ?? '',
+          blockCount: planned.blocks.length,
+          sharedBlocks: sharedBlockCount(state.blocks, planned.blocks),
+          blockHashes: planned.blocks.slice(sharedBlockCount(state.blocks, planned.blocks)),
+          breakpoints: info.breakpoints,
+          padding: null,
+          warnings: info.warnings,
+        });
+        state.blocks = planned.blocks;
+        next = {
+          ...request,
+          messages: applied.messages,
+          tools: applied.tools,
+          ...(applied.systemMessage ? { systemMessage: applied.systemMessage } : {}),
+        } as typeof request;
+      } else {
+        const settings = parts.modelSettings ?? {};
+        const promptCacheKey = typeof settings.promptCacheKey === 'string' ? settings.promptCacheKey : `cachet-${conversationId}`;
+        info.promptCacheKey = promptCacheKey;
+        const applied = applyLangChainMarkers(parts, new Map(), tail);
+        next = { ...request, messages: applied.messages, modelSettings: { ...settings, promptCacheKey } } as typeof request;
+      }
+      options.onRequest?.(info);
+      const reply = await handler(next);
+      const usage = usageFromLangChain(reply as AIMessage);
+      // The break goes out before the usage, so a span exporter sees it while the request is open.
+      if (wireView) {
+        try {
+          const found = state.detector.observe(anthropicBodyFromView(wireView, modelId), {
+            at,
+            turn,
+            step,
+            ...(usage ? { usage } : {}),
+          });
+          if (found) options.onBreak?.(found, info);
+        } catch {
+          // Break detection must never fail the agent.
+        }
+      }
+      if (usage) {
+        options.onUsage?.(usage, info);
+        const pricing = provider === 'anthropic' ? 'anthropic' : 'openai-chat';
+        options.bus?.emit('usage.recorded', conversationId, clock(), {
+          turn,
+          step,
+          model: modelId,
+          usage,
+          costUsd: costOf(usage, pricing, modelId).costUsd,
+          uncachedCostUsd: uncachedCostOf(usage, pricing, modelId).costUsd,
+        });
+      }
+      return reply;
+    },
+  });
+}
+
+function modelOf(model: unknown): { provider: 'anthropic' | 'openai' | 'other'; modelId: string; name: string } {
+  const record = model as {
+    getName?: () => string;
+    model?: unknown;
+    modelName?: unknown;
+    _defaultConfig?: { modelProvider?: unknown; model?: unknown };
+  };
+  const name = typeof record?.getName === 'function' ? record.getName() : 'unknown model';
+  const modelId = String(record?.model ?? record?.modelName ?? record?._defaultConfig?.model ?? '');
+  if (name === 'ChatAnthropic' || record?._defaultConfig?.modelProvider === 'anthropic')
+    return { provider: 'anthropic', modelId, name };
+  if (name === 'ChatOpenAI' || record?._defaultConfig?.modelProvider === 'openai') return { provider: 'openai', modelId, name };
+  return { provider: 'other', modelId, name };
+}
+
+function appendTailToView(
+  view: MiddlewareCallParams,
+  tail: readonly string[],
+): { view: MiddlewareCallParams; tailParts: Set<string> } {
+  const tailParts = new Set<string>();
+  if (tail.length === 0) return { view, tailParts };
+  const parts: PromptPart[] = tail.map((text) => ({ type: 'text', text }));
+  const prompt = [...view.prompt];
+  const last = prompt.at(-1);
+  if (last?.role === 'user' && typeof last.content !== 'string') {
+    prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
+  } else {
+    prompt.push({ role: 'user', content: parts });
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, index));
+  }
+  return { view: { ...view, prompt }, tailParts };
+}
