@@ -1,5 +1,16 @@
 import type { MissCause, SimulationResult } from '../simulate/simulate-workload.js';
 import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
+import { formatRegret } from './simulation-report.js';
+
+/** Printed once above the demo's tables: what the strategies and columns mean. */
+export const DEMO_LEGEND = [
+  'How to read the tables (simulated offline against each provider’s cache rules; no API key, no network):',
+  '  naive    rebuilds the system prompt every request with the time, recall and matched skills inside it',
+  '  markers  what common harnesses do: a static system prompt, volatile text after it, cache markers on the last messages',
+  '  cachet   Cachet’s four zones (global, session, history, turn tail) with its breakpoints, TTL and padding',
+  '  read share = input tokens read from the cache · of ideal = cache reads against the most any layout could read',
+  '  vs naive / vs uncached = cost change against the naive strategy and against sending everything uncached',
+].join('\n');
 
 /**
  * The demo's table for one workload: a row per strategy. Savings compare cost with naive's
@@ -20,11 +31,27 @@ export function demoTable(results: readonly SimulationResult[]): string {
       result.priced ? formatUsd(totals.costUsd) : `${formatCount(totals.inputTokens - totals.cacheReadTokens)} tok`,
       naive ? formatSaving(spend, spendOf(naive)) : '—',
       formatSaving(spend, result.priced ? totals.uncachedCostUsd : totals.inputTokens),
+      formatRegret(totals.regret),
     ];
   });
+  const oracle = results[0]?.totals;
+  if (oracle) {
+    const oracleSpend = oracle.oracleCostUsd ?? oracle.oracleProcessedTokens;
+    rows.push([
+      'oracle',
+      formatCount(results[0]?.requests.length ?? 0),
+      '',
+      '',
+      '',
+      oracle.oracleCostUsd === null ? `${formatCount(oracle.oracleProcessedTokens)} tok` : formatUsd(oracle.oracleCostUsd),
+      naive ? formatSaving(oracleSpend, spendOf(naive)) : '—',
+      '',
+      '+0.0%',
+    ]);
+  }
   const costHeader = results.some((result) => result.priced) ? 'cost' : 'processed';
   return formatTable(
-    ['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached'],
+    ['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached', 'regret'],
     rows,
   );
 }
@@ -49,7 +76,8 @@ export function demoVerdict(results: readonly SimulationResult[]): string {
     cachet.totals.idealCacheReadTokens === 0
       ? 'with nothing reusable to read'
       : `reading ${formatPercent(cachet.totals.efficiency)} of the physical limit`;
-  return `Verdict: Cachet${unit} costs ${comparisons}, ${limit}${reasons ? ` (${reasons})` : ''}.${paddingNote}`;
+  const regret = cachet.totals.regret === null ? '' : `, ${formatRegret(cachet.totals.regret)} over the hindsight oracle`;
+  return `Verdict: Cachet${unit} costs ${comparisons}, ${limit}${regret}${reasons ? ` (${reasons})` : ''}.${paddingNote}`;
 }
 
 function spendOf(result: SimulationResult): number {
@@ -89,6 +117,8 @@ const CAUSE_WORDS: Record<MissCause, string> = {
   'template-rerender': 'chat-template re-rendering',
   unknown: 'unexplained misses',
   'no-breakpoint': 'history no breakpoint covers',
+  compaction: 'compaction rewrites',
+  'route-changed': 'upstream route changes',
 };
 
 function describeCause(cause: MissCause): string {

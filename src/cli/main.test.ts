@@ -52,6 +52,9 @@ describe('cachet (child process)', () => {
     const input = parsed.requests.reduce((sum: number, request: { inputTokens: number }) => sum + request.inputTokens, 0);
     expect(parsed.totals.inputTokens).toBe(input);
     expect(parsed.totals.readShare).toBe(parsed.totals.cacheReadTokens / parsed.totals.inputTokens);
+    expect(parsed.totals.regret).toBeCloseTo(parsed.totals.costUsd / parsed.totals.oracleCostUsd - 1, 12);
+    expect(parsed.totals.oracleCostUsd).toBeLessThanOrEqual(parsed.totals.costUsd);
+    expect(parsed.oracle.futureKnowledge).toContain('next-gap');
   });
 
   it('exits 2 naming file, path and problem for a bad workload file', () => {
@@ -67,9 +70,9 @@ describe('cachet (child process)', () => {
   });
 
   it('exits 1 for other failures: unknown provider, unknown command', () => {
-    const provider = cachet('simulate', 'coding-agent', '--provider', 'gemini');
+    const provider = cachet('simulate', 'coding-agent', '--provider', 'watsonx');
     expect(provider.code).toBe(1);
-    expect(provider.stderr).toMatch(/'gemini' is invalid\. expected one of anthropic, /);
+    expect(provider.stderr).toMatch(/'watsonx' is invalid\. expected one of anthropic, /);
     expect(provider.stdout).toBe('');
     const command = cachet('frobnicate');
     expect(command.code).toBe(1);
@@ -80,7 +83,8 @@ describe('cachet (child process)', () => {
     const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-')), 'demo.db');
     const run = cachetIn(directory, ['demo', '--db', store]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`traces: ${store} (see them with \`cachet serve --db ${store}\`)`);
+    // From a clone `dist/` is not built, so the hint is the package-script form that works there.
+    expect(run.stderr).toContain(`traces: ${store} (see them with \`npm run cachet -- serve --db ${store}\`)`);
     const { openTraceStore } = await import('../trace/open-trace-store.js');
     const opened = await openTraceStore(store);
     const sessions = await opened.sessions({ limit: 100 });
@@ -92,7 +96,8 @@ describe('cachet (child process)', () => {
     expect(sessions.every((session) => session.requests > 0)).toBe(true);
     // Nothing was written to the default location in the working directory.
     expect(existsSync(join(directory, '.cachet'))).toBe(false);
-  }, 180_000);
+    // Seven workloads × six strategies, the 384-request idle-gap session among them.
+  }, 1_200_000);
 
   it('demo writes to $CACHET_DB when --db is not given, as serve reads it', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-env-')), 'env.db');
@@ -118,13 +123,16 @@ describe('cachet (child process)', () => {
 });
 
 describe('cachet (in process)', () => {
-  it('demo prints a table per workload with the three strategies and a verdict, progress on stderr', async () => {
+  it('demo prints a table per workload with every strategy, the oracle and a verdict, progress on stderr', async () => {
     const output = captured();
     expect(await main(['demo', '--only', 'below-minimum', '--no-trace'], output)).toBe(0);
     const text = output.stdout.join('\n');
-    for (const word of ['naive', 'markers', 'cachet', 'read share', 'vs naive', 'vs uncached', 'Verdict:'])
+    for (const word of [...STRATEGY_NAMES, 'oracle', 'regret', 'read share', 'vs naive', 'vs uncached', 'Verdict:'])
       expect(text).toContain(word);
-    expect(output.stderr.join('')).toContain('[3/3] below-minimum · cachet 3/3 requests');
+    expect(text).toMatch(/over the hindsight oracle/);
+    expect(output.stderr.join('')).toContain(
+      `[${STRATEGY_NAMES.length}/${STRATEGY_NAMES.length}] below-minimum · cachet 3/3 requests`,
+    );
   });
 
   it('demo writes its traces to the trace store', async () => {
@@ -135,7 +143,7 @@ describe('cachet (in process)', () => {
     const opened = await openTraceStore(store);
     const sessions = await opened.sessions();
     await opened.close();
-    expect(sessions.length).toBe(3);
+    expect(sessions.length).toBe(STRATEGY_NAMES.length);
   });
 
   it('simulate --compaction runs the compaction pipeline before each cachet request', async () => {
@@ -163,5 +171,123 @@ describe('cachet (in process)', () => {
     expect(events[0].type).toBe('session.started');
     expect(events.filter((event) => event.type === 'request.assembled')).toHaveLength(17);
     expect(output.stdout.join('\n')).toContain('efficiency');
+  });
+
+  it('--version prints the package version', async () => {
+    const output = captured();
+    expect(await main(['--version'], output)).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(output.stdout.join('').trim()).toBe(version);
+  });
+
+  it('workloads lists every bundled workload; a missing one points to it (exit 2)', async () => {
+    const output = captured();
+    expect(await main(['workloads'], output)).toBe(0);
+    for (const name of bundledWorkloadNames()) expect(output.stdout.join('\n')).toContain(name);
+    const missing = captured();
+    expect(await main(['simulate', 'no-such-workload'], missing)).toBe(2);
+    expect(missing.stderr.join('')).toMatch(/no bundled workload named "no-such-workload" \(run `cachet workloads`/);
+  });
+
+  it('demo --only with no match fails instead of printing nothing', async () => {
+    const output = captured();
+    expect(await main(['demo', '--only', 'nosuch', '--no-trace'], output)).toBe(1);
+    expect(output.stderr.join('')).toMatch(/no bundled workload matches --only nosuch .*cachet workloads/);
+    expect(output.stdout).toEqual([]);
+  });
+
+  it('demo prints a legend above its tables', async () => {
+    const output = captured();
+    expect(await main(['demo', '--only', 'below-minimum', '--no-trace'], output)).toBe(0);
+    const text = output.stdout.join('\n');
+    expect(text.indexOf('How to read the tables')).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf('How to read the tables')).toBeLessThan(text.indexOf('strategy  requests'));
+  });
+
+  it('simulate --window without --compaction is refused', async () => {
+    const output = captured();
+    expect(await main(['simulate', 'below-minimum', '--window', '5000'], output)).toBe(1);
+    expect(output.stderr.join('')).toContain('--window only applies with --compaction');
+  });
+
+  it('simulate --compaction --window 1000 prints the warnings and fails: the window cannot be met', async () => {
+    const output = captured();
+    expect(await main(['simulate', 'coding-agent', '--compaction', '--window', '1000'], output)).toBe(1);
+    const stderr = output.stderr.join('');
+    expect(stderr).toMatch(/warning: compaction: request of \d+ tokens exceeds the 1000-token window/);
+    expect(stderr).toMatch(/compaction: \d+ applied/);
+    expect(stderr).toMatch(/error: --window 1000 cannot be met: \d+ of 17 requests/);
+    expect(output.stdout.join('')).toContain('efficiency');
+  });
+
+  it.each([
+    ['openai-chat', 'gpt-17-ultra'],
+    ['anthropic', 'claude-sonnet-9'],
+    ['openrouter', 'mistralai/mistral-large-2512'],
+  ])('an unknown model (%s %s) is warned about and reported as unknown cost, never free', async (provider, model) => {
+    const output = captured();
+    expect(await main(['simulate', 'below-minimum', '--provider', provider, '--model', model, '--json'], output)).toBe(0);
+    expect(output.stderr.join('')).toContain(`warning: no price is known for model "${model}" on ${provider}`);
+    const report = JSON.parse(output.stdout.join(''));
+    expect(report.priced).toBe(false);
+    expect(report.totals.costUsd).toBeNull();
+    expect(report.requests.every((request: { costUsd: number | null }) => request.costUsd === null)).toBe(true);
+    const text = captured();
+    expect(await main(['simulate', 'below-minimum', '--provider', provider, '--model', model], text)).toBe(0);
+    expect(text.stdout.join('')).toContain(`cost unknown: no price for ${model}`);
+    expect(text.stdout.join('')).not.toContain('local engine');
+  });
+
+  it('a known model is priced and a local engine is free, both without a warning', async () => {
+    const priced = captured();
+    expect(await main(['simulate', 'below-minimum', '--json'], priced)).toBe(0);
+    expect(JSON.parse(priced.stdout.join('')).priced).toBe(true);
+    const local = captured();
+    expect(await main(['simulate', 'python-app-local', '--json'], local)).toBe(0);
+    expect(JSON.parse(local.stdout.join('')).totals.costUsd).toBe(0);
+    expect([...priced.stderr, ...local.stderr].join('')).not.toContain('no price');
+  });
+
+  describe('hostile workload files: exit 2, naming the file', () => {
+    const header =
+      'name: hostile\ndescription: x\nprovider: anthropic\nmodel: claude-sonnet-5\nstart: 2026-05-14T09:00:00Z\nglobal:\n  persona: Hi.\n  tools:\n    - { name: lookup, description: d, inputSchema: { type: object } }\n';
+    const aliasBomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      aliasBomb.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`);
+    }
+    const corpus: Array<[string, string, RegExp]> = [
+      ['alias-bomb.yaml', `${aliasBomb.join('\n')}\n`, /refused: .*alias/i],
+      [
+        'expansion-bomb.yaml',
+        `${header}turns:\n  - repeat:\n      count: 10000\n      turns:\n        - user: q\n          steps:\n            - toolCalls: [{ name: lookup, result: { tokens: 200000 } }]\n            - text: a\n`,
+        /turns\[0\]\.repeat: expanding this workload would create about/,
+      ],
+      ['deep.json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, /nested too deeply to parse/],
+      [
+        'deep-input.yaml',
+        `${header}turns:\n  - user: q\n    steps:\n      - toolCalls: [{ name: lookup, input: ${'{"a":'.repeat(300)}1${'}'.repeat(300)}, result: ok }]\n      - text: a\n`,
+        /nested at most 256 levels deep/,
+      ],
+    ];
+    it.each(corpus)('%s', async (name, text, problem) => {
+      const file = join(directory, name);
+      writeFileSync(file, text);
+      const output = captured();
+      expect(await main(['simulate', file], output)).toBe(2);
+      const stderr = output.stderr.join('');
+      expect(stderr.startsWith(`error: ${file}`)).toBe(true);
+      expect(stderr).toMatch(problem);
+      expect(output.stdout).toEqual([]);
+    });
+
+    it('a FIFO', async () => {
+      const fifo = join(directory, 'pipe.yaml');
+      spawnSync('mkfifo', [fifo]);
+      const output = captured();
+      expect(await main(['simulate', fifo], output)).toBe(2);
+      expect(output.stderr.join('')).toContain(`error: ${fifo}: (root): not a regular file (a FIFO)`);
+    });
   });
 });

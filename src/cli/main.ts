@@ -14,6 +14,8 @@ import { registerProxyCommand } from './commands/proxy.js';
 import { registerRenderCommand } from './commands/render.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSimulateCommand } from './commands/simulate.js';
+import { registerWorkloadsCommand } from './commands/workloads.js';
+import { packageVersion } from './package-version.js';
 
 /** Exit codes: 0 done, 1 any failure, 2 a bad workload file (or bad input file for `diff`, or an unusable `serve` token/host). */
 export const EXIT_BAD_WORKLOAD = 2;
@@ -26,6 +28,7 @@ export function createProgram(output: CliOutput = processOutput): Command {
     .description('Cache-stable request assembly for LLM agents: simulate, compare and inspect prompt caching')
     .exitOverride()
     .configureOutput({ writeOut: (text) => output.out(text.replace(/\n$/, '')), writeErr: (text) => output.err(text) })
+    .version(packageVersion(), '-V, --version', 'print the Cachet version')
     .showHelpAfterError('(run `cachet --help` for usage)');
   registerDemoCommand(program, output);
   registerSimulateCommand(program, (options) => createSimulationCompactionHook(options), output);
@@ -35,6 +38,7 @@ export function createProgram(output: CliOutput = processOutput): Command {
   registerProxyCommand(program);
   registerEmulateCommand(program);
   registerAnalyzeCommand(program);
+  registerWorkloadsCommand(program, output);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

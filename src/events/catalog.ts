@@ -84,6 +84,12 @@ export type CacheBreakCause =
   | 'below-minimum'
   | 'lookback-exceeded'
   | 'template-rerender'
+  /** The shared prefix went past the previous request's last breakpoint although a slot was free. */
+  | 'no-breakpoint'
+  /** A deliberate, costed history rewrite (`Session.rewriteHistory`, compaction). */
+  | 'compaction'
+  /** The reply names another upstream than the previous one (OpenRouter routing); caches are per upstream. */
+  | 'route-changed'
   | 'unknown';
 
 export interface CacheBreakPayload {
@@ -183,6 +189,40 @@ export interface HistoryRewrittenPayload {
   messagesAfter: number;
 }
 
+/**
+ * A provider-side cache Cachet created and pays storage for (Gemini `cachedContents`). Implicit
+ * caches are not events: the provider keeps them without being asked.
+ */
+export interface ExplicitCacheCreatedPayload {
+  provider: string;
+  /** The provider's resource name (`cachedContents/…`). */
+  name: string;
+  model: string;
+  /** Tokens the cache holds (estimated before creation; the provider's count when it reports one). */
+  tokens: number;
+  ttlSeconds: number;
+  /** When the cache expires unless extended, ms since the epoch on the session's clock. */
+  expiresAt: number;
+  /** Why an explicit cache was worth it (the policy's comparison with implicit caching). */
+  reason: string;
+}
+
+export interface ExplicitCacheExtendedPayload {
+  provider: string;
+  name: string;
+  ttlSeconds: number;
+  expiresAt: number;
+}
+
+export interface ExplicitCacheDeletedPayload {
+  provider: string;
+  name: string;
+  /** `session-ended`, `stale` (tools or system changed), `policy` (implicit caching became cheaper) or `expired`. */
+  reason: 'session-ended' | 'stale' | 'policy' | 'expired';
+  /** Storage the cache was billed for while it lived, in token-hours. */
+  tokenHours: number;
+}
+
 export interface WarningPayload {
   source: string;
   message: string;
@@ -239,6 +279,9 @@ export interface EventPayloads {
   'context.restored': ContextRestoredPayload;
   'checkpoint.created': CheckpointCreatedPayload;
   'history.rewritten': HistoryRewrittenPayload;
+  'explicit_cache.created': ExplicitCacheCreatedPayload;
+  'explicit_cache.extended': ExplicitCacheExtendedPayload;
+  'explicit_cache.deleted': ExplicitCacheDeletedPayload;
   'warning.raised': WarningPayload;
   'session.ended': SessionEndedPayload;
   'listener.failed': ListenerFailedPayload;
@@ -266,6 +309,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'context.restored',
   'checkpoint.created',
   'history.rewritten',
+  'explicit_cache.created',
+  'explicit_cache.extended',
+  'explicit_cache.deleted',
   'warning.raised',
   'session.ended',
   'listener.failed',

@@ -3,8 +3,8 @@
  * export (as a span attribute, say), `message` for people, `path` when it concerns one block.
  *
  * Codes in use: `sampling-dropped`, `stop-dropped`, `thinking-not-sent`, `image-as-text`,
- * `document-url-as-text`, `tail-as-user-message`, `tail-breakpoint`, `retention-omitted`,
- * `caller-breakpoint-ignored`, `ttl-raised`, and the breakpoint-budget codes
+ * `document-url-as-text`, `tail-as-user-message`, `tail-breakpoint`, `retention-omitted`, `retention-replaced`,
+ * `caller-breakpoint-ignored`, `ttl-raised`, `foreign-model-id`, and the breakpoint-budget codes
  * `too-many-breakpoints`, `not-cacheable`, `ttl-order`, `unknown-path`, `duplicate`.
  */
 export interface AdapterWarning {

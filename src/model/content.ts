@@ -32,6 +32,12 @@ export interface ToolResultBlock {
   toolUseId: string;
   content: Array<TextBlock | ImageBlock>;
   isError?: boolean;
+  /**
+   * Names of deferred tools (`SessionOptions.deferredTools`) this result makes available, as
+   * a client-side tool search returns them. Anthropic receives them as `tool_reference` blocks
+   * inside the result, so the tools zone never changes; other providers append the definitions.
+   */
+  toolReferences?: string[];
 }
 
 export interface ThinkingBlock {

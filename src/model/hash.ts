@@ -3,8 +3,25 @@ import { canonicalJson } from './canonical-json.js';
 import type { ContentBlock, ToolDefinition } from './content.js';
 import type { JsonValue } from './json.js';
 
+/** A surrogate code unit without its partner (matched per code unit: no `u` flag on purpose). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** 0xFF never occurs in UTF-8, so a marked UTF-16 hash input can never equal a UTF-8 one. */
+const UTF16_MARKER = Buffer.from([0xff]);
+
+/**
+ * SHA-256 of a string's exact code units. Well-formed text hashes as its UTF-8 bytes (the
+ * usual hash). UTF-8 cannot carry a lone surrogate (Node writes U+FFFD for each, so
+ * `"A\uD800"` and `"A\uDBFF"` would hash equal), so such text hashes as a marker byte plus
+ * its UTF-16 code units instead.
+ *
+ * @example
+ * sha256('A\uD800') !== sha256('A\uDBFF'); // true
+ */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  const hash = createHash('sha256');
+  if (LONE_SURROGATE.test(text)) hash.update(UTF16_MARKER).update(text, 'utf16le');
+  else hash.update(text, 'utf8');
+  return hash.digest('hex');
 }
 
 /** Hashes are memoised per object: blocks are treated as immutable once created. */

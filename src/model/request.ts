@@ -13,9 +13,20 @@ export interface SystemSegment {
 /** Kinds of turn-tail content. Tail content is true for one request only and never persisted. */
 export type TailKind = 'memory-recall' | 'time' | 'working-context' | 'skills' | 'overlay' | 'restart-notice' | 'custom';
 
+/**
+ * How long a tail item lives. `request`: sent after the cached prefix of every request and
+ * never persisted (re-billed at every tool-loop step). `turn`: persisted once into the user
+ * message that opens the turn, so the rest of the tool loop reads it from the cache; from then
+ * on it is history. `auto` [default]: chosen by cost from the turn's expected steps and the
+ * session's expected remaining requests (`chooseTailScope`).
+ */
+export type TailScope = 'request' | 'turn' | 'auto';
+
 export interface TailItem {
   kind: TailKind;
   text: string;
+  /** `auto` when absent; see `TailScope`. */
+  scope?: TailScope;
   /**
    * `before-user-text`: injected immediately before the user's own text of this turn (per-turn
    * matched skills). `end`: after everything else. Adapters decide the concrete role.
@@ -84,6 +95,20 @@ export interface CanonicalRequest {
   tail: TurnTail;
   params: GenerationParams;
   layout: ZoneLayout;
+  /**
+   * Tools declared deferred (`SessionOptions.deferredTools`), in declaration order, and the
+   * names loaded so far by `toolReferences` in history. Absent when the session declares none.
+   * Deferred definitions are not in `tools` and not in `blocks`: where the provider supports
+   * deferral they are outside the cached prefix.
+   */
+  deferredTools?: DeferredTools;
   /** Tools, system segments, message blocks, then tail items, in prefix order. */
   blocks: BlockRecord[];
+}
+
+export interface DeferredTools {
+  /** Every deferred tool, in declaration order. */
+  tools: ToolDefinition[];
+  /** Names loaded so far (by `tool_result.toolReferences`), in load order. */
+  loaded: string[];
 }

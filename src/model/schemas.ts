@@ -1,14 +1,37 @@
 import { z } from 'zod';
+import type { JsonObject, JsonValue } from './json.js';
+import { copyJsonValue, findJsonProblem } from './json-value-check.js';
 
 /**
  * zod schemas for everything that comes into Cachet from callers or files. Outgoing shapes
  * are plain interfaces (content.ts, request.ts); these describe the same shapes for parsing.
  */
-export const jsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
-);
 
-const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
+/**
+ * JSON data from callers, checked without unbounded recursion (depth, size, cycles, BigInt:
+ * see `findJsonProblem`) and copied so that a `"__proto__"` key stays data.
+ */
+function jsonData(shape: 'value' | 'object') {
+  return z
+    .unknown()
+    .superRefine((value, context) => {
+      if (shape === 'object' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+        context.addIssue({ code: 'custom', message: `expected a JSON object, received ${describeKind(value)}` });
+        return;
+      }
+      const problem = findJsonProblem(value);
+      if (problem) context.addIssue({ code: 'custom', path: problem.path, message: `expected ${problem.message}` });
+    })
+    .transform((value) => copyJsonValue(value as JsonValue));
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
+
+export const jsonValueSchema: z.ZodType<JsonValue, unknown> = jsonData('value');
+export const jsonObjectSchema: z.ZodType<JsonObject, unknown> = jsonData('object') as z.ZodType<JsonObject, unknown>;
 
 const mediaSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('base64'), mediaType: z.string().min(1), data: z.string().min(1) }).strict(),
@@ -36,6 +59,7 @@ export const toolResultBlockSchema = z
     toolUseId: z.string().min(1),
     content: z.array(z.union([textBlockSchema, imageBlockSchema])),
     isError: z.boolean().optional(),
+    toolReferences: z.array(z.string().min(1)).optional(),
   })
   .strict();
 export const thinkingBlockSchema = z
@@ -70,7 +94,8 @@ export const systemSegmentInputSchema = z.object({ label: z.string().min(1), tex
 
 /**
  * Generation parameters as callers pass them. Known fields are checked; unknown fields pass
- * through untouched (adapters may read provider-specific extras).
+ * through as JSON data (adapters may read provider-specific extras; a BigInt or a cycle there
+ * is refused here rather than failing later in serialisation).
  */
 export const generationParamsSchema = z
   .object({
@@ -96,4 +121,5 @@ export const generationParamsSchema = z
     effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
     parallelToolCalls: z.boolean().optional(),
   })
-  .loose();
+  // Unknown fields reach adapters (and canonical JSON): they must be JSON data too.
+  .catchall(jsonValueSchema.optional());

@@ -1,9 +1,11 @@
 import { Ajv } from 'ajv';
 import type { z } from 'zod';
+import { canonicalJson } from './canonical-json.js';
 import type { Message, ToolDefinition } from './content.js';
 import { ValidationError } from './errors.js';
+import type { JsonObject } from './json.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from './limits.js';
-import { messageSchema, toolDefinitionSchema } from './schemas.js';
+import { messageSchema, systemSegmentInputSchema, toolDefinitionSchema } from './schemas.js';
 
 /** `messages[3].content[0].text` from a base path and a zod issue path. */
 export function joinPath(base: string, segments: ReadonlyArray<PropertyKey>): string {
@@ -20,7 +22,9 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, basePath: str
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new ValidationError(basePath, 'a valid value');
-  throw new ValidationError(joinPath(basePath, issue.path), describeIssue(issue), issue.message);
+  // A custom issue's message already says what was expected; repeating it as detail adds nothing.
+  const detail = issue.code === 'custom' ? undefined : issue.message;
+  throw new ValidationError(joinPath(basePath, issue.path), describeIssue(issue), detail);
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -37,6 +41,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'items'}`;
     case 'too_big':
       return `at most ${String(issue.maximum)}`;
+    case 'custom':
+      return issue.message.replace(/^expected /, '');
     default:
       return 'a valid value';
   }
@@ -123,6 +129,8 @@ export function validateMessage(message: unknown, path: string, limits: SizeLimi
         }
         break;
       case 'tool_use':
+        checkToolInputSize(block.input, `${blockPath}.input`, limits);
+        break;
       case 'redacted_thinking':
         break;
       default:
@@ -137,6 +145,27 @@ function checkText(text: string, path: string, limits: SizeLimits): void {
   if (text.length > limits.maxBlockChars) {
     throw new ValidationError(path, `at most ${limits.maxBlockChars} characters`, `got ${text.length}`);
   }
+}
+
+function checkToolInputSize(input: JsonObject, path: string, limits: SizeLimits): void {
+  const size = canonicalJson(input).length;
+  if (size > limits.maxBlockChars) {
+    throw new ValidationError(path, `at most ${limits.maxBlockChars} characters of JSON`, `got ${size}`);
+  }
+}
+
+/**
+ * One system segment (`{ label, text }`) with the same text limit as a message block: a
+ * 50 MB persona is refused where it enters, not when the first request is built.
+ */
+export function validateSystemSegment(
+  segment: unknown,
+  path: string,
+  limits: SizeLimits = DEFAULT_SIZE_LIMITS,
+): { label: string; text: string } {
+  const parsed = parseWith(systemSegmentInputSchema, segment, path) as { label: string; text: string };
+  checkText(parsed.text, `${path}.text`, limits);
+  return parsed;
 }
 
 function checkMedia(source: { kind: string; data?: string }, path: string, limits: SizeLimits): void {

@@ -7,7 +7,7 @@ import type { PriceRow } from './shared/price-row.js';
 export type CacheRules = 'anthropic' | 'openai' | 'local';
 
 /** The shape of a wire body: which normalizer in src/cache/wire reads it. */
-export type WireShape = 'anthropic-messages' | 'chat-completions' | 'responses';
+export type WireShape = 'anthropic-messages' | 'chat-completions' | 'responses' | 'bedrock-converse' | 'gemini-generate-content';
 
 /** How a model id on one provider is cached and priced. */
 export interface ModelRoute {
@@ -29,6 +29,10 @@ export interface PlanInputs {
   previous?: unknown;
   skills?: ReadonlyArray<{ name: string; body: string }>;
   tokenCounter?: TokenCounter;
+  /** Where deferred tools go on a provider that cannot defer loading (ignored where it can). */
+  deferredToolPlacement?: 'upfront' | 'append';
+  /** The tool-search tool sent with deferred tools where loading is deferred natively. */
+  toolSearch?: 'regex' | 'bm25' | 'none';
 }
 
 /**
@@ -46,6 +50,11 @@ export interface ProviderEntry {
   readonly prices: readonly PriceRow[];
   /** Whether the adapter takes a TTL for history breakpoints (`PlanInputs.historyTtl`). */
   readonly acceptsHistoryTtl: boolean;
+  /**
+   * Whether the wire defers tool loading natively (Anthropic `defer_loading` + `tool_reference`):
+   * deferred definitions stay outside the cached prefix. Elsewhere `PlanInputs.deferredToolPlacement` applies.
+   */
+  readonly defersToolLoading: boolean;
   /**
    * How a caller (a harness, a peer library) places its own cache markers on this wire:
    * `anthropic-paths` — the adapter's `markers` option (block paths, `cache_control`);

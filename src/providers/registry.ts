@@ -1,4 +1,6 @@
 import { anthropicProvider } from './anthropic/provider-entry.js';
+import { bedrockProvider } from './bedrock/provider-entry.js';
+import { geminiProvider } from './gemini/provider-entry.js';
 import { openAIChatProvider } from './openai-chat/provider-entry.js';
 import { openAICompatibleProvider } from './openai-compatible/provider-entry.js';
 import { openAIResponsesProvider } from './openai-responses/provider-entry.js';
@@ -17,6 +19,8 @@ export const PROVIDERS = {
   'openai-responses': openAIResponsesProvider,
   openrouter: openRouterProvider,
   'openai-compatible': openAICompatibleProvider,
+  bedrock: bedrockProvider,
+  gemini: geminiProvider,
 } as const;
 
 /** Wire APIs Cachet speaks. Names are also the CLI's `--provider` values. */

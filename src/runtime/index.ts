@@ -1,5 +1,10 @@
 export { watchCacheBreaks } from './break-watch.js';
 export {
+  chooseDeferredToolPlacement,
+  type DeferredToolPlacementChoice,
+  type DeferredToolPlacementInput,
+} from './choose-deferred-tool-placement.js';
+export {
   type PreparedRequest,
   type PrepareRequestOptions,
   prepareRequest,
@@ -7,4 +12,14 @@ export {
   zoneTokensOf,
 } from './prepare-request.js';
 export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
-export { chooseHistoryTtl, type TtlChoice, type TtlPolicyInput } from './ttl-policy.js';
+export { type SessionRhythm, sessionRhythmFromTrace } from './session-rhythm.js';
+export { tailPricingFor } from './tail-pricing.js';
+export {
+  chooseHistoryTtl,
+  estimateWriteTokens,
+  type PreviousPrefix,
+  TTL_LIFETIME_MS,
+  type TtlChoice,
+  type TtlPolicyInput,
+  type WriteEstimateInput,
+} from './ttl-policy.js';

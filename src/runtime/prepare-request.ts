@@ -2,11 +2,14 @@ import type { CachetEvent } from '../events/catalog.js';
 import type { CanonicalRequest, TailItem, Zone } from '../model/request.js';
 import type { ConversionMetadata, ProviderAdapter } from '../providers/adapter.js';
 import { assemble } from '../session/assemble.js';
+import type { TailScopePricing } from '../session/choose-tail-scope.js';
+import { resolveTurnTail, type ScopeDecision } from '../session/resolve-turn-tail.js';
 import type { Session } from '../session/session.js';
 import { countRequestTokens } from '../tokens/count-request-tokens.js';
 import { counterForModel } from '../tokens/counter-for-model.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { BlockDeltaTracker } from './block-delta.js';
+import { tailPricingFor } from './tail-pricing.js';
 
 export interface PrepareRequestOptions<Options> {
   /** The turn (1-based) and the step within it (0-based), for events and reports. */
@@ -23,6 +26,8 @@ export interface PrepareRequestOptions<Options> {
   adapterOptions?: Options | ((assembled: { request: CanonicalRequest; zoneTokens: Record<Zone, number> }) => Options);
   /** Counts zone sizes for the event; defaults to the model's counter (`counterForModel`). */
   counter?: TokenCounter;
+  /** Multipliers for `auto` tail scopes [the price table's, `tailPricingFor`]. */
+  tailPricing?: TailScopePricing;
 }
 
 export interface PreparedRequest<Body, Metadata extends ConversionMetadata = ConversionMetadata> {
@@ -33,6 +38,8 @@ export interface PreparedRequest<Body, Metadata extends ConversionMetadata = Con
   zoneTokens: Record<Zone, number>;
   /** The `request.assembled` event, when the session has a bus. */
   event: CachetEvent<'request.assembled'> | null;
+  /** Scope chosen for each tail item, and why. */
+  tailScopes: ScopeDecision[];
 }
 
 /**
@@ -74,8 +81,16 @@ export function prepareRequest<Body, Options, Metadata extends ConversionMetadat
   options: PrepareRequestOptions<Options>,
 ): PreparedRequest<Body, Metadata> {
   const now = options.now ?? session.clock();
-  const request = assemble(session, { now, tail: options.tail });
-  const zoneTokens = zoneTokensOf(request, options.counter ?? sharedCounter(adapter.id, session.model));
+  const counter = options.counter ?? sharedCounter(adapter.id, session.model);
+  // Turn-scoped tail items are persisted into the turn's opening message before it is sent.
+  const tail = resolveTurnTail(session, {
+    now,
+    tail: options.tail,
+    countTokens: (text) => counter.countText(text),
+    pricing: options.tailPricing ?? tailPricingFor(adapter.id, session.model),
+  });
+  const request = assemble(session, { now, resolvedTail: tail.items });
+  const zoneTokens = zoneTokensOf(request, counter);
   const adapterOptions =
     typeof options.adapterOptions === 'function'
       ? (options.adapterOptions as (assembled: { request: CanonicalRequest; zoneTokens: Record<Zone, number> }) => Options)({
@@ -84,6 +99,7 @@ export function prepareRequest<Body, Options, Metadata extends ConversionMetadat
         })
       : options.adapterOptions;
   const converted = adapter.convertRequest(request, adapterOptions);
+  session.noteRequest();
   const event =
     session.bus?.emit('request.assembled', session.id, now, {
       turn: options.turn,
@@ -96,7 +112,7 @@ export function prepareRequest<Body, Options, Metadata extends ConversionMetadat
       padding: converted.metadata.padding,
       warnings: converted.metadata.warnings,
     }) ?? null;
-  return { request, body: converted.body, metadata: converted.metadata, zoneTokens, event };
+  return { request, body: converted.body, metadata: converted.metadata, zoneTokens, event, tailScopes: tail.decisions };
 }
 
 /** Tokens per zone of a canonical request. */

@@ -15,8 +15,17 @@ export interface TtlPolicyInput {
   priorGapsMs?: readonly number[];
   /** Tokens the cache will hold after this request (its cacheable prefix). */
   prefixTokens: number;
-  /** Tokens this request writes (new since the previous entry). */
+  /**
+   * Tokens this request writes: new since the previous entry when the prefix only grew, the
+   * whole prefix after any break (tools, model, compaction, expiry). `estimateWriteTokens`
+   * derives it from consecutive requests.
+   */
   newTokens: number;
+  /**
+   * Requests expected after this one [unknown: at least one]. With none left, no pause can be
+   * bridged and the 1-hour premium buys nothing.
+   */
+  expectedRemainingRequests?: number;
   /** Price multipliers on the input rate; Anthropic's by default. */
   pricing?: { write5m: number; write1h: number; read: number };
 }
@@ -46,6 +55,9 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   const gaps = input.priorGapsMs ? [...input.priorGapsMs, ...input.gapsMs] : input.gapsMs;
   const pauses = gaps.filter((gap) => gap > FIVE_MINUTES && gap <= ONE_HOUR).length;
   const pauseShare = gaps.length === 0 ? 0 : pauses / gaps.length;
+  if (input.expectedRemainingRequests !== undefined && input.expectedRemainingRequests <= 0) {
+    return { ttl: '5m', pauseShare, reason: 'no request is expected after this one' };
+  }
   const expectedSaving = pauseShare * (pricing.write5m - pricing.read) * input.prefixTokens;
   const extraWriteCost = (pricing.write1h - pricing.write5m) * input.newTokens;
   if (pauseShare > 0 && expectedSaving > extraWriteCost) {
@@ -62,3 +74,48 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
       pauseShare === 0 ? 'no gap between 5 and 60 minutes so far' : 'the 1-hour write premium outweighs the expected re-writes',
   };
 }
+
+/** What the TTL policy needs to know about the previous request to price this one's write. */
+export interface PreviousPrefix {
+  at: number;
+  model: string;
+  /** Prefix hash of the previous request's last persisted block, and of its static zones' end. */
+  lastPrefixHash: string;
+  staticPrefixHash: string;
+  prefixTokens: number;
+  /** How long the previous request's history entry lives. */
+  lifetimeMs: number;
+}
+
+export interface WriteEstimateInput {
+  at: number;
+  model: string;
+  /** Prefix hashes of this request's persisted blocks, in order. */
+  prefixHashes: readonly string[];
+  staticPrefixHash: string;
+  prefixTokens: number;
+  /** Tokens of the history zone (what a history rewrite re-writes). */
+  historyTokens: number;
+}
+
+/**
+ * Tokens this request will write, judged against the previous request: only the growth when
+ * the previous prefix is still a live prefix of this one; the history zone when the static
+ * zones are unchanged but history was rewritten (compaction); the whole prefix after a tool or
+ * model change or once the previous entry has expired.
+ *
+ * @example
+ * estimateWriteTokens(current, null); // the whole prefix: nothing was cached
+ */
+export function estimateWriteTokens(current: WriteEstimateInput, previous: PreviousPrefix | null): number {
+  if (!previous || previous.model !== current.model || current.at - previous.at > previous.lifetimeMs) {
+    return current.prefixTokens;
+  }
+  if (current.prefixHashes.includes(previous.lastPrefixHash)) {
+    return Math.max(0, current.prefixTokens - previous.prefixTokens);
+  }
+  if (current.staticPrefixHash === previous.staticPrefixHash) return current.historyTokens;
+  return current.prefixTokens;
+}
+
+export const TTL_LIFETIME_MS: Record<AnthropicTtl, number> = { '5m': FIVE_MINUTES, '1h': ONE_HOUR };

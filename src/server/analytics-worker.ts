@@ -3,14 +3,16 @@
  * connection to the SQLite trace file, so a 100 ms aggregate never blocks the server's event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requireOptional } from '../model/optional-dependency.js';
 import { queryBreakCauses, queryCacheEffectiveness, querySkills } from '../trace/analytics-queries.js';
 import type { SqlRunner } from '../trace/sql-runner.js';
 import { queryRequests, querySessions } from '../trace/trace-queries.js';
 import type { AnalyticsCall } from './analytics-reader.js';
 
 const { path } = workerData as { path: string };
-const database = new Database(path, { readonly: true, fileMustExist: true });
+const SqliteDatabase = requireOptional<typeof Database>('better-sqlite3', 'better-sqlite3', 'The analytics worker');
+const database = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
 database.pragma('busy_timeout = 10000');
 const runner: SqlRunner = { all: async (sql, params) => database.prepare(sql).all(...params) as Record<string, unknown>[] };
 

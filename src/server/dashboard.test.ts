@@ -144,6 +144,9 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
         items.map((item) => ({ request: item.getAttribute('data-request'), cause: item.getAttribute('data-cause') })),
       );
     expect(shownBreaks).toEqual(storedBreaks);
+    // A location names its zone once: `messages[6]`, never `messages messages[6]`.
+    const breakTexts = await page.locator('#breaks li[data-cause]').allTextContents();
+    expect(breakTexts.filter((text) => /\b(\w+) \1\[/.test(text))).toEqual([]);
 
     // The chart: uPlot drew on its canvas, with the three buckets and the hit-rate line in its legend.
     const legend = await page.locator('#chart .u-legend .u-label').allTextContents();

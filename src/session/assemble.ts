@@ -9,6 +9,11 @@ export interface AssembleOptions {
   now?: number;
   /** Extra tail items for this request only (per-turn matched skills, overlays...). */
   tail?: TailItem[];
+  /**
+   * The request's tail, already rendered and scoped (`resolveTurnTail`): tail providers are not
+   * evaluated again and `tail` is ignored. Without it every item is sent for this request only.
+   */
+  resolvedTail?: TailItem[];
 }
 
 /**
@@ -32,23 +37,9 @@ export function assemble(session: Session, options: AssembleOptions = {}): Canon
     lastMessage.content.length > 0 &&
     lastMessage.content.every((block) => block.type === 'tool_result');
 
-  const context: TailContext = {
-    sessionId: session.id,
-    now: options.now ?? session.clock(),
-    turn: session.turn,
-    latestUserText: latestUserText(session),
-    inToolLoop,
-  };
-  const tailItems: TailItem[] = [];
-  for (const provider of session.tailProviders) {
-    const text = provider.render(context);
-    if (typeof text === 'string' && text.length > 0) {
-      tailItems.push({ kind: provider.kind, text, position: provider.position ?? 'end' });
-    }
-  }
-  for (const item of options.tail ?? []) {
-    if (item.text.length > 0) tailItems.push(item);
-  }
+  const tailItems = options.resolvedTail
+    ? options.resolvedTail.filter((item) => item.text.length > 0)
+    : renderTail(session, { now: options.now, tail: options.tail });
 
   const blocks: BlockRecord[] = session.blockIndex.persistedBlocks(session).slice();
   let prefix = blocks.at(-1)?.prefixHash ?? EMPTY_PREFIX_HASH;
@@ -58,6 +49,7 @@ export function assemble(session: Session, options: AssembleOptions = {}): Canon
     blocks.push({ zone: 'tail', path: `tail[${index}]`, hash, prefixHash: prefix });
   });
 
+  const deferredTools = session.deferredTools;
   return {
     sessionId: session.id,
     model: session.model,
@@ -73,7 +65,47 @@ export function assemble(session: Session, options: AssembleOptions = {}): Canon
       historyMessageCount: history.length,
     },
     blocks,
+    ...(deferredTools ? { deferredTools: { tools: deferredTools.tools.slice(), loaded: deferredTools.loaded.slice() } } : {}),
   };
+}
+
+/**
+ * Evaluate the session's tail providers for a request at `now` and add `tail`, in that order;
+ * empty texts are dropped. Items keep their declared scope (absent = `auto`).
+ */
+export function renderTail(session: Session, options: { now?: number; tail?: readonly TailItem[] } = {}): TailItem[] {
+  const context: TailContext = {
+    sessionId: session.id,
+    now: options.now ?? session.clock(),
+    turn: session.turn,
+    latestUserText: latestUserText(session),
+    inToolLoop: inToolLoop(session),
+  };
+  const items: TailItem[] = [];
+  for (const provider of session.tailProviders) {
+    const text = provider.render(context);
+    if (typeof text === 'string' && text.length > 0) {
+      items.push({
+        kind: provider.kind,
+        text,
+        position: provider.position ?? 'end',
+        ...(provider.scope ? { scope: provider.scope } : {}),
+      });
+    }
+  }
+  for (const item of options.tail ?? []) {
+    if (item.text.length > 0) items.push(item);
+  }
+  return items;
+}
+
+function inToolLoop(session: Session): boolean {
+  const lastMessage = session.history.at(-1);
+  return (
+    lastMessage?.role === 'user' &&
+    lastMessage.content.length > 0 &&
+    lastMessage.content.every((block) => block.type === 'tool_result')
+  );
 }
 
 function latestUserText(session: Session): string {

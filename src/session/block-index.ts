@@ -96,6 +96,12 @@ export class BlockIndex {
     return this.flatRecords;
   }
 
+  /** Forget the records of history messages from `index` on (the message there was replaced). */
+  invalidateFrom(index: number): void {
+    if (index < this.historyRecords.length) this.historyRecords.length = index;
+    this.flatStatic = null;
+  }
+
   invalidateHistory(): void {
     this.historyRecords = [];
     this.historyBase = '';

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Message, ToolDefinition } from '../model/content.js';
 import { ValidationError } from '../model/errors.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
-import type { GenerationParams, SystemSegment } from '../model/request.js';
+import type { DeferredTools, GenerationParams, SystemSegment } from '../model/request.js';
 import { generationParamsSchema } from '../model/schemas.js';
-import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
+import { parseWith, validateMessage, validatePairing, validateSystemSegment, validateTools } from '../model/validate.js';
 import { validateHistoryOrder } from './history-order.js';
 
 export const SESSION_FORMAT_VERSION = 1;
@@ -21,6 +21,8 @@ export interface SerializedSession {
   history: Message[];
   params: GenerationParams;
   turn: number;
+  /** Deferred tools (absent in format 1 files written before they existed). */
+  deferredTools?: DeferredTools;
 }
 
 const envelopeSchema = z.object({
@@ -34,6 +36,7 @@ const envelopeSchema = z.object({
   history: z.array(z.unknown()),
   params: generationParamsSchema,
   turn: z.number().int().nonnegative(),
+  deferredTools: z.object({ tools: z.array(z.unknown()), loaded: z.array(z.string().min(1)) }).optional(),
 });
 
 /** Validate a serialised session (format version, every message, pairing). */
@@ -47,6 +50,9 @@ export function parseSerializedSession(data: unknown, limitOverrides?: Partial<S
       `got ${envelope.formatVersion}; this version of Cachet cannot read it`,
     );
   }
+  envelope.system.forEach(({ label, text }, index) => {
+    validateSystemSegment({ label, text }, `session.system[${index}]`, limits);
+  });
   const tools = validateTools(envelope.tools, 'session.tools', limits);
   if (envelope.globalToolCount > tools.length) {
     throw new ValidationError('session.globalToolCount', `at most ${tools.length}`);
@@ -66,6 +72,16 @@ export function parseSerializedSession(data: unknown, limitOverrides?: Partial<S
   const history = envelope.history.map((message, index) => validateMessage(message, `session.history[${index}]`, limits));
   validateHistoryOrder(sessionMessages.at(-1), history, (index) => `session.history[${index}]`);
   validatePairing([...sessionMessages, ...history] as Message[], 'session.messages', { allowPendingAtEnd: true });
+  const deferredTools = envelope.deferredTools
+    ? validateTools(envelope.deferredTools.tools, 'session.deferredTools.tools', limits, new Set(tools.map((tool) => tool.name)))
+    : [];
+  const unknownLoad = envelope.deferredTools?.loaded.findIndex((name) => !deferredTools.some((tool) => tool.name === name));
+  if (unknownLoad !== undefined && unknownLoad !== -1) {
+    throw new ValidationError(
+      `session.deferredTools.loaded[${unknownLoad}]`,
+      'the name of a tool in session.deferredTools.tools',
+    );
+  }
   return {
     formatVersion: envelope.formatVersion,
     id: envelope.id,
@@ -77,5 +93,6 @@ export function parseSerializedSession(data: unknown, limitOverrides?: Partial<S
     history,
     params: envelope.params as GenerationParams,
     turn: envelope.turn,
+    ...(envelope.deferredTools ? { deferredTools: { tools: deferredTools, loaded: envelope.deferredTools.loaded } } : {}),
   };
 }

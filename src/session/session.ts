@@ -3,9 +3,9 @@ import type { Message, ToolDefinition } from '../model/content.js';
 import { ValidationError } from '../model/errors.js';
 import { deepFreeze } from '../model/freeze.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from '../model/limits.js';
-import type { GenerationParams, SystemSegment } from '../model/request.js';
-import { generationParamsSchema, systemSegmentInputSchema } from '../model/schemas.js';
-import { parseWith, validateMessage, validatePairing, validateTools } from '../model/validate.js';
+import type { DeferredTools, GenerationParams, SystemSegment, TailItem } from '../model/request.js';
+import { generationParamsSchema } from '../model/schemas.js';
+import { parseWith, validateMessage, validatePairing, validateSystemSegment, validateTools } from '../model/validate.js';
 import { BlockIndex } from './block-index.js';
 import { validateHistoryOrder } from './history-order.js';
 import { parseSerializedSession, SESSION_FORMAT_VERSION, type SerializedSession } from './serialized-session.js';
@@ -35,6 +35,27 @@ export interface SessionOptions {
   limits?: Partial<SizeLimits>;
   /** Extra fields for `session.started` (provider, strategy). */
   labels?: { provider?: string; strategy?: string };
+  /**
+   * Tools the model may load later (client-side tool search). They are never part of the
+   * tools zone: a `tool_result` loads them by name through `toolReferences`. On Anthropic the
+   * adapter sends them with `defer_loading: true` and the loads as `tool_reference` blocks, so
+   * discovering a tool keeps the cache; elsewhere the adapter declares them up front or appends
+   * them when loaded, whichever its cost model prefers (see docs/concepts.md).
+   */
+  deferredTools?: ToolDefinition[];
+  /**
+   * What this deployment's sessions look like, for `auto` tail scopes: requests per turn and
+   * per session (from `sessionRhythmFromTrace`, or your own figures). Without them the
+   * session learns from its own finished turns.
+   */
+  expectations?: SessionExpectations;
+}
+
+export interface SessionExpectations {
+  /** Average requests per turn (tool-loop steps + 1). */
+  stepsPerTurn?: number;
+  /** Average requests per session. */
+  requestsPerSession?: number;
 }
 
 const DEFAULT_PARAMS: GenerationParams = { maxTokens: 4096 };
@@ -60,6 +81,20 @@ export class Session {
   private generationParams: GenerationParams;
   private turnNumber = 0;
   private ended = false;
+  private readonly deferredToolList: ToolDefinition[];
+  private loadedDeferredTools: string[] = [];
+  /** History index of the message that opened the current turn. */
+  private turnOpeningIndex = -1;
+  /** Requests prepared in the current turn, and in each finished turn (for expectations). */
+  private requestsThisTurn = 0;
+  private finishedTurnRequests = 0;
+  private finishedTurns = 0;
+  private requestCount = 0;
+  /** The turn whose opening message holds its turn-scoped tail (or 0), and the kinds it holds. */
+  private turnTailTurn = 0;
+  private turnTailKindList: TailItem['kind'][] = [];
+  private rewriteCount = 0;
+  readonly expectations: SessionExpectations;
   /** @internal memoised hashes of the prefix; see BlockIndex. */
   readonly blockIndex = new BlockIndex();
 
@@ -75,7 +110,10 @@ export class Session {
     this.clock = options.clock ?? Date.now;
     this.limits = { ...DEFAULT_SIZE_LIMITS, ...options.limits };
     this.tailProviders = [...(options.tail ?? [])];
+    this.expectations = { ...options.expectations };
     if (restored) {
+      this.deferredToolList = restored.deferredTools?.tools ?? [];
+      this.loadedDeferredTools = restored.deferredTools?.loaded ?? [];
       this.toolList = restored.tools;
       this.globalToolCount = restored.globalToolCount;
       this.systemSegments = restored.system;
@@ -91,13 +129,19 @@ export class Session {
     }
     this.toolList = validateTools(options.global.tools ?? [], 'options.global.tools', this.limits);
     this.globalToolCount = this.toolList.length;
+    this.deferredToolList = validateTools(
+      options.deferredTools ?? [],
+      'options.deferredTools',
+      this.limits,
+      new Set(this.toolList.map((tool) => tool.name)),
+    );
     const globalSegments = options.global.system.map((segment, index) => ({
       zone: 'global' as const,
-      ...(parseWith(systemSegmentInputSchema, segment, `options.global.system[${index}]`) as SegmentInput),
+      ...(validateSystemSegment(segment, `options.global.system[${index}]`, this.limits) as SegmentInput),
     }));
     const sessionSegments = (options.sessionStatic?.system ?? []).map((segment, index) => ({
       zone: 'session' as const,
-      ...(parseWith(systemSegmentInputSchema, segment, `options.sessionStatic.system[${index}]`) as SegmentInput),
+      ...(validateSystemSegment(segment, `options.sessionStatic.system[${index}]`, this.limits) as SegmentInput),
     }));
     this.systemSegments = [...globalSegments, ...sessionSegments];
     const sessionMessages = (options.sessionStatic?.messages ?? []).map((message, index) =>
@@ -137,6 +181,31 @@ export class Session {
   get params(): Readonly<GenerationParams> {
     return this.generationParams;
   }
+  /** Deferred tools and the names loaded so far; null when the session declares none. */
+  get deferredTools(): DeferredTools | null {
+    if (this.deferredToolList.length === 0) return null;
+    return { tools: this.deferredToolList, loaded: this.loadedDeferredTools };
+  }
+  /** How many times `rewriteHistory` has run (compaction): a change tells break detection why history moved. */
+  get historyRewrites(): number {
+    return this.rewriteCount;
+  }
+  /** Requests prepared so far in the current turn. */
+  get requestsInTurn(): number {
+    return this.requestsThisTurn;
+  }
+  /**
+   * Expected requests per turn and remaining after the current turn: the given expectations,
+   * else what this session's finished turns show (a session is expected to last about as long
+   * again as it has so far).
+   */
+  expectedShape(): { stepsPerTurn: number; requestsAfterTurn: number } {
+    const learnedSteps = this.finishedTurns > 0 ? this.finishedTurnRequests / this.finishedTurns : 1;
+    const stepsPerTurn = this.expectations.stepsPerTurn ?? learnedSteps;
+    const expectedTotal = this.expectations.requestsPerSession ?? 2 * this.requestCount;
+    const requestsAfterTurn = Math.max(0, expectedTotal - this.requestCount - Math.max(0, stepsPerTurn - this.requestsThisTurn));
+    return { stepsPerTurn, requestsAfterTurn };
+  }
   /** Number of user inputs appended so far. */
   get turn(): number {
     return this.turnNumber;
@@ -161,11 +230,80 @@ export class Session {
       allowPendingAtEnd: true,
       offset: index - pairingWindow.length + 1,
     });
+    const references = this.toolReferencesOf(parsed, path);
     this.historyList.push(deepFreeze(parsed));
+    for (const name of references) if (!this.loadedDeferredTools.includes(name)) this.loadedDeferredTools.push(name);
     if (!options.injected && parsed.role === 'user' && parsed.content.some((block) => block.type !== 'tool_result')) {
+      if (this.turnNumber > 0) {
+        this.finishedTurns += 1;
+        this.finishedTurnRequests += this.requestsThisTurn;
+      }
+      this.requestsThisTurn = 0;
+      this.turnOpeningIndex = this.historyList.length - 1;
       this.turnNumber += 1;
       this.bus?.emit('turn.started', this.id, this.clock(), { turn: this.turnNumber });
     }
+  }
+
+  private toolReferencesOf(message: Message, path: string): string[] {
+    const names: string[] = [];
+    message.content.forEach((block, index) => {
+      if (block.type !== 'tool_result' || !block.toolReferences) return;
+      block.toolReferences.forEach((name, nameIndex) => {
+        if (!this.deferredToolList.some((tool) => tool.name === name)) {
+          throw new ValidationError(
+            `${path}.content[${index}].toolReferences[${nameIndex}]`,
+            'the name of a tool declared in options.deferredTools',
+            `got ${JSON.stringify(name)}`,
+          );
+        }
+        names.push(name);
+      });
+    });
+    return names;
+  }
+
+  /**
+   * Count one prepared request of the current turn (the runtime calls it from `prepareRequest`);
+   * it feeds the learned turn shape and closes the window in which the turn's tail can persist.
+   */
+  noteRequest(): void {
+    this.requestsThisTurn += 1;
+    this.requestCount += 1;
+  }
+
+  /** Kinds of tail item the current turn's opening message holds (empty when none were persisted). */
+  get persistedTailKinds(): readonly TailItem['kind'][] {
+    return this.turnTailTurn === this.turnNumber && this.turnNumber > 0 ? this.turnTailKindList : [];
+  }
+
+  /**
+   * Persist turn-scoped tail items into the message that opened the current turn, once, before
+   * its first request: `before-user-text` items before the user's first text block, the others
+   * after its content. The message has not been sent yet, so no cached byte changes; from now on
+   * the items are history. Returns false (and changes nothing) when the turn's first request
+   * was already prepared or its tail already persisted.
+   */
+  persistTurnTail(items: readonly TailItem[]): boolean {
+    if (items.length === 0 || this.persistedTailKinds.length > 0 || this.requestsThisTurn > 0) return false;
+    const index = this.turnOpeningIndex;
+    const opening = this.historyList[index];
+    if (index !== this.historyList.length - 1 || opening?.role !== 'user') return false;
+    const asBlock = (item: TailItem) => ({ type: 'text' as const, text: item.text });
+    const before = items.filter((item) => item.position === 'before-user-text').map(asBlock);
+    const after = items.filter((item) => item.position !== 'before-user-text').map(asBlock);
+    const firstText = opening.content.findIndex((block) => block.type === 'text');
+    const content =
+      firstText === -1
+        ? [...before, ...opening.content, ...after]
+        : [...opening.content.slice(0, firstText), ...before, ...opening.content.slice(firstText), ...after];
+    const offset = this.sessionMessageList.length;
+    const message = validateMessage({ role: 'user', content }, `messages[${index + offset}]`, this.limits);
+    this.historyList[index] = deepFreeze(message);
+    this.blockIndex.invalidateFrom(index);
+    this.turnTailTurn = this.turnNumber;
+    this.turnTailKindList = items.map((item) => item.kind);
+    return true;
   }
 
   /** Append a user message with one text block. */
@@ -203,6 +341,7 @@ export class Session {
     const before = this.historyList.length;
     this.historyList = parsed.map((message) => deepFreeze(message));
     this.blockIndex.invalidateHistory();
+    this.rewriteCount += 1;
     this.bus?.emit('history.rewritten', this.id, this.clock(), {
       reason,
       messagesBefore: before,
@@ -247,6 +386,9 @@ export class Session {
       history: this.historyList,
       params: this.generationParams,
       turn: this.turnNumber,
+      ...(this.deferredToolList.length > 0
+        ? { deferredTools: { tools: this.deferredToolList, loaded: this.loadedDeferredTools } }
+        : {}),
     };
   }
 

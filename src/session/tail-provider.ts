@@ -1,4 +1,4 @@
-import type { TailItem, TailKind } from '../model/request.js';
+import type { TailItem, TailKind, TailScope } from '../model/request.js';
 
 /** What a tail provider sees when it is evaluated for one request. */
 export interface TailContext {
@@ -19,14 +19,29 @@ export interface TailContext {
 export interface TailProvider {
   kind: TailKind;
   position?: TailItem['position'];
+  /** `auto` [default], `request` or `turn`; see `TailScope`. */
+  scope?: TailScope;
   render(context: TailContext): string | null | undefined;
 }
 
+export interface CurrentTimeOptions {
+  /** `auto` [default]: turn-scoped in tool loops when cheaper; the time is then the turn's start. */
+  scope?: TailScope;
+  /**
+   * Round the time down to this many ms [1000]. A coarser clock (60_000: minutes) says what a
+   * turn-scoped clock means: the model sees the time the turn started, at that resolution.
+   */
+  resolutionMs?: number;
+}
+
 /** The current date and time, in the tail only (never in a cached zone). */
-export function currentTimeProvider(): TailProvider {
+export function currentTimeProvider(options: CurrentTimeOptions = {}): TailProvider {
+  const resolution = Math.max(1, options.resolutionMs ?? 1000);
   return {
     kind: 'time',
-    render: (context) => `[current time] ${new Date(context.now).toISOString().replace('.000Z', 'Z')}`,
+    ...(options.scope ? { scope: options.scope } : {}),
+    render: (context) =>
+      `[current time] ${new Date(Math.floor(context.now / resolution) * resolution).toISOString().replace('.000Z', 'Z')}`,
   };
 }
 

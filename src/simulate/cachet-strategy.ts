@@ -2,9 +2,12 @@ import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
+import type { PlanInputs } from '../providers/provider-entry.js';
 import { providerEntry } from '../providers/registry.js';
+import { chooseDeferredToolPlacement } from '../runtime/choose-deferred-tool-placement.js';
 import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
-import { chooseHistoryTtl } from '../runtime/ttl-policy.js';
+import { tailPricingFor } from '../runtime/tail-pricing.js';
+import { chooseHistoryTtl, estimateWriteTokens, type PreviousPrefix, TTL_LIFETIME_MS } from '../runtime/ttl-policy.js';
 import { Session } from '../session/session.js';
 import { ActivationBudget } from '../skills/activation-budget.js';
 import { SkillTools } from '../skills/skill-tools.js';
@@ -13,12 +16,14 @@ import { type Workload, type WorkloadStep, type WorkloadTurn, workloadRequests }
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
+  beginWorkloadTurn,
   sessionStaticText,
   skillIndexText,
   tailItems,
   toolGuidanceText,
   toolResultMessage,
   userMessage,
+  userMessageWithGuidance,
   workingMemoryPair,
 } from './workload-content.js';
 import { withSkillLoadResults, workloadSkillStore } from './workload-skills.js';
@@ -28,8 +33,14 @@ export interface CachetStrategyOptions {
   ttl?: 'auto' | '5m' | '1h';
   /** Minimum-prefix padding; `auto` [default] decides by cost. */
   padding?: PaddingMode;
-  /** Gaps between requests of earlier sessions, in ms: the TTL choice's prior (`TtlPolicyInput.priorGapsMs`). */
+  /**
+   * Gaps between requests of earlier sessions, in ms: the TTL choice's prior
+   * (`TtlPolicyInput.priorGapsMs`). By default the workload's own rhythm stands in for the
+   * deployment's trace store (as its length does for padding); `[]` runs purely online.
+   */
   priorGapsMs?: readonly number[];
+  /** Tail scope for every tail item: `auto` [default], or a fixed scope for comparisons. */
+  tailScope?: 'auto' | 'request' | 'turn';
 }
 
 /**
@@ -51,6 +62,13 @@ export function cachetStrategy(
   const index = skillIndexText(workload);
   if (index) system.push({ label: 'skill-index', text: index });
   const project = sessionStaticText(workload);
+  const expectedRequests = workloadRequests(workload).length;
+  const counter = sharedCounter(context.provider, context.model);
+  const deferral = deferralPlan(workload, context.provider, context.model, counter, expectedRequests);
+  // The workload's own search tool answers with tool references, so no tool-search tool is added.
+  const deferralPlanInputs: DeferredPlanInputs = deferral
+    ? { toolSearch: 'none', deferredToolPlacement: deferral.placement }
+    : {};
   const session = new Session({
     id: context.sessionId,
     model: context.model,
@@ -63,10 +81,13 @@ export function cachetStrategy(
     bus: context.bus,
     clock: () => now,
     labels: { provider: context.provider, strategy: 'cachet' },
+    ...(deferral ? { deferredTools: workload.toolLibrary.map((entry) => entry.tool) } : {}),
+    // The turn shape a deployment reads from its traces; here the workload's.
+    expectations: { stepsPerTurn: expectedRequests / Math.max(1, workload.turns.length), requestsPerSession: expectedRequests },
   });
   const adapter = adapterFor(context.provider);
+  const priorGapsMs = context.options?.priorGapsMs ?? workloadGaps(workload);
   const entry = providerEntry(context.provider);
-  const counter = sharedCounter(context.provider, context.model);
   const ttlMode = context.options?.ttl ?? 'auto';
   const skillTools = new SkillTools({
     store: workloadSkillStore(workload),
@@ -77,14 +98,14 @@ export function cachetStrategy(
   // Gaps between this session's requests so far: the TTL policy's evidence.
   const gapsMs: number[] = [];
   let lastRequestAt: number | null = null;
-  let previousPrefixTokens = 0;
+  let previousPrefix: PreviousPrefix | null = null;
+  let requestsMade = 0;
   // The adapter's state from the previous request (Anthropic: the entries its breakpoints wrote,
   // for the lookback guard, and the padding decision pinned for the whole session).
   let previousState: unknown = null;
   // The padding cost model's horizon and growth: the session length and growth per request a
   // deployment expects. A simulation knows them from the workload, as an operator knows them
   // from the traces of past sessions.
-  const expectedRequests = workloadRequests(workload).length;
   const expectedGrowthTokens = averageGrowthTokens(workload, counter, expectedRequests);
 
   function adapterOptions(ttl: '5m' | '1h'): Record<string, unknown> {
@@ -96,6 +117,7 @@ export function cachetStrategy(
       previous: previousState,
       skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
       tokenCounter: counter,
+      ...deferralPlanInputs,
     });
   }
 
@@ -104,11 +126,13 @@ export function cachetStrategy(
     session,
     beginTurn(turn: WorkloadTurn) {
       now = turn.at;
-      session.append(userMessage(turn));
+      beginWorkloadTurn(session, workload, turn, context.provider);
+      session.append(userMessageWithGuidance(turn));
     },
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
       now = step.at;
-      const tail = tailItems(workload, turn, step.at);
+      const tailScope = context.options?.tailScope;
+      const tail = tailItems(workload, turn, step.at).map((item) => (tailScope ? { ...item, scope: tailScope } : item));
       if (lastRequestAt !== null) gapsMs.push(step.at - lastRequestAt);
       lastRequestAt = step.at;
       let choice: { ttl: '5m' | '1h'; reason: string } = { ttl: '5m', reason: '' };
@@ -119,18 +143,37 @@ export function cachetStrategy(
         tail,
         counter,
         // The TTL depends on the persisted prefix's size, known once the request is assembled.
-        adapterOptions: ({ zoneTokens }) => {
+        adapterOptions: ({ request, zoneTokens }) => {
           const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
+          const persisted = request.blocks.filter((block) => block.zone !== 'tail');
+          const staticEnd = persisted.filter((block) => block.zone !== 'history').at(-1)?.prefixHash ?? '';
+          const current = {
+            at: step.at,
+            model: request.model,
+            prefixHashes: persisted.map((block) => block.prefixHash),
+            staticPrefixHash: staticEnd,
+            prefixTokens,
+            historyTokens: zoneTokens.history,
+          };
           choice =
             ttlMode === 'auto'
               ? chooseHistoryTtl({
                   gapsMs,
-                  priorGapsMs: context.options?.priorGapsMs,
+                  priorGapsMs,
                   prefixTokens,
-                  newTokens: Math.max(0, prefixTokens - previousPrefixTokens),
+                  newTokens: estimateWriteTokens(current, previousPrefix),
+                  expectedRemainingRequests: expectedRequests - requestsMade - 1,
                 })
               : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
-          previousPrefixTokens = prefixTokens;
+          previousPrefix = {
+            at: step.at,
+            model: request.model,
+            lastPrefixHash: current.prefixHashes.at(-1) ?? '',
+            staticPrefixHash: staticEnd,
+            prefixTokens,
+            lifetimeMs: TTL_LIFETIME_MS[choice.ttl],
+          };
+          requestsMade += 1;
           return adapterOptions(choice.ttl);
         },
       });
@@ -141,12 +184,19 @@ export function cachetStrategy(
         metadata: prepared.metadata,
         zoneTokens: prepared.zoneTokens,
         ttlReason: entry.acceptsHistoryTtl ? `${choice.ttl}: ${choice.reason}` : null,
+        ...(deferral ? { deferredTools: deferralPlanInputs } : {}),
       };
     },
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {
       session.append({ role: 'assistant', content: step.reply });
-      if (step.discoveredTools.length > 0) session.discoverTools(step.discoveredTools.map((tool) => tool.tool));
+      const discovered = step.discoveredTools.map((tool) => tool.tool);
+      if (discovered.length > 0 && !deferral) session.discoverTools(discovered);
       const results = toolResultMessage(withSkillLoadResults(step, skillTools), toolGuidanceText(step.discoveredTools));
+      // Deferred tools are loaded by the search result that found them (a tool_reference on Anthropic).
+      const last = results?.content.at(-1);
+      if (deferral && last?.type === 'tool_result' && discovered.length > 0) {
+        last.toolReferences = discovered.map((tool) => tool.name);
+      }
       if (results) session.append(results);
     },
   };
@@ -166,4 +216,48 @@ function averageGrowthTokens(workload: Workload, counter: TokenCounter, requests
     }
   }
   return Math.round(total / Math.max(1, requests));
+}
+
+type DeferredPlanInputs = Pick<PlanInputs, 'toolSearch' | 'deferredToolPlacement'>;
+
+/** Gaps between consecutive requests of the workload, in ms. */
+function workloadGaps(workload: Workload): number[] {
+  const times = workload.turns.flatMap((turn) => turn.steps.map((step) => step.at));
+  return times.slice(1).map((time, index) => time - (times[index] as number));
+}
+
+/**
+ * Whether the workload's tool library is declared deferred, and where non-deferring providers
+ * put it. Anthropic defers loading natively (`defer_loading`, `tool_reference`); elsewhere the
+ * library goes up front or is appended when loaded, whichever `chooseDeferredToolPlacement`
+ * expects to cost less over the workload's length and loads.
+ */
+function deferralPlan(
+  workload: Workload,
+  provider: ProviderId,
+  model: string,
+  counter: TokenCounter,
+  expectedRequests: number,
+): { placement: 'upfront' | 'append' } | null {
+  if (workload.toolLibrary.length === 0) return null;
+  if (providerEntry(provider).defersToolLoading) return { placement: 'append' };
+  const loads = workload.turns.flatMap((turn) => turn.steps.filter((step) => step.discoveredTools.length > 0));
+  const loadedNames = new Set(loads.flatMap((step) => step.discoveredTools.map((tool) => tool.tool.name)));
+  const countTool = (tool: Workload['tools'][number]) => counter.countBlock(tool);
+  const deferredTokens = workload.toolLibrary.reduce((sum, entry) => sum + countTool(entry.tool), 0);
+  const loadedTokens = workload.toolLibrary
+    .filter((entry) => loadedNames.has(entry.tool.name))
+    .reduce((sum, entry) => sum + countTool(entry.tool), 0);
+  const staticTokens = workload.tools.reduce((sum, tool) => sum + countTool(tool), 0) + counter.countText(workload.persona);
+  const growth = averageGrowthTokens(workload, counter, expectedRequests);
+  const pricing = tailPricingFor(provider, model);
+  const choice = chooseDeferredToolPlacement({
+    deferredTokens,
+    loadedTokens,
+    expectedLoads: loads.length,
+    expectedRequests,
+    expectedPrefixTokensAtLoad: staticTokens + (growth * expectedRequests) / 2,
+    pricing: { write: pricing.write, read: pricing.read },
+  });
+  return { placement: choice.placement };
 }

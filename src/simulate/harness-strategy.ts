@@ -12,6 +12,7 @@ import { placeChatMarkers } from './chat-markers.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
+  beginWorkloadTurn,
   sessionStaticText,
   skillBlockText,
   skillIndexText,
@@ -106,6 +107,7 @@ export function harnessStrategy(
     session,
     beginTurn(turn: WorkloadTurn) {
       now = turn.at;
+      discovered.push(...beginWorkloadTurn(session, workload, turn, context.provider));
       session.append(userMessage(turn));
     },
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
@@ -154,7 +156,7 @@ function lastMessagePaths(request: CanonicalRequest, count: number): Array<{ pat
 }
 
 /** Recompute block records after replacing the system prompt (same hashing as the session's index). */
-function withBlocks(request: CanonicalRequest): CanonicalRequest {
+export function withBlocks(request: CanonicalRequest): CanonicalRequest {
   const blocks: BlockRecord[] = [];
   let prefix = EMPTY_PREFIX_HASH;
   const push = (record: Omit<BlockRecord, 'prefixHash'>) => {

@@ -103,7 +103,8 @@ describe('simulateWorkload', () => {
 
   it('produces exactly the JSON shape of `cachet simulate --json`', () => {
     const json = simulationJson(results.cachet!);
-    expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'requests', 'totals']);
+    // Issue 4's keys, unchanged, then `priced` (issue 13) and issue 10's oracle summary and three totals.
+    expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'priced', 'requests', 'totals', 'oracle']);
     expect(Object.keys(json.requests[0]!)).toEqual([
       'turn',
       'step',
@@ -125,7 +126,11 @@ describe('simulateWorkload', () => {
       'uncachedCostUsd',
       'readShare',
       'efficiency',
+      'oracleCostUsd',
+      'oracleProcessedTokens',
+      'regret',
     ]);
+    expect(Object.keys(json.oracle)).toEqual(['toolDeclaration', 'paddingTokens', 'tailScopes', 'futureKnowledge']);
   });
 
   it('runs on every provider the CLI names, never reading past the ideal', () => {

@@ -6,6 +6,11 @@ import { cacheRulesFor, unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import type { CacheBreakCause } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
+import { assertNever } from '../model/validate.js';
+import type { OracleResult } from '../oracle/hindsight-oracle.js';
+import { hindsightOracle } from '../oracle/hindsight-oracle.js';
+import { hindsightRunOf } from '../oracle/hindsight-run.js';
+import { oracleRulesFor } from '../oracle/oracle-rules.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
 import { watchCacheBreaks } from '../runtime/break-watch.js';
@@ -16,6 +21,7 @@ import { workloadRequests } from '../workloads/workload.js';
 import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
+import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
 import type { StrategyDriver, StrategyName } from './strategy.js';
 
@@ -32,6 +38,8 @@ export interface SimulatedRequest {
   cacheWrite1hTokens: number;
   uncachedTokens: number;
   idealCacheReadTokens: number;
+  /** With compaction: the ideal of the same request had history never been compacted. */
+  uncompactedIdealCacheReadTokens?: number;
   /**
    * Cache-read tokens that were padding Cachet added to clear the provider's minimum (not
    * workload content): they are not counted toward `efficiency`.
@@ -64,6 +72,24 @@ export interface SimulationTotals {
    * does not count toward the physical limit; without padding this is cacheRead / ideal.
    */
   efficiency: number;
+  /**
+   * With compaction: cacheRead / the ideal of the uncompacted requests (what `efficiency` was
+   * before compaction measured against its own requests); null without compaction.
+   */
+  uncompactedEfficiency: number | null;
+  /**
+   * The hindsight oracle's cost for the same workload (src/oracle): the best run the provider
+   * allows, knowing the whole future. Null when the model has no price (local engines: see
+   * `oracleProcessedTokens`).
+   */
+  oracleCostUsd: number | null;
+  /** Tokens the oracle's run processes without reuse (input − read): the local engines' measure. */
+  oracleProcessedTokens: number;
+  /**
+   * cost ÷ oracle − 1 (processed tokens for unpriced models): 0 means the best possible run.
+   * Negative only with `--compaction`, which rewrites history the oracle keeps.
+   */
+  regret: number | null;
 }
 
 export interface SimulationResult {
@@ -77,6 +103,8 @@ export interface SimulationResult {
   priced: boolean;
   requests: SimulatedRequest[];
   totals: SimulationTotals;
+  /** The hindsight oracle's run, request by request (its decisions explain the regret). */
+  oracle: OracleResult;
 }
 
 /**
@@ -124,10 +152,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   const strategy = options.strategy ?? 'cachet';
   const sessionId = options.sessionId ?? `${workload.name}/${strategy}/${provider}`;
   const context = { provider, model, sessionId, bus: options.bus };
-  const driver =
-    strategy === 'cachet'
-      ? cachetStrategy(workload, { ...context, options: options.cachet })
-      : harnessStrategy(strategy, workload, context);
+  const driver = driverFor(strategy, workload, context, options.cachet);
   // The reference layout for the ideal: Cachet's zones without tail or padding, never on a bus.
   const reference = cachetStrategy(workload, {
     provider,
@@ -144,6 +169,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   // in the same tokens: the engine's own model judging the reference bodies with their replies.
   const localReference = local ? createCacheModel(provider) : null;
   const cache = createCacheModel(provider, local ? {} : { counter });
+  const compactedIdeal = options.compaction ? compactedIdealReads(provider, model, counter, adapter, local) : null;
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
   const requests: SimulatedRequest[] = [];
@@ -155,17 +181,23 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
     driver.beginTurn(turn);
     reference.beginTurn(turn);
     for (const step of turn.steps) {
+      const rewritesBefore = driver.session.historyRewrites;
       options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
+      const historyRewritten = driver.session.historyRewrites !== rewritesBefore;
       const built = driver.request(turn, step);
       options.onBody?.(built.body, { turn: turn.turn, step: step.step });
       const referenceRequest = reference.request(turn, step);
       const referenceBody = adapter.convertRequest(
         { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
-        entry.planOptions({ padding: 'never' }),
+        // Same tool layout as Cachet's own bodies (deferred tools placed the same way).
+        entry.planOptions({ padding: 'never', ...referenceRequest.deferredTools }),
       ).body;
-      const idealTokens = localReference
+      const referenceIdealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
         : ideal.next(referenceBody, step.at);
+      // With compaction the physical limit is measured on the compacted requests: the strategy's
+      // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
+      const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
       const verdict = cache.judge(built.body, {
         at: step.at,
         reply: local ? replyFor(adapter, built, step) : undefined,
@@ -175,15 +207,16 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         verdict.cacheReadTokens > 0 && built.metadata.padding?.applied
           ? Math.min(verdict.cacheReadTokens, paddingTokensOf(built, adapter, provider, counter))
           : 0;
-      breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step });
-      const cost = costOf(verdict.usage, provider, model);
-      const uncached = uncachedCostOf(verdict.usage, provider, model);
+      breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten });
+      // A turn may switch the model: each request is priced at its own model's rates.
+      const cost = costOf(verdict.usage, provider, built.canonical.model);
+      const uncached = uncachedCostOf(verdict.usage, provider, built.canonical.model);
       priced &&= cost.priced && !cost.free;
       recordUsage(driver.session, verdict.usage, {
         turn: turn.turn,
         step: step.step,
         at: step.at,
-        model,
+        model: built.canonical.model,
         price: () => ({ costUsd: cost.costUsd, uncachedCostUsd: uncached.costUsd }),
       });
       requests.push({
@@ -196,10 +229,11 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
         cacheWrite1hTokens: verdict.cacheWrite1hTokens,
         uncachedTokens: verdict.uncachedTokens,
         idealCacheReadTokens: idealTokens,
+        ...(compactedIdeal ? { uncompactedIdealCacheReadTokens: referenceIdealTokens } : {}),
         paddingReadTokens,
         costUsd: cost.costUsd,
         uncachedCostUsd: uncached.costUsd,
-        missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider),
+        missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider, historyRewritten),
         explanation: verdict.explanation,
         ttlReason: built.ttlReason,
         paddingApplied: built.metadata.padding ? built.metadata.padding.applied : null,
@@ -211,10 +245,44 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       options.onProgress?.(requests.length, all.length);
     }
   }
-  return { workload: workload.name, provider, model, strategy, tokensEstimated, priced, requests, totals: totalsOf(requests) };
+  const oracle = hindsightOracle(hindsightRunOf(workload, { provider, model, counter }), (requestModel) =>
+    oracleRulesFor(provider, requestModel),
+  );
+  return {
+    workload: workload.name,
+    provider,
+    model,
+    strategy,
+    tokensEstimated,
+    priced,
+    requests,
+    totals: totalsOf(requests, oracle),
+    oracle,
+  };
 }
 
-export function totalsOf(requests: readonly SimulatedRequest[]): SimulationTotals {
+function driverFor(
+  strategy: StrategyName,
+  workload: Workload,
+  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
+  cachet: CachetStrategyOptions | undefined,
+): StrategyDriver {
+  switch (strategy) {
+    case 'cachet':
+      return cachetStrategy(workload, { ...context, options: cachet });
+    case 'naive':
+    case 'markers':
+      return harnessStrategy(strategy, workload, context);
+    case 'pi':
+    case 'ai-sdk':
+    case 'langchain':
+      return peerStrategy(strategy, workload, context);
+    default:
+      return assertNever(strategy);
+  }
+}
+
+export function totalsOf(requests: readonly SimulatedRequest[], oracle: OracleResult | null = null): SimulationTotals {
   const sum = (pick: (request: SimulatedRequest) => number) => requests.reduce((total, request) => total + pick(request), 0);
   const inputTokens = sum((request) => request.inputTokens);
   const cacheReadTokens = sum((request) => request.cacheReadTokens);
@@ -231,6 +299,51 @@ export function totalsOf(requests: readonly SimulatedRequest[]): SimulationTotal
     uncachedCostUsd: sum((request) => request.uncachedCostUsd),
     readShare: inputTokens === 0 ? 0 : cacheReadTokens / inputTokens,
     efficiency: idealCacheReadTokens === 0 ? 1 : (cacheReadTokens - paddingReadTokens) / idealCacheReadTokens,
+    uncompactedEfficiency: uncompactedEfficiencyOf(requests, cacheReadTokens - paddingReadTokens),
+    ...regretOf(
+      oracle,
+      sum((request) => request.costUsd),
+      inputTokens - cacheReadTokens,
+    ),
+  };
+}
+
+function uncompactedEfficiencyOf(requests: readonly SimulatedRequest[], contentReadTokens: number): number | null {
+  if (!requests.some((request) => request.uncompactedIdealCacheReadTokens !== undefined)) return null;
+  const ideal = requests.reduce((total, request) => total + (request.uncompactedIdealCacheReadTokens ?? 0), 0);
+  return ideal === 0 ? 1 : contentReadTokens / ideal;
+}
+
+/** The ideal read of each request measured on the strategy's own (compacted) persisted zones. */
+function compactedIdealReads(
+  provider: ProviderId,
+  model: string,
+  counter: ReturnType<typeof sharedCounter>,
+  adapter: ReturnType<typeof adapterFor>,
+  localEngine: boolean,
+): (built: { canonical: import('../model/request.js').CanonicalRequest }, step: WorkloadStep) => number {
+  const ideal = new IdealCacheReads(provider, model, counter);
+  const local = localEngine ? createCacheModel(provider) : null;
+  return (built, step) => {
+    const persisted = { ...built.canonical, tail: { items: [], inToolLoop: built.canonical.tail.inToolLoop } };
+    const body = adapter.convertRequest(persisted, providerEntry(provider).planOptions({ padding: 'never' })).body;
+    return local
+      ? local.judge(body, { at: step.at, reply: replyFor(adapter, { canonical: persisted }, step) }).cacheReadTokens
+      : ideal.next(body, step.at);
+  };
+}
+
+function regretOf(
+  oracle: OracleResult | null,
+  costUsd: number,
+  processedTokens: number,
+): Pick<SimulationTotals, 'oracleCostUsd' | 'oracleProcessedTokens' | 'regret'> {
+  if (!oracle) return { oracleCostUsd: null, oracleProcessedTokens: 0, regret: null };
+  const [spend, best] = oracle.priced ? [costUsd, oracle.cost] : [processedTokens, oracle.processedTokens];
+  return {
+    oracleCostUsd: oracle.priced ? oracle.cost : null,
+    oracleProcessedTokens: oracle.processedTokens,
+    regret: best > 0 ? spend / best - 1 : spend > 0 ? null : 0,
   };
 }
 
@@ -243,6 +356,22 @@ const OPENAI_INCREMENT = 128;
 const LOCAL_FRAMING_TOKENS = 8;
 
 function missCauseOf(
+  verdict: CacheVerdict,
+  idealTokens: number,
+  previousBody: unknown,
+  body: unknown,
+  provider: ProviderId,
+  historyRewritten: boolean,
+): MissCause | null {
+  const cause = structuralMissCause(verdict, idealTokens, previousBody, body, provider);
+  // Compaction's rewrite is deliberate and costed: name it, not as an accidental history edit.
+  if (historyRewritten && cause && ['history-edited', 'unknown', 'no-breakpoint', 'template-rerender'].includes(cause)) {
+    return 'compaction';
+  }
+  return cause;
+}
+
+function structuralMissCause(
   verdict: CacheVerdict,
   idealTokens: number,
   previousBody: unknown,

@@ -1,16 +1,18 @@
 import type { CanonicalRequest, Zone } from '../model/request.js';
 import type { ConversionMetadata } from '../providers/adapter.js';
+import type { PlanInputs } from '../providers/provider-entry.js';
 import type { Session } from '../session/session.js';
 import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 
-export const STRATEGY_NAMES = ['naive', 'markers', 'cachet'] as const;
+export const STRATEGY_NAMES = ['naive', 'markers', 'pi', 'ai-sdk', 'langchain', 'cachet'] as const;
 
 /**
  * `naive`: the design the published fixes replaced (system prompt rebuilt every request with
  * everything volatile inside it; one breakpoint on it). `markers`: what common harnesses do
  * today (static system prompt with volatile text appended after it; breakpoints on the system
  * prompt and the last two messages). `cachet`: Session + assemble + the adapter's defaults,
- * with Cachet's TTL choice and padding decision.
+ * with Cachet's TTL choice and padding decision. `pi`, `ai-sdk`, `langchain`: what the main
+ * TypeScript libraries give users today (`peerStrategy`, versions in docs/cli.md).
  */
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
@@ -21,6 +23,8 @@ export interface BuiltRequest {
   zoneTokens: Record<Zone, number>;
   /** Why the strategy chose its TTL, when it chose one. */
   ttlReason: string | null;
+  /** How the strategy laid out deferred tools (adapter option), when the session declares any. */
+  deferredTools?: Pick<PlanInputs, 'toolSearch' | 'deferredToolPlacement'>;
 }
 
 /** One strategy driving one session through a workload, request by request. */

@@ -1,5 +1,7 @@
-import type { Message, TextBlock, ToolResultBlock } from '../model/content.js';
+import type { Message, TextBlock, ToolResultBlock, UserContentBlock } from '../model/content.js';
 import type { TailItem } from '../model/request.js';
+import type { ProviderId } from '../providers/adapter.js';
+import type { Session } from '../session/session.js';
 import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 
 /**
@@ -77,9 +79,19 @@ export function tailItems(workload: Workload, turn: WorkloadTurn, at: number): T
   return items;
 }
 
-/** The user's message of a turn: images first (as providers recommend), then the text. */
+/** What an empty user message says: providers reject empty text blocks and roles must alternate. */
+export const EMPTY_USER_TEXT = '(empty message)';
+
+/**
+ * The user's message of a turn: images first (as providers recommend), then the text. Empty
+ * (or blank) text is left out, as pi-ai does, because providers reject empty text blocks; a
+ * turn with nothing else to send says `EMPTY_USER_TEXT`, since a user message must sit
+ * between two assistant messages.
+ */
 export function userMessage(turn: WorkloadTurn): Message {
-  return { role: 'user', content: [...turn.images, { type: 'text', text: turn.user }] };
+  const text = turn.user.trim().length > 0 ? [{ type: 'text' as const, text: turn.user }] : [];
+  const content = [...turn.images, ...text];
+  return { role: 'user', content: content.length > 0 ? content : [{ type: 'text', text: EMPTY_USER_TEXT }] };
 }
 
 /**
@@ -94,4 +106,33 @@ export function toolResultMessage(step: WorkloadStep, guidance: string | null): 
     last.content.push({ type: 'text', text: guidance } satisfies TextBlock);
   }
   return { role: 'user', content: results };
+}
+
+/**
+ * What a turn changes before its user message, the same for every strategy: the model switch
+ * (on the workload's own provider), the turn's request parameters (the session's defaults for
+ * the ones it does not set) and the tools that connect at the turn (appended to `tools`).
+ * Returns the connected tools, whose guidance each strategy places its own way.
+ */
+export function beginWorkloadTurn(
+  session: Session,
+  workload: Workload,
+  turn: WorkloadTurn,
+  provider: ProviderId,
+): DiscoverableTool[] {
+  if (turn.modelSwitch && provider === workload.provider) session.setModel(turn.modelSwitch);
+  // Retention is a cache option, not a generation parameter: it reaches the adapters that send it.
+  const { retention: _retention, ...params } = turn.params;
+  session.setParams({ toolChoice: undefined, thinking: undefined, effort: undefined, parallelToolCalls: undefined, ...params });
+  if (turn.connectedTools.length > 0) session.discoverTools(turn.connectedTools.map((tool) => tool.tool));
+  return turn.connectedTools;
+}
+
+/** The turn's user message with the guidance of tools that connected at the turn in front of it. */
+export function userMessageWithGuidance(turn: WorkloadTurn): Message {
+  const message = userMessage(turn);
+  const guidance = toolGuidanceText(turn.connectedTools);
+  return guidance
+    ? { role: 'user', content: [{ type: 'text', text: guidance }, ...(message.content as UserContentBlock[])] }
+    : message;
 }

@@ -7,15 +7,17 @@ export {
   preloadedSkillSection,
   renderDiscoveryIndex,
 } from './discovery-index.js';
+export type { LoadSkillOptions } from './load-skills.js';
 export { loadSkill, loadSkillStore, loadSkillsFromRoot, SKILL_FILE_NAME } from './load-skills.js';
 export type { MatchedSkillsTailOptions } from './matched-skills-tail.js';
 export { matchedSkillsTail } from './matched-skills-tail.js';
 export type { ParseSkillOptions } from './parse-skill-file.js';
 export { parseSkillFile } from './parse-skill-file.js';
+export { DEFAULT_MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 export { renderSkillElement, renderSkillGroup } from './render-skill-group.js';
 export { restoreActivationBudget } from './restore-activation-budget.js';
 export type { Skill, SkillRoot } from './skill.js';
-export { DuplicateSkillError, SkillFormatError, SkillPathError } from './skill-errors.js';
+export { DuplicateSkillError, SkillFileError, SkillFormatError, SkillPathError } from './skill-errors.js';
 export type { MatchedSkill, SkillMatcherOptions } from './skill-matcher.js';
 export { DEFAULT_MATCHER_OPTIONS, SkillMatcher } from './skill-matcher.js';
 export { SKILL_DESCRIPTION_MAX_LENGTH, SKILL_NAME_MAX_LENGTH, skillNameProblem } from './skill-name.js';

@@ -1,21 +1,30 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { compareCodeUnits } from './compare-code-units.js';
 import { parseSkillFile } from './parse-skill-file.js';
+import { DEFAULT_MAX_SKILL_FILE_BYTES, readSkillFileInsideRoot } from './read-skill-file.js';
 import type { Skill, SkillRoot } from './skill.js';
 import { SkillPathError } from './skill-errors.js';
 import { SkillStore } from './skill-store.js';
 
 export const SKILL_FILE_NAME = 'SKILL.md';
 
+export interface LoadSkillOptions {
+  /** Largest SKILL.md accepted, in bytes (default 1 MiB); a larger file is a `SkillFileError`. */
+  maxFileBytes?: number;
+}
+
 /**
  * Load one skill, `<root>/<directory>/SKILL.md`. Refuses (SkillPathError) a directory that is
- * absolute, climbs out with `..`, or resolves outside the root through a symbolic link.
+ * absolute, climbs out with `..`, or resolves outside the root through a symbolic link, and
+ * (SkillFileError) a SKILL.md that is not a regular file (a FIFO would block) or is larger
+ * than `options.maxFileBytes`. The file is opened once and checked and read through that one
+ * descriptor, so swapping a symbolic link in between cannot return an outside file.
  *
  * @example
  * const skill = await loadSkill({ path: './skills', label: 'project' }, 'pdf-tools');
  */
-export async function loadSkill(root: SkillRoot, directory: string): Promise<Skill> {
+export async function loadSkill(root: SkillRoot, directory: string, options: LoadSkillOptions = {}): Promise<Skill> {
   const rootPath = resolve(root.path);
   if (isAbsolute(directory) || directory.split(/[\\/]/).includes('..')) {
     throw new SkillPathError(
@@ -25,8 +34,9 @@ export async function loadSkill(root: SkillRoot, directory: string): Promise<Ski
     );
   }
   const file = join(rootPath, directory, SKILL_FILE_NAME);
-  await assertInsideRoot(rootPath, file);
-  const text = await readFile(file, 'utf8');
+  const text = await readSkillFileInsideRoot(rootPath, file, {
+    maxBytes: options.maxFileBytes ?? DEFAULT_MAX_SKILL_FILE_BYTES,
+  });
   return parseSkillFile(text, { file, directoryName: basename(directory), source: root.label ?? root.path });
 }
 
@@ -36,7 +46,7 @@ export async function loadSkill(root: SkillRoot, directory: string): Promise<Ski
  * root that does not exist holds no skills, so the default `.cachet/skills` of a fresh
  * workspace needs no setup; a root that is a file is a `SkillPathError`.
  */
-export async function loadSkillsFromRoot(root: SkillRoot): Promise<Skill[]> {
+export async function loadSkillsFromRoot(root: SkillRoot, options: LoadSkillOptions = {}): Promise<Skill[]> {
   const rootPath = resolve(root.path);
   const rootStat = await stat(rootPath).catch(() => null);
   if (!rootStat) return [];
@@ -50,7 +60,7 @@ export async function loadSkillsFromRoot(root: SkillRoot): Promise<Skill[]> {
   for (const name of names) {
     const file = join(rootPath, name, SKILL_FILE_NAME);
     if (!(await exists(file))) continue;
-    skills.push(await loadSkill(root, name));
+    skills.push(await loadSkill(root, name, options));
   }
   return skills;
 }
@@ -62,29 +72,10 @@ export async function loadSkillsFromRoot(root: SkillRoot): Promise<Skill[]> {
  * @example
  * const store = await loadSkillStore([{ path: '.cachet/skills', label: 'project' }, { path: '/opt/skills', label: 'shared' }]);
  */
-export async function loadSkillStore(roots: readonly SkillRoot[]): Promise<SkillStore> {
+export async function loadSkillStore(roots: readonly SkillRoot[], options: LoadSkillOptions = {}): Promise<SkillStore> {
   const perRoot: Skill[][] = [];
-  for (const root of roots) perRoot.push(await loadSkillsFromRoot(root));
+  for (const root of roots) perRoot.push(await loadSkillsFromRoot(root, options));
   return SkillStore.fromRoots(perRoot);
-}
-
-async function assertInsideRoot(rootPath: string, file: string): Promise<void> {
-  let rootReal: string;
-  try {
-    rootReal = await realpath(rootPath);
-  } catch {
-    throw new SkillPathError(rootPath, file, 'the skill root does not exist');
-  }
-  let fileReal: string;
-  try {
-    fileReal = await realpath(file);
-  } catch {
-    throw new SkillPathError(rootPath, file, `no ${SKILL_FILE_NAME} there`);
-  }
-  const inside = relative(rootReal, fileReal);
-  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
-    throw new SkillPathError(rootPath, file, `it resolves to ${fileReal}, outside the skill root (symbolic link)`);
-  }
 }
 
 async function exists(path: string): Promise<boolean> {

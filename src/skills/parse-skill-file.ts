@@ -2,7 +2,7 @@ import { type Document, isMap, isScalar, LineCounter, parseDocument, visit } fro
 import { z } from 'zod';
 import { sha256 } from '../model/hash.js';
 import type { JsonObject } from '../model/json.js';
-import { jsonValueSchema } from '../model/schemas.js';
+import { jsonObjectSchema } from '../model/schemas.js';
 import type { Skill } from './skill.js';
 import { SkillFormatError } from './skill-errors.js';
 import { SKILL_DESCRIPTION_MAX_LENGTH, skillNameProblem } from './skill-name.js';
@@ -23,11 +23,13 @@ const frontMatterSchema = z
     license: z.string().min(1).optional(),
     compatibility: z.string().min(1).max(500).optional(),
     'allowed-tools': z.union([z.string(), z.array(z.string().min(1))]).optional(),
-    metadata: z.record(z.string(), jsonValueSchema).optional(),
+    metadata: jsonObjectSchema.optional(),
   })
   .strict();
 
 const FENCE = /^---[ \t]*$/;
+/** Aliases expanded at most this many times (an alias bomb expands exponentially). */
+const MAX_YAML_ALIAS_COUNT = 100;
 
 /**
  * Parse the text of one SKILL.md. Every error is a `SkillFormatError` naming the file and the
@@ -62,7 +64,14 @@ export function parseSkillFile(text: string, options: ParseSkillOptions): Skill 
     throw new SkillFormatError(file, 1, 'front matter must be a YAML mapping with at least "name" and "description"');
   }
   const lineOf = (path: ReadonlyArray<PropertyKey>): number => nodeLine(document, lineCounter, path);
-  const parsed = frontMatterSchema.safeParse(document.toJS());
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch (error) {
+    // yaml throws a ReferenceError for an alias bomb ("Excessive alias count ..."): a format error here.
+    throw new SkillFormatError(file, 1, `invalid YAML front matter: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = frontMatterSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;

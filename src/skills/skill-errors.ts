@@ -28,3 +28,12 @@ export class DuplicateSkillError extends CachetError {
     super('skill_duplicate', `skill "${name}" is declared twice: ${firstFile} and ${secondFile}`);
   }
 }
+
+/** A SKILL.md that cannot be loaded as a file: not a regular file (a FIFO, a device) or too large. */
+export class SkillFileError extends CachetError {
+  readonly file: string;
+  constructor(file: string, detail: string) {
+    super('skill_file', `${file}: ${detail}`);
+    this.file = file;
+  }
+}

@@ -177,3 +177,20 @@ describe('skill_search', () => {
     expect(textOf(call('skill_search', { query: 'zzz' }))).toBe('No skill name or description contains "zzz".');
   });
 });
+
+describe('hostile skill tool input', () => {
+  it('does not echo a 10 MB skill_load name into the tool result', () => {
+    const { call } = setup();
+    const result = call('skill_load', { name: 'n'.repeat(10_000_000) });
+    expect(result.block.isError).toBe(true);
+    expect(textOf(result).length).toBeLessThan(500);
+    expect(textOf(result)).toMatch(/invalid skill_load input: name: .*64/);
+  });
+
+  it('does not echo a 10 MB skill_search query either', () => {
+    const { call } = setup();
+    const result = call('skill_search', { query: 'q'.repeat(10_000_000) });
+    expect(result.block.isError).toBe(true);
+    expect(textOf(result).length).toBeLessThan(500);
+  });
+});

@@ -5,6 +5,7 @@ import { ToolExecutionError } from '../model/errors.js';
 import type { JsonObject } from '../model/json.js';
 import type { ActivationBudget } from './activation-budget.js';
 import { preloadedSkillHeading, preloadedSkillSection } from './discovery-index.js';
+import { SKILL_NAME_MAX_LENGTH } from './skill-name.js';
 import type { SkillStore } from './skill-store.js';
 import { charsPerTokenEstimate, type TextTokenCounter } from './text-token-counter.js';
 
@@ -54,8 +55,12 @@ export interface SkillToolsOptions {
   tokenCounter?: TextTokenCounter;
 }
 
-const searchInput = z.object({ query: z.string() }).strict();
-const loadInput = z.object({ name: z.string().min(1) }).strict();
+/** Longest search query accepted; a query is echoed in the result, so it must stay short. */
+export const SKILL_SEARCH_QUERY_MAX_LENGTH = 1_000;
+
+// Bounded so that a hostile or runaway model cannot get megabytes echoed back into history.
+const searchInput = z.object({ query: z.string().max(SKILL_SEARCH_QUERY_MAX_LENGTH) }).strict();
+const loadInput = z.object({ name: z.string().min(1).max(SKILL_NAME_MAX_LENGTH) }).strict();
 
 /**
  * `skill_search` and `skill_load` for one session. `handle` runs a tool and throws

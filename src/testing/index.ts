@@ -1,3 +1,8 @@
+export type { EmulatedProvider, EmulatorOptions, ReceivedRequest } from '../gateway/emulate/create-emulator-app.js';
+export type { EmulatorResponse } from '../gateway/emulate/emulator-response.js';
+export type { ScriptedReply } from '../gateway/emulate/reply-script.js';
+export type { RunningEmulator, StartEmulatorOptions } from '../gateway/emulate/start-emulator.js';
+export { startEmulator } from '../gateway/emulate/start-emulator.js';
 export type { StablePrefixOptions } from './assert-stable-prefix.js';
 export { assertStablePrefix, PrefixInstabilityError } from './assert-stable-prefix.js';
 export type { BlockBytes } from './block-bytes.js';
@@ -6,8 +11,3 @@ export type { CommonPrefix, PrefixDivergence } from './longest-common-prefix.js'
 export { longestCommonPrefix } from './longest-common-prefix.js';
 export type { ZoneHashEntry, ZoneHashReport } from './zone-hash-report.js';
 export { formatZoneHashReport, zoneHashReport } from './zone-hash-report.js';
-export type { EmulatedProvider, EmulatorOptions, ReceivedRequest } from '../gateway/emulate/create-emulator-app.js';
-export type { EmulatorResponse } from '../gateway/emulate/emulator-response.js';
-export type { ScriptedReply } from '../gateway/emulate/reply-script.js';
-export type { RunningEmulator, StartEmulatorOptions } from '../gateway/emulate/start-emulator.js';
-export { startEmulator } from '../gateway/emulate/start-emulator.js';

@@ -136,6 +136,9 @@ export function eventColumns(event: CachetEvent): EventColumns {
     case 'context.restored':
     case 'checkpoint.created':
     case 'history.rewritten':
+    case 'explicit_cache.created':
+    case 'explicit_cache.extended':
+    case 'explicit_cache.deleted':
     case 'warning.raised':
     case 'session.ended':
     case 'listener.failed':

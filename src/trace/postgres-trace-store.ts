@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { CachetEvent } from '../events/catalog.js';
+import { requireOptional } from '../model/optional-dependency.js';
 import { EVENT_COLUMN_NAMES, eventRowValues } from './event-columns.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS_TABLE_SQL, pendingMigrations } from './migrations.js';
 import { type SqlRunner, toPostgresPlaceholders } from './sql-runner.js';
@@ -35,7 +36,8 @@ export class PostgresTraceStore extends SqlTraceStore {
     super();
     this.location = redactPassword(connectionString);
     this.secret = passwordOf(connectionString);
-    this.pool = new pg.Pool({ connectionString, max: 4, connectionTimeoutMillis: 10_000 });
+    const postgres = requireOptional<typeof pg>('pg', 'pg', 'The PostgreSQL trace store');
+    this.pool = new postgres.Pool({ connectionString, max: 4, connectionTimeoutMillis: 10_000 });
     // A client losing its connection (server restarted, network cut) emits 'error'; unhandled, that
     // would crash the host process. The pool replaces dead clients; the next query reports the outage.
     this.pool.on('error', () => {});

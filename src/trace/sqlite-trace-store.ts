@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CachetEvent } from '../events/catalog.js';
+import { requireOptional } from '../model/optional-dependency.js';
 import { EVENT_COLUMN_NAMES, eventRowValues } from './event-columns.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS_TABLE_SQL, pendingMigrations } from './migrations.js';
 import type { SqlRunner } from './sql-runner.js';
@@ -106,7 +107,8 @@ function isBusy(error: unknown): boolean {
  */
 function openAndMigrate(path: string): { database: Database.Database; schemaVersion: number } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new Database(path);
+  const SqliteDatabase = requireOptional<typeof Database>('better-sqlite3', 'better-sqlite3', 'The SQLite trace store');
+  const database = new SqliteDatabase(path);
   try {
     // Before anything else: switching to WAL and migrating wait for other processes opening the same file.
     database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

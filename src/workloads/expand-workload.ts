@@ -3,6 +3,7 @@ import type {
   AssistantContentBlock,
   ImageBlock,
   TextBlock,
+  ThinkingBlock,
   ToolDefinition,
   ToolResultBlock,
   ToolUseBlock,
@@ -10,10 +11,19 @@ import type {
 import { CachetError, ValidationError } from '../model/errors.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import { validateTools } from '../model/validate.js';
+import { thinkingFromReasoningItem } from '../providers/openai-responses/reasoning-items.js';
 import { parseDuration } from './duration.js';
 import { type FillerKind, generateFiller } from './filler.js';
 import { syntheticPng } from './synthetic-png.js';
-import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTail, WorkloadTurn } from './workload.js';
+import type {
+  DiscoverableTool,
+  Workload,
+  WorkloadStep,
+  WorkloadTail,
+  WorkloadTurn,
+  WorkloadTurnParams,
+  WorkloadWarning,
+} from './workload.js';
 import {
   FILLER_KINDS,
   type StepInput,
@@ -66,7 +76,11 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
     if (library.has(tool.name) || tools.some((known) => known.name === tool.name)) {
       throw new WorkloadContentError(`toolLibrary[${index}].name`, `tool "${tool.name}" is declared twice`);
     }
-    library.set(tool.name, { tool: toToolDefinition(tool), guidance: tool.guidance ?? null });
+    library.set(tool.name, {
+      tool: toToolDefinition(tool),
+      guidance: tool.guidance ?? null,
+      deferLoading: tool.deferLoading ?? false,
+    });
   });
 
   const templates = flattenTurns(file);
@@ -77,9 +91,20 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
 
   const available = new Set(tools.map((tool) => tool.name));
   const turns: WorkloadTurn[] = [];
+  const warnings: WorkloadWarning[] = [];
+  const warn = (path: string, message: string) =>
+    warnings.push({ code: 'after-ignored', message, path, text: `${path}: ${message}`, line: null });
   let previousEnd: number | null = null;
-  templates.forEach(({ turn: input, path, gapMs }, index) => {
+  templates.forEach(({ turn: input, path, gapMs, after }, index) => {
     const turnNumber = index + 1;
+    if (after !== undefined && input.at !== undefined) {
+      warn(`${path}.after`, '`after` is ignored on a turn that sets `at` (the turn starts at `at`)');
+    } else if (after !== undefined && previousEnd === null) {
+      warn(
+        `${path}.after`,
+        '`after` is ignored on the first turn (it starts at `start`; use an `idle` entry or `at: +offset` to delay it)',
+      );
+    }
     let at: number;
     if (input.at !== undefined) {
       at = resolveAt(input.at, startMs, `${path}.at`);
@@ -92,6 +117,10 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
       at = previousEnd + (input.after !== undefined ? (parseDuration(input.after) as number) : DEFAULT_GAP_MS) + gapMs;
     }
     const context: TurnContext = { workload: file.name, turn: turnNumber, path, available, library, skills: skillNames };
+    const connectedTools = (input.connectTools ?? []).map((name, nameIndex) =>
+      takeFromLibrary(name, `${path}.connectTools[${nameIndex}]`, context),
+    );
+    const params = turnParams(input, `${path}.params`, available);
     const steps = expandSteps(input.steps, at, context, file);
     previousEnd = steps.at(-1)?.at ?? at;
     turns.push({
@@ -101,6 +130,9 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
       images: (input.images ?? []).map((image) => toImage(image, `${file.name}/t${turnNumber}/${image.name}`)),
       tail: mergeTail(file.everyTurn, input.tail, skillNames, `${path}.tail`),
       steps,
+      modelSwitch: input.model ?? null,
+      params,
+      connectedTools,
     });
   });
 
@@ -130,11 +162,14 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
     skills: skills.map((skill) => ({ ...skill })),
     toolLibrary: [...library.values()],
     turns,
+    warnings,
   };
 }
 
 interface TurnTemplate {
   turn: TurnInput;
+  /** The `after` the author wrote (repeat `gaps` set one the author did not). */
+  after: TurnInput['after'];
   /** Path of the turn (or its template) in the file. */
   path: string;
   /** Idle time to add before this turn, from `idle` entries and repeat `gaps`. */
@@ -166,6 +201,7 @@ function flattenTurns(file: WorkloadFile): TurnTemplate[] {
         const gap = gaps ? (parseDuration(gaps[iteration % gaps.length] as string | number) as number) : null;
         result.push({
           turn: gap === null || template.after !== undefined || template.at !== undefined ? template : { ...template, after: 0 },
+          after: template.after,
           path: `turns[${index}].repeat.turns[${templateIndex}]`,
           gapMs: pendingIdle + (gap ?? 0),
         });
@@ -173,7 +209,7 @@ function flattenTurns(file: WorkloadFile): TurnTemplate[] {
       }
       return;
     }
-    result.push({ turn: entry, path: `turns[${index}]`, gapMs: pendingIdle });
+    result.push({ turn: entry, after: entry.after, path: `turns[${index}]`, gapMs: pendingIdle });
     pendingIdle = 0;
   });
   if (result.length === 0)
@@ -219,10 +255,11 @@ function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, 
       throw new WorkloadContentError(path, 'only the last step of a turn may end without tool calls');
     }
     const reply: AssistantContentBlock[] = [];
+    if (input.reasoning) reply.push(reasoningBlock(input.reasoning, context, index));
     if (input.thinking) reply.push({ type: 'thinking', thinking: input.thinking, signature: signatureFor(context, index) });
     if (input.text) reply.push({ type: 'text', text: input.text });
     if (reply.length === 0 && calls.length === 0)
-      throw new WorkloadContentError(path, 'a step needs text, thinking or tool calls');
+      throw new WorkloadContentError(path, 'a step needs text, thinking, reasoning or tool calls');
     const toolResults: ToolResultBlock[] = [];
     const skillLoads: string[] = [];
     calls.forEach((call, callIndex) => {
@@ -255,15 +292,9 @@ function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, 
         toolResults.push({ ...textResult(id, text), ...(result.isError ? { isError: true } : {}) });
       }
     });
-    const discoveredTools = (input.discoverTools ?? []).map((name, nameIndex) => {
-      const found = context.library.get(name);
-      if (!found) throw new WorkloadContentError(`${path}.discoverTools[${nameIndex}]`, `no tool named "${name}" in toolLibrary`);
-      if (context.available.has(name)) {
-        throw new WorkloadContentError(`${path}.discoverTools[${nameIndex}]`, `tool "${name}" is already available`);
-      }
-      context.available.add(name);
-      return found;
-    });
+    const discoveredTools = (input.discoverTools ?? []).map((name, nameIndex) =>
+      takeFromLibrary(name, `${path}.discoverTools[${nameIndex}]`, context),
+    );
     if (discoveredTools.length > 0 && isLast) {
       throw new WorkloadContentError(
         `${path}.discoverTools`,
@@ -298,6 +329,55 @@ function fillInput(value: JsonValue, seed: string, path: string): JsonValue {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillInput(item, seed, `${path}.${key}`)]));
 }
 
+/** A `toolLibrary` tool becoming available (discovered by a call, or connected at a turn). */
+function takeFromLibrary(name: string, path: string, context: TurnContext): DiscoverableTool {
+  const found = context.library.get(name);
+  if (!found) throw new WorkloadContentError(path, `no tool named "${name}" in toolLibrary`);
+  if (context.available.has(name)) throw new WorkloadContentError(path, `tool "${name}" is already available`);
+  context.available.add(name);
+  return found;
+}
+
+function turnParams(input: TurnInput, path: string, available: ReadonlySet<string>): WorkloadTurnParams {
+  const params = input.params;
+  if (!params) return {};
+  const result: WorkloadTurnParams = {};
+  if (params.toolChoice !== undefined) {
+    if (typeof params.toolChoice === 'string') {
+      result.toolChoice = { type: params.toolChoice };
+    } else {
+      if (!available.has(params.toolChoice.tool)) {
+        throw new WorkloadContentError(
+          `${path}.toolChoice.tool`,
+          `tool "${params.toolChoice.tool}" is not available at this turn`,
+        );
+      }
+      result.toolChoice = { type: 'tool', name: params.toolChoice.tool };
+    }
+  }
+  if (params.thinking !== undefined) {
+    result.thinking =
+      typeof params.thinking === 'string'
+        ? { type: params.thinking }
+        : { type: 'enabled', budgetTokens: params.thinking.budgetTokens };
+  }
+  if (params.effort !== undefined) result.effort = params.effort;
+  if (params.parallelToolCalls !== undefined) result.parallelToolCalls = params.parallelToolCalls;
+  if (params.retention !== undefined) result.retention = params.retention;
+  return result;
+}
+
+/** An OpenAI reasoning item as the canonical signed thinking block, with a seeded `encrypted_content`. */
+function reasoningBlock(input: { summary: string; encryptedTokens?: number }, context: TurnContext, step: number): ThinkingBlock {
+  const seed = `${context.workload}/t${context.turn}/s${step}/reasoning`;
+  const encrypted = Buffer.from(generateFiller({ kind: 'prose', tokens: input.encryptedTokens ?? 200, seed })).toString('base64');
+  return thinkingFromReasoningItem({
+    id: `rs_${digest(seed).slice(0, 24)}`,
+    summary: input.summary ? [{ type: 'summary_text', text: input.summary }] : [],
+    encrypted_content: encrypted,
+  });
+}
+
 function mergeTail(
   everyTurn: TailInput | undefined,
   own: TailInput | undefined,
@@ -329,8 +409,9 @@ function checkedTools(tools: ToolDefinition[], path: string): ToolDefinition[] {
   }
 }
 
+/** An empty tool output is a result without content blocks: every provider accepts that, none an empty text block. */
 function textResult(toolUseId: string, text: string): ToolResultBlock {
-  return { type: 'tool_result', toolUseId, content: [{ type: 'text', text } satisfies TextBlock] };
+  return { type: 'tool_result', toolUseId, content: text.length > 0 ? [{ type: 'text', text } satisfies TextBlock] : [] };
 }
 
 /** Deterministic ids shaped like Anthropic's, so bodies are byte-stable across runs. */

@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { timeText } from '../simulate/workload-content.js';
+import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { bundledWorkloadNames } from './bundled-workloads.js';
 import { generateFiller } from './filler.js';
 import { loadWorkload, parseWorkload } from './load-workload.js';
@@ -41,7 +43,7 @@ function errorOf(text: string, file = 'tiny.yaml'): WorkloadError {
 }
 
 describe('bundled workloads', () => {
-  it('ships the six workloads of the issue, in demo order', () => {
+  it('ships the workloads of issues 4, 10 and 14, in demo order', () => {
     expect(bundledWorkloadNames()).toEqual([
       'skill-varying-chat',
       'cms-agent',
@@ -49,7 +51,25 @@ describe('bundled workloads', () => {
       'coding-agent',
       'long-session-idle-gaps',
       'below-minimum',
+      'scripted-coding-agent',
+      'claims-agent-bedrock',
+      'research-assistant-gemini',
     ]);
+  });
+
+  it('builds the scripted coding agent of issue 10: 6 turns, 17 requests, loops of 2–3 steps, clock and ~90-token recall', async () => {
+    const workload = await loadWorkload('scripted-coding-agent');
+    expect(workload.turns.map((turn) => turn.steps.length)).toEqual([3, 3, 3, 3, 3, 2]);
+    expect(workloadRequests(workload)).toHaveLength(17);
+    const counter = anthropicEstimator();
+    for (const turn of workload.turns) {
+      expect(turn.tail.time).toBe(true);
+      // Clock and memory recall together come to about 90 tokens.
+      const tokens = counter.countText(turn.tail.memoryRecall ?? '') + counter.countText(timeText(turn.at));
+      expect(tokens).toBeGreaterThanOrEqual(80);
+      expect(tokens).toBeLessThanOrEqual(100);
+    }
+    expect(new Set(workload.turns.map((turn) => turn.tail.memoryRecall)).size).toBe(6);
   });
 
   it.each(bundledWorkloadNames())('%s loads and every request has a later time than the one before', async (name) => {
@@ -133,7 +153,7 @@ describe('parseWorkload', () => {
   it.each([
     ['a misspelt key', MINIMAL.replace('      inputSchema:', '      inputShema:'), 'global.tools[0].inputSchema', /expected/, 9],
     ['an unknown key', MINIMAL.replace('  persona: You help.', '  persona: You help.\n  mood: cheerful'), 'global', /mood/, 8],
-    ['a provider it does not know', MINIMAL.replace('provider: anthropic', 'provider: gemini'), 'provider', /anthropic/, 3],
+    ['a provider it does not know', MINIMAL.replace('provider: anthropic', 'provider: watsonx'), 'provider', /anthropic/, 3],
     [
       'a tool that is not available',
       MINIMAL.replace('- name: lookup\n            input', '- name: search\n            input'),
@@ -178,7 +198,7 @@ describe('parseWorkload', () => {
     writeFileSync(file, JSON.stringify(parseYamlLike()));
     const workload = await loadWorkload(file);
     expect(workload.turns).toHaveLength(1);
-    await expect(loadWorkload(join(directory, 'missing.yaml'))).rejects.toMatchObject({ problem: 'file not found' });
+    await expect(loadWorkload(join(directory, 'missing.yaml'))).rejects.toThrow(/missing.yaml: \(root\): file not found/);
   });
 });
 
@@ -201,5 +221,106 @@ describe('generateFiller', () => {
     expect(generateFiller({ kind: 'code', tokens: 500, seed: 'b' })).not.toBe(one);
     expect(one.length).toBeGreaterThan(1500);
     expect(one.length).toBeLessThan(2000);
+  });
+});
+
+describe('workload format (issue 10 §4)', () => {
+  const withTurns = (turns: string, extra = '') => `name: format
+description: Format features.
+provider: openai-responses
+model: gpt-5
+start: 2026-05-14T09:00:00Z
+global:
+  persona: You help.
+  tools:
+    - name: lookup
+      description: Look something up.
+      inputSchema: { type: object }
+toolLibrary:
+  - name: crm_search
+    description: Search the CRM.
+    inputSchema: { type: object }
+    guidance: Use crm_search for customer questions.
+    deferLoading: true
+${extra}turns:
+${turns}`;
+
+  it('switches models, sets params, connects tools and carries reasoning items at a turn', () => {
+    const workload = parseWorkload(
+      withTurns(`  - user: First
+    steps:
+      - reasoning: { summary: Looking it up., encryptedTokens: 50 }
+        toolCalls:
+          - { name: lookup, input: {}, result: "" }
+      - text: Done.
+  - user: ""
+    model: gpt-5-mini
+    connectTools: [crm_search]
+    params: { toolChoice: { tool: crm_search }, effort: low, parallelToolCalls: false, retention: 24h, thinking: adaptive }
+    steps:
+      - toolCalls:
+          - { name: crm_search, input: {}, result: found }
+      - text: Found.
+`),
+      'format.yaml',
+    );
+    const [first, second] = workload.turns;
+    expect(first?.modelSwitch).toBeNull();
+    expect(first?.steps[0]?.reply[0]).toMatchObject({
+      type: 'thinking',
+      thinking: 'Looking it up.',
+      signature: expect.stringMatching(/^openai-reasoning:v1:rs_/),
+    });
+    expect(first?.steps[0]?.toolResults[0]?.content).toEqual([]);
+    expect(second?.modelSwitch).toBe('gpt-5-mini');
+    expect(second?.user).toBe('');
+    expect(second?.connectedTools.map((tool) => [tool.tool.name, tool.deferLoading])).toEqual([['crm_search', true]]);
+    expect(second?.params).toEqual({
+      toolChoice: { type: 'tool', name: 'crm_search' },
+      effort: 'low',
+      parallelToolCalls: false,
+      retention: '24h',
+      thinking: { type: 'adaptive' },
+    });
+    expect(workload.warnings).toEqual([]);
+  });
+
+  it('names the file and line of a tool connected twice or unknown, and of a tool choice not yet available', () => {
+    const twice = errorOf(
+      withTurns(`  - user: a
+    connectTools: [crm_search]
+    steps: [{ text: ok }]
+  - user: b
+    connectTools: [crm_search]
+    steps: [{ text: ok }]
+`),
+    );
+    expect(twice.message).toBe('tiny.yaml:23: turns[1].connectTools[0]: tool "crm_search" is already available');
+    const unknown = errorOf(withTurns(`  - user: a\n    connectTools: [nope]\n    steps: [{ text: ok }]\n`));
+    expect(unknown.message).toContain('turns[0].connectTools[0]: no tool named "nope" in toolLibrary');
+    expect(unknown.line).toBe(20);
+    const choice = errorOf(
+      withTurns(`  - user: a\n    params: { toolChoice: { tool: crm_search } }\n    steps: [{ text: ok }]\n`),
+    );
+    expect(choice.message).toContain('turns[0].params.toolChoice.tool: tool "crm_search" is not available at this turn');
+  });
+
+  it('warns, with file and line, when after: is set on the first turn or together with at:', () => {
+    const workload = parseWorkload(
+      withTurns(`  - user: a
+    after: 5m
+    steps: [{ text: ok }]
+  - user: b
+    at: +20m
+    after: 2m
+    steps: [{ text: ok }]
+`),
+      'gaps.yaml',
+    );
+    expect(workload.warnings.map((warning) => warning.text)).toEqual([
+      'gaps.yaml:20: turns[0].after: `after` is ignored on the first turn (it starts at `start`; use an `idle` entry or `at: +offset` to delay it)',
+      'gaps.yaml:24: turns[1].after: `after` is ignored on a turn that sets `at` (the turn starts at `at`)',
+    ]);
+    expect(workload.turns[1]?.at).toBe(Date.parse('2026-05-14T09:20:00Z'));
   });
 });

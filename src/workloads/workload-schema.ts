@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonValueSchema } from '../model/schemas.js';
+import { jsonObjectSchema } from '../model/schemas.js';
 import { PROVIDER_IDS, type ProviderId } from '../providers/registry.js';
 import { parseDuration } from './duration.js';
 
@@ -18,8 +18,6 @@ const durationSchema = z.union([z.string(), z.number()]).refine((value) => parse
 
 const nonEmpty = z.string().min(1);
 
-const jsonObjectSchema = z.record(z.string(), jsonValueSchema);
-
 export const toolSchema = z
   .object({
     name: nonEmpty,
@@ -27,6 +25,8 @@ export const toolSchema = z
     inputSchema: jsonObjectSchema,
     /** Usage guidance shown once, as a `[TOOL GUIDANCE]` pair, when the tool is discovered mid-session. */
     guidance: z.string().optional(),
+    /** Declared as a deferred tool (Anthropic `defer_loading`): outside the cached prefix until found. */
+    deferLoading: z.boolean().optional(),
   })
   .strict();
 
@@ -98,9 +98,34 @@ export const tailSchema = z
   })
   .strict();
 
+/** An OpenAI Responses reasoning item: its summary and the size of its `encrypted_content`. */
+export const reasoningSchema = z
+  .object({
+    summary: z.string(),
+    /** Approximate size of the opaque `encrypted_content` in tokens (generated, seeded). Default 200. */
+    encryptedTokens: z.number().int().positive().max(200_000).optional(),
+  })
+  .strict();
+
+/** Request parameters for one turn's requests (the session's defaults otherwise). */
+export const turnParamsSchema = z
+  .object({
+    toolChoice: z.union([z.enum(['auto', 'any', 'none']), z.object({ tool: nonEmpty }).strict()]).optional(),
+    thinking: z
+      .union([z.enum(['disabled', 'adaptive']), z.object({ budgetTokens: z.number().int().min(1024) }).strict()])
+      .optional(),
+    effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+    parallelToolCalls: z.boolean().optional(),
+    /** OpenAI `prompt_cache_retention`. */
+    retention: z.enum(['in_memory', '24h']).optional(),
+  })
+  .strict();
+
 export const stepSchema = z
   .object({
     thinking: z.string().optional(),
+    /** An OpenAI reasoning item the model returned (sent back as a signed thinking block). */
+    reasoning: reasoningSchema.optional(),
     text: z.string().optional(),
     toolCalls: z.array(toolCallSchema).optional(),
     /** Tools (by name, from `toolLibrary`) that become available after this step. */
@@ -116,6 +141,13 @@ export const turnSchema = z
     at: z.string().optional(),
     /** Gap after the previous turn's last request. Default 45s. */
     after: durationSchema.optional(),
+    /** Switch the model from this turn on (on the workload's own provider). */
+    model: nonEmpty.optional(),
+    /** Request parameters for this turn's requests. */
+    params: turnParamsSchema.optional(),
+    /** Tools (by name, from `toolLibrary`) that connect at the start of this turn without a tool call: an MCP server coming up. */
+    connectTools: z.array(nonEmpty).optional(),
+    /** Empty text is valid: the turn's message then carries only its images (or says `(empty message)`). */
     user: z.string(),
     images: z.array(imageSchema).optional(),
     tail: tailSchema.optional(),
@@ -192,4 +224,5 @@ export type StepInput = z.infer<typeof stepSchema>;
 export type ToolCallInput = z.infer<typeof toolCallSchema>;
 export type ResultInput = z.infer<typeof resultSchema>;
 export type TailInput = z.infer<typeof tailSchema>;
+export type TurnParamsInput = z.infer<typeof turnParamsSchema>;
 export type ToolInput = z.infer<typeof toolSchema>;

@@ -1,4 +1,5 @@
 import type { AssistantContentBlock, ImageBlock, ToolDefinition, ToolResultBlock } from '../model/content.js';
+import type { ThinkingConfig, ToolChoice } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
 
 /**
@@ -28,6 +29,19 @@ export interface Workload {
   /** Tools that can be discovered mid-session, by name. */
   toolLibrary: DiscoverableTool[];
   turns: WorkloadTurn[];
+  /** Things in the file that load but are probably not what the author meant. */
+  warnings: WorkloadWarning[];
+}
+
+/** A workload problem that does not stop it from running (`{ code, message }` plus where). */
+export interface WorkloadWarning {
+  code: 'after-ignored';
+  message: string;
+  /** Path inside the file (`turns[0].after`). */
+  path: string;
+  /** `file:line: path: message` once the loader knows the file and line; else `path: message`. */
+  text: string;
+  line: number | null;
 }
 
 export interface WorkloadSkill {
@@ -39,6 +53,17 @@ export interface WorkloadSkill {
 export interface DiscoverableTool {
   tool: ToolDefinition;
   guidance: string | null;
+  /** Declared deferred (Anthropic `defer_loading`): passed to adapters that support it. */
+  deferLoading: boolean;
+}
+
+/** Request parameters of one turn, as the session takes them, plus OpenAI's retention. */
+export interface WorkloadTurnParams {
+  toolChoice?: ToolChoice;
+  thinking?: ThinkingConfig;
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  parallelToolCalls?: boolean;
+  retention?: 'in_memory' | '24h';
 }
 
 export interface WorkloadTail {
@@ -57,6 +82,12 @@ export interface WorkloadTurn {
   images: ImageBlock[];
   tail: WorkloadTail;
   steps: WorkloadStep[];
+  /** The model this turn switches to (it stays until another switch); null when it does not switch. */
+  modelSwitch: string | null;
+  /** Parameters for this turn's requests; empty when the turn sets none. */
+  params: WorkloadTurnParams;
+  /** Tools that connect at the start of this turn, before its user message (no tool call). */
+  connectedTools: DiscoverableTool[];
 }
 
 /**
@@ -73,6 +104,18 @@ export interface WorkloadStep {
   discoveredTools: DiscoverableTool[];
   /** Skills loaded by `skill_load` calls of this step. */
   skillLoads: string[];
+}
+
+/**
+ * The model each turn runs on: turns' `model` switches apply on the workload's own provider
+ * only (on another provider the simulation runs one counterpart model throughout).
+ */
+export function turnModels(workload: Workload, provider: ProviderId, model: string): string[] {
+  let current = model;
+  return workload.turns.map((turn) => {
+    if (turn.modelSwitch && provider === workload.provider) current = turn.modelSwitch;
+    return current;
+  });
 }
 
 /** Every request of a workload in order, with its turn and step. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { emptyUsage } from '../../model/usage.js';
+import { createAnthropicCacheModel } from '../models/anthropic-cache-model.js';
 import { anthropicHistory, anthropicRequest } from '../test-support/break-fixtures.js';
 import { wordCounter, words } from '../test-support/fixtures.js';
 import { attachBreakDetector, createBreakDetector } from './break-detector.js';
@@ -57,12 +58,55 @@ describe('createBreakDetector', () => {
     expect(hourly.observe(withHour(3), { at: 6 * MINUTE })).toBeNull();
   });
 
-  it('below-minimum: the cached prefix is shorter than the model floor', () => {
+  it('a session that never cleared the floor has lost nothing: reading nothing is not a break', () => {
     const detector = createBreakDetector({ counter: wordCounter });
     const small = (count: number) =>
       anthropicRequest({ model: 'claude-haiku-4-5', persona: 'Short persona.', messages: anthropicHistory(count) });
     detector.observe(small(1), { at: 0 });
-    expect(detector.observe(small(3), { at: MINUTE })).toMatchObject({ cause: 'below-minimum' });
+    expect(detector.observe(small(3), { at: MINUTE })).toBeNull();
+    expect(detector.observe(small(5), { at: 2 * MINUTE, usage: emptyUsage() })).toBeNull();
+  });
+
+  it('no-breakpoint: the shared prefix ran past the last breakpoint while a slot was free', () => {
+    // Only the system prompt is marked: the shared history after it is re-billed every time.
+    const systemOnly = (count: number) => anthropicRequest({ messages: anthropicHistory(count, false) });
+    const model = createAnthropicCacheModel({ counter: wordCounter });
+    model.judge(systemOnly(5), { at: 0 });
+    const verdict = model.judge(systemOnly(7), { at: MINUTE });
+    // The cache model says so too: it reads the system prompt only.
+    expect(verdict.missCause).toBe('no-breakpoint');
+    const detector = createBreakDetector({ counter: wordCounter });
+    detector.observe(systemOnly(5), { at: 0 });
+    const found = detector.observe(systemOnly(7), { at: MINUTE, usage: verdict.usage });
+    expect(found).toMatchObject({ cause: 'no-breakpoint', zone: 'messages', path: 'messages[0].content[0]' });
+    expect(found?.explanation).toMatch(/slot\(s\) were free/);
+    // When even the covered part was not read, the missing marker is not the explanation.
+    expect(detector.observe(systemOnly(9), { at: 2 * MINUTE, usage: emptyUsage() })?.cause).toBe('unknown');
+  });
+
+  it('compaction: a history rewrite announced by the caller is named as the deliberate rewrite', () => {
+    const compacted = anthropicRequest({
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Summary of earlier work.', cache_control: { type: 'ephemeral' } }] },
+      ],
+    });
+    const plain = createBreakDetector({ counter: wordCounter });
+    plain.observe(grow(5), { at: 0 });
+    expect(plain.observe(compacted, { at: MINUTE })?.cause).toBe('history-edited');
+    const told = createBreakDetector({ counter: wordCounter });
+    told.observe(grow(5), { at: 0 });
+    expect(told.observe(compacted, { at: MINUTE, historyRewritten: true })).toMatchObject({
+      cause: 'compaction',
+      zone: 'messages',
+    });
+  });
+
+  it('route-changed: a miss when the reply names another upstream than the previous one', () => {
+    const detector = createBreakDetector({ counter: wordCounter });
+    detector.observe(grow(3), { at: 0, route: 'Anthropic' });
+    const found = detector.observe(grow(5), { at: MINUTE, usage: emptyUsage(), route: 'Amazon Bedrock' });
+    expect(found).toMatchObject({ cause: 'route-changed' });
+    expect(found?.explanation).toMatch(/Amazon Bedrock/);
   });
 
   it('lookback-exceeded: the new breakpoint is 20 or more blocks past the last entry', () => {

@@ -7,7 +7,7 @@ import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { anthropicBreakpoints, cacheLifetimeMs, cacheRulesFor, minimumPrefixTokens, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
-import type { NormalizedWireBody } from '../wire/wire-unit.js';
+import { type NormalizedWireBody, unitIdentity } from '../wire/wire-unit.js';
 import { causeSentence, diffNormalized } from './diff-wire-bodies.js';
 
 /** A detected cache break: the `cache.break` payload plus a sentence for people. */
@@ -42,6 +42,13 @@ export interface ObserveContext {
   usage?: Usage;
   turn?: number;
   step?: number;
+  /**
+   * The upstream that served this request, as its reply names it (OpenRouter's `provider`). A
+   * miss right after the upstream changed is reported as `route-changed`.
+   */
+  route?: string | null;
+  /** History was rewritten on purpose since the previous request (compaction): its miss is `compaction`. */
+  historyRewritten?: boolean;
 }
 
 export interface BreakDetector {
@@ -70,7 +77,10 @@ const USAGE_SHORTFALL = 0.1;
  */
 export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDetector {
   const counter = options.counter ?? anthropicEstimator();
-  let previous: { body: NormalizedWireBody; at: number } | null = null;
+  let previous: { body: NormalizedWireBody; at: number; route: string | null } | null = null;
+  // A break is the loss of something cached: until one request clears the provider's minimum,
+  // nothing was, so reading nothing is not a break.
+  let everCleared = false;
 
   function tokensOf(body: NormalizedWireBody, from: number, to: number): number {
     let total = 0;
@@ -79,7 +89,24 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
   }
 
   function judge(body: NormalizedWireBody, context: ObserveContext): Omit<CacheBreak, 'turn' | 'step'> | null {
-    if (!previous) return null;
+    const found = judgeStructure(body, context);
+    if (!found || !previous) return found;
+    const routeChanged = context.route && previous.route && context.route !== previous.route;
+    if (routeChanged && (found.cause === 'unknown' || found.cause === 'no-breakpoint')) {
+      return {
+        ...found,
+        cause: 'route-changed',
+        explanation: `The reply came from ${context.route}, the previous one from ${previous.route}: ${causeSentence('route-changed')}.`,
+      };
+    }
+    if (context.historyRewritten && found.zone !== 'tools' && found.zone !== 'system' && found.cause !== 'ttl-expired') {
+      return { ...found, cause: 'compaction', explanation: `${causeSentence('compaction')}. ${found.explanation}` };
+    }
+    return found;
+  }
+
+  function judgeStructure(body: NormalizedWireBody, context: ObserveContext): Omit<CacheBreak, 'turn' | 'step'> | null {
+    if (!previous || !everCleared) return null;
     const before = previous.body;
     const report = diffNormalized(before, body, false, counter);
     const cachedTokens = tokensOf(before, 0, report.horizon);
@@ -102,7 +129,7 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
       return { ...report.firstDivergence, cause: report.cause, missedTokens: missed, explanation: report.explanation };
     }
     const floor = minimumPrefixTokens(before);
-    if (cachedTokens > 0 && cachedTokens < floor) {
+    if (cachedTokens > 0 && cachedTokens < floor && everCleared) {
       return {
         ...base,
         cause: 'below-minimum',
@@ -144,6 +171,30 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
         }
       }
     }
+    if (context.usage && rules === 'anthropic') {
+      // What the two requests share beyond what the previous one left cached.
+      let shared = 0;
+      while (
+        shared < before.units.length &&
+        shared < body.units.length &&
+        unitIdentity(before.units[shared]!) === unitIdentity(body.units[shared]!)
+      ) {
+        shared++;
+      }
+      const uncovered = uncoveredByBreakpoint(before, shared);
+      const read = context.usage.cacheReadTokens;
+      const missed = uncovered ? tokensOf(before, uncovered.from, shared) : 0;
+      if (uncovered && missed >= threshold && read >= cachedTokens * (1 - USAGE_SHORTFALL)) {
+        return {
+          ...base,
+          cause: 'no-breakpoint',
+          zone: before.units[uncovered.from]?.zone ?? null,
+          path: before.units[uncovered.from]?.path ?? null,
+          missedTokens: missed,
+          explanation: `The previous request's last breakpoint ends before ${before.units[uncovered.from]?.path}; ${missed} shared tokens after it were re-billed although ${uncovered.freeSlots} breakpoint slot(s) were free.`,
+        };
+      }
+    }
     if (context.usage) {
       const expected = cachedTokens;
       const read = context.usage.cacheReadTokens;
@@ -167,7 +218,8 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
     observeNormalized(body, context) {
       const serverCause = context.usage?.cacheMissReason;
       const found = judge(body, context) ?? (previous ? serverOnlyBreak(serverCause) : null);
-      previous = { body, at: context.at };
+      previous = { body, at: context.at, route: context.route ?? previous?.route ?? null };
+      if (!everCleared) everCleared = tokensOf(body, 0, body.units.length) >= minimumPrefixTokens(body);
       if (!found) return null;
       const cacheBreak: CacheBreak = {
         turn: context.turn ?? 0,
@@ -183,9 +235,32 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
     },
     reset() {
       previous = null;
+      everCleared = false;
     },
   };
   return detector;
+}
+
+/** Anthropic accepts at most this many `cache_control` breakpoints a request. */
+const ANTHROPIC_MAX_BREAKPOINTS = 4;
+
+/**
+ * The shared prefix past the previous request's last breakpoint, when a breakpoint could have
+ * covered it: the previous request had a slot free and the region holds a markable block. A
+ * region that only the request's own new text or tail could end (nothing markable, or all four
+ * slots in use) is not a placement failure.
+ */
+function uncoveredByBreakpoint(before: NormalizedWireBody, horizon: number): { from: number; freeSlots: number } | null {
+  const marks = anthropicBreakpoints(before);
+  let from = (marks.at(-1)?.index ?? -1) + 1;
+  while (from < horizon && !before.units[from]!.block) from++;
+  if (from >= horizon || marks.length >= ANTHROPIC_MAX_BREAKPOINTS) return null;
+  let markable = false;
+  for (let index = from; index < horizon; index++) {
+    const unit = before.units[index]!;
+    if (unit.block && unit.kind !== 'thinking' && unit.tokenText.length > 0) markable = true;
+  }
+  return markable ? { from, freeSlots: ANTHROPIC_MAX_BREAKPOINTS - marks.length } : null;
 }
 
 /**

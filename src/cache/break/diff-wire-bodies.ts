@@ -324,6 +324,12 @@ export function causeSentence(cause: CacheBreakCause): string {
       return 'no cache entry lies within the 20 blocks searched back from any breakpoint';
     case 'template-rerender':
       return 'the chat template rendered earlier history differently this time';
+    case 'no-breakpoint':
+      return 'no cache_control breakpoint covered the part of the prefix the requests shared, although the previous request had a slot free';
+    case 'compaction':
+      return 'history was rewritten on purpose (compaction): a costed, one-time re-write';
+    case 'route-changed':
+      return 'the request was served by another upstream provider than the previous one (each upstream has its own cache)';
     case 'unknown':
       return 'the prefix was not read and no structural cause was found';
   }

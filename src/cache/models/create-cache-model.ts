@@ -5,7 +5,9 @@ import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { CacheRules } from '../wire/cache-rules.js';
 import { modelOf } from '../wire/json-helpers.js';
 import { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './anthropic-cache-model.js';
+import { type BedrockCacheModelOptions, createBedrockCacheModel } from './bedrock-cache-model.js';
 import type { CacheModel, CacheVerdict, JudgeContext } from './cache-verdict.js';
+import { createGeminiCacheModel, type GeminiCacheModelOptions } from './gemini-cache-model.js';
 import { createLocalEngineCacheModel, type LocalEngineCacheModelOptions } from './local-engine-cache-model.js';
 import { createOpenAICacheModel, type OpenAICacheModelOptions } from './openai-cache-model.js';
 
@@ -13,6 +15,8 @@ export interface CacheModelOptions {
   anthropic?: AnthropicCacheModelOptions;
   openai?: OpenAICacheModelOptions;
   local?: LocalEngineCacheModelOptions;
+  bedrock?: BedrockCacheModelOptions;
+  gemini?: GeminiCacheModelOptions;
   /** Shortcut: the counter for Anthropic and OpenAI rules (local engines always use their tokenizer). */
   counter?: TokenCounter;
 }
@@ -43,6 +47,24 @@ export function createCacheModel(provider: ProviderId, options: CacheModelOption
         return assertNever(rules);
     }
   };
+  // Wire shapes whose bodies need a model of their own (it applies the rules to that shape).
+  const ownModel = (): CacheModel | null => {
+    const wire = entry.wire;
+    switch (wire) {
+      case 'bedrock-converse':
+        return createBedrockCacheModel({ ...counter, ...options.bedrock });
+      case 'gemini-generate-content':
+        return createGeminiCacheModel({ ...counter, ...options.gemini });
+      case 'anthropic-messages':
+      case 'chat-completions':
+      case 'responses':
+        return null;
+      default:
+        return assertNever(wire);
+    }
+  };
+  const own = ownModel();
+  if (own) return own;
   let models = new Map<CacheRules, CacheModel>();
   let index = 0;
   return {

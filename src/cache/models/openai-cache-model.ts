@@ -24,10 +24,12 @@ export interface OpenAICacheModelOptions {
   /** Rows that override the adapter's model table, first match wins. */
   modelOverrides?: readonly OpenAIModelFacts[];
   /**
-   * Retention when the body sets no `prompt_cache_retention`. The API's default depends on
-   * the organisation (24h without zero-data-retention); `in_memory` is the cautious default.
+   * Retention when the body sets no `prompt_cache_retention` [the model row's
+   * `defaultRetention`: 24h on models that accept it, for organisations without ZDR].
    */
   defaultRetention?: 'in_memory' | '24h';
+  /** The organisation has zero data retention: an unspecified retention is `in_memory` where accepted. */
+  zeroDataRetention?: boolean;
 }
 
 interface Prompt {
@@ -86,11 +88,10 @@ export function createOpenAICacheModel(options: OpenAICacheModelOptions = {}): C
     const tokens = unitTokensWithFraming(body, counter);
     const cumulative = runningTotals(tokens);
     const total = cumulative.at(-1) ?? 0;
-    const retention =
-      body.retention ??
-      (facts.retention.includes(options.defaultRetention ?? 'in_memory')
-        ? (options.defaultRetention ?? 'in_memory')
-        : facts.retention[0]!);
+    const unspecified =
+      options.defaultRetention ??
+      (options.zeroDataRetention && facts.retention.includes('in_memory') ? 'in_memory' : facts.defaultRetention);
+    const retention = body.retention ?? (facts.retention.includes(unspecified) ? unspecified : facts.retention[0]!);
     const lifetime = retention === '24h' ? CACHE_LIFETIMES_MS.openAI24h : CACHE_LIFETIMES_MS.openAIInMemoryIdle;
     const explanation: string[] = [];
     let cacheReadTokens = 0;

@@ -26,5 +26,8 @@ export function stringField(record: JsonRecord, key: string): string | null {
 
 /** The `model` field of a request body, or '' when it has none. */
 export function modelOf(body: unknown): string {
-  return isRecord(body) && typeof body.model === 'string' ? body.model : '';
+  if (!isRecord(body)) return '';
+  // Bedrock Converse names the model `modelId`.
+  if (typeof body.model === 'string') return body.model;
+  return typeof body.modelId === 'string' ? body.modelId : '';
 }

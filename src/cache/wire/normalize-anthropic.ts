@@ -28,6 +28,9 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   const tools = Array.isArray(body.tools) ? body.tools : [];
   tools.forEach((tool, index) => {
     const record = isRecord(tool) ? tool : {};
+    // Deferred definitions are not part of the prefix: the model loads them through
+    // `tool_reference` blocks in history (platform docs, "Tool use with prompt caching").
+    if (record.defer_loading === true) return;
     const text = jsonText(withoutKeys(record, MARKER_KEYS));
     units.push({
       ...unit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', cacheControlTtl(record.cache_control)),

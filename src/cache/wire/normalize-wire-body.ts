@@ -2,9 +2,11 @@ import { ValidationError } from '../../model/errors.js';
 import { assertNever } from '../../model/validate.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
+import { converseAsMessages } from './converse-as-messages.js';
 import { isRecord } from './json-helpers.js';
 import { normalizeAnthropicBody } from './normalize-anthropic.js';
 import { normalizeChatBody } from './normalize-chat.js';
+import { normalizeGeminiBody } from './normalize-gemini.js';
 import { normalizeResponsesBody } from './normalize-responses.js';
 import type { NormalizedWireBody } from './wire-unit.js';
 
@@ -14,7 +16,7 @@ const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'r
 
 /**
  * Guess which wire API a body was written for, from its shape: `input`/`instructions` →
- * Responses; top-level `system`, Anthropic block types or a `claude-` model → Anthropic; a
+ * Responses; `modelId` → Bedrock Converse; `contents` → Gemini; top-level `system`, Anthropic block types or a `claude-` model → Anthropic; a
  * `vendor/model` id → OpenRouter; llama.cpp fields or `reasoning_content` → OpenAI-compatible;
  * otherwise Chat Completions.
  *
@@ -24,6 +26,8 @@ const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'r
 export function detectWireFormat(body: unknown): ProviderId {
   if (!isRecord(body)) throw new ValidationError('body', 'a JSON object (a provider request body)');
   if ('input' in body || 'instructions' in body) return 'openai-responses';
+  if ('modelId' in body) return 'bedrock';
+  if ('contents' in body) return 'gemini';
   if (!Array.isArray(body.messages))
     throw new ValidationError('body.messages', 'an array of messages (or `input` for the Responses API)');
   const model = typeof body.model === 'string' ? body.model : '';
@@ -59,6 +63,11 @@ export function normalizeWireBody(body: unknown, format: ProviderId = detectWire
       return normalizeChatBody(body, format);
     case 'responses':
       return normalizeResponsesBody(body);
+    case 'bedrock-converse':
+      // Judged as the Messages body it stands for; the format keeps the provider for routing.
+      return { ...normalizeAnthropicBody(converseAsMessages(body)), format };
+    case 'gemini-generate-content':
+      return { ...normalizeGeminiBody(body), format };
     default:
       return assertNever(wire);
   }

@@ -9,7 +9,9 @@ import { bundledWorkloadNames } from '../../workloads/bundled-workloads.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import type { Workload } from '../../workloads/workload.js';
 import { type CliOutput, processOutput } from '../cli-options.js';
-import { demoTable, demoVerdict } from '../demo-report.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import { DEMO_LEGEND, demoTable, demoVerdict } from '../demo-report.js';
+import { serveHint } from '../serve-hint.js';
 
 export interface DemoCommandOptions {
   /** Trace store: SQLite file or postgres:// URL (default `$CACHET_DB` or `.cachet/traces.db`). */
@@ -46,9 +48,19 @@ export function registerDemoCommand(program: Command, output: CliOutput = proces
 }
 
 export async function runDemo(options: DemoCommandOptions, output: CliOutput = processOutput): Promise<number> {
-  const names = bundledWorkloadNames().filter((name) => !options.only || options.only.some((part) => name.includes(part)));
+  const bundled = bundledWorkloadNames();
+  const names = bundled.filter((name) => !options.only || options.only.some((part) => name.includes(part)));
+  if (names.length === 0) {
+    throw new CliUsageError(
+      `no bundled workload matches --only ${(options.only ?? []).join(' ')} (bundled: ${bundled.join(', ')}; see \`cachet workloads\`)`,
+    );
+  }
   const workloads: Workload[] = [];
-  for (const name of names) workloads.push(await loadWorkload(name));
+  for (const name of names) {
+    const workload = await loadWorkload(name);
+    for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
+    workloads.push(workload);
+  }
   const bus = new EventBus();
   const location = options.db ?? process.env.CACHET_DB ?? DEFAULT_TRACE_DB;
   const trace = options.trace === false ? null : await openTrace(location, bus, output);
@@ -58,6 +70,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
     .replace(/\.\d+Z$/, 'Z');
   const total = workloads.length * STRATEGY_NAMES.length;
   let run = 0;
+  output.out(DEMO_LEGEND);
   try {
     for (const workload of workloads) {
       const results: SimulationResult[] = [];
@@ -84,7 +97,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
     if (trace) {
       await trace.recorder.stop();
       await trace.store.close();
-      const serve = location === DEFAULT_TRACE_DB ? 'cachet serve' : `cachet serve --db ${trace.store.location}`;
+      const serve = serveHint(location === DEFAULT_TRACE_DB ? '' : ` --db ${trace.store.location}`);
       output.err(`traces: ${trace.store.location} (see them with \`${serve}\`)\n`);
     }
   }

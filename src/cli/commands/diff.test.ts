@@ -107,10 +107,13 @@ describe('cachet diff', () => {
   });
 
   it('registers on a commander program', async () => {
-    const program = new Command().exitOverride();
+    // Commander's error text is captured (and checked) instead of landing on the test run's stderr.
+    const errors: string[] = [];
+    const program = new Command().exitOverride().configureOutput({ writeErr: (text) => errors.push(text) });
     registerDiffCommand(program);
     const command = program.commands.find((candidate) => candidate.name() === 'diff');
     expect(command?.options.map((option) => option.long)).toEqual(['--json', '--provider', '--sequence']);
     expect(() => program.parse(['node', 'cachet', 'diff', a, b, '--provider', 'nope'])).toThrow(/expected one of/);
+    expect(errors.join('')).toMatch(/argument 'nope' is invalid/);
   });
 });

@@ -1,11 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { causeSentence, diffWireBodies, type WireDiff } from '../../cache/break/diff-wire-bodies.js';
+import { wireFormatMismatch } from '../../cache/break/wire-format-mismatch.js';
 import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import { readCapture } from '../../gateway/analyze/read-capture.js';
 import { conversationKey } from '../../gateway/proxy/conversation-key.js';
 import { wireRouteOfProvider } from '../../gateway/proxy/wire-route.js';
 import { CachetError } from '../../model/errors.js';
+import { findJsonProblem } from '../../model/json-value-check.js';
+import { FileReadError, readRegularFile } from '../../model/read-regular-file.js';
+import { joinPath } from '../../model/validate.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { PROVIDER_NAMES } from '../../workloads/workload-schema.js';
 import { parseProvider } from '../cli-options.js';
@@ -185,23 +188,33 @@ export class DiffInputError extends CachetError {
   }
 }
 
-/** Name the file when a body is not a request of any supported wire API. */
+/** Name the file when a body is not a request of any supported wire API, or not of `--provider`'s. */
 function checkShape(path: string, body: unknown, provider: ProviderId | undefined): void {
   try {
+    if (provider) {
+      const mismatch = wireFormatMismatch(body, provider);
+      if (mismatch) throw new DiffInputError(path, mismatch);
+    }
     normalizeWireBody(body, provider);
   } catch (error) {
+    if (error instanceof DiffInputError) throw error;
     if (error instanceof CachetError) throw new DiffInputError(path, error.message);
     throw error;
   }
 }
 
+/** Largest body file `cachet diff` reads: 64 MiB (a request body with images stays far below). */
+export const DIFF_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
 async function readBody(path: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path, { maxBytes: DIFF_MAX_FILE_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new DiffInputError(path, code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})`);
+    if (error instanceof FileReadError) {
+      throw new DiffInputError(path, error.problem === 'not_found' ? 'no such file' : error.detail);
+    }
+    throw error;
   }
   let body: unknown;
   try {
@@ -212,5 +225,8 @@ async function readBody(path: string): Promise<unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new DiffInputError(path, 'expected a JSON object (one provider request body)');
   }
+  // Every later step walks the body recursively: refuse hostile nesting here, not by overflowing the stack.
+  const problem = findJsonProblem(body);
+  if (problem) throw new DiffInputError(path, `${joinPath('body', problem.path)}: expected ${problem.message}`);
   return body;
 }

@@ -38,6 +38,7 @@ export async function runRender(
   output: CliOutput = processOutput,
 ): Promise<number> {
   const workload = await loadWorkload(workloadName);
+  for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
   const lines: string[] = [];
   simulateWorkload(workload, {
     provider: options.provider,

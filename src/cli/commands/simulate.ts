@@ -1,13 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
+import { findPrice } from '../../cache/pricing.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
-import { PROVIDER_IDS } from '../../providers/registry.js';
+import { PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
+import { CliUsageError } from '../cli-usage-error.js';
 import { simulationJson, simulationText } from '../simulation-report.js';
 
 export interface SimulateCommandOptions {
@@ -63,14 +65,21 @@ export async function runSimulate(
   compaction: CompactionHookFactory | undefined,
   output: CliOutput = processOutput,
 ): Promise<number> {
+  if (options.window !== undefined && !options.compaction) {
+    throw new CliUsageError('--window only applies with --compaction (add --compaction, or drop --window)');
+  }
   const workload = await loadWorkload(workloadName);
+  for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
   const bus = new EventBus();
   const events: CachetEvent[] = [];
   if (options.events) bus.onAny((event) => events.push(event));
+  const warnings = new WarningCollector(bus);
   const provider = options.provider ?? workload.provider;
   // The model the simulation runs (a counterpart when the provider is switched): the compaction
   // hook must size windows and prices for that model, not the workload's.
   const model = options.model ?? simulationModel(workload, provider);
+  const unpriced = unpricedModelWarning(provider, model);
+  if (unpriced) output.err(`warning: ${unpriced}\n`);
   const result = simulateWorkload(workload, {
     provider,
     model,
@@ -89,7 +98,68 @@ export async function runSimulate(
   if (options.events)
     await writeFile(options.events, events.map((event) => JSON.stringify(event)).join('\n') + (events.length ? '\n' : ''));
   output.out(options.json ? JSON.stringify(simulationJson(result)) : simulationText(result));
+  for (const line of warnings.lines()) output.err(`warning: ${line}\n`);
+  if (options.compaction) {
+    output.err(`${warnings.compactionSummary()}\n`);
+    const windowTokens = options.window;
+    const over = windowTokens === undefined ? [] : result.requests.filter((request) => request.inputTokens > windowTokens);
+    if (windowTokens !== undefined && over.length > 0) {
+      const smallest = Math.min(...over.map((request) => request.inputTokens));
+      output.err(
+        `error: --window ${windowTokens} cannot be met: ${over.length} of ${result.requests.length} requests stay larger after compaction (the smallest of them ${smallest} tokens)\n`,
+      );
+      return EXIT_REQUEST_NOT_MET;
+    }
+  }
   return 0;
+}
+
+/** Exit code when the simulation ran but cannot satisfy what was asked (a window too small). */
+export const EXIT_REQUEST_NOT_MET = 1;
+
+/**
+ * Why costs of `model` on `provider` cannot be priced, or null when they can. Local engines cost
+ * nothing per token and are not warned about; any other model without a price row is reported
+ * as unknown cost, never as free.
+ */
+export function unpricedModelWarning(provider: ProviderId, model: string): string | null {
+  if (providerEntry(provider).route(model).rules === 'local' || findPrice(provider, model) !== null) return null;
+  return `no price is known for model "${model}" on ${provider}: costs are reported as unknown (costUsd null in --json), not as free. Check the model id (a route is priced only when Cachet has its upstream's price list).`;
+}
+
+const SHOWN_WARNINGS = 5;
+
+/** Collects `warning.raised` and compaction outcomes from the bus for one summary on stderr. */
+class WarningCollector {
+  private readonly counts = new Map<string, number>();
+  private applied = 0;
+  private readonly skipped = new Map<string, number>();
+
+  constructor(bus: EventBus) {
+    bus.onAny((event) => {
+      if (event.type === 'warning.raised') {
+        const line = `${event.payload.source}: ${event.payload.message}`;
+        this.counts.set(line, (this.counts.get(line) ?? 0) + 1);
+      } else if (event.type === 'compaction.applied') {
+        this.applied += 1;
+      } else if (event.type === 'compaction.skipped') {
+        this.skipped.set(event.payload.reason, (this.skipped.get(event.payload.reason) ?? 0) + 1);
+      }
+    });
+  }
+
+  /** Each distinct warning once, with how many requests raised it; the first few only. */
+  lines(): string[] {
+    const distinct = [...this.counts].map(([line, count]) => (count > 1 ? `${line} (${count} times)` : line));
+    if (distinct.length <= SHOWN_WARNINGS) return distinct;
+    const rest = distinct.length - SHOWN_WARNINGS;
+    return [...distinct.slice(0, SHOWN_WARNINGS), `... and ${rest} more (write them all with --events FILE)`];
+  }
+
+  compactionSummary(): string {
+    const skipped = [...this.skipped].map(([reason, count]) => `${count} ${reason}`).join(', ');
+    return `compaction: ${this.applied} applied${skipped ? `, skipped: ${skipped}` : ', none skipped'}`;
+  }
 }
 
 function parseWindow(value: string): number {

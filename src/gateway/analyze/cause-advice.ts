@@ -19,4 +19,7 @@ export const CAUSE_ADVICE: Readonly<Record<CacheBreakCause | 'no-breakpoint', st
     'The provider read less than expected with no visible change: check for server-side eviction or routing (prompt_cache_key).',
   'no-breakpoint':
     'No cache_control breakpoint covers the history: place one at the end of each request (`cachet proxy --plan` does).',
+  compaction: 'A deliberate compaction rewrote the history; it is costed when it happens — time it for a cold cache.',
+  'route-changed':
+    'The router sent the request to another upstream provider, whose cache is empty: pin the provider or keep a session key.',
 };

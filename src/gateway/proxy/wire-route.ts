@@ -1,3 +1,4 @@
+import { ValidationError } from '../../model/errors.js';
 import type { WireShape } from '../../providers/provider-entry.js';
 import { type ProviderId, providerEntry } from '../../providers/registry.js';
 
@@ -17,15 +18,25 @@ export function wireRouteOf(method: string, path: string): WireRoute | null {
   return null;
 }
 
-const ROUTE_OF_WIRE: Record<WireShape, WireRoute> = {
+/** The wire routes the proxy and `analyze` read; Converse and Gemini bodies are not among them yet. */
+const ROUTE_OF_WIRE: Partial<Record<WireShape, WireRoute>> = {
   'anthropic-messages': 'anthropic',
   'chat-completions': 'openai-chat',
   responses: 'openai-responses',
 };
 
-/** The wire route a provider's bodies take, from the registry. */
+/** The wire route a provider's bodies take, from the registry; a typed error for wires the gateway does not read. */
 export function wireRouteOfProvider(id: ProviderId): WireRoute {
-  return ROUTE_OF_WIRE[providerEntry(id).wire];
+  const wire = providerEntry(id).wire;
+  const route = ROUTE_OF_WIRE[wire];
+  if (!route) {
+    throw new ValidationError(
+      'provider',
+      `a provider whose bodies the gateway reads (${Object.keys(ROUTE_OF_WIRE).join(', ')} wire shapes)`,
+      `got ${id} (${wire})`,
+    );
+  }
+  return route;
 }
 
 /** Upstream base URLs of the named providers; anything else must be an http(s) URL. */

@@ -62,10 +62,13 @@ export function convertContentBlock(block: UserContentBlock | AssistantContentBl
       return { type: 'tool_use', id: block.id, name: block.name, input: canonicalObject(block.input) };
     case 'tool_result': {
       const wire: ToolResultBlockParam = { type: 'tool_result', tool_use_id: block.toolUseId };
-      if (block.content.length > 0) {
+      if (block.content.length > 0 || block.toolReferences?.length) {
         wire.content = block.content.map((inner, index) =>
           inner.type === 'text' ? textBlock(inner.text) : convertImage(inner, `${path}.content[${index}]`),
         );
+        // Deferred tools loaded by this result: the definition joins the context here, in history,
+        // so the tools zone (and the cached prefix) stays as it was.
+        for (const name of block.toolReferences ?? []) wire.content.push({ type: 'tool_reference', tool_name: name });
       }
       if (block.isError === true) wire.is_error = true;
       return wire;

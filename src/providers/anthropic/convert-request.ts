@@ -6,6 +6,9 @@ import type {
   TextBlockParam,
   Tool,
   ToolChoice,
+  ToolSearchToolBm25_20251119,
+  ToolSearchToolRegex20251119,
+  ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import type { Message } from '../../model/content.js';
@@ -117,6 +120,23 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
     return wire;
   });
 
+  const searchTool = toolSearchTool(request, options.toolSearch ?? 'regex');
+  if (searchTool) {
+    list.add(searchTool, {
+      path: 'tools[search]',
+      zone: 'global',
+      messageIndex: null,
+      prefixHash: null,
+      cacheable: true,
+      tokens: counter.countText(JSON.stringify(searchTool)),
+    });
+  }
+  const deferredWire: ToolUnion[] = (request.deferredTools?.tools ?? []).map((tool) => ({
+    ...convertTool(tool),
+    defer_loading: true,
+  }));
+  const allTools: ToolUnion[] = [...tools, ...(searchTool ? [searchTool] : []), ...deferredWire];
+
   const padding = planRequestPadding(request, { ...options, tokenCounter: counter });
   const system: TextBlockParam[] = [];
   const addPadding = () => {
@@ -193,7 +213,7 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
     model: request.model,
     max_tokens: request.params.maxTokens,
     ...(system.length > 0 ? { system } : {}),
-    ...(tools.length > 0 ? { tools } : {}),
+    ...(allTools.length > 0 ? { tools: allTools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     messages,
   };
@@ -366,6 +386,24 @@ function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationPa
 function findLastIndex<Item>(items: readonly Item[], predicate: (item: Item) => boolean): number {
   for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index] as Item)) return index;
   return -1;
+}
+
+/** The tool-search tool that lets the model load deferred tools; none without deferred tools. */
+function toolSearchTool(
+  request: CanonicalRequest,
+  choice: NonNullable<AnthropicOptions['toolSearch']>,
+): ToolSearchToolRegex20251119 | ToolSearchToolBm25_20251119 | null {
+  if (!request.deferredTools || request.deferredTools.tools.length === 0) return null;
+  switch (choice) {
+    case 'regex':
+      return { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' };
+    case 'bm25':
+      return { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
+    case 'none':
+      return null;
+    default:
+      return assertNever(choice);
+  }
 }
 
 /** @deprecated renamed `convertToAnthropic` (every converter is `convertTo<Provider>`); this alias goes in the next release. */

@@ -49,6 +49,13 @@ export interface AnthropicOptions {
    * `diagnostics.cache_miss_reason` then lands in `parseUsage(...).cacheMissReason`.
    */
   diagnostics?: { previousMessageId: string | null };
+  /**
+   * The tool-search tool sent with deferred tools (`request.deferredTools`): `regex` [default]
+   * (`tool_search_tool_regex_20251119`), `bm25` (`tool_search_tool_bm25_20251119`), or `none`
+   * when the harness offers its own search tool answering with `toolReferences`. Deferred
+   * definitions go out with `defer_loading: true` and stay outside the cached prefix.
+   */
+  toolSearch?: 'regex' | 'bm25' | 'none';
 }
 
 export const DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS = 1024;

@@ -57,8 +57,8 @@ describe('parseAnthropicUsage', () => {
     });
   });
 
-  it('trusts the TTL breakdown when it disagrees with the total (the docs mixed-TTL example)', () => {
-    const usage = parseAnthropicUsage({
+  it('refuses a TTL breakdown larger than its total (the docs mixed-TTL example contradicts itself)', () => {
+    const contradictory = {
       usage: {
         input_tokens: 2048,
         cache_read_input_tokens: 1800,
@@ -66,8 +66,9 @@ describe('parseAnthropicUsage', () => {
         output_tokens: 503,
         cache_creation: { ephemeral_5m_input_tokens: 456, ephemeral_1h_input_tokens: 100 },
       },
-    });
-    expect([usage.cacheWrite5mTokens, usage.cacheWrite1hTokens]).toEqual([456, 100]);
+    };
+    expect(() => parseAnthropicUsage(contradictory)).toThrow(ValidationError);
+    expect(() => parseAnthropicUsage(contradictory)).toThrow(/usage\.cache_creation: .*\(248\).*456 \+ 100/);
   });
 
   it('reads message_start and message_delta stream events', () => {

@@ -36,7 +36,8 @@ export const anthropicDiagnosticsSchema = z
  * `input_tokens` counts only what came after the last breakpoint, so it maps to uncached
  * input; total input is the sum of uncached, read and written tokens. Writes are split by TTL
  * from `cache_creation`; without that breakdown every write counts as 5-minute, and when the
- * breakdown sums to less than `cache_creation_input_tokens` the rest counts as 5-minute too.
+ * breakdown sums to less than `cache_creation_input_tokens` the rest counts as 5-minute too. A
+ * breakdown that sums to more than the total is refused (`ValidationError`).
  *
  * @example
  * parseAnthropicUsage({ usage: { input_tokens: 12, output_tokens: 40, cache_read_input_tokens: 5000 } }).cacheReadTokens; // 5000
@@ -51,6 +52,15 @@ export function parseAnthropicUsage(response: unknown): Usage {
   if (breakdown) {
     write1h = breakdown.ephemeral_1h_input_tokens ?? 0;
     const reported5m = breakdown.ephemeral_5m_input_tokens ?? 0;
+    // The breakdown splits the total by TTL; parts larger than the total contradict it, and
+    // trusting either figure would mis-bill writes, so the payload is refused.
+    if (typeof usage.cache_creation_input_tokens === 'number' && reported5m + write1h > written) {
+      throw new ValidationError(
+        'usage.cache_creation',
+        `ephemeral_5m_input_tokens + ephemeral_1h_input_tokens at most cache_creation_input_tokens (${written})`,
+        `got ${reported5m} + ${write1h}; the usage payload contradicts itself`,
+      );
+    }
     write5m = Math.max(reported5m, written - write1h);
   }
   const cacheMissReason = parseAnthropicCacheMissReason(response);

@@ -14,6 +14,7 @@ export const anthropicProvider: ProviderEntry = {
   adapter: anthropicAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
   prices: ANTHROPIC_PRICES,
   acceptsHistoryTtl: true,
+  defersToolLoading: true,
   callerMarkers: 'anthropic-paths',
   route: (model) => ({ rules: 'anthropic', upstreamModel: model, priceVendor: 'anthropic' }),
   prefixParams: () => [],
@@ -21,7 +22,7 @@ export const anthropicProvider: ProviderEntry = {
     const claude = claudeModelId(model);
     return claude.startsWith('claude-') ? claude : DEFAULT_CLAUDE_MODEL;
   },
-  planOptions: ({ historyTtl, ...rest }) => ({
+  planOptions: ({ historyTtl, deferredToolPlacement: _placement, ...rest }) => ({
     ...(historyTtl ? { ttl: { history: historyTtl } } : {}),
     ...definedPlan(rest),
   }),

@@ -20,7 +20,7 @@ const reply = {
   id: 'msg_local',
   type: 'message',
   role: 'assistant',
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-5',
   content: [{ type: 'text', text: 'ok', citations: null }],
   stop_reason: 'end_turn',
   stop_sequence: null,
@@ -63,7 +63,8 @@ describe('the official SDK sends assembled bodies unchanged', () => {
     ['thinking with signature', thinkingToolLoop],
     ['images and documents', imagesAndDocuments],
   ])('%s arrives byte for byte', async (_name, fixture) => {
-    const { body } = anthropicAdapter.convertRequest(fixture(), { ttl: { global: '1h' } });
+    // A current model id: the SDK prints a deprecation notice for claude-sonnet-4-5 on every send.
+    const { body } = anthropicAdapter.convertRequest({ ...fixture(), model: 'claude-sonnet-5' }, { ttl: { global: '1h' } });
     const client = new Anthropic({ apiKey: 'test-key-not-real', baseURL, maxRetries: 0 });
     const message = await client.messages.create(body);
     const arrived = received.at(-1);

@@ -21,7 +21,7 @@ describe('capabilities', () => {
     });
     expect(openAIChatCapabilities('gpt-5.10').cachingMode).toBe('explicit');
     expect(openAIChatCapabilities('gpt-5.1').cachingMode).toBe('automatic');
-    expect(openAIChatCapabilities('gpt-4.1').source).toMatch(/gpt-4\.1, checked 2026-11-21/);
+    expect(openAIChatCapabilities('gpt-4.1').source).toMatch(/gpt-4\.1, checked 2026-11-23/);
   });
 
   it('user rows override the table', () => {

@@ -68,6 +68,7 @@ describe('convertToOpenAIChat', () => {
         ],
         "model": "gpt-4.1",
         "prompt_cache_key": "session-1",
+        "prompt_cache_retention": "24h",
         "tools": [
           {
             "function": {

@@ -2,8 +2,10 @@ import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/ch
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import type { CanonicalRequest } from '../../model/request.js';
 import type { ConversionResult } from '../adapter.js';
+import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { buildChatMessages, type ChatDialect } from './chat-messages.js';
 import { chatSamplingFields, toChatTools } from './chat-params.js';
+import { foreignModelWarning } from './foreign-model-ids.js';
 import { type OpenAIModelFacts, resolveOpenAIModel } from './models.js';
 import { markOpenAIBreakpoints } from './place-breakpoints.js';
 import { derivePromptCacheKey } from './prompt-cache-key.js';
@@ -18,8 +20,18 @@ export interface OpenAIRequestOptions {
    * characters); a string or function overrides it; `null` leaves the field out.
    */
   promptCacheKey?: string | null | ((request: CanonicalRequest) => string);
-  /** `prompt_cache_retention`; omitted with a warning when the model table says the model refuses it. */
-  promptCacheRetention?: 'in_memory' | '24h';
+  /**
+   * `prompt_cache_retention`. `auto` [default]: `24h` wherever the model table says the model
+   * accepts it (OpenAI and Azure bill both policies the same, and 24 hours outlives every
+   * pause), `in_memory` under `zeroDataRetention`. An explicit value the model refuses is
+   * omitted with a warning.
+   */
+  promptCacheRetention?: 'auto' | 'in_memory' | '24h';
+  /**
+   * The organisation has zero data retention [false]: `24h` is not ZDR-eligible, so retention
+   * is forced to `in_memory` (or left out, with a warning, where the model accepts only `24h`).
+   */
+  zeroDataRetention?: boolean;
   /** Explicit `prompt_cache_breakpoint`s on models that accept them (`auto`, the default), or never (`off`). */
   breakpoints?: 'auto' | 'off';
   /**
@@ -37,6 +49,12 @@ export interface OpenAIRequestOptions {
   tailInTurn?: 'merge-into-user' | 'trailing-system';
   /** Model rows checked before the built-in table. */
   models?: readonly OpenAIModelFacts[];
+  /**
+   * Deferred tools on a provider that cannot defer loading: `append` [default] (declared when
+   * history loads them; each load re-writes the cached prefix once) or `upfront` (all declared
+   * from the first request). `chooseDeferredToolPlacement` decides by cost.
+   */
+  deferredTools?: DeferredToolPlacement;
 }
 
 /** Resolve `prompt_cache_key` from the options. */
@@ -72,6 +90,8 @@ export function convertToOpenAIChat(
   };
   const built = buildChatMessages(request, dialect);
   const warnings = [...built.warnings];
+  const foreign = foreignModelWarning(request.model);
+  if (foreign) warnings.push(foreign);
   if (
     request.messages.some((message) =>
       message.content.some((block) => block.type === 'thinking' || block.type === 'redacted_thinking'),
@@ -94,8 +114,9 @@ export function convertToOpenAIChat(
     messages: built.messages,
     max_completion_tokens: request.params.maxTokens,
   };
-  if (request.tools.length > 0) body.tools = toChatTools(request.tools);
-  Object.assign(body, chatSamplingFields(request.params, request.tools.length > 0, facts.reasoning, warnings));
+  const tools = toolsWithDeferred(request, options.deferredTools ?? 'append');
+  if (tools.length > 0) body.tools = toChatTools(tools);
+  Object.assign(body, chatSamplingFields(request.params, tools.length > 0, facts.reasoning, warnings));
   Object.assign(body, cacheFields(request, options, facts, breakpoints.length > 0, warnings));
   return { body, metadata: { breakpoints, padding: null, warnings } };
 }
@@ -111,19 +132,39 @@ export function cacheFields(
   const fields: Pick<OpenAIChatBody, 'prompt_cache_key' | 'prompt_cache_retention' | 'prompt_cache_options'> = {};
   const key = resolvePromptCacheKey(request, options.promptCacheKey);
   if (key !== null) fields.prompt_cache_key = key;
-  if (options.promptCacheRetention) {
-    if (facts.retention.includes(options.promptCacheRetention)) fields.prompt_cache_retention = options.promptCacheRetention;
-    else {
-      warnings.push(
-        adapterWarning(
-          'retention-omitted',
-          `prompt_cache_retention "${options.promptCacheRetention}" omitted: ${facts.family} accepts ${facts.retention.join(', ')} (${facts.source}, ${facts.checked})`,
-        ),
-      );
-    }
-  }
+  const retention = chooseRetention(options, facts, warnings);
+  if (retention) fields.prompt_cache_retention = retention;
   // Explicit mode without a single breakpoint would switch caching off entirely.
   if (placedBreakpoints && (options.breakpointMode ?? 'explicit') === 'explicit')
     fields.prompt_cache_options = { mode: 'explicit' };
   return fields;
+}
+
+/** The `prompt_cache_retention` to send, or null to leave the field out. */
+export function chooseRetention(
+  options: Pick<OpenAIRequestOptions, 'promptCacheRetention' | 'zeroDataRetention'>,
+  facts: OpenAIModelFacts,
+  warnings: AdapterWarning[],
+): 'in_memory' | '24h' | null {
+  const wanted = options.promptCacheRetention ?? 'auto';
+  const accepted = `${facts.family} accepts ${facts.retention.join(', ')} (${facts.source}, ${facts.checked})`;
+  if (options.zeroDataRetention) {
+    if (wanted === '24h') {
+      warnings.push(
+        adapterWarning(
+          'retention-replaced',
+          'prompt_cache_retention "24h" replaced: 24h retention is not eligible for zero data retention',
+        ),
+      );
+    }
+    if (facts.retention.includes('in_memory')) return 'in_memory';
+    warnings.push(
+      adapterWarning('retention-omitted', `prompt_cache_retention omitted: zero data retention needs in_memory, but ${accepted}`),
+    );
+    return null;
+  }
+  if (wanted === 'auto') return facts.retention.includes('24h') ? '24h' : null;
+  if (facts.retention.includes(wanted)) return wanted;
+  warnings.push(adapterWarning('retention-omitted', `prompt_cache_retention "${wanted}" omitted: ${accepted}`));
+  return null;
 }

@@ -15,6 +15,11 @@ export interface OpenAIModelFacts {
   explicitBreakpoints: boolean;
   /** Values `prompt_cache_retention` accepts for this model. */
   retention: ReadonlyArray<'in_memory' | '24h'>;
+  /**
+   * Retention the API applies when the body names none, for an organisation without zero data
+   * retention (ZDR organisations get `in_memory` wherever the model accepts it).
+   */
+  defaultRetention: 'in_memory' | '24h';
   /** Share of the input price saved on a cached token (0.9 = cached input costs 10%). */
   cachedInputDiscount: number;
   /** Reasoning models: `developer` role, `reasoning` / `reasoning_effort`, no sampling parameters. */
@@ -27,6 +32,9 @@ export interface OpenAIModelFacts {
 const GPT_5_6_AND_LATER = Array.from({ length: 94 }, (_, index) => `gpt-5.${index + 6}`);
 
 const GUIDE = 'developers.openai.com/api/docs/guides/prompt-caching; openai SDK 6.49.0 request type docs';
+/** Where the retention columns come from. */
+const RETENTION_SOURCE =
+  'openai SDK 6.49.0 `prompt_cache_retention` docs: gpt-5.5+ only 24h; older models accepting both default to 24h without ZDR, in_memory with ZDR; same cache price for both (prompt-caching guide; Azure OpenAI prompt caching)';
 
 /** Built-in facts, most specific first. Checked against CACHE-FACTS.md on 2026-11-21. */
 export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
@@ -36,10 +44,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: true,
     retention: ['24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.9,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     models: ['gpt-5.5'],
@@ -47,10 +56,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.9,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     models: ['gpt-5', 'gpt-5.1', 'gpt-5.2', 'gpt-5.3', 'gpt-5.4'],
@@ -58,10 +68,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory', '24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.9,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     models: ['gpt-4.1'],
@@ -69,10 +80,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory', '24h'],
+    defaultRetention: '24h',
     cachedInputDiscount: 0.75,
     reasoning: false,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     models: ['gpt-4o'],
@@ -80,10 +92,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory'],
+    defaultRetention: 'in_memory',
     cachedInputDiscount: 0.5,
     reasoning: false,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     models: ['o1', 'o3', 'o4'],
@@ -91,10 +104,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory'],
+    defaultRetention: 'in_memory',
     cachedInputDiscount: 0.75,
     reasoning: true,
-    source: GUIDE,
-    checked: '2026-11-21',
+    source: `${GUIDE}; ${RETENTION_SOURCE}`,
+    checked: '2026-11-23',
   },
   {
     models: [],
@@ -102,10 +116,11 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
     minimumPrefixTokens: 1024,
     explicitBreakpoints: false,
     retention: ['in_memory'],
+    defaultRetention: 'in_memory',
     cachedInputDiscount: 0,
     reasoning: false,
     source: `${GUIDE} (fallback row: automatic caching only)`,
-    checked: '2026-11-21',
+    checked: '2026-11-23',
   },
 ];
 

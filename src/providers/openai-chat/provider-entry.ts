@@ -13,10 +13,11 @@ export const openAIChatProvider: ProviderEntry = {
   adapter: openAIChatAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
   prices: OPENAI_PRICES,
   acceptsHistoryTtl: false,
+  defersToolLoading: false,
   callerMarkers: 'openai-breakpoints',
   route: (model) => ({ rules: 'openai', upstreamModel: model, priceVendor: 'openai' }),
   prefixParams: () => [],
   counterpartModel: () => DEFAULT_OPENAI_MODEL,
-  planOptions: () => ({}),
+  planOptions: ({ deferredToolPlacement }) => (deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
   chatTemplate: () => 'other',
 };

@@ -3,6 +3,7 @@ import type { CanonicalRequest } from '../../model/request.js';
 import type { ConversionResult } from '../adapter.js';
 import { buildChatMessages, type ChatDialect, type ChatMessage } from '../openai-chat/chat-messages.js';
 import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
+import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { type CompatResolution, resolveCompat } from './models.js';
 import { type CacheHints, cacheHints } from './place-breakpoints.js';
 
@@ -10,7 +11,10 @@ import { type CacheHints, cacheHints } from './place-breakpoints.js';
 export type OpenAICompatibleBody = Omit<ChatCompletionCreateParamsNonStreaming, 'messages'> &
   CacheHints & { messages: ChatMessage[] };
 
-export type OpenAICompatibleOptions = CompatResolution;
+export type OpenAICompatibleOptions = CompatResolution & {
+  /** Deferred tools: `append` [default] when loaded, or `upfront` (see `DeferredToolPlacement`). */
+  deferredTools?: DeferredToolPlacement;
+};
 
 /**
  * Convert a canonical request for an OpenAI-compatible local engine (llama.cpp server, vLLM,
@@ -42,8 +46,9 @@ export function convertToOpenAICompatible(
   const body: OpenAICompatibleBody = { model: request.model, messages: built.messages };
   if (flags.maxTokensField === 'max_tokens') body.max_tokens = request.params.maxTokens;
   else body.max_completion_tokens = request.params.maxTokens;
-  if (request.tools.length > 0) body.tools = toChatTools(request.tools);
-  Object.assign(body, chatSamplingFields(request.params, request.tools.length > 0, false, warnings));
+  const tools = toolsWithDeferred(request, options.deferredTools ?? 'append');
+  if (tools.length > 0) body.tools = toChatTools(tools);
+  Object.assign(body, chatSamplingFields(request.params, tools.length > 0, false, warnings));
   Object.assign(body, cacheHints(request.sessionId, flags));
   return { body, metadata: { breakpoints: [], padding: null, warnings } };
 }

@@ -19,10 +19,11 @@ export const openAICompatibleProvider: ProviderEntry = {
   adapter: llamaCppAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
   prices: [],
   acceptsHistoryTtl: false,
+  defersToolLoading: false,
   callerMarkers: 'none',
   route: (model) => ({ rules: 'local', upstreamModel: model, priceVendor: null }),
   prefixParams: () => LOCAL_PREFIX_PARAMS,
   counterpartModel: () => DEFAULT_LOCAL_MODEL,
-  planOptions: () => ({}),
+  planOptions: ({ deferredToolPlacement }) => (deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
   chatTemplate: (model) => (resolveCompat(model).family === 'qwen3' ? 'qwen3' : 'other'),
 };

@@ -68,6 +68,7 @@ describe('convertToOpenAIResponses', () => {
         "max_output_tokens": 1024,
         "model": "gpt-4.1",
         "prompt_cache_key": "session-1",
+        "prompt_cache_retention": "24h",
         "store": false,
         "tools": [
           {

@@ -21,6 +21,7 @@ import { toChatToolChoice } from '../openai-chat/chat-params.js';
 import { cacheFields, type OpenAIRequestOptions } from '../openai-chat/convert-request.js';
 import { resolveOpenAIModel } from '../openai-chat/models.js';
 import { markOpenAIBreakpoints, type ZoneAnchors } from '../openai-chat/place-breakpoints.js';
+import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { reasoningItemFromThinking } from './reasoning-items.js';
 
 /** The wire body: exactly the official SDK's non-streaming request type. */
@@ -122,9 +123,10 @@ export function convertToOpenAIResponses(
       ? markOpenAIBreakpoints(anchors, options.breakpointMode ?? 'explicit')
       : [];
 
-  const hasTools = request.tools.length > 0;
+  const tools = toolsWithDeferred(request, options.deferredTools ?? 'append');
+  const hasTools = tools.length > 0;
   const body: OpenAIResponsesBody = { model: request.model, input, max_output_tokens: request.params.maxTokens };
-  if (hasTools) body.tools = request.tools.map(functionTool);
+  if (hasTools) body.tools = tools.map(functionTool);
   if (hasTools && request.params.toolChoice) body.tool_choice = toolChoice(request.params.toolChoice);
   if (hasTools && request.params.parallelToolCalls !== undefined) body.parallel_tool_calls = request.params.parallelToolCalls;
   if (facts.reasoning) {

@@ -1,4 +1,4 @@
-import { emptySummary, jsonReader, type StreamReader, sseReader } from '../shared/stream-summary.js';
+import { emptySummary, openAIJsonReader, type StreamReader, sseReader } from '../shared/stream-summary.js';
 import { parseOpenAIResponsesUsage } from './parse-usage.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -15,18 +15,7 @@ const isRecord = (value: unknown): value is JsonRecord => typeof value === 'obje
  * reader.finish().responseId; // 'resp_…'
  */
 export function readOpenAIResponsesReply(streamed: boolean): StreamReader {
-  if (!streamed) {
-    return jsonReader((body, summary) => {
-      if (!isRecord(body)) throw new Error('the reply is not a JSON object');
-      if (isRecord(body.error)) {
-        summary.error = String(body.error.message ?? 'error');
-        return;
-      }
-      summary.responseId = typeof body.id === 'string' ? body.id : null;
-      summary.usage = isRecord(body.usage) ? parseOpenAIResponsesUsage(body) : null;
-      summary.complete = true;
-    });
-  }
+  if (!streamed) return openAIJsonReader(parseOpenAIResponsesUsage);
   const summary = emptySummary();
   return sseReader((event, data) => {
     if (!isRecord(data)) return;

@@ -28,6 +28,11 @@ export function parseOpenAIResponsesUsage(response: unknown): Usage {
       cacheWrite: usage.input_tokens_details?.cache_write_tokens,
       output: usage.output_tokens,
       reasoning: usage.output_tokens_details?.reasoning_tokens,
+      fields: {
+        input: 'usage.input_tokens',
+        cacheRead: 'usage.input_tokens_details.cached_tokens',
+        cacheWrite: 'usage.input_tokens_details.cache_write_tokens',
+      },
     },
     raw,
   );

@@ -12,6 +12,7 @@ import {
 } from '../openai-chat/chat-messages.js';
 import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
+import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { type OpenRouterRouteFacts, resolveOpenRouterRoute } from './models.js';
 import { markCacheControl } from './place-breakpoints.js';
 
@@ -51,6 +52,12 @@ export interface OpenRouterOptions {
   routes?: readonly OpenRouterRouteFacts[];
   /** Where the tail goes when the request ends with the user's own message. */
   tailInTurn?: ChatDialect['tailInTurn'];
+  /**
+   * Deferred tools on a provider that cannot defer loading: `append` [default] (declared when
+   * history loads them; each load re-writes the cached prefix once) or `upfront` (all declared
+   * from the first request). `chooseDeferredToolPlacement` decides by cost.
+   */
+  deferredTools?: DeferredToolPlacement;
 }
 
 export interface OpenRouterConversionMetadata extends ConversionMetadata {
@@ -103,8 +110,9 @@ export function convertToOpenRouter(request: CanonicalRequest, options: OpenRout
   if (plan) warnings.push(...plan.warnings);
 
   const body: OpenRouterBody = { model: request.model, messages: built.messages, max_tokens: request.params.maxTokens };
-  if (request.tools.length > 0) body.tools = toChatTools(request.tools);
-  Object.assign(body, chatSamplingFields(request.params, request.tools.length > 0, false, warnings));
+  const tools = toolsWithDeferred(request, options.deferredTools ?? 'append');
+  if (tools.length > 0) body.tools = toChatTools(tools);
+  Object.assign(body, chatSamplingFields(request.params, tools.length > 0, false, warnings));
   if (request.params.effort) body.reasoning_effort = request.params.effort;
   const sessionId = options.sessionId === undefined ? request.sessionId : options.sessionId;
   if (sessionId !== null) body.session_id = sessionId;

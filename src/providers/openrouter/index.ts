@@ -25,7 +25,7 @@ export {
   type OpenRouterReasoningDetail,
 } from './convert-request.js';
 export { anthropicModelId, OPENROUTER_ROUTES, type OpenRouterRouteFacts, resolveOpenRouterRoute } from './models.js';
-export { type OpenRouterUsage, parseOpenRouterUsage } from './parse-usage.js';
+export { type OpenRouterUsage, openRouterUpstream, parseOpenRouterUsage } from './parse-usage.js';
 export { type CacheControlPlan, type CacheControlPlanInput, markCacheControl } from './place-breakpoints.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOpenRouterUsage } from './parse-usage.js';
+import { openRouterUpstream, parseOpenRouterUsage } from './parse-usage.js';
 
 // The usage-accounting page's example (openrouter.ai/docs, checked 2026-11-21), on an Anthropic route,
 // with the prompt-caching guide's `cache_discount` at the top level of the response.
@@ -54,5 +54,13 @@ describe('parseOpenRouterUsage', () => {
 
   it('names a malformed cache_discount', () => {
     expect(() => parseOpenRouterUsage({ ...COMPLETION, cache_discount: 'cheap' })).toThrowError(/cache_discount/);
+  });
+});
+
+describe('openRouterUpstream', () => {
+  it('reads the upstream the response names, or null', () => {
+    expect(openRouterUpstream({ id: 'gen-1', provider: 'Amazon Bedrock', usage: {} })).toBe('Amazon Bedrock');
+    expect(openRouterUpstream({ id: 'gen-1' })).toBeNull();
+    expect(() => openRouterUpstream({ provider: 42 })).toThrow(/provider/);
   });
 });

@@ -38,3 +38,18 @@ export function parseOpenRouterUsage(response: unknown): OpenRouterUsage {
     cost: usage.cost ?? null,
   };
 }
+
+const upstreamSchema = z.object({ provider: z.string().min(1).nullish() }).passthrough();
+
+/**
+ * The upstream provider an OpenRouter response names (`provider`, e.g. `"Anthropic"`,
+ * `"Amazon Bedrock"`), or null when it names none. Each upstream keeps its own cache: pass it as
+ * the break detector's `route` so a miss after a routing change is reported as `route-changed`.
+ *
+ * @example
+ * watch.observe(body, { at, usage: parseOpenRouterUsage(completion), route: openRouterUpstream(completion) });
+ */
+export function openRouterUpstream(response: unknown): string | null {
+  if (typeof response !== 'object' || response === null) return null;
+  return parseWith(upstreamSchema, response, 'response').provider ?? null;
+}

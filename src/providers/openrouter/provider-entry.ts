@@ -15,6 +15,8 @@ export const openRouterProvider: ProviderEntry = {
   adapter: openRouterAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
   prices: [],
   acceptsHistoryTtl: true,
+  // OpenRouter documents no pass-through of `defer_loading` / `tool_reference` (checked 2026-11-23).
+  defersToolLoading: false,
   callerMarkers: 'chat-cache-control',
   route: (model) => {
     const route = resolveOpenRouterRoute(model);
@@ -29,6 +31,9 @@ export const openRouterProvider: ProviderEntry = {
     // OpenRouter spells Claude versions with dots: claude-sonnet-4-5 → claude-sonnet-4.5.
     return `anthropic/${claude.startsWith('claude-') ? claude.replace(/-(\d+)-(\d+)$/, '-$1.$2') : DEFAULT_CLAUDE_MODEL}`;
   },
-  planOptions: ({ historyTtl }) => (historyTtl ? { cacheTtl: historyTtl } : {}),
+  planOptions: ({ historyTtl, deferredToolPlacement }) => ({
+    ...(historyTtl ? { cacheTtl: historyTtl } : {}),
+    ...(deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
+  }),
   chatTemplate: () => 'other',
 };

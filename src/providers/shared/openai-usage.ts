@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 
 /** A token count as OpenAI-shaped APIs report it. */
@@ -15,11 +16,20 @@ export interface OpenAIUsageCounts {
   cacheWrite?: number | null;
   output: number;
   reasoning?: number | null;
+  /** Field paths named in errors; the Chat Completions names when absent. */
+  fields?: { input: string; cacheRead: string; cacheWrite: string };
 }
+
+const CHAT_FIELDS = {
+  input: 'usage.prompt_tokens',
+  cacheRead: 'usage.prompt_tokens_details.cached_tokens',
+  cacheWrite: 'usage.prompt_tokens_details.cache_write_tokens',
+};
 
 /**
  * Normalized `Usage` from OpenAI-shaped counts: the uncached share is what remains of the input
- * after reads and writes. OpenAI has one cache lifetime, reported as 5-minute writes.
+ * after reads and writes. OpenAI has one cache lifetime, reported as 5-minute writes. Reads plus
+ * writes larger than the input total are refused (`ValidationError`): the payload contradicts itself.
  *
  * @example
  * openAIUsage({ input: 2048, cacheRead: 1920, output: 10 }, raw).uncachedInputTokens // 128
@@ -27,6 +37,18 @@ export interface OpenAIUsageCounts {
 export function openAIUsage(counts: OpenAIUsageCounts, raw: unknown): Usage {
   const cacheReadTokens = counts.cacheRead ?? 0;
   const cacheWriteTokens = counts.cacheWrite ?? 0;
+  // Reads and writes are parts of the input total. A payload whose parts exceed the total
+  // contradicts itself; counting it would inflate reads (and savings) many times over, so it
+  // is refused like any other malformed usage rather than guessed at.
+  if (cacheReadTokens + cacheWriteTokens > counts.input) {
+    const fields = counts.fields ?? CHAT_FIELDS;
+    const parts = cacheWriteTokens > 0 ? `${fields.cacheRead} + ${fields.cacheWrite}` : fields.cacheRead;
+    throw new ValidationError(
+      parts,
+      `at most ${fields.input} (${counts.input})`,
+      `reports ${cacheReadTokens + cacheWriteTokens} cached tokens out of ${counts.input} input tokens; the usage payload contradicts itself`,
+    );
+  }
   return {
     uncachedInputTokens: Math.max(0, counts.input - cacheReadTokens - cacheWriteTokens),
     cacheReadTokens,

@@ -74,6 +74,25 @@ export function jsonReader(read: (body: unknown, summary: StreamSummary) => void
   };
 }
 
+/**
+ * A reader over one whole OpenAI-shaped JSON reply (Chat Completions, Responses): an `error`
+ * object ends it, otherwise its `id` and `usage` (through `parseUsage`) are read.
+ */
+export function openAIJsonReader(parseUsage: (body: Record<string, unknown>) => Usage): StreamReader {
+  return jsonReader((body, summary) => {
+    if (typeof body !== 'object' || body === null) throw new Error('the reply is not a JSON object');
+    const reply = body as Record<string, unknown>;
+    const error = reply.error;
+    if (typeof error === 'object' && error !== null) {
+      summary.error = String((error as { message?: unknown }).message ?? 'error');
+      return;
+    }
+    summary.responseId = typeof reply.id === 'string' ? reply.id : null;
+    summary.usage = typeof reply.usage === 'object' && reply.usage !== null ? parseUsage(reply) : null;
+    summary.complete = true;
+  });
+}
+
 export function emptySummary(): StreamSummary {
   return { usage: null, responseId: null, complete: false, error: null };
 }

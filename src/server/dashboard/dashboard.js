@@ -92,12 +92,19 @@
     document.body.dataset.session = sessionId;
   }
 
+  /** `system[1]` alone when the path already names its zone; `tools zone, tool_choice` otherwise. */
+  function breakLocation(zone, path) {
+    if (!path) return zone ?? '';
+    if (!zone || path === zone || path.startsWith(`${zone}[`) || path.startsWith(`${zone}.`)) return path;
+    return `${zone} zone, ${path}`;
+  }
+
   function renderBreaks(requests) {
     const list = document.getElementById('breaks');
     list.replaceChildren();
     for (const request of requests) {
       for (const cacheBreak of request.breaks) {
-        const where = [cacheBreak.zone, cacheBreak.path].filter(Boolean).join(' ');
+        const where = breakLocation(cacheBreak.zone, cacheBreak.path);
         list.append(
           element(
             'li',

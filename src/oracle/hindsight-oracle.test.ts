@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { FUTURE_KNOWLEDGE, hindsightOracle } from './hindsight-oracle.js';
+import type { HindsightRequest, HindsightRun, HindsightUnit } from './hindsight-run.js';
+import type { OracleRules } from './oracle-rules.js';
+
+const MINUTE = 60_000;
+
+/** Anthropic-shaped rules in units of one uncached token. */
+const explicitRules: OracleRules = {
+  kind: 'explicit',
+  priced: false,
+  inputRate: 1,
+  readRate: 0.1,
+  write5mRate: 1.25,
+  write1hRate: 2,
+  shortTtlMs: 5 * MINUTE,
+  longTtlMs: 60 * MINUTE,
+  minimumTokens: 1000,
+  incrementTokens: 1,
+  reusesReply: false,
+  deferredTools: true,
+};
+
+const unit = (id: string, tokens: number): HindsightUnit => ({ id, tokens });
+
+/** One request per turn unless `steps` says otherwise; history grows by `reply` tokens each request. */
+function run(
+  requests: Array<{ turn: number; step: number; at: number; history?: HindsightUnit[]; tail?: number; user?: number }>,
+): HindsightRun {
+  const built: HindsightRequest[] = requests.map((request) => ({
+    turn: request.turn,
+    step: request.step,
+    at: request.at,
+    model: 'm',
+    tools: [unit('tools', 2000)],
+    discoveredTools: [],
+    statics: [unit('system', 3000)],
+    earlierHistory: [],
+    userMessage: [unit(`user${request.turn}`, request.user ?? 10)],
+    turnHistory: request.history ?? [],
+    turnTail: request.tail ? [unit(`tail${request.turn}`, request.tail)] : [],
+    clockNow: null,
+    clockAtTurnStart: null,
+  }));
+  return { workload: 'test', provider: 'anthropic', requests: built };
+}
+
+describe('hindsightOracle', () => {
+  it('writes the shared prefix once at the short TTL and reads it after a short gap', () => {
+    const result = hindsightOracle(
+      run([
+        { turn: 1, step: 0, at: 0 },
+        { turn: 1, step: 1, at: MINUTE, history: [unit('reply', 100)] },
+      ]),
+      explicitRules,
+    );
+    // First: write tools + system + user (5,010) at 1.25. Second: read 5,010, send the reply's 100 uncached.
+    expect(result.requests.map((request) => [request.readTokens, request.writeTokens, request.writeTtl])).toEqual([
+      [0, 5010, 'short'],
+      [5010, 0, null],
+    ]);
+    expect(result.cost).toBeCloseTo(5010 * 1.25 + 5010 * 0.1 + 100, 6);
+    expect(result.futureKnowledge).toEqual(FUTURE_KNOWLEDGE);
+  });
+
+  it('pays the long TTL only when a gap longer than five minutes follows', () => {
+    // Three requests: a long write (2×) read twice (0.1× each) beats sending the prefix three times.
+    const requests = (gap: number) =>
+      run([
+        { turn: 1, step: 0, at: 0 },
+        { turn: 2, step: 0, at: gap },
+        { turn: 3, step: 0, at: 2 * gap },
+      ]);
+    expect(hindsightOracle(requests(20 * MINUTE), explicitRules).requests[0]?.writeTtl).toBe('long');
+    expect(hindsightOracle(requests(2 * MINUTE), explicitRules).requests[0]?.writeTtl).toBe('short');
+    // Past the longest lifetime nothing survives: writing would be money thrown away.
+    const stale = hindsightOracle(requests(2 * 60 * MINUTE), explicitRules);
+    expect(stale.requests[0]?.writeTokens).toBe(0);
+    expect(stale.cost).toBe(3 * 5010);
+  });
+
+  it('extends a prefix read from short entries with a long write: the long entry covers the whole prefix', () => {
+    // Two requests a minute apart, then a 30-minute pause: the second request reads the short
+    // entry and writes only its new segment with the long TTL, which keeps everything for the pause.
+    const result = hindsightOracle(
+      run([
+        { turn: 1, step: 0, at: 0 },
+        { turn: 1, step: 1, at: MINUTE, history: [unit('reply', 2000)] },
+        { turn: 1, step: 2, at: 31 * MINUTE, history: [unit('reply', 2000), unit('result', 10)] },
+      ]),
+      explicitRules,
+    );
+    expect(result.requests.map((request) => [request.readTokens, request.writeTokens, request.writeTtl])).toEqual([
+      [0, 5010, 'short'],
+      [5010, 2000, 'long'],
+      [7010, 0, null],
+    ]);
+  });
+
+  it('persists a large tail for the turn when the tool loop is long, and leaves it last for a single step', () => {
+    const loop = [0, 1, 2, 3].map((step) => ({
+      turn: 1,
+      step,
+      at: step * 10_000,
+      tail: 2000,
+      history: Array.from({ length: step }, (_, index) => unit(`reply${index}`, 50)),
+    }));
+    expect(hindsightOracle(run(loop), explicitRules).requests.map((request) => request.tailScope)).toEqual([
+      'turn',
+      'turn',
+      'turn',
+      'turn',
+    ]);
+    const single = hindsightOracle(run([{ turn: 1, step: 0, at: 0, tail: 2000 }]), explicitRules);
+    expect(single.requests[0]?.tailScope).toBe('request');
+  });
+
+  it('pads a prefix below the minimum only when the reads repay the padding', () => {
+    const small = (count: number) =>
+      run(
+        Array.from({ length: count }, (_, index) => ({
+          turn: index + 1,
+          step: 0,
+          at: index * MINUTE,
+        })),
+      );
+    const rules = { ...explicitRules, minimumTokens: 8000 };
+    expect(hindsightOracle(small(2), rules).paddingTokens).toBe(0);
+    expect(hindsightOracle(small(30), rules).paddingTokens).toBe(3000);
+  });
+
+  it('reads nothing across a model change', () => {
+    const requests = run([
+      { turn: 1, step: 0, at: 0 },
+      { turn: 2, step: 0, at: MINUTE },
+    ]);
+    (requests.requests[1] as HindsightRequest).model = 'other';
+    const result = hindsightOracle(requests, explicitRules);
+    expect(result.requests.map((request) => request.readTokens)).toEqual([0, 0]);
+  });
+
+  it('rounds automatic-caching reads down to the 128-token steps past the minimum', () => {
+    const rules: OracleRules = {
+      ...explicitRules,
+      kind: 'automatic',
+      write5mRate: 1,
+      write1hRate: 1,
+      minimumTokens: 1024,
+      incrementTokens: 128,
+      shortTtlMs: 24 * 60 * MINUTE,
+      longTtlMs: 24 * 60 * MINUTE,
+    };
+    const result = hindsightOracle(
+      run([
+        { turn: 1, step: 0, at: 0 },
+        { turn: 2, step: 0, at: 60 * MINUTE },
+      ]),
+      rules,
+    );
+    // 5,010 shared → 1,024 + 31 × 128 = 4,992.
+    expect(result.requests[1]?.readTokens).toBe(4992);
+  });
+});

@@ -1,0 +1,390 @@
+import type { HindsightRequest, HindsightRun, HindsightUnit } from './hindsight-run.js';
+import type { OracleRules } from './oracle-rules.js';
+
+/**
+ * Everything the oracle knows that no strategy can know when it builds a request. Each item
+ * is used by the search below and nowhere else; strategies never see this module (a test
+ * scans their imports).
+ */
+export const FUTURE_KNOWLEDGE = [
+  /** Where the next request's content stops matching this one: how far a write can pay off. */
+  'next-request-content',
+  /** The gap before the next request: which TTL (or none) a write needs. */
+  'next-gap',
+  /** How many steps each turn's tool loop will take: whether the tail is worth persisting for the turn. */
+  'steps-left-in-turn',
+  /** The tools the session will discover: declare them up front, append them, or defer them. */
+  'tools-to-be-discovered',
+  /** The length of the whole session: whether padding to the minimum prefix pays for itself. */
+  'session-length',
+  /** The model's reply (a local engine keeps it in the slot; used where the template lets the next prompt read it). */
+  'reply',
+] as const;
+
+export type FutureKnowledge = (typeof FUTURE_KNOWLEDGE)[number];
+
+/** Where the oracle put the turn tail for one turn. */
+export type TailScope = 'request' | 'turn';
+
+/** How the oracle declared the tools the session discovers. */
+export type ToolDeclaration = 'none-discovered' | 'deferred' | 'up-front' | 'on-discovery';
+
+export interface OracleRequestDecision {
+  turn: number;
+  step: number;
+  inputTokens: number;
+  readTokens: number;
+  writeTokens: number;
+  writeTtl: 'short' | 'long' | null;
+  tailScope: TailScope;
+  cost: number;
+}
+
+export interface OracleResult {
+  /** Total cost: USD when `priced`, else tokens (uncached-input equivalents; processed tokens for local engines). */
+  cost: number;
+  priced: boolean;
+  /** Tokens the engine or provider processes without reuse (input − read), summed. */
+  processedTokens: number;
+  /** Padding tokens the oracle added to clear the minimum prefix (0 when it chose not to). */
+  paddingTokens: number;
+  toolDeclaration: ToolDeclaration;
+  requests: OracleRequestDecision[];
+  futureKnowledge: readonly FutureKnowledge[];
+}
+
+/**
+ * The cost of the best run the provider allows, knowing the whole future (`FUTURE_KNOWLEDGE`):
+ * a search over every request's read, write length and TTL, each turn's tail scope, padding and
+ * tool declaration. It never runs a strategy or a session; it reads `run` only.
+ *
+ * What it may do: put the tail last or persist it in the turn's user message (with the clock
+ * rendered at the turn's start); write the prefix up to exactly where the next request stops
+ * matching, at the short or long TTL or not at all (a long entry covers its whole prefix, the
+ * part read from short entries included); place breakpoints wherever it reads and
+ * writes (never more than three a request); refresh entries on every read; pad the static
+ * prefix to the minimum; declare discovered tools deferred (Anthropic), up front or on
+ * discovery; keep OpenAI caches alive for 24 hours. What it may not do: read an entry that no
+ * earlier request wrote, read across a model change or a gap longer than the entry's TTL, read
+ * below the minimum prefix or between OpenAI's 128-token steps, drop content the model must
+ * see, or rewrite history. Relaxations (each can only lower its cost, so it stays a lower
+ * bound): content is counted without wrappers or message framing, one token less per unit; a
+ * turn-scoped tail costs nothing after its turn ends; a repeated `skill_load` result is empty;
+ * the tool-search tool's own definition is free.
+ */
+export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((model: string) => OracleRules)): OracleResult {
+  const memo = new Map<string, OracleRules>();
+  const rulesOf = (model: string): OracleRules => {
+    if (typeof rulesFor !== 'function') return rulesFor;
+    let rules = memo.get(model);
+    if (!rules) {
+      rules = rulesFor(model);
+      memo.set(model, rules);
+    }
+    return rules;
+  };
+  const rules = rulesOf(run.requests[0]?.model ?? '');
+  const discovers = run.requests.some((request) => request.discoveredTools.length > 0);
+  const declarations: ToolDeclaration[] = !discovers
+    ? ['none-discovered']
+    : rules.deferredTools
+      ? ['deferred']
+      : ['up-front', 'on-discovery'];
+  const staticTokens = run.requests[0] ? sum(staticUnits(run.requests[0], 'on-discovery', [])) : 0;
+  const paddings = rules.minimumTokens > staticTokens && rules.kind !== 'local' ? [0, rules.minimumTokens - staticTokens] : [0];
+  let best: OracleResult | null = null;
+  for (const declaration of declarations) {
+    for (const padding of paddings) {
+      const result = search(run, rulesOf, declaration, padding);
+      if (!best || result.cost < best.cost) best = result;
+    }
+  }
+  return best as OracleResult;
+}
+
+interface Layout {
+  /** Cacheable units in prefix order; `ghost` units belong to a turn-scoped tail. */
+  sequence: Array<HindsightUnit & { ghost?: true }>;
+  /** Tokens sent after the cacheable units (a request-scoped tail). */
+  trailingTokens: number;
+  /** The reply's units (local engines keep them in the slot after the prompt). */
+  reply: HindsightUnit[];
+}
+
+interface State {
+  scope: TailScope;
+  /** Cached tokens of the previous request's sequence, and the part of them with the long TTL. */
+  cached: number;
+  cachedLong: number;
+  cost: number;
+  processed: number;
+  trail: Trail | null;
+}
+
+interface Trail {
+  decision: OracleRequestDecision;
+  previous: Trail | null;
+}
+
+function search(
+  run: HindsightRun,
+  rulesOf: (model: string) => OracleRules,
+  declaration: ToolDeclaration,
+  padding: number,
+): OracleResult {
+  const allDiscovered = run.requests.at(-1)?.discoveredTools ?? [];
+  const layoutCache = new Map<string, Layout>();
+  const layoutOf = (index: number, scope: TailScope): Layout => {
+    const key = `${index}/${scope}`;
+    let layout = layoutCache.get(key);
+    if (!layout) {
+      layout = layoutFor(run.requests, index, scope, declaration, allDiscovered, padding);
+      layoutCache.set(key, layout);
+    }
+    return layout;
+  };
+  let states: State[] = [{ scope: 'request', cached: 0, cachedLong: 0, cost: 0, processed: 0, trail: null }];
+  run.requests.forEach((request, index) => {
+    const previous = index > 0 ? (run.requests[index - 1] as HindsightRequest) : null;
+    const newTurn = previous === null || previous.turn !== request.turn;
+    // Each request is billed and cached under its own model's rules (a turn may switch models).
+    const rules = rulesOf(request.model);
+    const next: State[] = [];
+    for (const state of states) {
+      const scopes: TailScope[] = newTurn ? ['request', 'turn'] : [state.scope];
+      for (const scope of scopes) {
+        const layout = layoutOf(index, scope);
+        const inputTokens = sum(layout.sequence) + layout.trailingTokens;
+        const useful = index + 1 < run.requests.length ? usefulTokens(run, index, scope, layoutOf) : 0;
+        const read = previous
+          ? readTokens(rules, previous, request, layoutOf(index - 1, state.scope), layout, state)
+          : { all: 0, long: 0 };
+        for (const option of options(rules, read, useful, sum(layout.sequence))) {
+          const cost =
+            rules.readRate * option.read +
+            (option.ttl === 'long' ? rules.write1hRate : rules.write5mRate) * (option.cached - option.read) +
+            rules.inputRate * (inputTokens - option.cached);
+          next.push({
+            scope,
+            cached: option.cached,
+            cachedLong: option.cachedLong,
+            cost: state.cost + cost,
+            processed: state.processed + inputTokens - option.read,
+            trail: {
+              previous: state.trail,
+              decision: {
+                turn: request.turn,
+                step: request.step,
+                inputTokens,
+                readTokens: option.read,
+                writeTokens: option.cached - option.read,
+                writeTtl: option.cached > option.read ? option.ttl : null,
+                tailScope: scope,
+                cost,
+              },
+            },
+          });
+        }
+      }
+    }
+    states = prune(next);
+  });
+  const best = states.reduce((left, right) => (right.cost < left.cost ? right : left));
+  const rules = rulesOf(run.requests[0]?.model ?? '');
+  const requests: OracleRequestDecision[] = [];
+  for (let trail = best.trail; trail; trail = trail.previous) requests.unshift(trail.decision);
+  return {
+    cost: best.cost,
+    priced: rules.priced,
+    processedTokens: best.processed,
+    paddingTokens: padding,
+    toolDeclaration: declaration,
+    requests,
+    futureKnowledge: FUTURE_KNOWLEDGE,
+  };
+}
+
+interface Option {
+  read: number;
+  cached: number;
+  cachedLong: number;
+  ttl: 'short' | 'long';
+}
+
+/** The choices after reading: keep what was read, or write on to where the next request stops matching. */
+function options(rules: OracleRules, read: { all: number; long: number }, useful: number, sequenceTokens: number): Option[] {
+  if (rules.kind !== 'explicit') {
+    // Automatic caching and local slots keep the whole prompt, free.
+    return [{ read: read.all, cached: sequenceTokens, cachedLong: sequenceTokens, ttl: 'short' }];
+  }
+  const result: Option[] = [{ read: read.all, cached: read.all, cachedLong: read.long, ttl: 'short' }];
+  if (useful > read.all && useful >= rules.minimumTokens) {
+    result.push({ read: read.all, cached: useful, cachedLong: read.long, ttl: 'short' });
+    // A long entry covers its whole prefix, whatever TTL the part it read was written with: only
+    // the new segment is billed at the long rate (the read point is marked long too, so long
+    // markers still come before short ones).
+    result.push({ read: read.all, cached: useful, cachedLong: useful, ttl: 'long' });
+  }
+  return result;
+}
+
+/** What the request can read of what the previous one left, under the provider's lifetimes and minimum. */
+function readTokens(
+  rules: OracleRules,
+  previous: HindsightRequest,
+  request: HindsightRequest,
+  previousLayout: Layout,
+  layout: Layout,
+  state: State,
+): { all: number; long: number } {
+  if (previous.model !== request.model) return { all: 0, long: 0 };
+  const gap = request.at - previous.at;
+  const alive = gap <= rules.shortTtlMs ? state.cached : gap <= rules.longTtlMs ? state.cachedLong : 0;
+  if (alive === 0) return { all: 0, long: 0 };
+  const slot =
+    rules.reusesReply && previousLayout.trailingTokens === 0
+      ? [...previousLayout.sequence, ...previousLayout.reply]
+      : previousLayout.sequence;
+  const aliveInSlot = rules.reusesReply && alive === sum(previousLayout.sequence) ? sum(slot) : alive;
+  const all = roundRead(rules, matchedTokens(slot, layout.sequence, aliveInSlot));
+  const long = Math.min(all, roundRead(rules, matchedTokens(slot, layout.sequence, Math.min(alive, state.cachedLong))));
+  return { all, long };
+}
+
+function roundRead(rules: OracleRules, tokens: number): number {
+  if (tokens < rules.minimumTokens || tokens === 0) return 0;
+  if (rules.incrementTokens <= 1) return tokens;
+  return rules.minimumTokens + Math.floor((tokens - rules.minimumTokens) / rules.incrementTokens) * rules.incrementTokens;
+}
+
+/** How far into this request's sequence the next request keeps matching (tokens of this sequence). */
+function usefulTokens(
+  run: HindsightRun,
+  index: number,
+  scope: TailScope,
+  layoutOf: (index: number, scope: TailScope) => Layout,
+): number {
+  const request = run.requests[index] as HindsightRequest;
+  const next = run.requests[index + 1] as HindsightRequest;
+  if (next.model !== request.model) return 0;
+  const nextScope: TailScope = next.turn === request.turn ? scope : 'request';
+  const current = layoutOf(index, scope).sequence;
+  const following = layoutOf(index + 1, nextScope).sequence;
+  return matchedPrefix(current, following).previousTokens;
+}
+
+/** Tokens of `current` read from `previous` when the first `alive` tokens of `previous` are cached. */
+function matchedTokens(previous: Layout['sequence'], current: Layout['sequence'], alive: number): number {
+  let previousIndex = 0;
+  let previousTokens = 0;
+  let currentTokens = 0;
+  let best = 0;
+  for (const unit of current) {
+    // An earlier turn's persisted tail is skipped (the relaxation: it costs nothing after its turn).
+    while (previous[previousIndex]?.ghost && previous[previousIndex]?.id !== unit.id) {
+      previousTokens += previous[previousIndex]?.tokens ?? 0;
+      previousIndex++;
+    }
+    const candidate = previous[previousIndex];
+    if (!candidate || candidate.id !== unit.id) break;
+    previousTokens += candidate.tokens;
+    currentTokens += unit.tokens;
+    previousIndex++;
+    if (previousTokens > alive) break;
+    best = currentTokens;
+  }
+  return best;
+}
+
+function matchedPrefix(previous: Layout['sequence'], current: Layout['sequence']): { previousTokens: number } {
+  let previousIndex = 0;
+  let previousTokens = 0;
+  let matched = 0;
+  for (const unit of current) {
+    while (previous[previousIndex]?.ghost && previous[previousIndex]?.id !== unit.id) {
+      previousTokens += previous[previousIndex]?.tokens ?? 0;
+      previousIndex++;
+    }
+    const candidate = previous[previousIndex];
+    if (!candidate || candidate.id !== unit.id) break;
+    previousTokens += candidate.tokens;
+    previousIndex++;
+    matched = previousTokens;
+  }
+  return { previousTokens: matched };
+}
+
+function layoutFor(
+  requests: readonly HindsightRequest[],
+  index: number,
+  scope: TailScope,
+  declaration: ToolDeclaration,
+  allDiscovered: readonly HindsightUnit[],
+  padding: number,
+): Layout {
+  const request = requests[index] as HindsightRequest;
+  const keepReferences = declaration === 'deferred';
+  const history = (units: readonly HindsightUnit[]) => units.filter((unit) => keepReferences || !unit.toolReference);
+  const tail = [...request.turnTail];
+  const sequence: Layout['sequence'] = [
+    ...(padding > 0 ? [{ id: 'padding', tokens: padding }] : []),
+    ...staticUnits(request, declaration, allDiscovered),
+    ...history(request.earlierHistory),
+    ...request.userMessage,
+  ];
+  let trailingTokens = 0;
+  if (scope === 'turn') {
+    const clock = request.clockAtTurnStart ? [request.clockAtTurnStart] : [];
+    sequence.push(...[...tail, ...clock].map((unit) => ({ ...unit, ghost: true as const })));
+  } else {
+    trailingTokens = sum(tail) + (request.clockNow?.tokens ?? 0);
+  }
+  sequence.push(...history(request.turnHistory));
+  const next = requests[index + 1];
+  const replyPrefix = `t${request.turn}/s${request.step}/reply/`;
+  const reply = next ? [...next.earlierHistory, ...next.turnHistory].filter((unit) => unit.id.startsWith(replyPrefix)) : [];
+  return { sequence, trailingTokens, reply };
+}
+
+function staticUnits(
+  request: HindsightRequest,
+  declaration: ToolDeclaration,
+  allDiscovered: readonly HindsightUnit[],
+): HindsightUnit[] {
+  const tools =
+    declaration === 'up-front'
+      ? [...request.tools, ...allDiscovered]
+      : declaration === 'on-discovery'
+        ? [...request.tools, ...request.discoveredTools]
+        : request.tools;
+  return [...tools, ...request.statics];
+}
+
+/** Keep, for each (scope, cached, cachedLong), the cheapest state, and drop states another beats on every count. */
+function prune(states: State[]): State[] {
+  const byKey = new Map<string, State>();
+  for (const state of states) {
+    const key = `${state.scope}/${state.cached}/${state.cachedLong}`;
+    const known = byKey.get(key);
+    if (!known || state.cost < known.cost) byKey.set(key, state);
+  }
+  const unique = [...byKey.values()].sort((left, right) => left.cost - right.cost);
+  const kept: State[] = [];
+  for (const state of unique) {
+    const dominated = kept.some(
+      (other) =>
+        other.scope === state.scope &&
+        other.cost <= state.cost &&
+        other.cached >= state.cached &&
+        other.cachedLong >= state.cachedLong,
+    );
+    if (!dominated) kept.push(state);
+  }
+  return kept;
+}
+
+function sum(units: readonly HindsightUnit[]): number {
+  let total = 0;
+  for (const unit of units) total += unit.tokens;
+  return total;
+}

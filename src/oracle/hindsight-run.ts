@@ -1,0 +1,156 @@
+import type { ContentBlock, ToolDefinition } from '../model/content.js';
+import type { ProviderId } from '../providers/adapter.js';
+import { sessionStaticText, skillBlockText, skillIndexText, timeText, toolGuidanceText } from '../simulate/workload-content.js';
+import type { CountableItem, TokenCounter } from '../tokens/token-counter.js';
+import { type DiscoverableTool, turnModels, type Workload } from '../workloads/workload.js';
+
+/**
+ * A finished run as the hindsight oracle reads it: for every request, the content any layout
+ * must send (no wrappers, no framing) and its time. Nothing here says where a strategy put
+ * things; the oracle chooses that itself.
+ */
+export interface HindsightRun {
+  workload: string;
+  provider: ProviderId;
+  requests: HindsightRequest[];
+}
+
+/** One piece of content, counted on its own. `id` is equal exactly when the bytes are. */
+export interface HindsightUnit {
+  id: string;
+  tokens: number;
+  /** A discovered tool's definition appended to history (Anthropic's deferred tools): dropped where tools are declared instead. */
+  toolReference?: true;
+}
+
+export interface HindsightRequest {
+  turn: number;
+  step: number;
+  /** When the request is sent (ms on the workload's clock). */
+  at: number;
+  model: string;
+  /** Tool definitions declared at the start of the session. */
+  tools: HindsightUnit[];
+  /** Tools discovered before this request, in the order they were discovered. */
+  discoveredTools: HindsightUnit[];
+  /** Persona, guidelines, skill index, project instructions, documents, working memory. */
+  statics: HindsightUnit[];
+  /** History before this turn's user message. */
+  earlierHistory: HindsightUnit[];
+  /** This turn's user message. */
+  userMessage: HindsightUnit[];
+  /**
+   * History after the user message, within this turn: replies, tool results, guidance and
+   * (as `tool_reference`-style units) the definitions of tools discovered in this turn.
+   */
+  turnHistory: HindsightUnit[];
+  /** The turn's tail without the clock: memory recall, working context, matched skills. */
+  turnTail: HindsightUnit[];
+  /** The clock rendered at this request, and at the turn's first request (a turn-scoped clock). */
+  clockNow: HindsightUnit | null;
+  clockAtTurnStart: HindsightUnit | null;
+}
+
+/**
+ * Read a workload's requests as a finished run. Token counts use the provider's counter, each
+ * unit rounded down by one token so that no layout joining units into one block can count less
+ * than the oracle does (estimators round per call). A repeated `skill_load` counts as empty:
+ * a strategy may answer it with a pointer instead of the body.
+ */
+export function hindsightRunOf(
+  workload: Workload,
+  context: { provider: ProviderId; model: string; counter: TokenCounter },
+): HindsightRun {
+  const { counter } = context;
+  const unit = (id: string, item: CountableItem): HindsightUnit => ({
+    id,
+    tokens: Math.max(0, counter.countBlock(item) - 1),
+  });
+  const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text });
+  const blockUnit = (id: string, block: ContentBlock | ToolDefinition): HindsightUnit => unit(id, block);
+
+  const tools = workload.tools.map((tool) => blockUnit(`tool:${tool.name}`, tool));
+  const statics: HindsightUnit[] = [];
+  const persona = [workload.persona.trimEnd(), workload.guidelines?.trimEnd(), skillIndexText(workload)]
+    .filter((part): part is string => Boolean(part))
+    .join('\n\n');
+  statics.push(textUnit('system', persona));
+  const project = sessionStaticText(workload);
+  if (project) statics.push(textUnit('project', project));
+  if (workload.workingMemory) statics.push(textUnit('working-memory', workload.workingMemory.trimEnd()));
+
+  const requests: HindsightRequest[] = [];
+  const history: HindsightUnit[] = [];
+  const discovered: HindsightUnit[] = [];
+  const loadedSkills = new Set<string>();
+  const models = turnModels(workload, context.provider, context.model);
+  const discover = (tools: readonly DiscoverableTool[], prefix: string, into: HindsightUnit[]) => {
+    const guidance = toolGuidanceText(tools);
+    if (guidance) into.push(textUnit(`${prefix}/guidance`, guidance));
+    for (const tool of tools) {
+      const definition = blockUnit(`tool:${tool.tool.name}`, tool.tool);
+      discovered.push(definition);
+      // The same definition, as a deferred tool's reference appended to history.
+      into.push({ id: `${prefix}/tool-reference/${tool.tool.name}`, tokens: definition.tokens, toolReference: true });
+    }
+  };
+  for (const turn of workload.turns) {
+    // Tools connecting at the turn (an MCP server coming up) arrive before its user message.
+    discover(turn.connectedTools, `t${turn.turn}/connect`, history);
+    const userMessage = [
+      ...turn.images.map((image, index) => blockUnit(`t${turn.turn}/image/${index}`, image)),
+      textUnit(`t${turn.turn}/user`, turn.user),
+    ];
+    const turnTail: HindsightUnit[] = [];
+    if (turn.tail.skills.length > 0) {
+      const text = turn.tail.skills.map((name) => skillBlockText(workload, name)).join('\n');
+      turnTail.push(textUnit(`t${turn.turn}/tail/skills`, text));
+    }
+    if (turn.tail.memoryRecall) turnTail.push(textUnit(`t${turn.turn}/tail/recall`, turn.tail.memoryRecall.trimEnd()));
+    if (turn.tail.workingContext) turnTail.push(textUnit(`t${turn.turn}/tail/context`, turn.tail.workingContext.trimEnd()));
+    // The clock's wording and resolution are each strategy's choice (a turn-scoped clock may be
+    // coarser): it is counted as free, so no rendering of it can undercut the oracle.
+    const clockAt = (at: number) => (turn.tail.time ? { id: `clock@${at}#${timeText(at)}`, tokens: 0 } : null);
+    const earlierHistory = [...history];
+    const turnHistory: HindsightUnit[] = [];
+    for (const step of turn.steps) {
+      requests.push({
+        turn: turn.turn,
+        step: step.step,
+        at: step.at,
+        model: models[turn.turn - 1] ?? context.model,
+        tools,
+        discoveredTools: [...discovered],
+        statics,
+        earlierHistory,
+        userMessage,
+        turnHistory: [...turnHistory],
+        turnTail,
+        clockNow: clockAt(step.at),
+        clockAtTurnStart: clockAt(turn.at),
+      });
+      const prefix = `t${turn.turn}/s${step.step}`;
+      step.reply.forEach((block, index) => {
+        turnHistory.push(blockUnit(`${prefix}/reply/${index}`, block));
+      });
+      const skillLoadIds = new Map<string, string>();
+      for (const block of step.reply) {
+        if (block.type === 'tool_use' && step.skillLoads.includes(String(block.input.name))) {
+          skillLoadIds.set(block.id, String(block.input.name));
+        }
+      }
+      step.toolResults.forEach((result, index) => {
+        const skill = skillLoadIds.get(result.toolUseId);
+        if (skill !== undefined && loadedSkills.has(skill)) {
+          turnHistory.push({ id: `${prefix}/result/${index}/reload`, tokens: 0 });
+          return;
+        }
+        if (skill !== undefined) loadedSkills.add(skill);
+        turnHistory.push(blockUnit(`${prefix}/result/${index}`, result));
+      });
+      discover(step.discoveredTools, prefix, turnHistory);
+    }
+    history.push(...userMessage, ...turnHistory);
+  }
+  return { workload: workload.name, provider: context.provider, requests };
+}

@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { simulateWorkload } from '../simulate/simulate-workload.js';
+import { STRATEGY_NAMES } from '../simulate/strategy.js';
+import { expandWorkload } from '../workloads/expand-workload.js';
+import { type WorkloadFile, workloadFileSchema } from '../workloads/workload-schema.js';
+
+const word = fc.constantFrom('invoice', 'retry', 'schema', 'cache', 'parser', 'deploy', 'queue', 'token', 'report', 'lint');
+const sentence = fc.array(word, { minLength: 3, maxLength: 40 }).map((words) => words.join(' '));
+const duration = fc.constantFrom('5s', '40s', '3m', '6m', '20m', '70m');
+
+const toolCall = fc.record({
+  name: fc.constantFrom('read_file', 'run_command'),
+  input: fc.record({ path: word }),
+  result: fc.oneof(
+    sentence,
+    fc.record({ tokens: fc.integer({ min: 20, max: 2500 }), kind: fc.constantFrom('code', 'log', 'json') }),
+  ),
+});
+
+const turn = fc
+  .record({
+    user: sentence,
+    after: duration,
+    memoryRecall: fc.option(sentence, { nil: undefined }),
+    time: fc.boolean(),
+    loop: fc.array(fc.array(toolCall, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+    discover: fc.boolean(),
+    answer: sentence,
+  })
+  .map(({ user, after, memoryRecall, time, loop, discover, answer }) => ({
+    user,
+    after,
+    tail: { time, ...(memoryRecall ? { memoryRecall } : {}) },
+    steps: [
+      ...loop.map((calls, index) => ({
+        text: `step ${index}`,
+        toolCalls: calls,
+        latency: index % 2 === 0 ? '4s' : '30s',
+        ...(discover && index === 0 ? { discoverTools: ['__discover__'] } : {}),
+      })),
+      { text: answer },
+    ],
+  }));
+
+/** A random small session: persona and attachment sizes around the minimum, 1–4 turns, gaps from seconds to over an hour. */
+const workloadFile = fc
+  .record({
+    provider: fc.constantFrom('anthropic', 'openai-chat', 'openai-compatible'),
+    documentTokens: fc.integer({ min: 1, max: 5000 }),
+    turns: fc.array(turn, { minLength: 1, maxLength: 4 }),
+  })
+  .map(({ provider, documentTokens, turns }): WorkloadFile => {
+    let discovered = 0;
+    const library: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> = [];
+    const withTools = turns.map((entry) => ({
+      ...entry,
+      steps: entry.steps.map((step) => {
+        if (!('discoverTools' in step)) return step;
+        const name = `tool_${++discovered}`;
+        library.push({ name, description: `Discovered tool ${name} for the ${name} service.`, inputSchema: { type: 'object' } });
+        return { ...step, discoverTools: [name] };
+      }),
+    }));
+    return workloadFileSchema.parse({
+      name: 'random-session',
+      description: 'generated',
+      provider,
+      model: provider === 'anthropic' ? 'claude-sonnet-4-5' : provider === 'openai-chat' ? 'gpt-5' : 'qwen3-8b',
+      start: '2026-11-20T09:00:00Z',
+      global: {
+        persona: 'You are a careful agent. Read before you edit and report what you changed.',
+        tools: [
+          {
+            name: 'read_file',
+            description: 'Read a file.',
+            inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+          },
+          { name: 'run_command', description: 'Run a command.', inputSchema: { type: 'object' } },
+        ],
+      },
+      session: { documents: [{ title: 'Spec', tokens: documentTokens, kind: 'prose' }] },
+      toolLibrary: library,
+      turns: withTools,
+    });
+  });
+
+describe('the hindsight oracle is a lower bound', () => {
+  it('no strategy costs less than the oracle on random workloads', { timeout: 600_000 }, () => {
+    fc.assert(
+      fc.property(workloadFile, (file) => {
+        const workload = expandWorkload(file);
+        for (const strategy of STRATEGY_NAMES) {
+          const result = simulateWorkload(workload, { strategy });
+          const totals = result.totals;
+          if (result.oracle.priced) {
+            expect(totals.costUsd, `${strategy} on ${file.provider}`).toBeGreaterThanOrEqual(
+              (totals.oracleCostUsd as number) - 1e-12,
+            );
+          } else {
+            expect(totals.inputTokens - totals.cacheReadTokens, `${strategy} on ${file.provider}`).toBeGreaterThanOrEqual(
+              totals.oracleProcessedTokens,
+            );
+          }
+          expect(totals.regret).not.toBeNull();
+        }
+      }),
+      { numRuns: 25, seed: 20261123 },
+    );
+  });
+});

@@ -1,0 +1,112 @@
+import { findPrice } from '../cache/pricing.js';
+import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
+import { assertNever } from '../model/validate.js';
+import type { ProviderId } from '../providers/adapter.js';
+import { resolveAnthropicModel } from '../providers/anthropic/models.js';
+import { resolveOpenAIModel } from '../providers/openai-chat/models.js';
+import { providerEntry } from '../providers/registry.js';
+
+/**
+ * What the provider allows the oracle, and what each token costs. Rates are per token: USD
+ * where the model has a price row, else in units of one uncached input token (local engines:
+ * 1 per processed token, 0 per reused one).
+ */
+export interface OracleRules {
+  /** `explicit`: entries only where a marker writes them, writes cost a premium (Anthropic). `automatic`: every prompt is cached free (OpenAI). `local`: one slot, prompt and reply (llama.cpp). */
+  kind: 'explicit' | 'automatic' | 'local';
+  priced: boolean;
+  inputRate: number;
+  readRate: number;
+  write5mRate: number;
+  write1hRate: number;
+  /** Lifetime of the short TTL, and of the longest one the provider offers. */
+  shortTtlMs: number;
+  longTtlMs: number;
+  minimumTokens: number;
+  /** Reads are rounded down to `minimumTokens + k × incrementTokens`. */
+  incrementTokens: number;
+  /**
+   * The local slot's generated reply can be read back by the next prompt. False for the
+   * simulated engine (llama.cpp with Qwen3's template): generation opens with an empty
+   * `<think></think>` block that the template leaves out when it renders the reply as history,
+   * so the prompt diverges from the slot at the reply's first token (the local cache model
+   * reports it as `template-rerender`).
+   */
+  reusesReply: boolean;
+  /** Tools may be declared deferred and appended to history when discovered (Anthropic `defer_loading`). */
+  deferredTools: boolean;
+}
+
+const PER_MILLION = 1_000_000;
+
+/** The oracle's rules for a provider and model, from the registry and the tables the cache models and costs use. */
+export function oracleRulesFor(provider: ProviderId, model: string): OracleRules {
+  const entry = providerEntry(provider);
+  const route = entry.route(model);
+  const price = findPrice(provider, model);
+  const rates = price
+    ? {
+        priced: true,
+        inputRate: price.inputPerMTok / PER_MILLION,
+        readRate: price.cacheReadPerMTok / PER_MILLION,
+        write5mRate: price.cacheWrite5mPerMTok / PER_MILLION,
+        write1hRate: price.cacheWrite1hPerMTok / PER_MILLION,
+      }
+    : { priced: false, inputRate: 1, readRate: 0.1, write5mRate: 1.25, write1hRate: 2 };
+  switch (route.rules) {
+    case 'anthropic':
+      // Deferred tools (`defer_loading`, tool search, `tool_reference`) exist on Anthropic's own Messages API.
+      return anthropicRules(rates, route.upstreamModel, entry.wire === 'anthropic-messages');
+    case 'openai':
+      return openAIRules(rates, route.upstreamModel);
+    case 'local':
+      return {
+        kind: 'local',
+        priced: false,
+        inputRate: 1,
+        readRate: 0,
+        write5mRate: 1,
+        write1hRate: 1,
+        shortTtlMs: Number.POSITIVE_INFINITY,
+        longTtlMs: Number.POSITIVE_INFINITY,
+        minimumTokens: 0,
+        incrementTokens: 1,
+        reusesReply: false,
+        deferredTools: false,
+      };
+    default:
+      return assertNever(route.rules);
+  }
+}
+
+type Rates = Pick<OracleRules, 'priced' | 'inputRate' | 'readRate' | 'write5mRate' | 'write1hRate'>;
+
+function anthropicRules(rates: Rates, model: string, deferredTools: boolean): OracleRules {
+  return {
+    kind: 'explicit',
+    ...rates,
+    shortTtlMs: CACHE_LIFETIMES_MS.anthropic5m,
+    longTtlMs: CACHE_LIFETIMES_MS.anthropic1h,
+    minimumTokens: resolveAnthropicModel(model).effectiveFloorTokens,
+    incrementTokens: 1,
+    reusesReply: false,
+    deferredTools,
+  };
+}
+
+function openAIRules(rates: Rates, model: string): OracleRules {
+  return {
+    kind: 'automatic',
+    ...rates,
+    // Automatic caching writes at the input rate: no premium.
+    write5mRate: rates.inputRate,
+    write1hRate: rates.inputRate,
+    // `prompt_cache_retention: "24h"`: same price as in-memory on the models that accept it.
+    shortTtlMs: CACHE_LIFETIMES_MS.openAi24h,
+    longTtlMs: CACHE_LIFETIMES_MS.openAi24h,
+    minimumTokens: resolveOpenAIModel(model).minimumPrefixTokens,
+    incrementTokens: 128,
+    reusesReply: false,
+    deferredTools: false,
+  };
+}

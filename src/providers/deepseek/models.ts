@@ -1,0 +1,44 @@
+/**
+ * DeepSeek API caching facts as data [api-docs.deepseek.com/guides/kv_cache, "Cache Persistence
+ * and Hit Rules", checked 2026-11-23]. Context caching on disk is on for every request and
+ * cannot be steered: no markers, no TTL. Each cached prefix is a complete unit, and a later
+ * request hits only by matching a whole unit. Units are persisted (1) at the end of each
+ * request's input and at the end of its output, (2) where the system detects a prefix common
+ * to several requests, (3) at fixed token intervals inside long inputs or outputs (the
+ * interval is not documented).
+ */
+import { matchModelRow } from '../../model/match-model.js';
+
+export interface DeepSeekModelRow {
+  /** Model ids this row covers, matched by `matchModelRow`'s rule. */
+  models: readonly string[];
+  family: string;
+  /** Token interval of rule (3); null because the documentation does not state it. */
+  intervalTokens: number | null;
+  /**
+   * How long an unused unit is planned to live. The documentation says only that unused
+   * caches are cleared "usually within a few hours to a few days": one hour is the cautious
+   * lower bound Cachet plans with.
+   */
+  lifetimeMs: number;
+  source: string;
+  checked: string;
+}
+
+const DOCS = 'api-docs.deepseek.com/guides/kv_cache (Cache Persistence and Hit Rules)';
+
+export const DEEPSEEK_MODELS: readonly DeepSeekModelRow[] = [
+  {
+    models: ['deepseek-chat', 'deepseek-reasoner', 'deepseek'],
+    family: 'DeepSeek API',
+    intervalTokens: null,
+    lifetimeMs: 60 * 60_000,
+    source: DOCS,
+    checked: '2026-11-23',
+  },
+];
+
+/** The row for a DeepSeek model id (`deepseek-chat`, `deepseek-reasoner`, `deepseek-v4-flash`). */
+export function resolveDeepSeekModel(model: string, overrides: readonly DeepSeekModelRow[] = []): DeepSeekModelRow {
+  return matchModelRow(model, [overrides, DEEPSEEK_MODELS], (row) => row.models) ?? DEEPSEEK_MODELS[0]!;
+}
