@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
 import { createLocalEngineCacheModel } from './local-engine-cache-model.js';
@@ -13,7 +13,9 @@ import { bodies, type EngineRendering, renderedSession, toolLoop } from './test-
  * `scripts/install-llama-engine.sh` into .cache/llama-engine (not a dependency). Skipped when
  * absent outside CI; in CI (`CI` set) a missing engine fails the suite.
  */
-const ENGINE_ENTRY = resolve(import.meta.dirname, '../../../.cache/llama-engine/node_modules/node-llama-cpp/dist/index.js');
+const ENGINE_ENTRY = fileURLToPath(
+  new URL('../../../.cache/llama-engine/node_modules/node-llama-cpp/dist/index.js', import.meta.url),
+);
 const available = existsSync(ENGINE_ENTRY);
 
 /** The part of node-llama-cpp's API this test uses. */
