@@ -33,6 +33,8 @@ export interface PlanInputs {
   deferredToolPlacement?: 'upfront' | 'append';
   /** The tool-search tool sent with deferred tools where loading is deferred natively. */
   toolSearch?: 'regex' | 'bm25' | 'none';
+  /** OpenAI `prompt_cache_retention` asked for this request (a workload turn's `retention`); ignored elsewhere. */
+  retention?: 'in_memory' | '24h';
 }
 
 /**

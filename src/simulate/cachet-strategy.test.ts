@@ -138,3 +138,38 @@ function budgetWorkload() {
     ],
   };
 }
+
+describe('per-turn request params reach the adapter', () => {
+  it("sends a turn's prompt_cache_retention on that turn's requests only", () => {
+    const workload = parseWorkload(
+      `name: retention-turns
+title: Retention per turn
+description: A turn that asks for in-memory retention between two that use the model's default.
+provider: openai-responses
+model: gpt-5
+start: 2026-05-14T16:40:00Z
+global:
+  persona: You answer briefly.
+turns:
+  - user: First question
+    steps:
+      - text: First answer.
+  - user: Second question
+    params: { retention: in_memory }
+    steps:
+      - text: Second answer.
+  - user: Third question
+    steps:
+      - text: Third answer.
+`,
+      'retention-turns.yaml',
+    );
+    const retentions: unknown[] = [];
+    simulateWorkload(workload, {
+      strategy: 'cachet',
+      onBody: (body) => retentions.push((body as { prompt_cache_retention?: unknown }).prompt_cache_retention),
+    });
+    // gpt-5 accepts both policies; `auto` sends 24h (same price), the turn's own choice wins.
+    expect(retentions).toEqual(['24h', 'in_memory', '24h']);
+  });
+});

@@ -108,6 +108,8 @@ export function cachetStrategy(
   // from the traces of past sessions.
   const expectedGrowthTokens = averageGrowthTokens(workload, counter, expectedRequests);
 
+  // The current turn's `prompt_cache_retention`, when the workload asks for one.
+  let turnRetention: 'in_memory' | '24h' | undefined;
   function adapterOptions(ttl: '5m' | '1h'): Record<string, unknown> {
     return entry.planOptions({
       historyTtl: ttl,
@@ -118,6 +120,7 @@ export function cachetStrategy(
       skills: workload.skills.map((skill) => ({ name: skill.name, body: skill.body })),
       tokenCounter: counter,
       ...deferralPlanInputs,
+      ...(turnRetention ? { retention: turnRetention } : {}),
     });
   }
 
@@ -127,6 +130,7 @@ export function cachetStrategy(
     beginTurn(turn: WorkloadTurn) {
       now = turn.at;
       beginWorkloadTurn(session, workload, turn, context.provider);
+      turnRetention = turn.params.retention;
       session.append(userMessageWithGuidance(turn));
     },
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {

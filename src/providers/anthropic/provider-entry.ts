@@ -22,7 +22,7 @@ export const anthropicProvider: ProviderEntry = {
     const claude = claudeModelId(model);
     return claude.startsWith('claude-') ? claude : DEFAULT_CLAUDE_MODEL;
   },
-  planOptions: ({ historyTtl, deferredToolPlacement: _placement, ...rest }) => ({
+  planOptions: ({ historyTtl, deferredToolPlacement: _placement, retention: _retention, ...rest }) => ({
     ...(historyTtl ? { ttl: { history: historyTtl } } : {}),
     ...definedPlan(rest),
   }),

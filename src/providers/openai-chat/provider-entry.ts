@@ -18,6 +18,9 @@ export const openAIChatProvider: ProviderEntry = {
   route: (model) => ({ rules: 'openai', upstreamModel: model, priceVendor: 'openai' }),
   prefixParams: () => [],
   counterpartModel: () => DEFAULT_OPENAI_MODEL,
-  planOptions: ({ deferredToolPlacement }) => (deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
+  planOptions: ({ deferredToolPlacement, retention }) => ({
+    ...(deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
+    ...(retention ? { promptCacheRetention: retention } : {}),
+  }),
   chatTemplate: () => 'other',
 };
