@@ -167,10 +167,8 @@ describe('local engine cache model: templates that break the layout', () => {
   it('DeepSeek-V3 drops tool calls sent with content "" (the template renders them only when content is null)', () => {
     const model = createLocalEngineCacheModel();
     const [, second] = bodies('deepseek-v3', toolLoop('', false));
-    const engine = resolveEngineTemplate('deepseek-v3');
     const verdict = model.judge(second!.body, { at: 0 });
     const withNull = createLocalEngineCacheModel().judge(bodies('deepseek-v3', toolLoop(null, false))[1]!.body, { at: 0 });
-    expect(engine.template).not.toContain("message['content'] == ''");
     expect(withNull.inputTokens).toBeGreaterThan(verdict.inputTokens + 20);
   });
 });
