@@ -6,16 +6,14 @@ import { providerEntry } from '../providers/registry.js';
 import { BlockDeltaTracker } from '../runtime/block-delta.js';
 import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
-import { Session } from '../session/session.js';
 import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { placeChatMarkers } from './chat-markers.js';
+import { harnessSession, harnessStaticText } from './harness-session.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
   beginWorkloadTurn,
-  sessionStaticText,
   skillBlockText,
-  skillIndexText,
   timeText,
   toolGuidanceText,
   toolResultMessage,
@@ -38,28 +36,13 @@ export function harnessStrategy(
   context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
 ): StrategyDriver {
   let now = workload.turns[0]?.at ?? 0;
-  const session = new Session({
-    id: context.sessionId,
-    model: context.model,
-    global: { tools: workload.tools, system: [{ label: 'system-prompt', text: workload.persona }] },
-    params: { maxTokens: workload.maxTokens },
-    bus: context.bus,
-    clock: () => now,
-    labels: { provider: context.provider, strategy: design },
-  });
+  const session = harnessSession(design, workload, context, () => now);
   const entry = providerEntry(context.provider);
   const adapter = adapterFor(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const blockDeltas = new BlockDeltaTracker();
   const discovered: DiscoverableTool[] = [];
-  const staticText = [
-    workload.persona.trimEnd(),
-    workload.guidelines?.trimEnd(),
-    skillIndexText(workload),
-    sessionStaticText(workload),
-  ]
-    .filter((part): part is string => Boolean(part))
-    .join('\n\n');
+  const staticText = harnessStaticText(workload);
 
   function volatileText(turn: WorkloadTurn, at: number): string {
     const parts: string[] = [];

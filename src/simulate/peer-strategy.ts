@@ -5,18 +5,16 @@ import { providerEntry } from '../providers/registry.js';
 import { BlockDeltaTracker } from '../runtime/block-delta.js';
 import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
-import { Session } from '../session/session.js';
 import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { type AnthropicMarkerPlacement, placeAnthropicMarkers } from './anthropic-markers.js';
 import { placeChatMarkers } from './chat-markers.js';
+import { harnessSession, harnessStaticText } from './harness-session.js';
 import { withBlocks } from './harness-strategy.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
   beginWorkloadTurn,
-  sessionStaticText,
   skillBlockText,
-  skillIndexText,
   timeText,
   toolGuidanceText,
   toolResultMessage,
@@ -53,28 +51,14 @@ export function peerStrategy(
   context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
 ): StrategyDriver {
   let now = workload.turns[0]?.at ?? 0;
-  const session = new Session({
-    id: context.sessionId,
-    model: context.model,
-    global: { tools: workload.tools, system: [{ label: 'system-prompt', text: workload.persona }] },
-    params: { maxTokens: workload.maxTokens },
-    bus: context.bus,
-    clock: () => now,
-    labels: { provider: context.provider, strategy: design },
-  });
+  const session = harnessSession(design, workload, context, () => now);
   const adapter = adapterFor(context.provider);
   const entry = providerEntry(context.provider);
   const counter = sharedCounter(context.provider, context.model);
   const blockDeltas = new BlockDeltaTracker();
-  const staticText = [
-    workload.persona.trimEnd(),
-    workload.guidelines?.trimEnd(),
-    skillIndexText(workload),
-    sessionStaticText(workload),
+  const staticText = harnessStaticText(workload, [
     workload.workingMemory ? `<working-memory>\n${workload.workingMemory.trimEnd()}\n</working-memory>` : null,
-  ]
-    .filter((part): part is string => Boolean(part))
-    .join('\n\n');
+  ]);
   // ai-sdk: the wire indices of the messages `prepareStep` marked in this turn, oldest first.
   let turnMarks: number[] = [];
 
