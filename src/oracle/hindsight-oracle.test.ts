@@ -19,6 +19,21 @@ const explicitRules: OracleRules = {
   incrementTokens: 1,
   reusesReply: false,
   deferredTools: true,
+  maxCachedTokens: Number.POSITIVE_INFINITY,
+  explicitCache: null,
+};
+
+/** Gemini-shaped rules: implicit caching for five idle minutes, explicit caches stored per token-hour. */
+const geminiRules: OracleRules = {
+  ...explicitRules,
+  kind: 'automatic',
+  write5mRate: 1,
+  write1hRate: 1,
+  shortTtlMs: 5 * MINUTE,
+  longTtlMs: 5 * MINUTE,
+  minimumTokens: 1024,
+  deferredTools: false,
+  explicitCache: { minimumTokens: 1024, createRate: 1, readRate: 0.1, storageRatePerTokenHour: 3 },
 };
 
 const unit = (id: string, tokens: number): HindsightUnit => ({ id, tokens });
@@ -159,5 +174,48 @@ describe('hindsightOracle', () => {
     );
     // 5,010 shared → 1,024 + 31 × 128 = 4,992.
     expect(result.requests[1]?.readTokens).toBe(4992);
+  });
+
+  it('lets a Gemini implicit entry lapse after five idle minutes', () => {
+    const requests = (gap: number) =>
+      run([
+        { turn: 1, step: 0, at: 0 },
+        { turn: 2, step: 0, at: gap },
+      ]);
+    const noExplicit = { ...geminiRules, explicitCache: null };
+    expect(hindsightOracle(requests(4 * MINUTE), noExplicit).requests[1]?.readTokens).toBe(5000);
+    expect(hindsightOracle(requests(6 * MINUTE), noExplicit).requests[1]?.readTokens).toBe(0);
+  });
+
+  it('creates a Gemini explicit cache to bridge pauses only when its storage costs less than the misses', () => {
+    // Ten turns 20 minutes apart: implicit entries never survive. An explicit cache of the static
+    // 5,000 tokens costs 5,000 × (1 + 0.1) once, then 5,000 × 0.1 per read and 5,000 × 3/3 per
+    // 20-minute gap: 1.1 per token per later request against 1 uncached — not worth it...
+    const turns = (gap: number) =>
+      run(Array.from({ length: 10 }, (_, index) => ({ turn: index + 1, step: 0, at: index * gap, user: 10 })));
+    const slow = hindsightOracle(turns(20 * MINUTE), geminiRules);
+    expect(slow.requests.every((request) => request.explicitReadTokens === 0)).toBe(true);
+    expect(slow.cost).toBeCloseTo(10 * 5010, 6);
+    // ...while with 10-minute gaps storage is 0.5 + 0.1 per token per request, cheaper than 1.
+    const fast = hindsightOracle(turns(10 * MINUTE), geminiRules);
+    expect(fast.requests[0]?.writeTtl).toBe('explicit');
+    expect(fast.requests.map((request) => request.explicitReadTokens)).toEqual(Array(10).fill(5000));
+    const storage = 9 * 5000 * (10 / 60) * 3;
+    expect(fast.cost).toBeCloseTo(5000 * 1.1 + 9 * 5000 * 0.1 + 10 * 10 + storage, 6);
+  });
+
+  it('reads no more than the provider caches (Nova on Bedrock: a capped prefix)', () => {
+    const capped = { ...explicitRules, maxCachedTokens: 2000, minimumTokens: 1000 };
+    const result = hindsightOracle(
+      run([
+        { turn: 1, step: 0, at: 0 },
+        { turn: 2, step: 0, at: MINUTE },
+      ]),
+      capped,
+    );
+    expect(result.requests.map((request) => [request.readTokens, request.writeTokens])).toEqual([
+      [0, 2000],
+      [2000, 0],
+    ]);
   });
 });

@@ -35,7 +35,12 @@ export interface OracleRequestDecision {
   inputTokens: number;
   readTokens: number;
   writeTokens: number;
-  writeTtl: 'short' | 'long' | null;
+  /** `explicit`: the request created an explicit cache (Gemini `cachedContents`) of `writeTokens` and read it. */
+  writeTtl: 'short' | 'long' | 'explicit' | null;
+  /** Tokens read from an explicit cache (included in `readTokens`). */
+  explicitReadTokens: number;
+  /** Storage of the explicit cache kept over the gap before this request (included in `cost`). */
+  storageCost: number;
   tailScope: TailScope;
   cost: number;
 }
@@ -91,7 +96,10 @@ export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((mod
       ? ['deferred']
       : ['up-front', 'on-discovery'];
   const staticTokens = run.requests[0] ? sum(staticUnits(run.requests[0], 'on-discovery', [])) : 0;
-  const paddings = rules.minimumTokens > staticTokens && rules.kind !== 'local' ? [0, rules.minimumTokens - staticTokens] : [0];
+  const paddings =
+    Number.isFinite(rules.minimumTokens) && rules.minimumTokens > staticTokens && rules.kind !== 'local'
+      ? [0, rules.minimumTokens - staticTokens]
+      : [0];
   let best: OracleResult | null = null;
   for (const declaration of declarations) {
     for (const padding of paddings) {
@@ -116,9 +124,19 @@ interface State {
   /** Cached tokens of the previous request's sequence, and the part of them with the long TTL. */
   cached: number;
   cachedLong: number;
+  /** The explicit cache the run keeps (Gemini `cachedContents`), if any. */
+  explicit: ExplicitCache | null;
   cost: number;
   processed: number;
   trail: Trail | null;
+}
+
+/** An explicit cache: the first `tokens` tokens of the sequence of the request that created it. */
+interface ExplicitCache {
+  key: string;
+  model: string;
+  tokens: number;
+  sequence: Layout['sequence'];
 }
 
 interface Trail {
@@ -143,7 +161,7 @@ function search(
     }
     return layout;
   };
-  let states: State[] = [{ scope: 'request', cached: 0, cachedLong: 0, cost: 0, processed: 0, trail: null }];
+  let states: State[] = [{ scope: 'request', cached: 0, cachedLong: 0, explicit: null, cost: 0, processed: 0, trail: null }];
   run.requests.forEach((request, index) => {
     const previous = index > 0 ? (run.requests[index - 1] as HindsightRequest) : null;
     const newTurn = previous === null || previous.turn !== request.turn;
@@ -159,31 +177,80 @@ function search(
         const read = previous
           ? readTokens(rules, previous, request, layoutOf(index - 1, state.scope), layout, state)
           : { all: 0, long: 0 };
-        for (const option of options(rules, read, useful, sum(layout.sequence))) {
+        const sequenceTokens = sum(layout.sequence);
+        const decision = (readCount: number, write: number, writeTtl: OracleRequestDecision['writeTtl'], cost: number) => ({
+          turn: request.turn,
+          step: request.step,
+          inputTokens,
+          readTokens: readCount,
+          writeTokens: write,
+          writeTtl,
+          tailScope: scope,
+          cost,
+          explicitReadTokens: 0,
+          storageCost: 0,
+        });
+        const push = (
+          kept: Omit<State, 'trail' | 'cost' | 'processed'>,
+          cost: number,
+          readCount: number,
+          made: OracleRequestDecision,
+        ) =>
+          next.push({
+            ...kept,
+            cost: state.cost + cost,
+            processed: state.processed + inputTokens - readCount,
+            trail: { previous: state.trail, decision: { ...made, cost } },
+          });
+        // An explicit cache kept over the gap before this request costs its storage.
+        const explicit =
+          rules.explicitCache && state.explicit && previous && state.explicit.model === request.model ? state.explicit : null;
+        const storage =
+          explicit && rules.explicitCache
+            ? explicit.tokens *
+              ((request.at - (previous as HindsightRequest).at) / HOUR) *
+              rules.explicitCache.storageRatePerTokenHour
+            : 0;
+        for (const option of options(rules, read, useful, sequenceTokens)) {
           const cost =
             rules.readRate * option.read +
             (option.ttl === 'long' ? rules.write1hRate : rules.write5mRate) * (option.cached - option.read) +
             rules.inputRate * (inputTokens - option.cached);
-          next.push({
-            scope,
-            cached: option.cached,
-            cachedLong: option.cachedLong,
-            cost: state.cost + cost,
-            processed: state.processed + inputTokens - option.read,
-            trail: {
-              previous: state.trail,
-              decision: {
-                turn: request.turn,
-                step: request.step,
-                inputTokens,
-                readTokens: option.read,
-                writeTokens: option.cached - option.read,
-                writeTtl: option.cached > option.read ? option.ttl : null,
-                tailScope: scope,
-                cost,
+          const made = decision(option.read, option.cached - option.read, option.cached > option.read ? option.ttl : null, cost);
+          const base = { scope, cached: option.cached, cachedLong: option.cachedLong };
+          push({ ...base, explicit: null }, cost, option.read, made);
+          if (explicit) push({ ...base, explicit }, cost + storage, option.read, { ...made, storageCost: storage });
+        }
+        const explicitRules = rules.explicitCache;
+        if (explicitRules) {
+          // Name the kept explicit cache: it is read whole; the request's own prompt is then not
+          // reusable implicitly by a request that does not name the same cache (its prefix differs).
+          if (explicit && matchedPrefix(explicit.sequence, layout.sequence).previousTokens >= explicit.tokens) {
+            const cost = storage + explicitRules.readRate * explicit.tokens + rules.inputRate * (inputTokens - explicit.tokens);
+            push({ scope, cached: 0, cachedLong: 0, explicit }, cost, explicit.tokens, {
+              ...decision(explicit.tokens, 0, null, cost),
+              explicitReadTokens: explicit.tokens,
+              storageCost: storage,
+            });
+          }
+          // Create one from this request's prefix (the static part, or all the next request shares) and name it.
+          const staticEnd = sum(staticUnits(request, declaration, allDiscovered)) + padding;
+          const candidates = new Set([Math.min(staticEnd, sequenceTokens), Math.max(useful, read.all)]);
+          for (const tokens of candidates) {
+            if (tokens < explicitRules.minimumTokens || tokens <= 0) continue;
+            const cost = (explicitRules.createRate + explicitRules.readRate) * tokens + rules.inputRate * (inputTokens - tokens);
+            push(
+              {
+                scope,
+                cached: 0,
+                cachedLong: 0,
+                explicit: { key: `${index}/${scope}/${tokens}`, model: request.model, tokens, sequence: layout.sequence },
               },
-            },
-          });
+              cost,
+              tokens,
+              { ...decision(tokens, tokens, 'explicit', cost), explicitReadTokens: tokens },
+            );
+          }
         }
       }
     }
@@ -214,10 +281,12 @@ interface Option {
 /** The choices after reading: keep what was read, or write on to where the next request stops matching. */
 function options(rules: OracleRules, read: { all: number; long: number }, useful: number, sequenceTokens: number): Option[] {
   if (rules.kind !== 'explicit') {
-    // Automatic caching and local slots keep the whole prompt, free.
-    return [{ read: read.all, cached: sequenceTokens, cachedLong: sequenceTokens, ttl: 'short' }];
+    // Automatic caching and local slots keep the whole prompt (up to the provider's cap), free.
+    const cached = Math.min(sequenceTokens, rules.maxCachedTokens);
+    return [{ read: read.all, cached, cachedLong: cached, ttl: 'short' }];
   }
   const result: Option[] = [{ read: read.all, cached: read.all, cachedLong: read.long, ttl: 'short' }];
+  useful = Math.min(useful, rules.maxCachedTokens);
   if (useful > read.all && useful >= rules.minimumTokens) {
     result.push({ read: read.all, cached: useful, cachedLong: read.long, ttl: 'short' });
     // A long entry covers its whole prefix, whatever TTL the part it read was written with: only
@@ -251,7 +320,8 @@ function readTokens(
   return { all, long };
 }
 
-function roundRead(rules: OracleRules, tokens: number): number {
+function roundRead(rules: OracleRules, matched: number): number {
+  const tokens = Math.min(matched, rules.maxCachedTokens);
   if (tokens < rules.minimumTokens || tokens === 0) return 0;
   if (rules.incrementTokens <= 1) return tokens;
   return rules.minimumTokens + Math.floor((tokens - rules.minimumTokens) / rules.incrementTokens) * rules.incrementTokens;
@@ -360,11 +430,11 @@ function staticUnits(
   return [...tools, ...request.statics];
 }
 
-/** Keep, for each (scope, cached, cachedLong), the cheapest state, and drop states another beats on every count. */
+/** Keep, for each (scope, cached, cachedLong, explicit cache), the cheapest state, and drop states another beats on every count. */
 function prune(states: State[]): State[] {
   const byKey = new Map<string, State>();
   for (const state of states) {
-    const key = `${state.scope}/${state.cached}/${state.cachedLong}`;
+    const key = `${state.scope}/${state.cached}/${state.cachedLong}/${state.explicit?.key ?? ''}`;
     const known = byKey.get(key);
     if (!known || state.cost < known.cost) byKey.set(key, state);
   }
@@ -374,6 +444,7 @@ function prune(states: State[]): State[] {
     const dominated = kept.some(
       (other) =>
         other.scope === state.scope &&
+        other.explicit?.key === state.explicit?.key &&
         other.cost <= state.cost &&
         other.cached >= state.cached &&
         other.cachedLong >= state.cachedLong,
@@ -382,6 +453,8 @@ function prune(states: State[]): State[] {
   }
   return kept;
 }
+
+const HOUR = 3_600_000;
 
 function sum(units: readonly HindsightUnit[]): number {
   let total = 0;

@@ -43,10 +43,20 @@ const turn = fc
     ],
   }));
 
+/** The model each generated session runs on (Bedrock twice: Claude with Anthropic's rules, Nova with its own). */
+const MODELS = {
+  anthropic: 'claude-sonnet-4-5',
+  'openai-chat': 'gpt-5',
+  'openai-compatible': 'qwen3-8b',
+  gemini: 'gemini-2.5-flash',
+  bedrock: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  'bedrock-nova': 'us.amazon.nova-pro-v1:0',
+} as const;
+
 /** A random small session: persona and attachment sizes around the minimum, 1–4 turns, gaps from seconds to over an hour. */
 const workloadFile = fc
   .record({
-    provider: fc.constantFrom('anthropic', 'openai-chat', 'openai-compatible'),
+    provider: fc.constantFrom('anthropic', 'openai-chat', 'openai-compatible', 'gemini', 'bedrock', 'bedrock-nova'),
     documentTokens: fc.integer({ min: 1, max: 5000 }),
     turns: fc.array(turn, { minLength: 1, maxLength: 4 }),
   })
@@ -65,8 +75,8 @@ const workloadFile = fc
     return workloadFileSchema.parse({
       name: 'random-session',
       description: 'generated',
-      provider,
-      model: provider === 'anthropic' ? 'claude-sonnet-4-5' : provider === 'openai-chat' ? 'gpt-5' : 'qwen3-8b',
+      provider: provider === 'bedrock-nova' ? 'bedrock' : provider,
+      model: MODELS[provider],
       start: '2026-11-20T09:00:00Z',
       global: {
         persona: 'You are a careful agent. Read before you edit and report what you changed.',
@@ -105,7 +115,7 @@ describe('the hindsight oracle is a lower bound', () => {
           expect(totals.regret).not.toBeNull();
         }
       }),
-      { numRuns: 25, seed: 20261123 },
+      { numRuns: 36, seed: 20261123 },
     );
   });
 });

@@ -3,6 +3,8 @@ import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { assertNever } from '../model/validate.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { resolveAnthropicModel } from '../providers/anthropic/models.js';
+import { resolveBedrockModel } from '../providers/bedrock/models.js';
+import { resolveGeminiModel } from '../providers/gemini/models.js';
 import { resolveOpenAIModel } from '../providers/openai-chat/models.js';
 import { providerEntry } from '../providers/registry.js';
 
@@ -35,6 +37,20 @@ export interface OracleRules {
   reusesReply: boolean;
   /** Tools may be declared deferred and appended to history when discovered (Anthropic `defer_loading`). */
   deferredTools: boolean;
+  /** Largest prefix the provider caches, in tokens (Nova on Bedrock: 20K); reads and writes stop there. */
+  maxCachedTokens: number;
+  /**
+   * An explicit cache the oracle may create besides the automatic one (Gemini `cachedContents`):
+   * created at `createRate` per token, stored at `storageRatePerTokenHour` for as long as it is
+   * kept, read whole at `readRate` by a request whose prefix starts with it. Null where the
+   * provider has none.
+   */
+  explicitCache: {
+    minimumTokens: number;
+    createRate: number;
+    readRate: number;
+    storageRatePerTokenHour: number;
+  } | null;
 }
 
 const PER_MILLION = 1_000_000;
@@ -53,6 +69,20 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         write1hRate: price.cacheWrite1hPerMTok / PER_MILLION,
       }
     : { priced: false, inputRate: 1, readRate: 0.1, write5mRate: 1.25, write1hRate: 2 };
+  // Wire APIs whose cache has rules of its own (the cache models that judge them: src/cache/models).
+  const wire = entry.wire;
+  switch (wire) {
+    case 'gemini-generate-content':
+      return geminiRules(rates, route.upstreamModel);
+    case 'bedrock-converse':
+      return bedrockRules(rates, model);
+    case 'anthropic-messages':
+    case 'chat-completions':
+    case 'responses':
+      break;
+    default:
+      return assertNever(wire);
+  }
   switch (route.rules) {
     case 'anthropic':
       // Deferred tools (`defer_loading`, tool search, `tool_reference`) exist on Anthropic's own Messages API.
@@ -73,6 +103,8 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         incrementTokens: 1,
         reusesReply: false,
         deferredTools: false,
+        maxCachedTokens: Number.POSITIVE_INFINITY,
+        explicitCache: null,
       };
     default:
       return assertNever(route.rules);
@@ -91,6 +123,8 @@ function anthropicRules(rates: Rates, model: string, deferredTools: boolean): Or
     incrementTokens: 1,
     reusesReply: false,
     deferredTools,
+    maxCachedTokens: Number.POSITIVE_INFINITY,
+    explicitCache: null,
   };
 }
 
@@ -108,5 +142,65 @@ function openAIRules(rates: Rates, model: string): OracleRules {
     incrementTokens: 128,
     reusesReply: false,
     deferredTools: false,
+    maxCachedTokens: Number.POSITIVE_INFINITY,
+    explicitCache: null,
+  };
+}
+
+/**
+ * Gemini, as the Gemini cache model judges it: implicit caching (where the model row has it)
+ * reuses any prefix of the previous prompt once it reaches the row's minimum, writes nothing and
+ * lives `geminiImplicitIdle` after its last use; an explicit `cachedContents` entry holds a prefix
+ * of at least the row's explicit minimum, created at the input rate and stored per token-hour.
+ */
+function geminiRules(rates: Rates, model: string): OracleRules {
+  const row = resolveGeminiModel(model);
+  const lifetime = CACHE_LIFETIMES_MS.geminiImplicitIdle;
+  const readRate = rates.priced ? rates.readRate : row.readMultiplier;
+  return {
+    kind: 'automatic',
+    ...rates,
+    readRate,
+    write5mRate: rates.inputRate,
+    write1hRate: rates.inputRate,
+    shortTtlMs: lifetime,
+    longTtlMs: lifetime,
+    // Without implicit caching nothing is reused automatically.
+    minimumTokens: row.implicitCaching ? row.implicitMinimumTokens : Number.POSITIVE_INFINITY,
+    incrementTokens: 1,
+    reusesReply: false,
+    deferredTools: false,
+    maxCachedTokens: Number.POSITIVE_INFINITY,
+    // Storage is priced in USD: without a price row it cannot be weighed against tokens.
+    explicitCache: rates.priced
+      ? {
+          minimumTokens: row.explicitMinimumTokens,
+          createRate: rates.inputRate,
+          readRate,
+          storageRatePerTokenHour: row.storagePerMTokHour / PER_MILLION,
+        }
+      : null,
+  };
+}
+
+/**
+ * Bedrock, from its own model rows (`resolveBedrockModel`): the checkpoint minimum, the TTLs
+ * the model offers there (no 1-hour entry where Bedrock has none), the cap on the cached prefix;
+ * prices from the route's price list (Claude at Anthropic's rates, Nova at Amazon's).
+ */
+function bedrockRules(rates: Rates, model: string): OracleRules {
+  const row = resolveBedrockModel(model);
+  const shortTtlMs = CACHE_LIFETIMES_MS.anthropic5m;
+  return {
+    kind: 'explicit',
+    ...rates,
+    shortTtlMs,
+    longTtlMs: row.ttlOptions.includes('1h') ? CACHE_LIFETIMES_MS.anthropic1h : shortTtlMs,
+    minimumTokens: row.minimumTokensPerCheckpoint,
+    incrementTokens: 1,
+    reusesReply: false,
+    deferredTools: false,
+    maxCachedTokens: row.maxCachedPrefixTokens ?? Number.POSITIVE_INFINITY,
+    explicitCache: null,
   };
 }

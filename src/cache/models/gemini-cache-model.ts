@@ -2,7 +2,7 @@ import { ValidationError } from '../../model/errors.js';
 import { type GeminiModelRow, resolveGeminiModel } from '../../providers/gemini/models.js';
 import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import { unitTokensWithFraming } from '../wire/cache-rules.js';
+import { CACHE_LIFETIMES_MS, unitTokensWithFraming } from '../wire/cache-rules.js';
 import { isRecord } from '../wire/json-helpers.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
@@ -29,8 +29,6 @@ interface Prompt {
   request: number;
 }
 
-const FIVE_MINUTES = 5 * 60_000;
-
 /**
  * Gemini's caches as documented: implicit caching (2.5 and later) reuses the longest prefix a
  * request shares with an earlier one of the same model once the prompt reaches the model's
@@ -46,7 +44,7 @@ const FIVE_MINUTES = 5 * 60_000;
  */
 export function createGeminiCacheModel(options: GeminiCacheModelOptions = {}): CacheModel {
   const counter = options.counter ?? openAiTokenCounter('o200k_base');
-  const lifetime = options.implicitLifetimeMs ?? FIVE_MINUTES;
+  const lifetime = options.implicitLifetimeMs ?? CACHE_LIFETIMES_MS.geminiImplicitIdle;
   let prompts: Prompt[] = [];
   let index = 0;
 

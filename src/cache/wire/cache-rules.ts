@@ -23,6 +23,11 @@ export const CACHE_LIFETIMES_MS = {
   openAIInMemoryMax: 60 * MINUTE,
   openAI24h: 24 * 60 * MINUTE,
   openAIExplicit: 30 * MINUTE,
+  /**
+   * Gemini implicit caching: Google documents no lifetime; five idle minutes is the cautious
+   * figure the Gemini cache model and the oracle plan with.
+   */
+  geminiImplicitIdle: 5 * MINUTE,
   /** @deprecated use `openAIInMemoryIdle` */
   openAiInMemoryIdle: 5 * MINUTE,
   /** @deprecated use `openAIInMemoryMax` */
