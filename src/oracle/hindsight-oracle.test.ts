@@ -130,6 +130,27 @@ describe('hindsightOracle', () => {
     expect(single.requests[0]?.tailScope).toBe('request');
   });
 
+  it('keeps paying for a persisted tail in every later request: it stays in history', () => {
+    const loop = [0, 1, 2, 3].map((step) => ({
+      turn: 1,
+      step,
+      at: step * 10_000,
+      tail: 2000,
+      history: Array.from({ length: step }, (_, index) => unit(`reply${index}`, 50)),
+    }));
+    const later = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({ turn: index + 2, step: 0, at: (index + 1) * MINUTE, user: 10 }));
+    const short = hindsightOracle(run([...loop, ...later(1)]), explicitRules);
+    expect(short.requests[0]?.tailScope).toBe('turn');
+    // The next turn sends turn 1's 2,000 tail tokens again (read at 0.1 at the least).
+    const next = short.requests[4];
+    expect(next?.inputTokens).toBe(5000 + 2000 + 10);
+    expect(next?.readTokens).toBeGreaterThanOrEqual(2000);
+    // With a long session after it, carrying 2,000 tokens through 200 requests costs more than re-sending it 4 times.
+    const long = hindsightOracle(run([...loop, ...later(200)]), explicitRules);
+    expect(long.requests[0]?.tailScope).toBe('request');
+  });
+
   it('pads a prefix below the minimum only when the reads repay the padding', () => {
     const small = (count: number) =>
       run(

@@ -126,6 +126,11 @@ interface State {
   cachedLong: number;
   /** The explicit cache the run keeps (Gemini `cachedContents`), if any. */
   explicit: ExplicitCache | null;
+  /**
+   * Tokens of earlier turns' tails that were persisted in their turn's user message and stay in
+   * history: every later request sends them again, at the read rate at the least.
+   */
+  carried: number;
   cost: number;
   processed: number;
   trail: Trail | null;
@@ -161,7 +166,9 @@ function search(
     }
     return layout;
   };
-  let states: State[] = [{ scope: 'request', cached: 0, cachedLong: 0, explicit: null, cost: 0, processed: 0, trail: null }];
+  let states: State[] = [
+    { scope: 'request', cached: 0, cachedLong: 0, explicit: null, carried: 0, cost: 0, processed: 0, trail: null },
+  ];
   run.requests.forEach((request, index) => {
     const previous = index > 0 ? (run.requests[index - 1] as HindsightRequest) : null;
     const newTurn = previous === null || previous.turn !== request.turn;
@@ -170,6 +177,11 @@ function search(
     const next: State[] = [];
     for (const state of states) {
       const scopes: TailScope[] = newTurn ? ['request', 'turn'] : [state.scope];
+      // The previous turn's persisted tail stays in history for the rest of the session: every
+      // later request sends it again, counted here at the read rate (its cheapest) beside the layout.
+      const carried =
+        state.carried +
+        (newTurn && previous && state.scope === 'turn' ? sum(previous.turnTail) + (previous.clockAtTurnStart?.tokens ?? 0) : 0);
       for (const scope of scopes) {
         const layout = layoutOf(index, scope);
         const inputTokens = sum(layout.sequence) + layout.trailingTokens;
@@ -191,17 +203,23 @@ function search(
           storageCost: 0,
         });
         const push = (
-          kept: Omit<State, 'trail' | 'cost' | 'processed'>,
-          cost: number,
+          kept: Omit<State, 'trail' | 'cost' | 'processed' | 'carried'>,
+          layoutCost: number,
           readCount: number,
           made: OracleRequestDecision,
-        ) =>
+        ) => {
+          const cost = layoutCost + rules.readRate * carried;
           next.push({
             ...kept,
+            carried,
             cost: state.cost + cost,
             processed: state.processed + inputTokens - readCount,
-            trail: { previous: state.trail, decision: { ...made, cost } },
+            trail: {
+              previous: state.trail,
+              decision: { ...made, inputTokens: inputTokens + carried, readTokens: made.readTokens + carried, cost },
+            },
           });
+        };
         // An explicit cache kept over the gap before this request costs its storage.
         const explicit =
           rules.explicitCache && state.explicit && previous && state.explicit.model === request.model ? state.explicit : null;
@@ -434,7 +452,7 @@ function staticUnits(
 function prune(states: State[]): State[] {
   const byKey = new Map<string, State>();
   for (const state of states) {
-    const key = `${state.scope}/${state.cached}/${state.cachedLong}/${state.explicit?.key ?? ''}`;
+    const key = `${state.scope}/${state.cached}/${state.cachedLong}/${state.carried}/${state.explicit?.key ?? ''}`;
     const known = byKey.get(key);
     if (!known || state.cost < known.cost) byKey.set(key, state);
   }
@@ -445,6 +463,7 @@ function prune(states: State[]): State[] {
       (other) =>
         other.scope === state.scope &&
         other.explicit?.key === state.explicit?.key &&
+        other.carried <= state.carried &&
         other.cost <= state.cost &&
         other.cached >= state.cached &&
         other.cachedLong >= state.cachedLong,

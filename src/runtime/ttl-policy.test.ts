@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseHistoryTtl, estimateWriteTokens, type PreviousPrefix } from './ttl-policy.js';
+import { chooseHistoryTtl, estimateWriteTokens, type PreviousPrefix, protectedTokens } from './ttl-policy.js';
 
 const previous: PreviousPrefix = {
   at: 0,
@@ -46,5 +46,28 @@ describe('chooseHistoryTtl', () => {
     expect(chooseHistoryTtl({ gapsMs: [30_000, 40_000], prefixTokens: 57_431, newTokens: 10 }).ttl).toBe('5m');
     const last = chooseHistoryTtl({ gapsMs: pauses, prefixTokens: 57_431, newTokens: 431, expectedRemainingRequests: 0 });
     expect(last).toMatchObject({ ttl: '5m', reason: 'no request is expected after this one' });
+  });
+});
+
+describe('protected prefix', () => {
+  const gaps = [30_000, 40_000, 50_000, 420_000, 30_000, 60_000, 45_000, 35_000, 40_000, 30_000];
+  it('writes a large new segment at 5 minutes when an earlier 1-hour entry holds the rest', () => {
+    // 1 pause in 10: the whole 20,000-token prefix at risk repays the premium on 1,500 new tokens...
+    expect(chooseHistoryTtl({ gapsMs: gaps, prefixTokens: 20_000, newTokens: 1_500 }).ttl).toBe('1h');
+    // ...but with 18,500 of them held by a 1-hour entry, only the new segment is at risk.
+    expect(chooseHistoryTtl({ gapsMs: gaps, prefixTokens: 20_000, newTokens: 1_500, protectedTokens: 18_500 }).ttl).toBe('5m');
+    // The next small write extends the 1-hour entry over it for little.
+    expect(chooseHistoryTtl({ gapsMs: gaps, prefixTokens: 20_100, newTokens: 100, protectedTokens: 18_500 }).ttl).toBe('1h');
+  });
+
+  it('counts an earlier 1-hour entry only while a later request could still read it after a pause', () => {
+    const entry = { at: 0, model: current.model, prefixHash: 'h1', prefixTokens: 50_000 };
+    expect(protectedTokens(current, entry)).toBe(50_000);
+    expect(protectedTokens({ ...current, model: 'claude-opus-5' }, entry)).toBe(0);
+    expect(protectedTokens({ ...current, at: 40 * 60_000 }, entry)).toBe(0);
+    expect(protectedTokens({ ...current, prefixHashes: ['x1', 'x2'] }, entry)).toBe(0);
+    const far = { ...current, prefixHashes: ['h1', ...Array.from({ length: 25 }, (_, index) => `n${index}`)] };
+    expect(protectedTokens(far, entry)).toBe(0);
+    expect(protectedTokens(current, null)).toBe(0);
   });
 });

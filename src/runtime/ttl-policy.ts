@@ -22,6 +22,15 @@ export interface TtlPolicyInput {
    */
   newTokens: number;
   /**
+   * Tokens of the prefix already held by a live 1-hour entry that a pause would not expire and
+   * the next request could still reach (an earlier request's 1-hour write) [0]. A pause after
+   * this request then costs only the re-write of the rest, so a large new segment (a tool
+   * result) is written at 5 minutes and covered by the next small 1-hour write instead:
+   * Anthropic bills a 1-hour entry only for the segment past the entry it read, yet the entry
+   * holds the whole prefix.
+   */
+  protectedTokens?: number;
+  /**
    * Requests expected after this one [unknown: at least one]. With none left, no pause can be
    * bridged and the 1-hour premium buys nothing.
    */
@@ -42,7 +51,8 @@ export interface TtlChoice {
  * `write1h - write5m` more per written token (0.75× the input rate on Anthropic) and saves,
  * whenever the next gap falls between 5 minutes and an hour, re-writing the whole prefix instead
  * of reading it (`write5m - read` = 1.15×). With `p` the share of past gaps in that window,
- * 1 hour pays when `p × 1.15 × prefix > 0.75 × new`. A session that has never paused stays at
+ * 1 hour pays when `p × 1.15 × (prefix − protected) > 0.75 × new`, `protected` being the part an
+ * earlier 1-hour entry still holds. A session that has never paused stays at
  * 5 minutes; one that pauses now and then switches as soon as the prefix makes it worth it.
  * Online, the first pause always finds a 5-minute entry expired (one full re-write); gaps from
  * earlier sessions (`priorGapsMs`) remove that cost when the deployment's users do pause.
@@ -58,20 +68,23 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   if (input.expectedRemainingRequests !== undefined && input.expectedRemainingRequests <= 0) {
     return { ttl: '5m', pauseShare, reason: 'no request is expected after this one' };
   }
-  const expectedSaving = pauseShare * (pricing.write5m - pricing.read) * input.prefixTokens;
+  const atRisk = Math.max(0, input.prefixTokens - (input.protectedTokens ?? 0));
+  const expectedSaving = pauseShare * (pricing.write5m - pricing.read) * atRisk;
   const extraWriteCost = (pricing.write1h - pricing.write5m) * input.newTokens;
   if (pauseShare > 0 && expectedSaving > extraWriteCost) {
     return {
       ttl: '1h',
       pauseShare,
-      reason: `${pauses} of ${gaps.length} gaps${input.priorGapsMs?.length ? ` (${input.priorGapsMs.length} from earlier sessions)` : ''} lasted 5–60 min: keeping ${input.prefixTokens} tokens an hour is expected to save more than the 1-hour write premium on ${input.newTokens} new tokens`,
+      reason: `${pauses} of ${gaps.length} gaps${input.priorGapsMs?.length ? ` (${input.priorGapsMs.length} from earlier sessions)` : ''} lasted 5–60 min: keeping ${atRisk} tokens an hour is expected to save more than the 1-hour write premium on ${input.newTokens} new tokens`,
     };
   }
   return {
     ttl: '5m',
     pauseShare,
     reason:
-      pauseShare === 0 ? 'no gap between 5 and 60 minutes so far' : 'the 1-hour write premium outweighs the expected re-writes',
+      pauseShare === 0
+        ? 'no gap between 5 and 60 minutes so far'
+        : `the 1-hour write premium on ${input.newTokens} new tokens outweighs the expected re-write of ${atRisk} tokens`,
   };
 }
 
@@ -119,3 +132,31 @@ export function estimateWriteTokens(current: WriteEstimateInput, previous: Previ
 }
 
 export const TTL_LIFETIME_MS: Record<AnthropicTtl, number> = { '5m': FIVE_MINUTES, '1h': ONE_HOUR };
+
+/** A 1-hour entry an earlier request of the session wrote: where its prefix ended and when. */
+export interface LongEntry {
+  at: number;
+  model: string;
+  /** Prefix hash of the last block the entry covers. */
+  prefixHash: string;
+  prefixTokens: number;
+}
+
+/** Block positions a read searches back from a breakpoint (Anthropic and Claude on Bedrock). */
+const LOOKBACK_BLOCKS = 20;
+
+/**
+ * Tokens of this request's prefix that an earlier 1-hour entry still protects against a pause
+ * (`TtlPolicyInput.protectedTokens`): the entry's prefix when it is a prefix of this request on
+ * the same model, within the lookback window of the history breakpoint, and young enough to
+ * outlive a pause of half an hour; else 0.
+ *
+ * @example
+ * protectedTokens(current, { at: 0, model, prefixHash: hashes[3], prefixTokens: 9_000 }); // 9000
+ */
+export function protectedTokens(current: WriteEstimateInput, entry: LongEntry | null): number {
+  if (!entry || entry.model !== current.model || current.at - entry.at > ONE_HOUR / 2) return 0;
+  const index = current.prefixHashes.lastIndexOf(entry.prefixHash);
+  if (index < 0 || current.prefixHashes.length - 1 - index >= LOOKBACK_BLOCKS) return 0;
+  return entry.prefixTokens;
+}

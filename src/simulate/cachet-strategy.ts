@@ -7,7 +7,14 @@ import { providerEntry } from '../providers/registry.js';
 import { chooseDeferredToolPlacement } from '../runtime/choose-deferred-tool-placement.js';
 import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
 import { tailPricingFor } from '../runtime/tail-pricing.js';
-import { chooseHistoryTtl, estimateWriteTokens, type PreviousPrefix, TTL_LIFETIME_MS } from '../runtime/ttl-policy.js';
+import {
+  chooseHistoryTtl,
+  estimateWriteTokens,
+  type LongEntry,
+  type PreviousPrefix,
+  protectedTokens,
+  TTL_LIFETIME_MS,
+} from '../runtime/ttl-policy.js';
 import { Session } from '../session/session.js';
 import { ActivationBudget } from '../skills/activation-budget.js';
 import { SkillTools } from '../skills/skill-tools.js';
@@ -99,6 +106,8 @@ export function cachetStrategy(
   const gapsMs: number[] = [];
   let lastRequestAt: number | null = null;
   let previousPrefix: PreviousPrefix | null = null;
+  // The newest 1-hour entry the session wrote: what a pause would not expire.
+  let longEntry: LongEntry | null = null;
   let requestsMade = 0;
   // The adapter's state from the previous request (Anthropic: the entries its breakpoints wrote,
   // for the lookback guard, and the padding decision pinned for the whole session).
@@ -166,9 +175,13 @@ export function cachetStrategy(
                   priorGapsMs,
                   prefixTokens,
                   newTokens: estimateWriteTokens(current, previousPrefix),
+                  protectedTokens: protectedTokens(current, longEntry),
                   expectedRemainingRequests: expectedRequests - requestsMade - 1,
                 })
               : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
+          if (choice.ttl === '1h') {
+            longEntry = { at: step.at, model: request.model, prefixHash: current.prefixHashes.at(-1) ?? '', prefixTokens };
+          }
           previousPrefix = {
             at: step.at,
             model: request.model,
