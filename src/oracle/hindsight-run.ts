@@ -1,6 +1,13 @@
 import type { ContentBlock, ToolDefinition } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
-import { sessionStaticText, skillBlockText, skillIndexText, timeText, toolGuidanceText } from '../simulate/workload-content.js';
+import {
+  sessionStaticText,
+  skillBlockText,
+  skillIndexText,
+  timeText,
+  toolGuidanceText,
+  workingMemoryPair,
+} from '../simulate/workload-content.js';
 import type { CountableItem, TokenCounter } from '../tokens/token-counter.js';
 import { type DiscoverableTool, turnModels, type Workload } from '../workloads/workload.js';
 
@@ -59,13 +66,27 @@ export interface HindsightRequest {
  */
 export function hindsightRunOf(
   workload: Workload,
-  context: { provider: ProviderId; model: string; counter: TokenCounter },
+  context: {
+    provider: ProviderId;
+    model: string;
+    counter: TokenCounter;
+    /**
+     * Per request, the tokens the provider's cache model counts for the same content sent the
+     * plainest way (no tail, no padding): the wire's own framing — message headers, a chat
+     * template's tool preamble, a tool result's JSON wrapper — that every layout pays. Without
+     * it, content is counted bare.
+     */
+    wireTokens?: readonly number[];
+  },
 ): HindsightRun {
   const { counter } = context;
-  const unit = (id: string, item: CountableItem): HindsightUnit => ({
-    id,
-    tokens: Math.max(0, counter.countBlock(item) - 1),
-  });
+  // Content counted exactly, by unit id: what the wire total is compared against.
+  const exact = new Map<string, number>();
+  const unit = (id: string, item: CountableItem): HindsightUnit => {
+    const tokens = counter.countBlock(item);
+    exact.set(id, tokens);
+    return { id, tokens: Math.max(0, tokens - 1) };
+  };
   const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text });
   const blockUnit = (id: string, block: ContentBlock | ToolDefinition): HindsightUnit => unit(id, block);
 
@@ -77,7 +98,18 @@ export function hindsightRunOf(
   statics.push(textUnit('system', persona));
   const project = sessionStaticText(workload);
   if (project) statics.push(textUnit('project', project));
-  if (workload.workingMemory) statics.push(textUnit('working-memory', workload.workingMemory.trimEnd()));
+  if (workload.workingMemory) {
+    const memory = textUnit('working-memory', workload.workingMemory.trimEnd());
+    statics.push(memory);
+    // Against the wire count, the memory is content as Cachet restores it (a user/assistant
+    // pair): its wrapper is Cachet's choice, not framing every layout pays (a system tag is
+    // shorter).
+    const pair: CountableItem[] = workingMemoryPair(workload.workingMemory).flatMap((message) => [...message.content]);
+    exact.set(
+      memory.id,
+      pair.reduce((total, block) => total + counter.countBlock(block), 0),
+    );
+  }
 
   const requests: HindsightRequest[] = [];
   const history: HindsightUnit[] = [];
@@ -93,6 +125,27 @@ export function hindsightRunOf(
       // The same definition, as a deferred tool's reference appended to history.
       into.push({ id: `${prefix}/tool-reference/${tool.tool.name}`, tokens: definition.tokens, toolReference: true });
     }
+  };
+  // The wire's framing, as units of its own: what request i's wire count adds to its content
+  // beyond the framing already placed, placed where request i's new content starts (the first
+  // request's with the static prefix). Never negative: a count below the content's leaves the
+  // content's bare count, which stays a lower bound.
+  let framed = 0;
+  // Tools of the library not discovered yet count as content too: a layout that declares them
+  // up front sends them, and their definitions are not framing.
+  const libraryTokens = (discoveredSoFar: readonly HindsightUnit[]) =>
+    workload.toolLibrary
+      .filter((entry) => !discoveredSoFar.some((known) => known.id === `tool:${entry.tool.name}`))
+      .reduce((total, entry) => total + counter.countBlock(entry.tool), 0);
+  const frame = (index: number, parts: ReadonlyArray<readonly HindsightUnit[]>): HindsightUnit | null => {
+    const wire = context.wireTokens?.[index];
+    if (wire === undefined) return null;
+    let content = libraryTokens(discovered);
+    for (const list of parts)
+      for (const part of list) content += part.id.startsWith('frame/') ? 0 : (exact.get(part.id) ?? part.tokens);
+    const tokens = Math.max(0, wire - content - framed);
+    framed += tokens;
+    return tokens > 0 ? { id: `frame/${index}`, tokens } : null;
   };
   for (const turn of workload.turns) {
     // Tools connecting at the turn (an MCP server coming up) arrive before its user message.
@@ -111,9 +164,16 @@ export function hindsightRunOf(
     // The clock's wording and resolution are each strategy's choice (a turn-scoped clock may be
     // coarser): it is counted as free, so no rendering of it can undercut the oracle.
     const clockAt = (at: number) => (turn.tail.time ? { id: `clock@${at}#${timeText(at)}`, tokens: 0 } : null);
-    const earlierHistory = [...history];
+    let earlierHistory = [...history];
     const turnHistory: HindsightUnit[] = [];
     for (const step of turn.steps) {
+      const index = requests.length;
+      const framing = frame(index, [tools, [...discovered], statics, earlierHistory, userMessage, turnHistory]);
+      if (framing && index === 0) statics.push(framing);
+      else if (framing && step === turn.steps[0]) {
+        history.push(framing);
+        earlierHistory = [...history];
+      } else if (framing) turnHistory.push(framing);
       requests.push({
         turn: turn.turn,
         step: step.step,

@@ -169,6 +169,20 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   // in the same tokens: the engine's own model judging the reference bodies with their replies.
   const localReference = local ? createCacheModel(provider) : null;
   const cache = createCacheModel(provider, local ? {} : { counter });
+  // The wire's own framing, which every layout pays (message headers; on a local engine the chat
+  // template's tool preamble and tool-call / tool-response wrappers): the oracle is told the
+  // cache model's count of the plainest layout of the same content — Cachet's zones with every
+  // tail item request-scoped (so history holds only the workload's content), without padding.
+  const framing = {
+    reference: cachetStrategy(workload, {
+      provider,
+      model,
+      sessionId: `${sessionId}/framing`,
+      options: { padding: 'never', ttl: '5m', tailScope: 'request' },
+    }),
+    model: createCacheModel(provider, local ? {} : { counter }),
+    tokens: [] as number[],
+  };
   const compactedIdeal = options.compaction ? compactedIdealReads(provider, model, counter, adapter, local) : null;
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
@@ -180,6 +194,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   for (const turn of workload.turns) {
     driver.beginTurn(turn);
     reference.beginTurn(turn);
+    framing.reference.beginTurn(turn);
     for (const step of turn.steps) {
       const rewritesBefore = driver.session.historyRewrites;
       options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
@@ -195,6 +210,14 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       const referenceIdealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
         : ideal.next(referenceBody, step.at);
+      {
+        const plain = framing.reference.request(turn, step);
+        const plainBody = adapter.convertRequest(
+          { ...plain.canonical, tail: { items: [], inToolLoop: plain.canonical.tail.inToolLoop } },
+          entry.planOptions({ padding: 'never', ...plain.deferredTools }),
+        ).body;
+        framing.tokens.push(framing.model.judge(plainBody, { at: step.at }).inputTokens);
+      }
       // With compaction the physical limit is measured on the compacted requests: the strategy's
       // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
@@ -242,12 +265,17 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       previousBody = built.body;
       driver.endStep(turn, step);
       reference.endStep(turn, step);
+      framing.reference.endStep(turn, step);
       options.onProgress?.(requests.length, all.length);
     }
   }
-  const oracle = hindsightOracle(hindsightRunOf(workload, { provider, model, counter }), (requestModel) =>
-    oracleRulesFor(provider, requestModel),
-  );
+  const run = hindsightRunOf(workload, {
+    provider,
+    model,
+    counter,
+    wireTokens: framing.tokens,
+  });
+  const oracle = hindsightOracle(run, (requestModel) => oracleRulesFor(provider, requestModel));
   return {
     workload: workload.name,
     provider,

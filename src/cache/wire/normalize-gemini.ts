@@ -1,7 +1,7 @@
 import { sha256 } from '../../model/hash.js';
 import { isRecord, type JsonRecord, jsonText } from './json-helpers.js';
 import { wireParamUnit, wireUnit } from './normalize-anthropic.js';
-import { toolCountable, toolUseCountable } from './wire-countable.js';
+import { toolCountable, toolResultCountable, toolUseCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireUnit } from './wire-unit.js';
 
 /** Estimated tokens of an inline image or file part (Gemini bills 258 tokens per image up to 384 px). */
@@ -80,8 +80,18 @@ function partUnit(
     };
   }
   if (isRecord(record.functionResponse)) {
-    const text = jsonText(record.functionResponse.response);
-    return wireUnit(zone, path, json, role, messageIndex, text, undefined, 'tool_result', null);
+    const response = record.functionResponse.response;
+    const text = jsonText(response);
+    const unit = wireUnit(zone, path, json, role, messageIndex, text, undefined, 'tool_result', null);
+    // A result sent as `{ output }` or `{ error }` (what the adapter writes) is counted as the
+    // tool result's text, as the other wires count theirs; the JSON wrapper and its escaping are
+    // the wire's framing, which no count model renders.
+    const only = isRecord(response) ? Object.entries(response) : [];
+    const [key, value] = only.length === 1 ? (only[0] as [string, unknown]) : ['', null];
+    if ((key === 'output' || key === 'error') && typeof value === 'string') {
+      return { ...unit, countable: toolResultCountable([value]) };
+    }
+    return unit;
   }
   return wireUnit(zone, path, json, role, messageIndex, json, 'json', 'other', null);
 }

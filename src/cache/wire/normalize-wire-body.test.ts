@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cacheHorizon, cacheLifetimeMs, minimumPrefixTokens } from './cache-rules.js';
+import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
+import { cacheHorizon, cacheLifetimeMs, minimumPrefixTokens, unitTokens } from './cache-rules.js';
 import { detectWireFormat, normalizeWireBody } from './normalize-wire-body.js';
 
 describe('detectWireFormat', () => {
@@ -110,5 +111,25 @@ describe('normalizeWireBody', () => {
     expect(marked).toMatchObject({ path: 'messages[0].content[0]', breakpoint: '30m', text: '{"type":"text","text":"sys"}' });
     expect(cacheHorizon(normalized)).toBe(normalized.units.indexOf(marked!) + 1);
     expect(cacheLifetimeMs(normalized)).toBe(24 * 60 * 60_000);
+  });
+});
+
+describe('Gemini tool results', () => {
+  it('counts a { output } response as the result text, not its escaped JSON', () => {
+    const output = 'line "one"\n\tline two\n'.repeat(40);
+    const body = {
+      model: 'gemini-2.5-flash',
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'run', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'run', response: { output } } }] },
+      ],
+    };
+    const counter = openAiTokenCounter('o200k_base');
+    const result = normalizeWireBody(body, 'gemini').units.find((unit) => unit.kind === 'tool_result');
+    expect(result).toBeDefined();
+    const asText = counter.countBlock({ type: 'tool_result', toolUseId: '', content: [{ type: 'text', text: output }] });
+    expect(unitTokens(result!, counter)).toBe(asText);
+    expect(counter.countText(JSON.stringify({ output }))).toBeGreaterThan(asText);
   });
 });
