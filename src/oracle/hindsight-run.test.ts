@@ -34,7 +34,7 @@ describe('hindsightRunOf', () => {
     const last = framed.requests.length - 1;
     expect(frameTokens(framed.requests[last] as HindsightRequest)).toBeGreaterThanOrEqual(300 + 20 * last);
     // Framing already placed is never placed again, and a wire that counts less than the content places none.
-    const less = hindsightRunOf(workload, { ...context, wireTokens: content.map((tokens) => tokens - 50) });
+    const less = hindsightRunOf(workload, { ...context, wireTokens: content.map((tokens) => tokens - 500) });
     expect(less.requests.every((request) => frameTokens(request) === 0)).toBe(true);
   });
 });

@@ -82,13 +82,15 @@ export function hindsightRunOf(
   const { counter } = context;
   // Content counted exactly, by unit id: what the wire total is compared against.
   const exact = new Map<string, number>();
-  const unit = (id: string, item: CountableItem): HindsightUnit => {
+  const unit = (id: string, item: CountableItem, joinable: boolean): HindsightUnit => {
     const tokens = counter.countBlock(item);
     exact.set(id, tokens);
-    return { id, tokens: Math.max(0, tokens - 1) };
+    return { id, tokens: joinable ? Math.max(0, tokens - 1) : tokens };
   };
-  const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text });
-  const blockUnit = (id: string, block: ContentBlock | ToolDefinition): HindsightUnit => unit(id, block);
+  // Text a layout may join with other text (system parts, user text with the tail) is counted one
+  // token short; blocks every layout sends as they are (tools, replies, tool results, images) exactly.
+  const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text }, true);
+  const blockUnit = (id: string, block: ContentBlock | ToolDefinition): HindsightUnit => unit(id, block, false);
 
   const tools = workload.tools.map((tool) => blockUnit(`tool:${tool.name}`, tool));
   const statics: HindsightUnit[] = [];

@@ -139,7 +139,10 @@ function openAIRules(rates: Rates, model: string): OracleRules {
     shortTtlMs: CACHE_LIFETIMES_MS.openAi24h,
     longTtlMs: CACHE_LIFETIMES_MS.openAi24h,
     minimumTokens: resolveOpenAIModel(model).minimumPrefixTokens,
-    incrementTokens: 128,
+    // OpenAI reads in 1,024 + k × 128-token steps, but where the steps fall depends on the
+    // layout (a few more tokens of wording or padding reach the next step): rounding the oracle's
+    // own, tighter layout down could cost it a step a looser layout reads, so it is not applied.
+    incrementTokens: 1,
     reusesReply: false,
     deferredTools: false,
     maxCachedTokens: Number.POSITIVE_INFINITY,

@@ -26,11 +26,16 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   const model = stringField(body, 'model') ?? '';
   units.push(paramUnit('model', jsonText(body.model)));
   const tools = Array.isArray(body.tools) ? body.tools : [];
+  const deferred = new Map<string, JsonRecord>();
   tools.forEach((tool, index) => {
     const record = isRecord(tool) ? tool : {};
     // Deferred definitions are not part of the prefix: the model loads them through
     // `tool_reference` blocks in history (platform docs, "Tool use with prompt caching").
-    if (record.defer_loading === true) return;
+    if (record.defer_loading === true) {
+      const name = stringField(record, 'name');
+      if (name) deferred.set(name, record);
+      return;
+    }
     const text = jsonText(withoutKeys(record, MARKER_KEYS));
     units.push({
       ...unit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', cacheControlTtl(record.cache_control)),
@@ -97,6 +102,7 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
         );
       }
       units.push(blockUnit);
+      units.push(...toolReferenceUnits(blockRecord, path, role, messageIndex, deferred));
     });
   });
   return {
@@ -148,6 +154,34 @@ function contentBlockUnit(block: JsonRecord, path: string, role: string, message
     default:
       return unit('messages', path, text, role, messageIndex, text, undefined, 'other', ttl);
   }
+}
+
+/**
+ * A `tool_reference` in a tool result expands, in the prompt, to the referenced deferred tool's
+ * definition at that place in history: each is a unit counted as that definition (inside the
+ * block, so not a breakpoint position of its own).
+ */
+function toolReferenceUnits(
+  block: JsonRecord,
+  path: string,
+  role: string,
+  messageIndex: number,
+  deferred: ReadonlyMap<string, JsonRecord>,
+): WireUnit[] {
+  if (block.type !== 'tool_result' || !Array.isArray(block.content)) return [];
+  return block.content.flatMap((part, index) => {
+    if (!isRecord(part) || part.type !== 'tool_reference') return [];
+    const name = stringField(part, 'tool_name') ?? '';
+    const definition = deferred.get(name);
+    const text = jsonText(definition ? withoutKeys(definition, [...MARKER_KEYS, 'defer_loading']) : part);
+    const referencePath = `${path}.content[${index}]`;
+    return [
+      {
+        ...unit('messages', referencePath, text, role, messageIndex, text, 'json', 'tool', null, false),
+        countable: definition ? toolCountable(definition) : null,
+      },
+    ];
+  });
 }
 
 function toolResultParts(content: unknown): { texts: string[]; images: number } {

@@ -15,6 +15,7 @@ import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import type { AnthropicCacheState, BreakpointSlot, PlannedBreakpoint, ZoneTtls } from '../anthropic/place-breakpoints.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
+import { toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { convertBlockToBedrock, convertToolToBedrock } from './convert-blocks.js';
 import { type BedrockModelRow, isBedrockClaude, resolveBedrockModel } from './models.js';
 import type { BedrockOptions } from './options.js';
@@ -54,7 +55,8 @@ interface Placed {
  * const output = await new BedrockRuntimeClient({}).send(new ConverseCommand(body));
  * lastState = metadata.cacheState;
  */
-export function convertToBedrock(request: CanonicalRequest, options: BedrockOptions = {}): BedrockConversionResult {
+export function convertToBedrock(canonical: CanonicalRequest, options: BedrockOptions = {}): BedrockConversionResult {
+  const request = { ...canonical, tools: toolsWithDeferred(canonical, options.deferredTools ?? 'append') };
   const counter = options.tokenCounter ?? charsPerTokenCounter();
   const row = resolveBedrockModel(request.model, options.models);
   const mode = options.breakpoints ?? 'plan';

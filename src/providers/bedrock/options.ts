@@ -1,5 +1,6 @@
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { AnthropicCacheState, CallerMarker } from '../anthropic/place-breakpoints.js';
+import type { DeferredToolPlacement } from '../shared/deferred-tool-placement.js';
 import type { BedrockModelRow, BedrockTtl } from './models.js';
 import type { BedrockCheckpointMode } from './place-breakpoints.js';
 
@@ -23,4 +24,9 @@ export interface BedrockOptions {
   markers?: readonly CallerMarker[];
   /** Model rows that override or extend the built-in tables. */
   models?: readonly BedrockModelRow[];
+  /**
+   * Where the session's deferred tools go (Converse cannot defer loading): `append` [default]
+   * adds each to `toolConfig.tools` when history loads it, `upfront` declares them all.
+   */
+  deferredTools?: DeferredToolPlacement;
 }

@@ -36,8 +36,9 @@ export const bedrockProvider: ProviderEntry = {
       ? `us.anthropic.${claude}-v1:0`
       : DEFAULT_BEDROCK_MODEL;
   },
-  planOptions: ({ historyTtl, previous, tokenCounter }) => ({
+  planOptions: ({ historyTtl, previous, tokenCounter, deferredToolPlacement }) => ({
     ...(historyTtl ? { ttl: { history: historyTtl } } : {}),
+    ...(deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
     ...(previous !== undefined ? { previous } : {}),
     ...(tokenCounter ? { tokenCounter } : {}),
   }),

@@ -13,6 +13,7 @@ import { sha256 } from '../../model/hash.js';
 import type { CanonicalRequest, GenerationParams } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
+import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { convertBlockToGemini, convertToolToGemini, type PartContext } from './convert-blocks.js';
 
 /** An explicit cache the request reads: its resource name and what it holds. */
@@ -28,6 +29,11 @@ export interface GeminiExplicitCacheRef {
 export interface GeminiOptions {
   /** Read this explicit cache instead of sending the static zones (see `createGeminiCacheSession`). */
   explicitCache?: GeminiExplicitCacheRef | null;
+  /**
+   * Where the session's deferred tools go (Gemini cannot defer loading): `append` [default] adds
+   * each to the function declarations when history loads it, `upfront` declares them all.
+   */
+  deferredTools?: DeferredToolPlacement;
 }
 
 export interface GeminiConversionMetadata extends ConversionMetadata {
@@ -65,7 +71,8 @@ export interface GeminiStaticPrefix {
  * const { body } = convertToGemini(assemble(session));
  * const response = await ai.models.generateContent(body);
  */
-export function convertToGemini(request: CanonicalRequest, options: GeminiOptions = {}): GeminiConversionResult {
+export function convertToGemini(canonical: CanonicalRequest, options: GeminiOptions = {}): GeminiConversionResult {
+  const request = { ...canonical, tools: toolsWithDeferred(canonical, options.deferredTools ?? 'append') };
   const warnings: AdapterWarning[] = [];
   const prefix = geminiStaticPrefix(request);
   const staticHash = hashStatic(prefix);

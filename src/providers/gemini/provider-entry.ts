@@ -23,6 +23,6 @@ export const geminiProvider: ProviderEntry = {
   route: (model) => ({ rules: 'openai', upstreamModel: model.replace(/^models\//, ''), priceVendor: 'google' }),
   prefixParams: () => [],
   counterpartModel: (model) => (model.replace(/^models\//, '').startsWith('gemini-') ? model : DEFAULT_GEMINI_MODEL),
-  planOptions: () => ({}),
+  planOptions: ({ deferredToolPlacement }) => (deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
   chatTemplate: () => 'other',
 };
