@@ -1,5 +1,8 @@
 import { Hono } from 'hono';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import type { CacheModel } from '../../cache/models/cache-verdict.js';
+import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
+import type { ModelledRequestCost, ProxyForwardedPayload } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { totalInputTokens, type Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
@@ -8,6 +11,8 @@ import { readOpenAIChatReply } from '../../providers/openai-chat/parse-stream.js
 import { readOpenAIResponsesReply } from '../../providers/openai-responses/parse-stream.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { StreamReader, StreamSummary } from '../../providers/shared/stream-summary.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import { type Conversation, createConversationTracker } from './conversation-tracker.js';
@@ -78,6 +83,11 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   const tracker = createConversationTracker(options.bus, options.maxConversations);
+  // One counter per rule set for every conversation's plan models (their memos are shared).
+  const modelCounters: CacheModelOptions = {
+    anthropic: { counter: anthropicEstimator() },
+    openai: { counter: openAITokenCounter() },
+  };
   const inFlight = new Set<Promise<void>>();
   const app = new Hono();
 
@@ -103,6 +113,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     let conversation: Conversation | null = null;
     let sent: Uint8Array<ArrayBuffer> | null = bytes;
     let sentBody: JsonRecord | null = null;
+    let plannedBreakpoints: string[] = [];
     if (plan && route && bytes) {
       clientBody = parseJson(bytes);
       if (clientBody) {
@@ -119,6 +130,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         );
         conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
         sentBody = planned.body;
+        plannedBreakpoints = planned.breakpoints;
         sent = encoder.encode(JSON.stringify(planned.body));
       }
     }
@@ -167,6 +179,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         clientBody,
         sentBody: sentBody ?? clientBody,
         planned: sentBody !== null,
+        plannedBreakpoints,
         summary,
         status,
         durationMs: performance.now() - started,
@@ -220,6 +233,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       clientBody: JsonRecord;
       sentBody: JsonRecord;
       planned: boolean;
+      plannedBreakpoints: string[];
       summary: StreamSummary;
       status: number;
       durationMs: number;
@@ -249,6 +263,22 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
       });
     }
+    if (bus) {
+      bus.emit('proxy.forwarded', conversation.id, exchange.at, {
+        turn,
+        step: 0,
+        provider: conversation.provider,
+        model,
+        mode: exchange.planned ? 'plan' : 'pass-through',
+        status: exchange.status,
+        durationMs: Math.round(exchange.durationMs * 10) / 10,
+        responseId: exchange.summary.responseId,
+        plannedBreakpoints: exchange.plannedBreakpoints,
+        plan: exchange.planned
+          ? comparePlan(modelCounters, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
+          : null,
+      });
+    }
     judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn);
     options.capture?.({
       at: exchange.at,
@@ -271,6 +301,42 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     },
     conversations: () => tracker.size,
   };
+}
+
+/**
+ * What the client's own body would have read and cost, against the planned body, each judged by
+ * the conversation's own cache model (the upstream only ever sees the planned one). Null when a
+ * body cannot be judged (a shape the model refuses): the exchange is still recorded.
+ */
+function comparePlan(
+  modelCounters: CacheModelOptions,
+  conversation: Conversation,
+  clientBody: JsonRecord,
+  plannedBody: JsonRecord,
+  at: number,
+  model: string,
+): ProxyForwardedPayload['plan'] {
+  conversation.planModels ??= {
+    client: createCacheModel(conversation.provider, modelCounters),
+    planned: createCacheModel(conversation.provider, modelCounters),
+  };
+  const judged = (cacheModel: CacheModel, body: JsonRecord): ModelledRequestCost | null => {
+    try {
+      const verdict = cacheModel.judge(body, { at });
+      return {
+        inputTokens: verdict.inputTokens,
+        cacheReadTokens: verdict.cacheReadTokens,
+        cacheWriteTokens: verdict.cacheWriteTokens,
+        costUsd: costOf(verdict.usage, conversation.provider, model).costUsd,
+      };
+    } catch {
+      return null;
+    }
+  };
+  const client = judged(conversation.planModels.client, clientBody);
+  const planned = judged(conversation.planModels.planned, plannedBody);
+  if (!client || !planned) return null;
+  return { client, planned, savedUsd: client.costUsd - planned.costUsd };
 }
 
 /** Shortfalls smaller than this are rounding (OpenAI reads in 128-token steps), not misses. */
