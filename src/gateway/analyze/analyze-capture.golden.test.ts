@@ -7,7 +7,8 @@ import { variedCapture } from './test-support/varied-capture.js';
  * `__fixtures__/varied-capture.analysis.json` is `analyzeCapture`'s output on the varied capture
  * as written before the speed work on `cachet analyze` (memoised token counts, prefix hashes
  * reused across a conversation, no deep clone in the plan): every figure, cause and excerpt
- * must stay the same. Regenerate it only for a deliberate change of the analysis.
+ * must stay the same. Regenerated once since, to add `causeAgreement` per conversation (every
+ * other field unchanged). Regenerate it only for a deliberate change of the analysis.
  */
 const golden = JSON.parse(readFileSync(new URL('./__fixtures__/varied-capture.analysis.json', import.meta.url), 'utf8'));
 

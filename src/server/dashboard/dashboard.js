@@ -111,7 +111,7 @@
           element(
             'li',
             { 'data-request': String(request.index + 1), 'data-cause': cacheBreak.cause },
-            `request ${request.index + 1}: ${cacheBreak.cause}${where ? ` at ${where}` : ''}, ${formatTokens(cacheBreak.missedTokens)} tokens missed`,
+            `request ${request.index + 1}: ${cacheBreak.cause}${where ? ` at ${where}` : ''}, ${formatTokens(cacheBreak.missedTokens)} tokens missed${cacheBreak.serverCause ? ` (provider: ${cacheBreak.serverCause.type})` : ''}`,
           ),
         );
       }
