@@ -1,5 +1,4 @@
 import { type BreakDetector, createBreakDetector } from '../../cache/break/break-detector.js';
-import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
@@ -19,11 +18,6 @@ export interface Conversation {
   lastBreakpointPosition: number | null;
   /** The previous recorded request: judged again only when this one reads less than it left cached. */
   previous: { body: unknown; at: number; cachedTokens: number } | null;
-  /**
-   * Under `--plan`: one cache model for the client's own bodies and one for the planned bodies,
-   * so each request's modelled cost can be compared (created on the first planned exchange).
-   */
-  planModels: { client: CacheModel; planned: CacheModel } | null;
 }
 
 export interface ConversationTracker {
@@ -58,7 +52,6 @@ export function createConversationTracker(bus: EventBus | undefined, limit = 10_
           lastResponseId: null,
           lastBreakpointPosition: null,
           previous: null,
-          planModels: null,
         };
         if (conversations.size >= limit) conversations.delete(conversations.keys().next().value as string);
       }

@@ -83,11 +83,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   const tracker = createConversationTracker(options.bus, options.maxConversations);
-  // One counter per rule set for every conversation's plan models (their memos are shared).
-  const modelCounters: CacheModelOptions = {
-    anthropic: { counter: anthropicEstimator() },
-    openai: { counter: openAITokenCounter() },
-  };
+  const planModels = createPlanModels();
   const inFlight = new Set<Promise<void>>();
   const app = new Hono();
 
@@ -275,7 +271,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         responseId: exchange.summary.responseId,
         plannedBreakpoints: exchange.plannedBreakpoints,
         plan: exchange.planned
-          ? comparePlan(modelCounters, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
+          ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
           : null,
       });
     }
@@ -304,22 +300,52 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
 }
 
 /**
+ * Conversations whose plan comparison is kept. Each keeps two cache models holding about two
+ * normalized copies of its last body, so fewer are kept than conversations are tracked; a
+ * conversation judged again after it was dropped starts both models cold (the comparison stays fair).
+ */
+const PLAN_COMPARISON_CONVERSATIONS = 1_000;
+
+interface PlanModels {
+  /** The conversation's two models (client's bodies, planned bodies), most recently used kept. */
+  of(conversation: Conversation): { client: CacheModel; planned: CacheModel };
+}
+
+function createPlanModels(limit = PLAN_COMPARISON_CONVERSATIONS): PlanModels {
+  // One counter per rule set for every conversation (their memos are shared).
+  const counters: CacheModelOptions = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAITokenCounter() } };
+  const byConversation = new Map<string, { client: CacheModel; planned: CacheModel }>();
+  return {
+    of(conversation) {
+      let models = byConversation.get(conversation.id);
+      if (models) byConversation.delete(conversation.id);
+      else {
+        models = {
+          client: createCacheModel(conversation.provider, counters),
+          planned: createCacheModel(conversation.provider, counters),
+        };
+        if (byConversation.size >= limit) byConversation.delete(byConversation.keys().next().value as string);
+      }
+      byConversation.set(conversation.id, models);
+      return models;
+    },
+  };
+}
+
+/**
  * What the client's own body would have read and cost, against the planned body, each judged by
  * the conversation's own cache model (the upstream only ever sees the planned one). Null when a
  * body cannot be judged (a shape the model refuses): the exchange is still recorded.
  */
 function comparePlan(
-  modelCounters: CacheModelOptions,
+  planModels: PlanModels,
   conversation: Conversation,
   clientBody: JsonRecord,
   plannedBody: JsonRecord,
   at: number,
   model: string,
 ): ProxyForwardedPayload['plan'] {
-  conversation.planModels ??= {
-    client: createCacheModel(conversation.provider, modelCounters),
-    planned: createCacheModel(conversation.provider, modelCounters),
-  };
+  const models = planModels.of(conversation);
   const judged = (cacheModel: CacheModel, body: JsonRecord): ModelledRequestCost | null => {
     try {
       const verdict = cacheModel.judge(body, { at });
@@ -333,8 +359,8 @@ function comparePlan(
       return null;
     }
   };
-  const client = judged(conversation.planModels.client, clientBody);
-  const planned = judged(conversation.planModels.planned, plannedBody);
+  const client = judged(models.client, clientBody);
+  const planned = judged(models.planned, plannedBody);
   if (!client || !planned) return null;
   return { client, planned, savedUsd: client.costUsd - planned.costUsd };
 }
