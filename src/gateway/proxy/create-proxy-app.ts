@@ -270,9 +270,10 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         durationMs: Math.round(exchange.durationMs * 10) / 10,
         responseId: exchange.summary.responseId,
         plannedBreakpoints: exchange.plannedBreakpoints,
-        plan: exchange.planned
-          ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
-          : null,
+        plan:
+          exchange.planned && plan?.savings !== false
+            ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
+            : null,
       });
     }
     judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn);

@@ -85,6 +85,19 @@ describe('cachet proxy --plan: what the plan saved against the client’s own ma
     expect(all.savedUsd).toBeCloseTo(one.savedUsd + systemOnly.savedUsd, 12);
   });
 
+  it('--no-plan-savings: planned exchanges are forwarded and recorded without the comparison', async () => {
+    harness = await startHarness({ proxy: { plan: { savings: false } } });
+    const anthropic = new Anthropic({ apiKey: TEST_KEY, baseURL: harness.proxy.url, maxRetries: 0 });
+    for (let turn = 1; turn <= 2; turn++) await anthropic.messages.create(anthropicTurn(turn, { marked: false }));
+    await harness.flush();
+    const forwarded = (await harness.store.events({ types: ['proxy.forwarded'] })) as CachetEvent<'proxy.forwarded'>[];
+    expect(forwarded.map((event) => [event.payload.mode, event.payload.plan])).toEqual([
+      ['plan', null],
+      ['plan', null],
+    ]);
+    expect(forwarded[1]!.payload.plannedBreakpoints).toEqual(['tools[0]', 'system[0]', 'messages[2].content[0]']);
+  });
+
   it('without --plan: proxy.forwarded events carry no comparison, and the analytics count nothing', async () => {
     harness = await startHarness();
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: `${harness.proxy.url}/v1`, maxRetries: 0 });
