@@ -250,16 +250,6 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       });
     }
     if (bus) {
-      bus.emit('usage.recorded', conversation.id, exchange.at, {
-        turn,
-        step: 0,
-        model,
-        usage,
-        costUsd: costOf(usage, conversation.provider, model).costUsd,
-        uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
-      });
-    }
-    if (bus) {
       bus.emit('proxy.forwarded', conversation.id, exchange.at, {
         turn,
         step: 0,
@@ -274,6 +264,16 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
           exchange.planned && plan?.savings !== false
             ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
             : null,
+      });
+    }
+    if (bus) {
+      bus.emit('usage.recorded', conversation.id, exchange.at, {
+        turn,
+        step: 0,
+        model,
+        usage,
+        costUsd: costOf(usage, conversation.provider, model).costUsd,
+        uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
       });
     }
     judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn);

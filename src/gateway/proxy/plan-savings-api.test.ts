@@ -108,6 +108,15 @@ describe('cachet proxy --plan: what the plan saved against the client’s own ma
       ['pass-through', null, 'openai-chat'],
       ['pass-through', null, 'openai-chat'],
     ]);
+    // As request.assembled in the library, proxy.forwarded comes before the turn's usage.recorded.
+    const ordered = await harness.store.events({ sessionId: forwarded[0]!.sessionId });
+    expect(ordered.map((event) => event.type)).toEqual([
+      'session.started',
+      'proxy.forwarded',
+      'usage.recorded',
+      'proxy.forwarded',
+      'usage.recorded',
+    ]);
     const answer = await (await createApp({ store: harness.store }).request('/analytics/plan_savings')).json();
     expect(answer).toMatchObject({
       requests: 0,
