@@ -72,7 +72,7 @@ describe('cachet emulate: Responses API state (previous_response_id, store)', ()
     const stored = await stateful.responses.create({ model: 'gpt-4.1', input: 'Say hello.' });
     const next = await stateful.responses.create({ model: 'gpt-4.1', input: 'And again.', previous_response_id: stored.id });
     expect(next.usage!.input_tokens).toBeGreaterThan(stored.usage!.input_tokens);
-    // A function_call_output may answer a call made in the stored response.
+    // A function_call_output may answer only a call made in the stored conversation.
     const call = { type: 'function_call_output' as const, call_id: 'call_missing', output: '{}' };
     const unanswered = await stateful.responses
       .create({ model: 'gpt-4.1', input: [call], previous_response_id: stored.id })
@@ -80,5 +80,33 @@ describe('cachet emulate: Responses API state (previous_response_id, store)', ()
     expect((unanswered as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
       message: 'No tool call found for function call output with call_id call_missing.',
     });
+  });
+
+  it('accepts a function_call_output answering a call of the stored response', async () => {
+    const emulator = await startEmulator({
+      now: () => Date.UTC(2026, 10, 23, 10, 0, 0),
+      apiKey: KEY,
+      replies: [{ toolCalls: [{ name: 'read_file', input: { path: 'a.ts' } }] }, { text: 'Done.' }],
+    });
+    running.push(emulator);
+    const client = new OpenAI({ apiKey: KEY, baseURL: `${emulator.url}/v1`, maxRetries: 0 });
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'read_file',
+        parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        strict: false,
+      },
+    ];
+    const first = await client.responses.create({ model: 'gpt-4.1', tools, input: 'Read a.ts.' });
+    const call = first.output.find((item) => item.type === 'function_call');
+    expect(call).toMatchObject({ name: 'read_file' });
+    const second = await client.responses.create({
+      model: 'gpt-4.1',
+      tools,
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: (call as { call_id: string }).call_id, output: 'export {}' }],
+    });
+    expect(second.output_text).toBe('Done.');
   });
 });
