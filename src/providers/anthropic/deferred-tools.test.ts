@@ -76,4 +76,31 @@ describe('Anthropic deferred tools', () => {
     const without = createAnthropicCacheModel().judge(withoutDeferred, { at: 0 });
     expect(withDeferred.inputTokens).toBe(without.inputTokens);
   });
+
+  it('counts a tool_reference as the definition it loads into history', () => {
+    const value = session();
+    const before = createAnthropicCacheModel().judge(convertRequest(assemble(value)).body, { at: 0 }).inputTokens;
+    loadPublishPage(value);
+    const body = convertRequest(assemble(value)).body;
+    const loaded = createAnthropicCacheModel().judge(body, { at: 0 }).inputTokens;
+    const unloaded = createAnthropicCacheModel().judge(
+      {
+        ...body,
+        messages: body.messages.map((message) => ({
+          ...message,
+          content: Array.isArray(message.content)
+            ? message.content.map((block) =>
+                block.type === 'tool_result' && Array.isArray(block.content)
+                  ? { ...block, content: block.content.filter((part) => part.type !== 'tool_reference') }
+                  : block,
+              )
+            : message.content,
+        })),
+      },
+      { at: 0 },
+    ).inputTokens;
+    // The 40-times repeated description alone is far more than a reference block's few tokens.
+    expect(loaded - unloaded).toBeGreaterThan(100);
+    expect(loaded).toBeGreaterThan(before);
+  });
 });
