@@ -79,11 +79,26 @@ export function countRequestTokens(request: CanonicalRequest, counter: TokenCoun
     if (!record || record.zone === 'tail')
       throw new ValidationError(`request.blocks[${entry.index}].zone`, 'a persisted zone before the tail');
     const next: ZoneTotals = [totals[0], totals[1], totals[2]];
-    next[ZONE_SLOT[record.zone]] += counter.countBlock(entry.item);
+    next[ZONE_SLOT[record.zone]] += counter.countBlock(entry.item) + loadedDefinitionTokens(entry.item, request, counter);
     memo.set(keyPrefix + record.prefixHash, next);
     totals = next;
   }
   let tail = 0;
   for (const item of request.tail.items) tail += counter.countBlock(item);
   return { global: totals[0], session: totals[1], history: totals[2], tail, total: totals[0] + totals[1] + totals[2] + tail };
+}
+
+/**
+ * A tool result that loads deferred tools (`toolReferences`) brings their definitions into the
+ * prompt at that place (Anthropic renders each `tool_reference` as the definition): counted
+ * there, as the cache models count it.
+ */
+function loadedDefinitionTokens(item: CountableItem, request: CanonicalRequest, counter: TokenCounter): number {
+  if (!('type' in item) || item.type !== 'tool_result' || !item.toolReferences?.length || !request.deferredTools) return 0;
+  let tokens = 0;
+  for (const name of item.toolReferences) {
+    const definition = request.deferredTools.tools.find((tool) => tool.name === name);
+    if (definition) tokens += counter.countBlock(definition);
+  }
+  return tokens;
 }
