@@ -173,3 +173,59 @@ turns:
     expect(retentions).toEqual(['24h', 'in_memory', '24h']);
   });
 });
+
+describe('per-tool deferLoading', () => {
+  const workload = (marks: string) =>
+    parseWorkload(
+      `name: deferred-tools
+title: Deferred tools per tool
+description: Two library tools found by the same search; the workload may mark which one is deferred.
+provider: anthropic
+model: claude-sonnet-5
+start: 2026-05-14T16:40:00Z
+global:
+  persona: You build websites.
+  tools:
+    - name: searchTools
+      description: Find tools by keyword.
+      inputSchema: { type: object }
+toolLibrary:
+  - name: publishPage
+    description: Publish a page.
+    inputSchema: { type: object }${marks}
+  - name: attachImage
+    description: Attach an image.
+    inputSchema: { type: object }
+turns:
+  - user: Publish the home page with its image.
+    steps:
+      - toolCalls:
+          - name: searchTools
+            input: { q: publish }
+            result: found two tools
+        discoverTools: [publishPage, attachImage]
+      - text: Done.
+`,
+      'deferred-tools.yaml',
+    );
+  const lastBody = (file: Workload) => {
+    const bodies: unknown[] = [];
+    simulateWorkload(file, { strategy: 'cachet', onBody: (body) => bodies.push(body) });
+    return bodies.at(-1) as { tools: Array<{ name: string; defer_loading?: boolean }>; messages: Array<{ content: unknown }> };
+  };
+  const references = (body: ReturnType<typeof lastBody>) =>
+    JSON.stringify(body.messages).match(/"tool_reference","tool_name":"(\w+)"/g) ?? [];
+
+  it('defers the whole library when no tool is marked', () => {
+    const body = lastBody(workload(''));
+    expect(body.tools.filter((tool) => tool.defer_loading).map((tool) => tool.name)).toEqual(['publishPage', 'attachImage']);
+    expect(references(body)).toHaveLength(2);
+  });
+
+  it('defers only the marked tools and declares the others when found', () => {
+    const body = lastBody(workload('\n    deferLoading: true'));
+    expect(body.tools.filter((tool) => tool.defer_loading).map((tool) => tool.name)).toEqual(['publishPage']);
+    expect(body.tools.filter((tool) => !tool.defer_loading).map((tool) => tool.name)).toContain('attachImage');
+    expect(references(body)).toEqual(['"tool_reference","tool_name":"publishPage"']);
+  });
+});

@@ -71,7 +71,9 @@ export function cachetStrategy(
   const project = sessionStaticText(workload);
   const expectedRequests = workloadRequests(workload).length;
   const counter = sharedCounter(context.provider, context.model);
-  const deferral = deferralPlan(workload, context.provider, context.model, counter, expectedRequests);
+  const deferredLibrary = deferredLibraryOf(workload);
+  const deferredNames = new Set(deferredLibrary.map((entry) => entry.tool.name));
+  const deferral = deferralPlan(workload, deferredLibrary, context.provider, context.model, counter, expectedRequests);
   // The workload's own search tool answers with tool references, so no tool-search tool is added.
   const deferralPlanInputs: DeferredPlanInputs = deferral
     ? { toolSearch: 'none', deferredToolPlacement: deferral.placement }
@@ -88,7 +90,7 @@ export function cachetStrategy(
     bus: context.bus,
     clock: () => now,
     labels: { provider: context.provider, strategy: 'cachet' },
-    ...(deferral ? { deferredTools: workload.toolLibrary.map((entry) => entry.tool) } : {}),
+    ...(deferral ? { deferredTools: deferredLibrary.map((entry) => entry.tool) } : {}),
     // The turn shape a deployment reads from its traces; here the workload's.
     expectations: { stepsPerTurn: expectedRequests / Math.max(1, workload.turns.length), requestsPerSession: expectedRequests },
   });
@@ -206,8 +208,11 @@ export function cachetStrategy(
     },
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {
       session.append({ role: 'assistant', content: step.reply });
-      const discovered = step.discoveredTools.map((tool) => tool.tool);
-      if (discovered.length > 0 && !deferral) session.discoverTools(discovered);
+      const found = step.discoveredTools.map((tool) => tool.tool);
+      // Deferred tools load through the result that found them; any other is added to `tools`.
+      const discovered = deferral ? found.filter((tool) => deferredNames.has(tool.name)) : [];
+      const declared = found.filter((tool) => !discovered.includes(tool));
+      if (declared.length > 0) session.discoverTools(declared);
       const results = toolResultMessage(withSkillLoadResults(step, skillTools), toolGuidanceText(step.discoveredTools));
       // Deferred tools are loaded by the search result that found them (a tool_reference on Anthropic).
       const last = results?.content.at(-1);
@@ -237,6 +242,15 @@ function averageGrowthTokens(workload: Workload, counter: TokenCounter, requests
 
 type DeferredPlanInputs = Pick<PlanInputs, 'toolSearch' | 'deferredToolPlacement'>;
 
+/**
+ * The library tools Cachet declares deferred: those marked `deferLoading: true` when the
+ * workload marks any, else the whole library (a workload that marks none leaves it to Cachet).
+ */
+function deferredLibraryOf(workload: Workload): Workload['toolLibrary'] {
+  const marked = workload.toolLibrary.filter((entry) => entry.deferLoading);
+  return marked.length > 0 ? marked : workload.toolLibrary;
+}
+
 /** Gaps between consecutive requests of the workload, in ms. */
 function workloadGaps(workload: Workload): number[] {
   const times = workload.turns.flatMap((turn) => turn.steps.map((step) => step.at));
@@ -251,18 +265,22 @@ function workloadGaps(workload: Workload): number[] {
  */
 function deferralPlan(
   workload: Workload,
+  library: Workload['toolLibrary'],
   provider: ProviderId,
   model: string,
   counter: TokenCounter,
   expectedRequests: number,
 ): { placement: 'upfront' | 'append' } | null {
-  if (workload.toolLibrary.length === 0) return null;
+  if (library.length === 0) return null;
   if (providerEntry(provider).defersToolLoading) return { placement: 'append' };
-  const loads = workload.turns.flatMap((turn) => turn.steps.filter((step) => step.discoveredTools.length > 0));
+  const inLibrary = new Set(library.map((entry) => entry.tool.name));
+  const loads = workload.turns.flatMap((turn) =>
+    turn.steps.filter((step) => step.discoveredTools.some((tool) => inLibrary.has(tool.tool.name))),
+  );
   const loadedNames = new Set(loads.flatMap((step) => step.discoveredTools.map((tool) => tool.tool.name)));
   const countTool = (tool: Workload['tools'][number]) => counter.countBlock(tool);
-  const deferredTokens = workload.toolLibrary.reduce((sum, entry) => sum + countTool(entry.tool), 0);
-  const loadedTokens = workload.toolLibrary
+  const deferredTokens = library.reduce((sum, entry) => sum + countTool(entry.tool), 0);
+  const loadedTokens = library
     .filter((entry) => loadedNames.has(entry.tool.name))
     .reduce((sum, entry) => sum + countTool(entry.tool), 0);
   const staticTokens = workload.tools.reduce((sum, tool) => sum + countTool(tool), 0) + counter.countText(workload.persona);
