@@ -69,12 +69,14 @@ export interface OracleResult {
  * part read from short entries included); place breakpoints wherever it reads and
  * writes (never more than three a request); refresh entries on every read; pad the static
  * prefix to the minimum; declare discovered tools deferred (Anthropic), up front or on
- * discovery; keep OpenAI caches alive for 24 hours. What it may not do: read an entry that no
- * earlier request wrote, read across a model change or a gap longer than the entry's TTL, read
- * below the minimum prefix or between OpenAI's 128-token steps, drop content the model must
- * see, or rewrite history. Relaxations (each can only lower its cost, so it stays a lower
- * bound): content is counted without wrappers or message framing, one token less per unit; a
- * turn-scoped tail costs nothing after its turn ends; a repeated `skill_load` result is empty;
+ * discovery; keep OpenAI caches alive for 24 hours; on Gemini create, keep and name explicit
+ * caches, paying their storage. What it may not do: read an entry that no earlier request
+ * wrote, read across a model change or a gap longer than the entry's TTL, read below the
+ * minimum prefix or past the provider's cap, drop content the model must see, or rewrite
+ * history — a persisted tail stays in history and is paid (at the read rate, its cheapest) in
+ * every later request. Relaxations (each can only lower its cost, so it stays a lower bound):
+ * joinable text counts one token less per unit (the run's wire framing aside); the clock is
+ * free; OpenAI's 128-token read steps are not applied; a repeated `skill_load` result is empty;
  * the tool-search tool's own definition is free.
  */
 export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((model: string) => OracleRules)): OracleResult {
@@ -368,7 +370,7 @@ function matchedTokens(previous: Layout['sequence'], current: Layout['sequence']
   let currentTokens = 0;
   let best = 0;
   for (const unit of current) {
-    // An earlier turn's persisted tail is skipped (the relaxation: it costs nothing after its turn).
+    // An earlier turn's persisted tail is skipped here: the search pays for it separately (`State.carried`).
     while (previous[previousIndex]?.ghost && previous[previousIndex]?.id !== unit.id) {
       previousTokens += previous[previousIndex]?.tokens ?? 0;
       previousIndex++;
