@@ -54,7 +54,7 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
   let index = 0;
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
-    const body = normalizeWireBody(rawBody, 'openai-chat');
+    const body = normalizeWireBody(rawBody, 'deepseek');
     const row = resolveDeepSeekModel(body.model, options.modelOverrides);
     const at = context.at;
     const hashes = unitPrefixHashes(body);
@@ -132,7 +132,7 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
   }
 
   return {
-    rules: 'openai',
+    rules: 'deepseek',
     judge,
     reset() {
       units = [];
