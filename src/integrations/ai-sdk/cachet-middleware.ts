@@ -6,10 +6,10 @@ import type { AdapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
-import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { defaultConversationId, tailTexts as toTexts, turnAndStep } from '../shared/call-identity.js';
 import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
 import type {
   MiddlewareCallParams,
@@ -119,17 +119,7 @@ interface GenerateResultShape {
  *   providerOptions: { cachet: { tail: `Current time: ${new Date().toISOString()}` } } });
  */
 export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetMiddleware {
-  const existingMarkers = options.existingMarkers ?? 'replace';
-  if (existingMarkers !== 'replace' && existingMarkers !== 'keep') {
-    throw new ValidationError('options.existingMarkers', '"replace" or "keep"', `got ${JSON.stringify(existingMarkers)}`);
-  }
-  const ttl = {
-    global: options.ttl?.global ?? '5m',
-    session: options.ttl?.session ?? '5m',
-    history: options.ttl?.history ?? '5m',
-  };
-  const counter = options.tokenCounter ?? anthropicEstimator();
-  const clock = options.clock ?? Date.now;
+  const { existingMarkers, ttl, counter, clock } = resolveIntegrationSettings(options);
   // Per middleware instance and bounded (least recently used dropped first), never module-level.
   const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
   // Keyed by the params object transformParams returned, which the wrappers receive.

@@ -9,11 +9,11 @@ import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
 import { cacheControlMarker } from '../../providers/anthropic/place-breakpoints.js';
-import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { anthropicBodyFromView } from '../shared/anthropic-body-from-view.js';
 import { defaultConversationId, tailTexts, turnAndStep } from '../shared/call-identity.js';
 import { createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptPart } from '../shared/prompt-view.js';
 import { applyLangChainMarkers, type LangChainRequestParts, langChainPromptView } from './langchain-prompt-view.js';
@@ -81,10 +81,7 @@ export interface CachetLangChainOptions {
  *   middleware: [cachetMiddleware({ tail: () => `Current time: ${new Date().toISOString()}` })] });
  */
 export function cachetMiddleware(options: CachetLangChainOptions = {}) {
-  const existingMarkers = options.existingMarkers ?? 'replace';
-  if (existingMarkers !== 'replace' && existingMarkers !== 'keep') {
-    throw new ValidationError('options.existingMarkers', '"replace" or "keep"', `got ${JSON.stringify(existingMarkers)}`);
-  }
+  const { existingMarkers, ttl, counter, clock } = resolveIntegrationSettings(options);
   const unsupported = options.unsupportedModelBehavior ?? 'ignore';
   if (!['ignore', 'warn', 'raise'].includes(unsupported)) {
     throw new ValidationError(
@@ -93,13 +90,6 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
       `got ${JSON.stringify(unsupported)}`,
     );
   }
-  const ttl = {
-    global: options.ttl?.global ?? '5m',
-    session: options.ttl?.session ?? '5m',
-    history: options.ttl?.history ?? '5m',
-  };
-  const counter = options.tokenCounter ?? anthropicEstimator();
-  const clock = options.clock ?? Date.now;
   const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
   const warned = new Set<string>();
 

@@ -4,10 +4,10 @@ import type { EventBus } from '../../events/event-bus.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
-import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { tailTexts } from '../shared/call-identity.js';
 import { createConversationStore } from '../shared/conversation-store.js';
+import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import type { ExistingMarkers } from '../shared/plan-prompt-breakpoints.js';
 import { planWireBreakpoints } from '../shared/plan-wire-breakpoints.js';
 
@@ -63,17 +63,7 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
   if (typeof options.conversationId !== 'string' || options.conversationId === '') {
     throw new ValidationError('options.conversationId', 'a non-empty string');
   }
-  const existingMarkers = options.existingMarkers ?? 'replace';
-  if (existingMarkers !== 'replace' && existingMarkers !== 'keep') {
-    throw new ValidationError('options.existingMarkers', '"replace" or "keep"', `got ${JSON.stringify(existingMarkers)}`);
-  }
-  const ttl = {
-    global: options.ttl?.global ?? '5m',
-    session: options.ttl?.session ?? '5m',
-    history: options.ttl?.history ?? '5m',
-  };
-  const counter = options.tokenCounter ?? anthropicEstimator();
-  const clock = options.clock ?? Date.now;
+  const { existingMarkers, ttl, counter, clock } = resolveIntegrationSettings(options);
   const state = createConversationStore({ maxConversations: 1, counter, bus: options.bus }).get(options.conversationId);
   let lastModel: PiModelLike | null = null;
   let turn = 0;
