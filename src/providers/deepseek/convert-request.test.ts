@@ -42,6 +42,136 @@ describe('convertToDeepSeek', () => {
     expect(loop.messages.some((message) => message.role === 'system' && message !== loop.messages[0])).toBe(false);
   });
 
+  it('snapshot: a tool loop as DeepSeek receives it', () => {
+    expect(convertToDeepSeek(toolLoop('deepseek-chat')).body).toMatchInlineSnapshot(`
+      {
+        "max_tokens": 1024,
+        "messages": [
+          {
+            "content": [
+              {
+                "text": "You are a careful coding agent.",
+                "type": "text",
+              },
+              {
+                "text": "Prefer small, reviewable changes.",
+                "type": "text",
+              },
+              {
+                "text": "Project: demo. Session session-1.",
+                "type": "text",
+              },
+            ],
+            "role": "system",
+          },
+          {
+            "content": [
+              {
+                "text": "Check a.ts and find TODOs.",
+                "type": "text",
+              },
+            ],
+            "role": "user",
+          },
+          {
+            "content": [
+              {
+                "text": "Reading both files.",
+                "type": "text",
+              },
+            ],
+            "role": "assistant",
+            "tool_calls": [
+              {
+                "function": {
+                  "arguments": "{"path":"a.ts"}",
+                  "name": "read_file",
+                },
+                "id": "call_a",
+                "type": "function",
+              },
+              {
+                "function": {
+                  "arguments": "{"glob":"*.ts","pattern":"TODO"}",
+                  "name": "grep",
+                },
+                "id": "call_b",
+                "type": "function",
+              },
+            ],
+          },
+          {
+            "content": [
+              {
+                "text": "export const a = 1;",
+                "type": "text",
+              },
+            ],
+            "role": "tool",
+            "tool_call_id": "call_a",
+          },
+          {
+            "content": [
+              {
+                "text": "b.ts:3: TODO",
+                "type": "text",
+              },
+              {
+                "text": "[current time] 2026-11-21T12:00:00Z",
+                "type": "text",
+              },
+              {
+                "text": "Recall: note 1.",
+                "type": "text",
+              },
+            ],
+            "role": "tool",
+            "tool_call_id": "call_b",
+          },
+        ],
+        "model": "deepseek-chat",
+        "tools": [
+          {
+            "function": {
+              "description": "Read a file from the workspace",
+              "name": "read_file",
+              "parameters": {
+                "properties": {
+                  "path": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "path",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+          {
+            "function": {
+              "description": "Search files for a pattern",
+              "name": "grep",
+              "parameters": {
+                "properties": {
+                  "glob": {
+                    "type": "string",
+                  },
+                  "pattern": {
+                    "type": "string",
+                  },
+                },
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+        ],
+      }
+    `);
+  });
+
   it('replaces images with a text placeholder and says so (DeepSeek chat models take text only)', () => {
     const { body, metadata } = convertToDeepSeek(withImages('deepseek-chat'));
     expect(JSON.stringify(body.messages)).not.toMatch(/image_url/);

@@ -41,7 +41,7 @@ describe('DeepSeek tail placement, judged by the whole-unit cache model', () => 
     expect(total(parts)).toBeGreaterThan(total(fused));
   });
 
-  it('on the bundled DeepSeek workload, the chosen turn scope reads every request’s whole physical limit; a per-request tail loses most of it', async () => {
+  it('on the bundled DeepSeek workload, the chosen turn scope reads every request’s whole physical limit; a per-request tail reads less', async () => {
     const workload = await loadWorkload('data-analyst-deepseek');
     const auto = simulateWorkload(workload, { strategy: 'cachet' });
     const perRequest = simulateWorkload(workload, { strategy: 'cachet', cachet: { tailScope: 'request' } });
