@@ -191,7 +191,7 @@ describe('convertToOpenAICompatible', () => {
     expect(roles).not.toContain('tool');
     expect(body.messages.some((message) => message.role === 'assistant' && 'tool_calls' in message)).toBe(false);
     // After the system message, user and assistant alternate, as the Gemma 3 template demands.
-    roles.slice(1).forEach((role, index) => expect(role).toBe(index % 2 === 0 ? 'user' : 'assistant'));
+    expect(roles.slice(1)).toEqual(roles.slice(1).map((_, index) => (index % 2 === 0 ? 'user' : 'assistant')));
     const calls = body.messages.find((message) => message.role === 'assistant' && String(message.content).includes('tool_code'));
     expect(calls?.content).toBe(
       'Reading both files.\n\n```tool_code\n{"name":"read_file","arguments":{"path":"a.ts"}}\n```\n\n```tool_code\n{"name":"grep","arguments":{"glob":"*.ts","pattern":"TODO"}}\n```',
