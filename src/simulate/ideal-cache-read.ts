@@ -6,6 +6,7 @@ import {
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../cache/wire/wire-unit.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { deepSeekThinks } from '../providers/deepseek/models.js';
 import { providerEntry } from '../providers/registry.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
@@ -48,7 +49,11 @@ export class IdealCacheReads {
     if ((rules === 'local' || rules === 'deepseek') && shared === previous.units.length) {
       // The slot (local) or the end-of-output unit (DeepSeek) also holds the reply: the message that follows the previous prompt.
       const replyMessage = previous.messageCount;
-      while (shared < units.length && body.units[shared]?.messageIndex === replyMessage) shared++;
+      let end = shared;
+      while (end < units.length && body.units[end]?.messageIndex === replyMessage) end++;
+      // In DeepSeek's thinking mode a reply without tool calls was generated after reasoning no later request carries.
+      const calledTools = body.units.slice(shared, end).some((unit) => unit.kind === 'tool_use');
+      if (rules === 'local' || calledTools || !deepSeekThinks(referenceBody)) shared = end;
     }
     let total = 0;
     for (let index = 0; index < shared; index++) total += tokens[index] as number;

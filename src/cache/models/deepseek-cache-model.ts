@@ -1,8 +1,7 @@
-import { type DeepSeekModelRow, resolveDeepSeekModel } from '../../providers/deepseek/models.js';
+import { type DeepSeekModelRow, deepSeekThinks, resolveDeepSeekModel } from '../../providers/deepseek/models.js';
 import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { unitTokens } from '../wire/cache-rules.js';
-import { isRecord } from '../wire/json-helpers.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
 import { runningTotals, unitPrefixHashes } from './unit-prefix.js';
@@ -84,7 +83,7 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
       }
       // In thinking mode a reply without tool calls was generated after its reasoning, which no
       // later request carries: its end-of-output unit is not a prefix of this one.
-      const unitHoldsDroppedReasoning = thinks(rawBody, row) && !calledTools;
+      const unitHoldsDroppedReasoning = deepSeekThinks(rawBody, options.modelOverrides) && !calledTools;
       if (end > start && unitHoldsDroppedReasoning) {
         explanation.push(
           'The previous reply ended a turn without tool calls in thinking mode: its end-of-output unit holds reasoning this request does not carry, so it cannot be read.',
@@ -154,14 +153,6 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
       index = 0;
     },
   };
-}
-
-/** Thinking mode as the body asks for it (`thinking: { type: 'enabled' | 'disabled' }`), else the model's default. */
-function thinks(rawBody: unknown, row: DeepSeekModelRow): boolean {
-  const thinking = isRecord(rawBody) && isRecord(rawBody.thinking) ? rawBody.thinking.type : undefined;
-  if (thinking === 'enabled') return true;
-  if (thinking === 'disabled') return false;
-  return row.thinksByDefault;
 }
 
 function sharesPrefix(earlier: Judged, later: Judged, length: number): boolean {

@@ -21,7 +21,7 @@ export const deepSeekAdapter: ProviderAdapter<DeepSeekBody, DeepSeekOptions> = {
 
 export { deepSeekCapabilities } from './capabilities.js';
 export { convertToDeepSeek, type DeepSeekBody, type DeepSeekOptions } from './convert-request.js';
-export { DEEPSEEK_MODELS, type DeepSeekModelRow, resolveDeepSeekModel } from './models.js';
+export { DEEPSEEK_MODELS, type DeepSeekModelRow, deepSeekThinks, resolveDeepSeekModel } from './models.js';
 export { DEEPSEEK_USAGE_FIELDS, deepSeekUsageSchema, parseDeepSeekUsage } from './parse-usage.js';
 export { DEEPSEEK_DIALECT } from './place-breakpoints.js';
 export { DEEPSEEK_PRICES } from './prices.js';

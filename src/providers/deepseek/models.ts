@@ -64,3 +64,19 @@ export const DEEPSEEK_MODELS: readonly DeepSeekModelRow[] = [
 export function resolveDeepSeekModel(model: string, overrides: readonly DeepSeekModelRow[] = []): DeepSeekModelRow {
   return matchModelRow(model, [overrides, DEEPSEEK_MODELS], (row) => row.models) ?? DEEPSEEK_MODELS[0]!;
 }
+
+/**
+ * Whether a chat body runs in thinking mode: its own `thinking: { type }` switch, else its
+ * model's default (`thinksByDefault`).
+ *
+ * @example
+ * deepSeekThinks({ model: 'deepseek-reasoner', messages: [] }); // true
+ */
+export function deepSeekThinks(body: unknown, overrides: readonly DeepSeekModelRow[] = []): boolean {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const thinking =
+    typeof record.thinking === 'object' && record.thinking !== null ? (record.thinking as { type?: unknown }).type : undefined;
+  if (thinking === 'enabled') return true;
+  if (thinking === 'disabled') return false;
+  return resolveDeepSeekModel(typeof record.model === 'string' ? record.model : '', overrides).thinksByDefault;
+}
