@@ -167,6 +167,23 @@ const sessions = await store.sessions({ limit: 1000 });
 console.log(
   `  recorded: ${sessions.reduce((sum, session) => sum + session.requests, 0)} requests in ${sessions.length} conversations (every proxied call)`,
 );
+
+// `--plan` (no target): the body is parsed and rewritten before it is sent; with plan savings on
+// (the default) both the client's body and the planned one are also judged by the conversation's
+// cache models after the reply.
+for (const savings of [true, false]) {
+  const planProxy = await startProxy({ upstream: upstreamUrl, bus, plan: { savings } });
+  for (let index = 0; index < 200; index++) await call(planProxy.url, index);
+  cpu = cpuSeconds();
+  const plannedLoad = await load(planProxy.url);
+  await planProxy.settled();
+  await recorder.flush();
+  const planCpuPerRequest = (cpuSeconds() - cpu) / plannedLoad.requests - directCpu / directLoad.requests;
+  console.log(
+    `--plan${savings ? '' : ' --no-plan-savings'}: ${(plannedLoad.requests / plannedLoad.seconds).toFixed(0)} req/s; the proxy's own CPU ${(1000 * planCpuPerRequest).toFixed(2)} ms per request = ${(1 / planCpuPerRequest).toFixed(0)} req/s on one core`,
+  );
+  await planProxy.close();
+}
 await proxy.close();
 await recorder.stop();
 await store.close();

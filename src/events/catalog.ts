@@ -263,6 +263,44 @@ export interface TraceDroppedPayload {
   lastDroppedAt: number;
 }
 
+/** What a cache model judged one body to read, write and cost (see `ProxyForwardedPayload.plan`). */
+export interface ModelledRequestCost {
+  inputTokens: number;
+  cacheReadTokens: number;
+  /** 5-minute and 1-hour writes together. */
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
+/**
+ * `cachet proxy` forwarded one request and its reply completed: the proxy's counterpart of
+ * `request.assembled` (the proxy assembles nothing; it forwards the client's body, or under
+ * `--plan` the body with Cachet's cache fields). Published before `usage.recorded` of the same turn.
+ */
+export interface ProxyForwardedPayload {
+  turn: number;
+  step: number;
+  /** Wire format of the body: anthropic, openai-chat, openai-responses or openrouter. */
+  provider: string;
+  model: string;
+  /** `plan`: cache fields rewritten by `--plan`; `pass-through`: the client's bytes forwarded. */
+  mode: 'pass-through' | 'plan';
+  /** HTTP status of the upstream's reply. */
+  status: number;
+  /** Time to the reply's last byte, ms. */
+  durationMs: number;
+  /** `id` of the upstream's reply (Anthropic `msg_…`, OpenAI `chatcmpl-…` / `resp_…`), when it has one. */
+  responseId: string | null;
+  /** Paths of the breakpoints Cachet placed under `--plan` (Anthropic), else []. */
+  plannedBreakpoints: string[];
+  /**
+   * Under `--plan`: the conversation's cache model applied to the client's own body (its markers,
+   * its `prompt_cache_key`) and to the planned body, each in its own modelled cache, so the
+   * dashboard can show what the plan saved. Null without `--plan` or when a body could not be judged.
+   */
+  plan: { client: ModelledRequestCost; planned: ModelledRequestCost; savedUsd: number } | null;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -286,6 +324,7 @@ export interface EventPayloads {
   'session.ended': SessionEndedPayload;
   'listener.failed': ListenerFailedPayload;
   'trace.dropped': TraceDroppedPayload;
+  'proxy.forwarded': ProxyForwardedPayload;
 }
 
 export type EventType = keyof EventPayloads;
@@ -316,4 +355,5 @@ export const EVENT_TYPES: readonly EventType[] = [
   'session.ended',
   'listener.failed',
   'trace.dropped',
+  'proxy.forwarded',
 ];

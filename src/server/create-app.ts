@@ -3,8 +3,10 @@ import { bearerAuth } from 'hono/bearer-auth';
 import { secureHeaders } from 'hono/secure-headers';
 import type { z } from 'zod';
 import { summarizeCauseAgreement } from '../cache/break/compare-server-cause.js';
-import type { CachetEvent } from '../events/catalog.js';
+import type { CachetEvent, ProxyForwardedPayload } from '../events/catalog.js';
 import { CachetError } from '../model/errors.js';
+import { summarizePlanSavings } from '../trace/plan-savings.js';
+import { MAX_EVENT_LIMIT } from '../trace/trace-queries.js';
 import type { TraceFilter, TraceStore } from '../trace/trace-store.js';
 import type { AnalyticsReader } from './analytics-reader.js';
 import { AnswerCache } from './answer-cache.js';
@@ -139,6 +141,30 @@ export function createApp(options: AppOptions): Hono {
       ...(filter.to !== undefined ? { to: filter.to } : {}),
     })) as CachetEvent<'cache.break'>[];
     return { filter, ...summarizeCauseAgreement(breaks.map((event) => event.payload)) };
+  });
+
+  // What `cachet proxy --plan` saved against the clients' own markers (`proxy.forwarded` events).
+  analytics('plan_savings', async (filter) => {
+    const events = (await store.events({
+      types: ['proxy.forwarded'],
+      limit: MAX_EVENT_LIMIT,
+      ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
+      ...(filter.from !== undefined ? { from: filter.from } : {}),
+      ...(filter.to !== undefined ? { to: filter.to } : {}),
+    })) as CachetEvent<'proxy.forwarded'>[];
+    const bySession = new Map<string, ProxyForwardedPayload[]>();
+    for (const event of events) {
+      const list = bySession.get(event.sessionId) ?? [];
+      list.push(event.payload);
+      bySession.set(event.sessionId, list);
+    }
+    return {
+      filter,
+      ...summarizePlanSavings(events.map((event) => event.payload)),
+      // The store answers at most MAX_EVENT_LIMIT events: narrow the filter when this is true.
+      truncated: events.length === MAX_EVENT_LIMIT,
+      sessions: [...bySession].map(([sessionId, payloads]) => ({ sessionId, ...summarizePlanSavings(payloads) })),
+    };
   });
 
   app.get('/sessions', async (context) => {

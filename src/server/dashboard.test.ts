@@ -59,6 +59,35 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
       },
     });
     await writer.appendBatch([diagnosed(0, 'clock', 'system_changed'), diagnosed(1, 'history-edited', 'tools_changed')]);
+    // Three requests a `cachet proxy --plan` forwarded: the client's own markers against Cachet's plan, as modelled.
+    const forwarded = (seq: number, clientCostUsd: number, plannedCostUsd: number) => ({
+      type: 'proxy.forwarded' as const,
+      sessionId: 'earlier-session',
+      at: Date.UTC(2026, 10, 20, 9, 40, seq),
+      seq: 20_000 + seq,
+      payload: {
+        turn: 95 + seq,
+        step: 0,
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        mode: 'plan' as const,
+        status: 200,
+        durationMs: 812.5,
+        responseId: `msg_${seq}`,
+        plannedBreakpoints: ['system[0]', `messages[${seq * 2}].content[0]`],
+        plan: {
+          client: { inputTokens: 10_000, cacheReadTokens: seq === 0 ? 0 : 4_000, cacheWriteTokens: 0, costUsd: clientCostUsd },
+          planned: {
+            inputTokens: 10_000,
+            cacheReadTokens: seq === 0 ? 0 : 9_500,
+            cacheWriteTokens: 500,
+            costUsd: plannedCostUsd,
+          },
+          savedUsd: clientCostUsd - plannedCostUsd,
+        },
+      },
+    });
+    await writer.appendBatch([forwarded(0, 0.03, 0.0375), forwarded(1, 0.0228, 0.0047), forwarded(2, 0.0228, 0.0047)]);
     await writer.close();
     store = await openTraceStore(path);
     server = await startServer({ store, port: 0, token });
@@ -165,6 +194,9 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     expect(paintedPixels.red).toBeGreaterThan(50);
     expect(paintedPixels.green).toBeGreaterThan(1000);
 
+    // Not a `cachet proxy --plan` session: no plan section.
+    expect(await page.isHidden('#plan')).toBe(true);
+
     mkdirSync('test-output', { recursive: true });
     await page.screenshot({ path: 'test-output/dashboard.png', fullPage: true });
     expect(pageErrors).toEqual([]);
@@ -180,6 +212,27 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     expect(await page.locator('#disagreements li').allTextContents()).toEqual([
       'Cachet: history-edited · provider: tools_changed · 1×',
     ]);
+    // What --plan saved against the client's own markers, as the API sums it.
+    expect(await page.isVisible('#plan')).toBe(true);
+    const savings = await (
+      await fetch(`${server.url}/analytics/plan_savings?session=earlier-session`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json();
+    expect(savings).toMatchObject({ requests: 3 });
+    const metric = async (name: string) => {
+      const cell = page.locator(`[data-metric="${name}"]`);
+      return { value: Number(await cell.getAttribute('data-value')), text: await cell.textContent() };
+    };
+    expect(await metric('planClientCostUsd')).toEqual({ value: savings.clientCostUsd, text: '$0.0756' });
+    expect(await metric('planPlannedCostUsd')).toEqual({ value: savings.plannedCostUsd, text: '$0.0469' });
+    expect(await metric('planSavedUsd')).toEqual({ value: savings.savedUsd, text: `$0.0287 (${percent(savings.savedShare)})` });
+    expect(await metric('planClientReadShare')).toEqual({ value: 8_000 / 30_000, text: '26.7%' });
+    expect(await metric('planPlannedReadShare')).toEqual({ value: 19_000 / 30_000, text: '63.3%' });
+    expect(await page.textContent('#plan-requests')).toBe(
+      "3 requests sent with Cachet's plan, both bodies judged by the cache model",
+    );
+    await page.screenshot({ path: 'test-output/dashboard-plan.png', fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 

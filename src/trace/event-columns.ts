@@ -89,6 +89,7 @@ export function eventColumns(event: CachetEvent): EventColumns {
     case 'turn.started':
       return { ...EMPTY, turn: event.payload.turn };
     case 'request.assembled':
+    case 'proxy.forwarded':
       return {
         ...EMPTY,
         turn: event.payload.turn,
@@ -202,6 +203,7 @@ const eventEnvelopeSchema = z.object({
 const columnPayloadSchemas: Partial<Record<string, z.ZodType>> = {
   'session.started': z.object({ model: z.string().min(1) }),
   'request.assembled': z.object({ turn: count, step: count, model: z.string(), provider: z.string() }),
+  'proxy.forwarded': z.object({ turn: count, step: count, model: z.string(), provider: z.string() }),
   'usage.recorded': z.object({
     turn: count,
     step: count,

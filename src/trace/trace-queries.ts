@@ -1,5 +1,6 @@
 import type { CacheBreakCause, CachetEvent, EventType } from '../events/catalog.js';
 import { ValidationError } from '../model/errors.js';
+import type { ProviderCacheMissReason } from '../model/usage.js';
 import { ratio, tokenBuckets } from './analytics.js';
 import { addCondition, sessionAndTimeConditions, USAGE_SUM_COLUMNS } from './sql-conditions.js';
 import { type SqlRow, type SqlRunner, toNullableString, toNumber } from './sql-runner.js';
@@ -102,6 +103,7 @@ export async function queryRequests(runner: SqlRunner, sessionId: string): Promi
     const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
       zone?: string | null;
       path?: string | null;
+      serverCause?: ProviderCacheMissReason | null;
     };
     const key = `${toNumber(row.turn)}:${toNumber(row.step)}`;
     const list = breaksByRequest.get(key) ?? [];
@@ -110,6 +112,7 @@ export async function queryRequests(runner: SqlRunner, sessionId: string): Promi
       zone: payload.zone ?? null,
       path: payload.path ?? null,
       missedTokens: toNumber(row.missed_tokens),
+      serverCause: payload.serverCause ?? null,
     });
     breaksByRequest.set(key, list);
   }

@@ -1,4 +1,5 @@
 import type { CacheBreakCause, CachetEvent, EventType, SkillLoadReason } from '../events/catalog.js';
+import type { ProviderCacheMissReason } from '../model/usage.js';
 import type { DeadLetter, DeadLetterEntry } from './dead-letter.js';
 
 /** Which backend holds the traces. */
@@ -57,6 +58,8 @@ export interface RequestBreak {
   zone: string | null;
   path: string | null;
   missedTokens: number;
+  /** The provider's own diagnosis of the miss (Anthropic `diagnostics`), null when it gave none. */
+  serverCause: ProviderCacheMissReason | null;
 }
 
 /** One request of a session: a `usage.recorded` event with the breaks recorded for the same turn and step. */

@@ -5,9 +5,15 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS } from '../../providers/anthropic/models.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import { anthropicBreakpoints, cacheLifetimeMs, cacheRulesFor, minimumPrefixTokens, unitTokens } from '../wire/cache-rules.js';
+import {
+  anthropicBreakpoints,
+  cacheLifetimeMs,
+  cacheRulesFor,
+  minimumPrefixTokens,
+  unitTokenTotals,
+} from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
-import { type NormalizedWireBody, unitIdentity } from '../wire/wire-unit.js';
+import { type NormalizedWireBody, sameUnitIdentity } from '../wire/wire-unit.js';
 import { causeSentence, diffNormalized } from './diff-wire-bodies.js';
 
 /** A detected cache break: the `cache.break` payload plus a sentence for people. */
@@ -82,10 +88,11 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
   // nothing was, so reading nothing is not a break.
   let everCleared = false;
 
+  // From running totals: the previous body is measured several times per request.
   function tokensOf(body: NormalizedWireBody, from: number, to: number): number {
-    let total = 0;
-    for (let index = from; index < to; index++) total += unitTokens(body.units[index]!, counter);
-    return total;
+    if (to <= from) return 0;
+    const totals = unitTokenTotals(body, counter);
+    return totals[to - 1]! - (from > 0 ? totals[from - 1]! : 0);
   }
 
   function judge(body: NormalizedWireBody, context: ObserveContext): Omit<CacheBreak, 'turn' | 'step'> | null {
@@ -177,7 +184,7 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
       while (
         shared < before.units.length &&
         shared < body.units.length &&
-        unitIdentity(before.units[shared]!) === unitIdentity(body.units[shared]!)
+        sameUnitIdentity(before.units[shared]!, body.units[shared]!)
       ) {
         shared++;
       }

@@ -5,7 +5,7 @@ import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { cacheHorizon, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
-import { type NormalizedWireBody, unitIdentity, type WireUnit, type WireZone } from '../wire/wire-unit.js';
+import { type NormalizedWireBody, sameUnitIdentity, type WireUnit, type WireZone } from '../wire/wire-unit.js';
 import { clockChangedAt } from './clock-pattern.js';
 
 /** Where two requests first differ inside the part the first one could have cached. */
@@ -157,7 +157,7 @@ function firstDivergentUnit(
   for (let index = 0; index < a.units.length; index++) {
     const before = a.units[index]!;
     const after = b.units[index];
-    if (after && unitIdentity(before) === unitIdentity(after)) continue;
+    if (after && sameUnitIdentity(before, after)) continue;
     const tail = droppedTurnTail(a, b, before);
     if (tail !== null) return { droppedTail: { messageIndex: before.messageIndex!, text: tail } };
     const described = describeDivergence(before, after);

@@ -10,11 +10,17 @@ import { providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { blockPositions, createBreakDetector } from '../break/break-detector.js';
-import { anthropicBreakpoints, CACHE_LIFETIMES_MS, cacheRulesFor, unitTokens, upstreamModelOf } from '../wire/cache-rules.js';
+import {
+  anthropicBreakpoints,
+  CACHE_LIFETIMES_MS,
+  cacheRulesFor,
+  unitTokenTotals,
+  upstreamModelOf,
+} from '../wire/cache-rules.js';
 import { modelOf } from '../wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
-import { runningTotals, unitPrefixHashes } from './unit-prefix.js';
+import { createPrefixHasher } from './unit-prefix.js';
 
 export interface AnthropicCacheModelOptions {
   /** Token counter; Anthropic's tokenizer is not public, so the default is the calibrated estimator. */
@@ -58,6 +64,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
   const counter = options.counter ?? anthropicEstimator();
   let entries = new Map<string, Entry>();
   let detector = createBreakDetector({ counter });
+  const hasher = createPrefixHasher();
   let index = 0;
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
@@ -76,9 +83,8 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     }
     const at = context.at;
     const requestIndex = index++;
-    const tokens = body.units.map((unit) => unitTokens(unit, counter));
-    const cumulative = runningTotals(tokens);
-    const hashes = unitPrefixHashes(body);
+    const cumulative = unitTokenTotals(body, counter);
+    const hashes = hasher.hashes(body);
     const inputTokens = cumulative.at(-1) ?? 0;
     const row = resolveAnthropicModel(upstreamModelOf(body), options.modelOverrides);
     const floor = options.minimumPrefixTokens ?? row.effectiveFloorTokens;
@@ -227,6 +233,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     reset() {
       entries = new Map();
       detector = createBreakDetector({ counter });
+      hasher.reset();
       index = 0;
     },
   };

@@ -1,6 +1,6 @@
 import { sha256 } from '../../model/hash.js';
-import type { NormalizedWireBody } from '../wire/wire-unit.js';
-import { unitIdentity } from '../wire/wire-unit.js';
+import type { NormalizedWireBody, WireUnit } from '../wire/wire-unit.js';
+import { sameUnitIdentity, unitIdentity } from '../wire/wire-unit.js';
 
 /**
  * The identity of every prefix of a body: entry `i` hashes units `0..i` (text and role), so
@@ -9,6 +9,50 @@ import { unitIdentity } from '../wire/wire-unit.js';
 export function unitPrefixHashes(body: NormalizedWireBody): string[] {
   let chain = '';
   return body.units.map((unit) => (chain = sha256(`${chain}\u0001${unitIdentity(unit)}`)));
+}
+
+/** `unitPrefixHashes` that remembers the last body it hashed (see `createPrefixHasher`). */
+export interface PrefixHasher {
+  hashes(body: NormalizedWireBody): string[];
+  /** Forget the remembered body. */
+  reset(): void;
+}
+
+/**
+ * `unitPrefixHashes` for a session's bodies in order: a request repeats most of the previous
+ * one, and the hash at `i` depends only on units `0..i`, so the prefix the two share keeps the
+ * previous hashes and only the new units are hashed. Same values as `unitPrefixHashes`.
+ *
+ * @example
+ * const hasher = createPrefixHasher();
+ * hasher.hashes(first); hasher.hashes(second); // the second hashes only what it adds
+ */
+export function createPrefixHasher(): PrefixHasher {
+  let previous: { units: readonly WireUnit[]; hashes: string[] } | null = null;
+  return {
+    hashes(body) {
+      const units = body.units;
+      const hashes: string[] = new Array(units.length);
+      let shared = 0;
+      if (previous) {
+        const limit = Math.min(units.length, previous.units.length);
+        while (shared < limit && sameUnitIdentity(units[shared]!, previous.units[shared]!)) {
+          hashes[shared] = previous.hashes[shared]!;
+          shared++;
+        }
+      }
+      let chain = shared > 0 ? hashes[shared - 1]! : '';
+      for (let index = shared; index < units.length; index++) {
+        chain = sha256(`${chain}\u0001${unitIdentity(units[index]!)}`);
+        hashes[index] = chain;
+      }
+      previous = { units, hashes };
+      return hashes;
+    },
+    reset() {
+      previous = null;
+    },
+  };
 }
 
 /** Running totals: entry `i` is the sum of `values[0..i]` (tokens up to and including unit `i`). */

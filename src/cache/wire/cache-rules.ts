@@ -97,7 +97,13 @@ export function longestCacheLifetimeMs(rules: CacheRules): number {
 
 /** The TTL an Anthropic breakpoint placed on a unit gets (top-level automatic caching included). */
 export function anthropicBreakpoints(body: NormalizedWireBody): Array<{ index: number; ttl: WireTtl }> {
-  const marks = body.units.flatMap((unit, index) => (unit.breakpoint ? [{ index, ttl: unit.breakpoint }] : []));
+  // A plain loop: this runs several times per judged request over every unit.
+  const marks: Array<{ index: number; ttl: WireTtl }> = [];
+  const units = body.units;
+  for (let index = 0; index < units.length; index++) {
+    const breakpoint = units[index]!.breakpoint;
+    if (breakpoint) marks.push({ index, ttl: breakpoint });
+  }
   if (body.automaticBreakpoint) {
     const last = lastCacheableBlock(body.units);
     if (last !== null && !marks.some((mark) => mark.index === last)) marks.push({ index: last, ttl: body.automaticBreakpoint });
@@ -156,8 +162,16 @@ export function cacheLifetimeMs(body: NormalizedWireBody): number {
   }
 }
 
-/** Counts per counter, keyed by the unit's bytes: a session re-counts the same history every request. */
-const countMemo = new WeakMap<TokenCounter, Map<string, number>>();
+/**
+ * Counts per counter, by kind and bytes: a session re-counts the same history every request.
+ * Rebuilt when a re-calibrated estimator changes its revision.
+ */
+interface CountMemo {
+  revision: number;
+  byKind: Map<WireUnit['kind'], Map<string, number>>;
+  size: number;
+}
+const countMemo = new WeakMap<TokenCounter, CountMemo>();
 const MEMO_LIMIT = 50_000;
 
 /**
@@ -167,20 +181,68 @@ const MEMO_LIMIT = 50_000;
 export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
   if (unit.kind === 'param') return 0;
   if (!unit.countable) return unit.fixedTokens;
+  const revision = counter.revision ?? 0;
   let memo = countMemo.get(counter);
-  if (!memo) {
-    memo = new Map();
+  if (!memo || memo.revision !== revision) {
+    memo = { revision, byKind: new Map(), size: 0 };
     countMemo.set(counter, memo);
   }
-  // Re-calibrated estimators change their counts: the revision is part of the key.
-  const key = `${counter.revision ?? 0}\u0000${unit.kind}\u0000${unit.text}`;
-  let tokens = memo.get(key);
+  let byText = memo.byKind.get(unit.kind);
+  if (!byText) {
+    byText = new Map();
+    memo.byKind.set(unit.kind, byText);
+  }
+  let tokens = byText.get(unit.text);
   if (tokens === undefined) {
     tokens = counter.countBlock(unit.countable);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(key, tokens);
+    if (memo.size >= MEMO_LIMIT) {
+      memo.byKind.clear();
+      memo.size = 0;
+      byText = new Map();
+      memo.byKind.set(unit.kind, byText);
+    }
+    byText.set(unit.text, tokens);
+    memo.size++;
   }
   return tokens + unit.fixedTokens;
+}
+
+/** Running token totals per body and counter (a body is measured by its model and its break detector). */
+const bodyTotals = new WeakMap<NormalizedWireBody, { counter: TokenCounter; revision: number; totals: number[] }>();
+const lastCounted = new WeakMap<TokenCounter, { revision: number; units: readonly WireUnit[]; tokens: number[] }>();
+
+/**
+ * Running totals of `unitTokens` over a body's units: entry `i` counts units `0..i`. Computed
+ * once per body and counter (bodies are treated as immutable once normalized).
+ */
+export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter): readonly number[] {
+  const revision = counter.revision ?? 0;
+  const known = bodyTotals.get(body);
+  if (known && known.counter === counter && known.revision === revision) return known.totals;
+  // A session's next body repeats the last one counted: equal units at the same position keep
+  // their counts (comparing bytes is cheaper than hashing them for the memo).
+  const last = lastCounted.get(counter);
+  const reusable = last && last.revision === revision ? last : null;
+  const units = body.units;
+  const tokens: number[] = new Array(units.length);
+  const totals: number[] = new Array(units.length);
+  let sum = 0;
+  for (let index = 0; index < units.length; index++) {
+    const unit = units[index]!;
+    const prior = reusable?.units[index];
+    tokens[index] =
+      prior !== undefined &&
+      prior.kind === unit.kind &&
+      prior.fixedTokens === unit.fixedTokens &&
+      (prior.countable === null) === (unit.countable === null) &&
+      prior.text === unit.text
+        ? reusable!.tokens[index]!
+        : unitTokens(unit, counter);
+    totals[index] = sum += tokens[index]!;
+  }
+  bodyTotals.set(body, { counter, revision, totals });
+  lastCounted.set(counter, { revision, units, tokens });
+  return totals;
 }
 
 /** Framing tokens per message in OpenAI's rendered prompt (OpenAI cookbook token-counting recipe). */

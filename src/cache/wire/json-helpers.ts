@@ -7,6 +7,8 @@ export function isRecord(value: unknown): value is JsonRecord {
 
 /** A shallow copy without the named keys (cache markers), keeping the body's key order. */
 export function withoutKeys(value: JsonRecord, keys: readonly string[]): JsonRecord {
+  // Most blocks carry no marker: the value itself then has the same keys in the same order.
+  if (!keys.some((key) => Object.hasOwn(value, key))) return value;
   const copy: JsonRecord = {};
   for (const [key, entry] of Object.entries(value)) {
     if (!keys.includes(key)) copy[key] = entry;

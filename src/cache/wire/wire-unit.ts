@@ -64,3 +64,12 @@ export interface NormalizedWireBody {
 export function unitIdentity(unit: WireUnit): string {
   return unit.role === null ? unit.text : `${unit.role}\u0000${unit.text}`;
 }
+
+/**
+ * `unitIdentity(left) === unitIdentity(right)` without building the two strings (the break
+ * detector and the cache models compare every unit of every request).
+ */
+export function sameUnitIdentity(left: WireUnit, right: WireUnit): boolean {
+  if (left.role === right.role) return left.text === right.text;
+  return unitIdentity(left) === unitIdentity(right);
+}

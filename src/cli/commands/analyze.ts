@@ -92,6 +92,13 @@ export function formatAnalysis(analysis: CaptureAnalysis, limit: number): string
       );
       lines.push(`    → ${cause.advice}`);
     }
+    const agreement = conversation.causeAgreement;
+    if (agreement.diagnosed > 0) {
+      const pairs = agreement.disagreements.map((pair) => `Cachet ${pair.cause} / provider ${pair.serverType} ×${pair.count}`);
+      lines.push(
+        `  provider diagnostics: ${agreement.agree} of ${agreement.diagnosed} misses agree (${formatPercent(agreement.agreementRate ?? 0)})${pairs.length > 0 ? `; ${pairs.join(', ')}` : ''}`,
+      );
+    }
   }
   return lines;
 }

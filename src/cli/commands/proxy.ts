@@ -18,6 +18,8 @@ export interface ProxyCommandOptions {
   ttl?: '5m' | '1h';
   retention?: 'in_memory' | '24h';
   diagnostics?: boolean;
+  /** `--no-plan-savings` sets false. */
+  planSavings?: boolean;
   db: string;
   capture?: string;
   timeout: number;
@@ -64,6 +66,7 @@ export function registerProxyCommand(program: Command): Command {
       choice(['in_memory', '24h'] as const),
     )
     .option('--no-diagnostics', 'under --plan, do not ask Anthropic for diagnostics.cache_miss_reason')
+    .option('--no-plan-savings', "under --plan, do not model the client's own bodies for the dashboard's plan savings")
     .option(
       '--db <path|url>',
       'trace store: SQLite file or postgres:// URL (env CACHET_DB)',
@@ -94,6 +97,7 @@ export async function runProxy(
         ...(options.ttl ? { ttl: options.ttl } : {}),
         ...(options.retention ? { retention: options.retention } : {}),
         diagnostics: options.diagnostics !== false,
+        savings: options.planSavings !== false,
       }
     : undefined;
   const proxy = await startProxy({

@@ -50,6 +50,45 @@ describe('analyzeCapture', () => {
     });
   });
 
+  it("reads the server's cause from captured Anthropic diagnostics and counts agreement per conversation", () => {
+    const withTime = (turn: number, time: string) => {
+      const body = anthropicTurn(turn);
+      (body.system as Array<{ text: string }>)[0]!.text = `Now: ${time}. ${(body.system as Array<{ text: string }>)[0]!.text}`;
+      return body;
+    };
+    const usage = (read: number) => ({
+      input_tokens: 30,
+      output_tokens: 5,
+      cache_read_input_tokens: read,
+      cache_creation_input_tokens: 2900,
+    });
+    const reason = (type: string) => ({ cache_miss_reason: { type, cache_missed_input_tokens: 2800 } });
+    const capture = parseCapture(
+      [
+        line('2026-11-23T10:00:00Z', withTime(1, '2026-11-23 10:00'), { usage: usage(0), diagnostics: null }),
+        // The response's diagnostics beside the usage (the line's own field) ...
+        line('2026-11-23T10:01:00Z', withTime(2, '2026-11-23 10:01'), { usage: usage(0), diagnostics: reason('system_changed') }),
+        // ... or kept inside the usage object.
+        line('2026-11-23T10:02:00Z', withTime(3, '2026-11-23 10:02'), {
+          usage: { ...usage(0), diagnostics: reason('tools_changed') },
+        }),
+      ].join('\n'),
+    );
+    const analysis = analyzeCapture(capture);
+    expect(analysis.requests.map((request) => [request.missCause, request.serverCause])).toEqual([
+      [null, null],
+      ['clock', 'system_changed'],
+      ['clock', 'tools_changed'],
+    ]);
+    expect(analysis.conversations[0]!.causeAgreement).toEqual({
+      diagnosed: 2,
+      agree: 1,
+      disagree: 1,
+      agreementRate: 0.5,
+      disagreements: [{ cause: 'clock', serverType: 'tools_changed', count: 1 }],
+    });
+  });
+
   it('names the file, line and field of a bad capture line', () => {
     expect(() => parseCapture(`${line(T0, anthropicTurn(1))}\n{"at":"soon","body":{}}`, 'x.jsonl')).toThrowError(
       /x\.jsonl:2: at: expected milliseconds or an ISO 8601 time/,

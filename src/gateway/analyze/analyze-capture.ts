@@ -1,3 +1,4 @@
+import { type CauseAgreementSummary, summarizeCauseAgreement } from '../../cache/break/compare-server-cause.js';
 import { diffWireBodies } from '../../cache/break/diff-wire-bodies.js';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { CacheModel, CacheVerdict } from '../../cache/models/cache-verdict.js';
@@ -7,7 +8,7 @@ import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-
 import type { WireZone } from '../../cache/wire/wire-unit.js';
 import type { CacheBreakCause } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
-import type { Usage } from '../../model/usage.js';
+import type { ProviderCacheMissReason, Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { isProviderId, PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
@@ -72,6 +73,11 @@ export interface AnalyzedConversation {
   plannedReadShare: number;
   /** Most frequent causes first, with what to change. */
   topCauses: CauseSummary[];
+  /**
+   * How often Cachet's miss cause agrees with the provider's own diagnosis (Anthropic
+   * `diagnostics`), over the misses both named.
+   */
+  causeAgreement: CauseAgreementSummary;
 }
 
 export interface CaptureAnalysis {
@@ -140,6 +146,7 @@ function judgeConversation(
   planned: CacheModel,
 ): { requests: AnalyzedRequest[]; conversation: AnalyzedConversation } {
   const results: AnalyzedRequest[] = [];
+  const serverReasons: Array<ProviderCacheMissReason | null> = [];
   let previous: { body: Record<string, unknown>; cachedTokens: number } | null = null;
   let planContext = { previousBreakpointPosition: null as number | null };
   let costUsd = 0;
@@ -150,7 +157,7 @@ function judgeConversation(
   for (const { request, index, provider } of group) {
     const model = typeof request.body.model === 'string' ? request.body.model : '';
     const verdict = actual.judge(request.body, { at: request.at });
-    const reported = request.usage ? reportedUsage(provider, request.usage, index) : null;
+    const reported = request.usage ? reportedUsage(provider, request.usage, request.diagnostics, index) : null;
     const usage = reported ?? verdict.usage;
     const readTokens = usage.cacheReadTokens;
     const writeTokens = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
@@ -192,8 +199,9 @@ function judgeConversation(
       missCause: previous && missedTokens > 0 ? missCauseOf(verdict, request.body, provider) : null,
       missedTokens,
       changed,
-      serverCause: request.cacheMissReason?.type ?? null,
+      serverCause: (request.cacheMissReason ?? reported?.cacheMissReason)?.type ?? null,
     });
+    serverReasons.push(request.cacheMissReason ?? reported?.cacheMissReason ?? null);
     previous = { body: request.body, cachedTokens: cachedAfter(actual.rules, verdict, reported) };
   }
   const first = group[0]!;
@@ -224,6 +232,11 @@ function judgeConversation(
       plannedCostUsd,
       plannedReadShare: plannedInput === 0 ? 0 : plannedRead / plannedInput,
       topCauses: topCauses(results),
+      causeAgreement: summarizeCauseAgreement(
+        results.flatMap((result, position) =>
+          result.missCause ? [{ cause: result.missCause, serverCause: serverReasons[position] ?? null }] : [],
+        ),
+      ),
     },
   };
 }
@@ -267,9 +280,10 @@ function providerOf(request: CapturedRequest, index: number): ProviderId {
   return request.provider;
 }
 
-function reportedUsage(provider: ProviderId, usage: Record<string, unknown>, index: number): Usage {
+function reportedUsage(provider: ProviderId, usage: Record<string, unknown>, diagnostics: unknown, index: number): Usage {
   try {
-    return providerEntry(provider).adapter.parseUsage({ usage });
+    // Anthropic puts `diagnostics` beside `usage` in the response: parsed together, the usage keeps the server's cause.
+    return providerEntry(provider).adapter.parseUsage(diagnostics === undefined ? { usage } : { usage, diagnostics });
   } catch (error) {
     throw new ValidationError(`requests[${index}].usage`, `a ${provider} usage object`, (error as Error).message);
   }

@@ -15,6 +15,8 @@ export interface CapturedRequest {
   provider?: string;
   /** The provider's own diagnosis (proxy captures of Anthropic requests with diagnostics). */
   cacheMissReason?: ProviderCacheMissReason | null;
+  /** The response's Anthropic `diagnostics` object as captured (the line's own, or inside `usage`), read for the server's cause. */
+  diagnostics?: unknown;
 }
 
 const lineSchema = z
@@ -25,6 +27,7 @@ const lineSchema = z
     conversation: z.string().min(1).optional(),
     provider: z.string().min(1).optional(),
     cacheMissReason: z.object({ type: z.string(), missedTokens: z.number().nullable() }).nullish(),
+    diagnostics: z.unknown().optional(),
   })
   .passthrough();
 
@@ -62,6 +65,7 @@ export function parseCapture(text: string, file = 'capture'): CapturedRequest[] 
       throw new CaptureError(file, index + 1, `${issue.path.join('.') || 'line'}: ${issue.message}`);
     }
     const { at, body, usage, conversation, provider, cacheMissReason } = parsed.data;
+    const diagnostics = parsed.data.diagnostics ?? usage?.diagnostics;
     const time = typeof at === 'number' ? at : Date.parse(at);
     if (Number.isNaN(time))
       throw new CaptureError(file, index + 1, `at: expected milliseconds or an ISO 8601 time, got ${JSON.stringify(at)}`);
@@ -72,6 +76,7 @@ export function parseCapture(text: string, file = 'capture'): CapturedRequest[] 
       ...(conversation ? { conversation } : {}),
       ...(provider ? { provider } : {}),
       ...(cacheMissReason ? { cacheMissReason } : {}),
+      ...(diagnostics !== undefined ? { diagnostics } : {}),
     });
   }
   return requests;

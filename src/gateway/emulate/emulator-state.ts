@@ -19,6 +19,12 @@ export interface EmulatorState {
   /** Fingerprints of earlier Anthropic requests by response id, for `diagnostics.previous_message_id`. */
   remember(id: string, fingerprint: PromptFingerprint): void;
   recall(id: string): PromptFingerprint | undefined;
+  /**
+   * Responses API conversations kept for `previous_response_id` (responses created with `store`
+   * not false): the input items up to and including that response's output.
+   */
+  storeResponse(id: string, items: readonly unknown[]): void;
+  storedResponse(id: string): readonly unknown[] | undefined;
 }
 
 /** An Anthropic request reduced to the levels the server's diagnostics compare. */
@@ -35,11 +41,14 @@ export interface PromptFingerprint {
 
 /** Fingerprints kept for diagnostics; older ones are forgotten (the real API keeps a window too). */
 const REMEMBERED_PROMPTS = 10_000;
+/** Stored Responses conversations; the oldest is forgotten first (its id then answers 400 like an unknown one). */
+const STORED_RESPONSES = 10_000;
 
 export function createEmulatorState(replies: readonly ScriptedReply[] = []): EmulatorState {
   const anthropicCounter = anthropicEstimator();
   const openaiCounter = openAITokenCounter();
   const fingerprints = new Map<string, PromptFingerprint>();
+  const responses = new Map<string, readonly unknown[]>();
   let sequence = 0;
   return {
     anthropicCache: createCacheModel('anthropic', { counter: anthropicCounter }),
@@ -61,6 +70,13 @@ export function createEmulatorState(replies: readonly ScriptedReply[] = []): Emu
     },
     recall(id) {
       return fingerprints.get(id);
+    },
+    storeResponse(id, items) {
+      if (responses.size >= STORED_RESPONSES) responses.delete(responses.keys().next().value as string);
+      responses.set(id, items);
+    },
+    storedResponse(id) {
+      return responses.get(id);
     },
   };
 }

@@ -9,8 +9,14 @@ type JsonRecord = Record<string, unknown>;
 const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The OpenAI error body: `{ error: { message, type, param, code } }`. */
-export function openAIError(status: number, type: string, message: string, code: string | null = null): EmulatorResponse {
-  return { type: 'error', status, body: { error: { message, type, param: null, code } } };
+export function openAIError(
+  status: number,
+  type: string,
+  message: string,
+  code: string | null = null,
+  param: string | null = null,
+): EmulatorResponse {
+  return { type: 'error', status, body: { error: { message, type, param, code } } };
 }
 
 interface Judged {
@@ -120,21 +126,37 @@ export function answerChat(
 }
 
 /**
- * Answer one `POST /v1/responses` (stateless: `previous_response_id` is refused, as with
- * `store: false`): the reply as output items with `usage.input_tokens_details.cached_tokens`
- * from the OpenAI cache model, streamed as the documented `response.*` events or as one JSON.
+ * Answer one `POST /v1/responses`: the reply as output items with
+ * `usage.input_tokens_details.cached_tokens` from the OpenAI cache model, streamed as the
+ * documented `response.*` events or as one JSON. Responses are stored unless `store: false`;
+ * `previous_response_id` continues a stored one: its input and output come before this
+ * request's input (instructions are not carried over, as documented), and the cache model
+ * judges that whole input, so usage is what a client sending everything would get. An unknown,
+ * unstored or forgotten id answers 400 `previous_response_not_found`.
  */
 export function answerResponses(state: EmulatorState, body: unknown, at: number): EmulatorResponse {
-  const problem = validateResponsesBody(body);
-  if (problem) return openAIError(400, 'invalid_request_error', problem);
-  const request = body as JsonRecord;
-  if (request.previous_response_id) {
+  const fields = isRecord(body) ? body : {};
+  const previousId = fields.previous_response_id ?? null;
+  if (previousId !== null && typeof previousId !== 'string') {
+    return invalidParameter("Invalid type for 'previous_response_id': expected a string.", 'previous_response_id');
+  }
+  if (fields.store !== undefined && typeof fields.store !== 'boolean') {
+    return invalidParameter("Invalid type for 'store': expected a boolean.", 'store');
+  }
+  const continued = continuedBody(state, body);
+  if (previousId !== null && isRecord(body) && !continued) {
     return openAIError(
       400,
       'invalid_request_error',
-      'The emulator is stateless: send the whole input instead of previous_response_id.',
+      `Previous response with id '${previousId}' not found.`,
+      'previous_response_not_found',
+      'previous_response_id',
     );
   }
+  const problem = validateResponsesBody(continued ?? body);
+  if (problem) return openAIError(400, 'invalid_request_error', problem);
+  const sent = body as JsonRecord;
+  const request = continued ?? sent;
   const judged = judge(state, request, at, lastResponsesUserText(request.input));
   if ('type' in judged) return judged;
   const { verdict, reply, outputTokens, created } = judged;
@@ -169,6 +191,7 @@ export function answerResponses(state: EmulatorState, body: unknown, at: number)
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: verdict.inputTokens + outputTokens,
   };
+  if (sent.store !== false) state.storeResponse(id, [...inputItems(request.input), ...output]);
   const response = {
     id,
     object: 'response',
@@ -178,6 +201,7 @@ export function answerResponses(state: EmulatorState, body: unknown, at: number)
     incomplete_details: null,
     instructions: request.instructions ?? null,
     model: request.model,
+    previous_response_id: sent.previous_response_id ?? null,
     output,
     parallel_tool_calls: true,
     tool_choice: request.tool_choice ?? 'auto',
@@ -242,6 +266,29 @@ export function answerResponses(state: EmulatorState, body: unknown, at: number)
   });
   chunks.push(event('response.completed', { response }));
   return { type: 'stream-chunks', chunks };
+}
+
+function invalidParameter(message: string, param: string): EmulatorResponse {
+  return openAIError(400, 'invalid_request_error', message, null, param);
+}
+
+/** A Responses `input` as a list of items (a string is one user message). */
+function inputItems(input: unknown): unknown[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  return Array.isArray(input) ? input : [];
+}
+
+/**
+ * The body the model reads for a request continuing a stored response: the stored items, then
+ * this request's input; everything else (instructions, tools, cache key) from this request. Null
+ * when the body names no `previous_response_id` or one that is not stored.
+ */
+function continuedBody(state: EmulatorState, body: unknown): JsonRecord | null {
+  if (!isRecord(body) || typeof body.previous_response_id !== 'string') return null;
+  const earlier = state.storedResponse(body.previous_response_id);
+  if (!earlier) return null;
+  const { previous_response_id: _previous, ...rest } = body;
+  return { ...rest, input: [...earlier, ...inputItems(body.input)] };
 }
 
 function textOf(content: unknown): string {

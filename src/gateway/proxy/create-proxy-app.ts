@@ -1,5 +1,8 @@
 import { Hono } from 'hono';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import type { CacheModel } from '../../cache/models/cache-verdict.js';
+import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
+import type { ModelledRequestCost, ProxyForwardedPayload } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { totalInputTokens, type Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
@@ -8,6 +11,8 @@ import { readOpenAIChatReply } from '../../providers/openai-chat/parse-stream.js
 import { readOpenAIResponsesReply } from '../../providers/openai-responses/parse-stream.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { StreamReader, StreamSummary } from '../../providers/shared/stream-summary.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import { type Conversation, createConversationTracker } from './conversation-tracker.js';
@@ -78,6 +83,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   const tracker = createConversationTracker(options.bus, options.maxConversations);
+  const planModels = createPlanModels();
   const inFlight = new Set<Promise<void>>();
   const app = new Hono();
 
@@ -103,6 +109,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     let conversation: Conversation | null = null;
     let sent: Uint8Array<ArrayBuffer> | null = bytes;
     let sentBody: JsonRecord | null = null;
+    let plannedBreakpoints: string[] = [];
     if (plan && route && bytes) {
       clientBody = parseJson(bytes);
       if (clientBody) {
@@ -119,6 +126,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         );
         conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
         sentBody = planned.body;
+        plannedBreakpoints = planned.breakpoints;
         sent = encoder.encode(JSON.stringify(planned.body));
       }
     }
@@ -167,6 +175,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         clientBody,
         sentBody: sentBody ?? clientBody,
         planned: sentBody !== null,
+        plannedBreakpoints,
         summary,
         status,
         durationMs: performance.now() - started,
@@ -220,6 +229,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       clientBody: JsonRecord;
       sentBody: JsonRecord;
       planned: boolean;
+      plannedBreakpoints: string[];
       summary: StreamSummary;
       status: number;
       durationMs: number;
@@ -237,6 +247,23 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         strategy: exchange.planned ? 'proxy-plan' : 'proxy',
         globalPrefixHash: '',
         sessionPrefixHash: conversation.id,
+      });
+    }
+    if (bus) {
+      bus.emit('proxy.forwarded', conversation.id, exchange.at, {
+        turn,
+        step: 0,
+        provider: conversation.provider,
+        model,
+        mode: exchange.planned ? 'plan' : 'pass-through',
+        status: exchange.status,
+        durationMs: Math.round(exchange.durationMs * 10) / 10,
+        responseId: exchange.summary.responseId,
+        plannedBreakpoints: exchange.plannedBreakpoints,
+        plan:
+          exchange.planned && plan?.savings !== false
+            ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
+            : null,
       });
     }
     if (bus) {
@@ -271,6 +298,72 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     },
     conversations: () => tracker.size,
   };
+}
+
+/**
+ * Conversations whose plan comparison is kept. Each keeps two cache models holding about two
+ * normalized copies of its last body, so fewer are kept than conversations are tracked; a
+ * conversation judged again after it was dropped starts both models cold (the comparison stays fair).
+ */
+const PLAN_COMPARISON_CONVERSATIONS = 1_000;
+
+interface PlanModels {
+  /** The conversation's two models (client's bodies, planned bodies), most recently used kept. */
+  of(conversation: Conversation): { client: CacheModel; planned: CacheModel };
+}
+
+function createPlanModels(limit = PLAN_COMPARISON_CONVERSATIONS): PlanModels {
+  // One counter per rule set for every conversation (their memos are shared).
+  const counters: CacheModelOptions = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAITokenCounter() } };
+  const byConversation = new Map<string, { client: CacheModel; planned: CacheModel }>();
+  return {
+    of(conversation) {
+      let models = byConversation.get(conversation.id);
+      if (models) byConversation.delete(conversation.id);
+      else {
+        models = {
+          client: createCacheModel(conversation.provider, counters),
+          planned: createCacheModel(conversation.provider, counters),
+        };
+        if (byConversation.size >= limit) byConversation.delete(byConversation.keys().next().value as string);
+      }
+      byConversation.set(conversation.id, models);
+      return models;
+    },
+  };
+}
+
+/**
+ * What the client's own body would have read and cost, against the planned body, each judged by
+ * the conversation's own cache model (the upstream only ever sees the planned one). Null when a
+ * body cannot be judged (a shape the model refuses): the exchange is still recorded.
+ */
+function comparePlan(
+  planModels: PlanModels,
+  conversation: Conversation,
+  clientBody: JsonRecord,
+  plannedBody: JsonRecord,
+  at: number,
+  model: string,
+): ProxyForwardedPayload['plan'] {
+  const models = planModels.of(conversation);
+  const judged = (cacheModel: CacheModel, body: JsonRecord): ModelledRequestCost | null => {
+    try {
+      const verdict = cacheModel.judge(body, { at });
+      return {
+        inputTokens: verdict.inputTokens,
+        cacheReadTokens: verdict.cacheReadTokens,
+        cacheWriteTokens: verdict.cacheWriteTokens,
+        costUsd: costOf(verdict.usage, conversation.provider, model).costUsd,
+      };
+    } catch {
+      return null;
+    }
+  };
+  const client = judged(models.client, clientBody);
+  const planned = judged(models.planned, plannedBody);
+  if (!client || !planned) return null;
+  return { client, planned, savedUsd: client.costUsd - planned.costUsd };
 }
 
 /** Shortfalls smaller than this are rounding (OpenAI reads in 128-token steps), not misses. */

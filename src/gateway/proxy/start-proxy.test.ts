@@ -119,6 +119,17 @@ describe('cachet proxy --plan', () => {
     expect(sent.diagnostics).toEqual({ previous_message_id: harness.captured[0]!.responseId });
     const [found] = (await harness.store.events({ types: ['cache.break'] })) as CachetEvent<'cache.break'>[];
     expect(found!.payload).toMatchObject({ cause: 'tools-changed', serverCause: { type: 'tools_changed' } });
+    // The session's requests (the dashboard's table) carry both causes too.
+    const [, secondRequest] = await harness.store.requests(found!.sessionId);
+    expect(secondRequest!.breaks).toEqual([
+      {
+        cause: 'tools-changed',
+        zone: 'tools',
+        path: 'tools[0]',
+        missedTokens: found!.payload.missedTokens,
+        serverCause: { type: 'tools_changed', missedTokens: found!.payload.serverCause!.missedTokens },
+      },
+    ]);
   });
 });
 

@@ -63,11 +63,12 @@
       button.setAttribute('aria-current', String(button.dataset.sessionId === sessionId));
     }
     const encoded = encodeURIComponent(sessionId);
-    const [{ requests }, report, sessions, agreement] = await Promise.all([
+    const [{ requests }, report, sessions, agreement, planSavings] = await Promise.all([
       api(`/sessions/${encoded}/requests`),
       api(`/analytics/cache_effectiveness?session=${encoded}`),
       api('/sessions'),
       api(`/analytics/cause_agreement?session=${encoded}`),
+      api(`/analytics/plan_savings?session=${encoded}`),
     ]);
     const summary = sessions.sessions.find((session) => session.sessionId === sessionId);
     const figures = report.sessions[0] ?? { ...report.overall, healthyWriteShareLimit: 1 };
@@ -87,6 +88,7 @@
     setMetric('breaks', breakCount, formatTokens(breakCount));
     renderBreaks(requests);
     renderAgreement(agreement);
+    renderPlanSavings(planSavings);
     renderTable(requests);
     renderChart(requests);
     document.body.dataset.session = sessionId;
@@ -109,12 +111,30 @@
           element(
             'li',
             { 'data-request': String(request.index + 1), 'data-cause': cacheBreak.cause },
-            `request ${request.index + 1}: ${cacheBreak.cause}${where ? ` at ${where}` : ''}, ${formatTokens(cacheBreak.missedTokens)} tokens missed`,
+            `request ${request.index + 1}: ${cacheBreak.cause}${where ? ` at ${where}` : ''}, ${formatTokens(cacheBreak.missedTokens)} tokens missed${cacheBreak.serverCause ? ` (provider: ${cacheBreak.serverCause.type})` : ''}`,
           ),
         );
       }
     }
     if (list.children.length === 0) list.append(element('li', { class: 'none' }, 'none'));
+  }
+
+  /** `cachet proxy --plan` sessions: the plan's modelled cost against the client's own markers; hidden elsewhere. */
+  function renderPlanSavings(savings) {
+    const section = document.getElementById('plan');
+    section.hidden = savings.requests === 0;
+    if (savings.requests === 0) return;
+    setMetric('planClientCostUsd', savings.clientCostUsd, formatUsd(savings.clientCostUsd));
+    setMetric('planPlannedCostUsd', savings.plannedCostUsd, formatUsd(savings.plannedCostUsd));
+    setMetric(
+      'planSavedUsd',
+      savings.savedUsd,
+      `${formatUsd(savings.savedUsd)}${savings.savedShare === null ? '' : ` (${formatPercent(savings.savedShare)})`}`,
+    );
+    setMetric('planClientReadShare', savings.clientReadShare ?? 0, formatPercent(savings.clientReadShare ?? 0));
+    setMetric('planPlannedReadShare', savings.plannedReadShare ?? 0, formatPercent(savings.plannedReadShare ?? 0));
+    document.getElementById('plan-requests').textContent =
+      `${savings.requests} request${savings.requests === 1 ? '' : 's'} sent with Cachet's plan, both bodies judged by the cache model`;
   }
 
   /** Misses the provider diagnosed (Anthropic `diagnostics`): how often Cachet's cause agrees, and the pairs that do not. */

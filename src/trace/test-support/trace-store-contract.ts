@@ -177,7 +177,9 @@ export function describeTraceStoreContract(name: string, harness: () => TraceSto
         });
         expect(requests[1]!.hitRate).toBeCloseTo(2000 / 2350, 12);
         expect(requests[1]!.breaks).toEqual([]);
-        expect(requests[2]!.breaks).toEqual([{ cause: 'clock', zone: 'system', path: 'system[1]', missedTokens: 2200 }]);
+        expect(requests[2]!.breaks).toEqual([
+          { cause: 'clock', zone: 'system', path: 'system[1]', missedTokens: 2200, serverCause: null },
+        ]);
         expect(await store.requests('no-such-session')).toEqual([]);
       });
     });
