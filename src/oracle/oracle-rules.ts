@@ -1,5 +1,5 @@
 import { findPrice } from '../cache/pricing.js';
-import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
+import { CACHE_LIFETIMES_MS, longestCacheLifetimeMs } from '../cache/wire/cache-rules.js';
 import { assertNever } from '../model/validate.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { resolveAnthropicModel } from '../providers/anthropic/models.js';
@@ -89,6 +89,17 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
       return anthropicRules(rates, route.upstreamModel, entry.wire === 'anthropic-messages');
     case 'openai':
       return openAIRules(rates, route.upstreamModel);
+    case 'deepseek':
+      // Automatic and free to write, no minimum; whole-unit matching only lowers what a layout gets, never the bound.
+      return {
+        ...openAIRules(rates, route.upstreamModel),
+        shortTtlMs: longestCacheLifetimeMs('deepseek'),
+        longTtlMs: longestCacheLifetimeMs('deepseek'),
+        minimumTokens: 0,
+        incrementTokens: 1,
+        // The end of each request's output is persisted as a unit: the reply is readable next time.
+        reusesReply: true,
+      };
     case 'local':
       return {
         kind: 'local',

@@ -4,7 +4,7 @@ import type { ProviderId } from './registry.js';
 import type { PriceRow } from './shared/price-row.js';
 
 /** Which provider's cache rules judge a body (the cache models in src/cache implement each). */
-export type CacheRules = 'anthropic' | 'openai' | 'local';
+export type CacheRules = 'anthropic' | 'openai' | 'deepseek' | 'local';
 
 /** The shape of a wire body: which normalizer in src/cache/wire reads it. */
 export type WireShape = 'anthropic-messages' | 'chat-completions' | 'responses' | 'bedrock-converse' | 'gemini-generate-content';

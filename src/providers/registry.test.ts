@@ -2,9 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findPrice } from '../cache/pricing.js';
+import type { CacheRules } from './provider-entry.js';
 import { PROVIDER_IDS, PROVIDERS, providerEntry } from './registry.js';
 
 const SRC = join(import.meta.dirname, '..');
+
+/** Every member of the `CacheRules` union: some are also provider ids (`anthropic`, `deepseek`). */
+const RULE_NAMES: readonly CacheRules[] = ['anthropic', 'openai', 'deepseek', 'local'];
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -20,7 +24,7 @@ describe('provider registry', () => {
       const entry = providerEntry(id);
       expect(entry.id).toBe(id);
       expect(entry.adapter.id).toBe(id);
-      expect(['anthropic', 'openai', 'local']).toContain(entry.route('any-model').rules);
+      expect(RULE_NAMES).toContain(entry.route('any-model').rules);
     }
     expect(Object.keys(PROVIDERS)).toEqual(PROVIDER_IDS);
   });
@@ -40,9 +44,9 @@ describe('provider registry', () => {
 
   it('leaves no switch or comparison on provider ids outside src/providers', () => {
     const ids = PROVIDER_IDS.map((id) => id.replace(/[-/]/g, '\\$&')).join('|');
-    // `anthropic` is also the name of a rule set, so bare `case 'anthropic'` is only flagged
-    // inside a switch on a provider or format; the other ids are flagged anywhere.
-    const providerOnlyIds = PROVIDER_IDS.filter((id) => id !== 'anthropic')
+    // `anthropic` and `deepseek` are also names of rule sets, so a bare `case 'anthropic'` is only
+    // flagged inside a switch on a provider or format; the other ids are flagged anywhere.
+    const providerOnlyIds = PROVIDER_IDS.filter((id) => !(RULE_NAMES as readonly string[]).includes(id))
       .map((id) => id.replace(/[-/]/g, '\\$&'))
       .join('|');
     const patterns = [

@@ -1,5 +1,6 @@
 import { anthropicProvider } from './anthropic/provider-entry.js';
 import { bedrockProvider } from './bedrock/provider-entry.js';
+import { deepSeekProvider } from './deepseek/provider-entry.js';
 import { geminiProvider } from './gemini/provider-entry.js';
 import { openAIChatProvider } from './openai-chat/provider-entry.js';
 import { openAICompatibleProvider } from './openai-compatible/provider-entry.js';
@@ -21,6 +22,7 @@ export const PROVIDERS = {
   'openai-compatible': openAICompatibleProvider,
   bedrock: bedrockProvider,
   gemini: geminiProvider,
+  deepseek: deepSeekProvider,
 } as const;
 
 /** Wire APIs Cachet speaks. Names are also the CLI's `--provider` values. */

@@ -6,6 +6,12 @@ export interface TailScopePricing {
   write: number;
   /** A token read from the cache (Anthropic 0.1; OpenAI 1 − the family's discount; local engines 0). */
   read: number;
+  /**
+   * Hits need a whole persisted unit (DeepSeek): every unit a request leaves ends after its
+   * tail, so a tail re-sent per request stops the next request from reading the previous one
+   * at all. Turn scope is then always chosen.
+   */
+  wholeUnits?: boolean;
 }
 
 export interface TailScopeInput {
@@ -47,6 +53,14 @@ export function chooseTailScope(input: TailScopeInput): TailScopeChoice {
   const requestCost = steps * pricing.input * input.tokens;
   const turnCost = (pricing.write + pricing.read * (steps - 1) + pricing.read * after) * input.tokens;
   const figures = `${steps.toFixed(1)} expected steps in the turn, ${after.toFixed(0)} requests after it`;
+  if (pricing.wholeUnits) {
+    return {
+      scope: 'turn',
+      requestCost,
+      turnCost,
+      reason: `${figures}: the cache hits whole persisted units only, and a tail re-sent per request would end every unit the next request could read`,
+    };
+  }
   if (turnCost < requestCost) {
     return {
       scope: 'turn',

@@ -6,6 +6,7 @@ import {
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import { type NormalizedWireBody, unitIdentity } from '../cache/wire/wire-unit.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { deepSeekThinks } from '../providers/deepseek/models.js';
 import { providerEntry } from '../providers/registry.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
@@ -19,7 +20,7 @@ export function longestCacheLifetimeMs(provider: ProviderId, model: string): num
  * Each request is rendered once in a reference layout (Cachet's zones without the turn tail and
  * without padding); a request's ideal is the tokens of the longest run of leading units it
  * shares with the previous reference body — what the provider already processed and is
- * unchanged — plus, for local engines, the previous reply the slot still holds. New user input,
+ * unchanged — plus, for local engines and DeepSeek, the previous reply the slot or unit still holds. New user input,
  * new tool results, the tail and (for hosted APIs) the previous reply are excluded. It is 0 for
  * the first request, after a gap longer than the provider's longest cache lifetime, and when the
  * shared prefix is below the provider's minimum cacheable prefix. The same numbers serve every
@@ -44,10 +45,15 @@ export class IdealCacheReads {
     if (!previous || at - previous.at > longestCacheLifetimeMs(this.provider, this.model)) return 0;
     let shared = 0;
     while (shared < units.length && shared < previous.units.length && units[shared] === previous.units[shared]) shared++;
-    if (providerEntry(this.provider).route(this.model).rules === 'local' && shared === previous.units.length) {
-      // The slot also holds the reply it generated: the message that follows the previous prompt.
+    const rules = providerEntry(this.provider).route(this.model).rules;
+    if ((rules === 'local' || rules === 'deepseek') && shared === previous.units.length) {
+      // The slot (local) or the end-of-output unit (DeepSeek) also holds the reply: the message that follows the previous prompt.
       const replyMessage = previous.messageCount;
-      while (shared < units.length && body.units[shared]?.messageIndex === replyMessage) shared++;
+      let end = shared;
+      while (end < units.length && body.units[end]?.messageIndex === replyMessage) end++;
+      // In DeepSeek's thinking mode a reply without tool calls was generated after reasoning no later request carries.
+      const calledTools = body.units.slice(shared, end).some((unit) => unit.kind === 'tool_use');
+      if (rules === 'local' || calledTools || !deepSeekThinks(referenceBody)) shared = end;
     }
     let total = 0;
     for (let index = 0; index < shared; index++) total += tokens[index] as number;

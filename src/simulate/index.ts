@@ -6,6 +6,7 @@ export {
   type CompactionHook,
   defaultModelFor,
   type MissCause,
+  replyFor,
   type SimulatedRequest,
   type SimulateOptions,
   type SimulationResult,

@@ -132,8 +132,11 @@ export interface SimulateOptions {
   compaction?: CompactionHook;
   /** Called after each request with the count done and the total. */
   onProgress?: (done: number, total: number) => void;
-  /** Receives each wire body as it is built (for `cachet render`). */
-  onBody?: (body: unknown, request: { turn: number; step: number }) => void;
+  /**
+   * Receives each wire body as it is built (for `cachet render`), with, on local engines, the
+   * assistant message the engine generated for it (`replyFor`), which its slot keeps.
+   */
+  onBody?: (body: unknown, request: { turn: number; step: number; reply?: Record<string, unknown> }) => void;
 }
 
 /**
@@ -200,7 +203,9 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
       const historyRewritten = driver.session.historyRewrites !== rewritesBefore;
       const built = driver.request(turn, step);
-      options.onBody?.(built.body, { turn: turn.turn, step: step.step });
+      // Local engines keep the reply they generated in the slot: the next prompt can reuse it.
+      const reply = local ? replyFor(adapter, built, step) : undefined;
+      options.onBody?.(built.body, { turn: turn.turn, step: step.step, reply });
       const referenceRequest = reference.request(turn, step);
       const referenceBody = adapter.convertRequest(
         { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
@@ -221,10 +226,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       // With compaction the physical limit is measured on the compacted requests: the strategy's
       // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
-      const verdict = cache.judge(built.body, {
-        at: step.at,
-        reply: local ? replyFor(adapter, built, step) : undefined,
-      });
+      const verdict = cache.judge(built.body, { at: step.at, reply });
       tokensEstimated ||= verdict.tokensEstimated;
       const paddingReadTokens =
         verdict.cacheReadTokens > 0 && built.metadata.padding?.applied
@@ -421,11 +423,15 @@ function structuralMissCause(
 }
 
 /** The reply as the local engine's slot holds it: the assistant message of the next request's body. */
-function replyFor(
+/**
+ * The assistant message a request's step answered with, as the adapter writes it into the next
+ * request's history (the tail left out): what a local engine generated and keeps in its slot.
+ */
+export function replyFor(
   adapter: ReturnType<typeof adapterFor>,
   built: { canonical: import('../model/request.js').CanonicalRequest },
   step: WorkloadStep,
-) {
+): Record<string, unknown> | undefined {
   const withReply = {
     ...built.canonical,
     messages: [...built.canonical.messages, { role: 'assistant' as const, content: step.reply }],

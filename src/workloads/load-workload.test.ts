@@ -54,6 +54,7 @@ describe('bundled workloads', () => {
       'scripted-coding-agent',
       'claims-agent-bedrock',
       'research-assistant-gemini',
+      'data-analyst-deepseek',
     ]);
   });
 

@@ -7,6 +7,7 @@ import { modelOf } from '../wire/json-helpers.js';
 import { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './anthropic-cache-model.js';
 import { type BedrockCacheModelOptions, createBedrockCacheModel } from './bedrock-cache-model.js';
 import type { CacheModel, CacheVerdict, JudgeContext } from './cache-verdict.js';
+import { createDeepSeekCacheModel, type DeepSeekCacheModelOptions } from './deepseek-cache-model.js';
 import { createGeminiCacheModel, type GeminiCacheModelOptions } from './gemini-cache-model.js';
 import { createLocalEngineCacheModel, type LocalEngineCacheModelOptions } from './local-engine-cache-model.js';
 import { createOpenAICacheModel, type OpenAICacheModelOptions } from './openai-cache-model.js';
@@ -17,7 +18,8 @@ export interface CacheModelOptions {
   local?: LocalEngineCacheModelOptions;
   bedrock?: BedrockCacheModelOptions;
   gemini?: GeminiCacheModelOptions;
-  /** Shortcut: the counter for Anthropic and OpenAI rules (local engines always use their tokenizer). */
+  deepseek?: DeepSeekCacheModelOptions;
+  /** Shortcut: the counter for Anthropic, OpenAI and DeepSeek rules (local engines always use their tokenizer). */
   counter?: TokenCounter;
 }
 
@@ -41,6 +43,8 @@ export function createCacheModel(provider: ProviderId, options: CacheModelOption
         return createAnthropicCacheModel({ ...counter, ...options.anthropic });
       case 'openai':
         return createOpenAICacheModel({ ...counter, ...options.openai });
+      case 'deepseek':
+        return createDeepSeekCacheModel({ ...counter, ...options.deepseek });
       case 'local':
         return createLocalEngineCacheModel(options.local);
       default:

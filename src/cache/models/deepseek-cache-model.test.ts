@@ -78,6 +78,37 @@ describe('DeepSeek cache model (whole persisted units only)', () => {
     expect(ahead[2]!.cacheReadTokens).toBe(3000);
   });
 
+  it('thinking mode: a reply without tool calls leaves no readable end-of-output unit; a tool-call reply does', () => {
+    const system = { role: 'system', content: words(1000, 's') };
+    const question = { role: 'user', content: words(50, 'q') };
+    const answer = { role: 'assistant', content: words(40, 'a') };
+    const call = {
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'look it up',
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }],
+    };
+    const result = { role: 'tool', tool_call_id: 'c1', content: words(30, 'r') };
+    const next = { role: 'user', content: words(20, 'n') };
+    const readAfter = (model: string, reply: Record<string, unknown>, follow: Record<string, unknown>, thinking?: string) => {
+      const cache = createDeepSeekCacheModel({ counter: wordCounter });
+      const extra = thinking ? { thinking: { type: thinking } } : {};
+      cache.judge({ model, messages: [system, question], ...extra }, { at: 0 });
+      return cache.judge({ model, messages: [system, question, reply, follow], ...extra }, { at: MINUTE });
+    };
+    // deepseek-chat does not think: the whole first request and its answer are read.
+    expect(readAfter('deepseek-chat', answer, next).cacheReadTokens).toBe(1000 + 50 + 40);
+    // deepseek-reasoner thinks: the answer's unit held reasoning the next request drops; only the input unit is read.
+    const thinking = readAfter('deepseek-reasoner', answer, next);
+    expect(thinking.cacheReadTokens).toBe(1000 + 50);
+    expect(thinking.explanation.join(' ')).toMatch(/thinking mode/);
+    // The body's own switch wins over the model's default.
+    expect(readAfter('deepseek-reasoner', answer, next, 'disabled').cacheReadTokens).toBe(1000 + 50 + 40);
+    expect(readAfter('deepseek-chat', answer, next, 'enabled').cacheReadTokens).toBe(1000 + 50);
+    // A tool-call turn's reasoning is sent back in every later request: its end-of-output unit is read.
+    expect(readAfter('deepseek-reasoner', call, result).cacheReadTokens).toBeGreaterThan(1000 + 50);
+  });
+
   it('ranks the layouts: no tail = retained > tail after the user text > tail ahead of it', () => {
     const shares = {
       none: readShare('no-tail'),

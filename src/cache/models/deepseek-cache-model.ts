@@ -1,4 +1,4 @@
-import { type DeepSeekModelRow, resolveDeepSeekModel } from '../../providers/deepseek/models.js';
+import { type DeepSeekModelRow, deepSeekThinks, resolveDeepSeekModel } from '../../providers/deepseek/models.js';
 import { openAiTokenCounter } from '../../tokens/openai-token-counter.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { unitTokens } from '../wire/cache-rules.js';
@@ -38,7 +38,9 @@ interface Judged {
  * a unit at the end of its input; the end of its output becomes a unit too, recognised when a
  * later request continues the same prefix with the assistant message that followed; and the
  * longest prefix a request shares with the one before it is persisted as a common-prefix
- * unit, readable from the next request on. Fixed-interval units are not modelled (their
+ * unit, readable from the next request on. In thinking mode (`deepseek-reasoner`, V4 models by
+ * default) a reply without tool calls leaves no readable end-of-output unit: the reasoning it
+ * holds is dropped from later requests. Fixed-interval units are not modelled (their
  * interval is undocumented), so the model errs towards fewer hits on very long inputs.
  * Comparisons are made by wire unit (message part, tool call), not by token.
  *
@@ -54,7 +56,7 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
   let index = 0;
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
-    const body = normalizeWireBody(rawBody, 'openai-chat');
+    const body = normalizeWireBody(rawBody, 'deepseek');
     const row = resolveDeepSeekModel(body.model, options.modelOverrides);
     const at = context.at;
     const hashes = unitPrefixHashes(body);
@@ -74,8 +76,19 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
       const start = previous.hashes.length;
       const replyMessage = current.messageIndex[start];
       let end = start;
-      while (end < hashes.length && current.roles[end] === 'assistant' && current.messageIndex[end] === replyMessage) end++;
-      if (end > start) persist(end, 'end of output', previous.at, body.units[end - 1]!.path);
+      let calledTools = false;
+      while (end < hashes.length && current.roles[end] === 'assistant' && current.messageIndex[end] === replyMessage) {
+        calledTools ||= body.units[end]!.kind === 'tool_use';
+        end++;
+      }
+      // In thinking mode a reply without tool calls was generated after its reasoning, which no
+      // later request carries: its end-of-output unit is not a prefix of this one.
+      const unitHoldsDroppedReasoning = deepSeekThinks(rawBody, options.modelOverrides) && !calledTools;
+      if (end > start && unitHoldsDroppedReasoning) {
+        explanation.push(
+          'The previous reply ended a turn without tool calls in thinking mode: its end-of-output unit holds reasoning this request does not carry, so it cannot be read.',
+        );
+      } else if (end > start) persist(end, 'end of output', previous.at, body.units[end - 1]!.path);
     }
 
     let best: PersistedUnit | null = null;
@@ -132,7 +145,7 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
   }
 
   return {
-    rules: 'openai',
+    rules: 'deepseek',
     judge,
     reset() {
       units = [];

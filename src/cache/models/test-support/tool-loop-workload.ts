@@ -111,11 +111,24 @@ export interface EngineRendering {
   withTools: boolean;
 }
 
-/** Each request's prompt tokens and the reply tokens the engine keeps after it, rendered directly. */
+/** A chat body as llama.cpp receives it, and the assistant message it answered with. */
+export interface EngineExchange {
+  body: {
+    messages: Array<Record<string, unknown>>;
+    tools?: readonly unknown[];
+    chat_template_kwargs?: Record<string, unknown>;
+  };
+  reply: Record<string, unknown>;
+}
+
+/**
+ * Each request's prompt tokens and the reply tokens the engine keeps after it, rendered directly
+ * (the body's own `tools` and `chat_template_kwargs` reach the template, as llama.cpp passes them).
+ */
 export function renderedSession(
   tokenizer: LoadedTokenizer,
   options: EngineRendering,
-  session: ReturnType<typeof bodies>,
+  session: readonly EngineExchange[],
 ): Array<{ prompt: number[]; reply: number[] }> {
   const template = new Template(tokenizer.chatTemplate!);
   const bos = tokenizer.bosToken ?? '';
@@ -130,10 +143,11 @@ export function renderedSession(
       }
       return copy;
     });
-  const renderText = (messages: Array<Record<string, unknown>>, addGenerationPrompt: boolean) =>
+  const renderText = (body: EngineExchange['body'], messages: Array<Record<string, unknown>>, addGenerationPrompt: boolean) =>
     template.render({
+      ...body.chat_template_kwargs,
       messages: engineMessages(messages),
-      ...(options.withTools ? { tools: TOOLS } : {}),
+      ...(options.withTools ? { tools: body.tools ?? TOOLS } : {}),
       bos_token: bos,
       add_generation_prompt: addGenerationPrompt,
     });
@@ -143,9 +157,9 @@ export function renderedSession(
     return options.addsBos && bosId !== undefined && tokens[0] !== bosId ? [bosId, ...tokens] : tokens;
   };
   return session.map(({ body, reply }) => {
-    const promptText = renderText(body.messages, true);
+    const promptText = renderText(body, body.messages, true);
     const prompt = encode(promptText);
-    const full = renderText([...body.messages, reply], false);
+    const full = renderText(body, [...body.messages, reply], false);
     // DeepSeek-V3 re-renders the prompt's own end (it closes tool outputs only at the very end):
     // reuse then stops inside the prompt, and no reply token can count.
     const generated = full.startsWith(promptText) ? full.slice(promptText.length) : '';
@@ -158,7 +172,7 @@ export function renderedSession(
 export function expectedReuse(
   tokenizer: LoadedTokenizer,
   options: EngineRendering,
-  session: ReturnType<typeof bodies>,
+  session: readonly EngineExchange[],
 ): number[] {
   let slot: number[] = [];
   return renderedSession(tokenizer, options, session).map(({ prompt, reply }) => {
