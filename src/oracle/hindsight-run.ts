@@ -163,9 +163,8 @@ export function hindsightRunOf(
     }
     if (turn.tail.memoryRecall) turnTail.push(textUnit(`t${turn.turn}/tail/recall`, turn.tail.memoryRecall.trimEnd()));
     if (turn.tail.workingContext) turnTail.push(textUnit(`t${turn.turn}/tail/context`, turn.tail.workingContext.trimEnd()));
-    // The clock's wording and resolution are each strategy's choice (a turn-scoped clock may be
-    // coarser): it is counted as free, so no rendering of it can undercut the oracle.
-    const clockAt = (at: number) => (turn.tail.time ? { id: `clock@${at}#${timeText(at)}`, tokens: 0 } : null);
+    // The clock as every strategy renders it (`timeText`), joinable text like the rest of the tail.
+    const clockAt = (at: number) => (turn.tail.time ? textUnit(`clock@${at}`, timeText(at)) : null);
     let earlierHistory = [...history];
     const turnHistory: HindsightUnit[] = [];
     for (const step of turn.steps) {
