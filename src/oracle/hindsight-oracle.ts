@@ -75,8 +75,8 @@ export interface OracleResult {
  * minimum prefix or past the provider's cap, drop content the model must see, or rewrite
  * history — a persisted tail stays in history and is paid (at the read rate, its cheapest) in
  * every later request. Relaxations (each can only lower its cost, so it stays a lower bound):
- * joinable text counts one token less per unit (the run's wire framing aside); the clock is
- * free; OpenAI's 128-token read steps are not applied; a repeated `skill_load` result is empty;
+ * joinable text counts one token less per unit (the run's wire framing aside); OpenAI's
+ * 128-token read steps are not applied; a repeated `skill_load` result is empty;
  * the tool-search tool's own definition is free.
  */
 export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((model: string) => OracleRules)): OracleResult {
