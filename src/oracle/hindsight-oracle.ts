@@ -98,10 +98,7 @@ export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((mod
       ? ['deferred']
       : ['up-front', 'on-discovery'];
   const staticTokens = run.requests[0] ? sum(staticUnits(run.requests[0], 'on-discovery', [])) : 0;
-  const paddings =
-    Number.isFinite(rules.minimumTokens) && rules.minimumTokens > staticTokens && rules.kind !== 'local'
-      ? [0, rules.minimumTokens - staticTokens]
-      : [0];
+  const paddings = paddingCandidates(run, rules, staticTokens);
   let best: OracleResult | null = null;
   for (const declaration of declarations) {
     for (const padding of paddings) {
@@ -110,6 +107,38 @@ export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((mod
     }
   }
   return best as OracleResult;
+}
+
+/** Most padding lengths tried; past it, an even sample of them (the search runs once per length). */
+const MAX_PADDINGS = 24;
+
+/**
+ * Padding lengths worth trying: none, and each length that brings some request's prefix exactly
+ * to the minimum (the static prefix's, and every request's own, on any declaration and tail
+ * scope). Between two of them more padding only costs more, so the cheapest padding is one of
+ * them: a layout that clears the minimum with more content of its own (its wording, tools it
+ * declares early) is matched by the padding that reaches the same point.
+ */
+function paddingCandidates(run: HindsightRun, rules: OracleRules, staticTokens: number): number[] {
+  const minimum = rules.minimumTokens;
+  if (!Number.isFinite(minimum) || minimum <= staticTokens || rules.kind === 'local') return [0];
+  const lengths = new Set<number>([0, minimum - staticTokens]);
+  const allDiscovered = run.requests.at(-1)?.discoveredTools ?? [];
+  const declarations: ToolDeclaration[] = ['on-discovery', 'up-front', 'deferred'];
+  run.requests.forEach((_, index) => {
+    for (const declaration of declarations) {
+      for (const scope of ['request', 'turn'] as const) {
+        const tokens = sum(layoutFor(run.requests, index, scope, declaration, allDiscovered, 0).sequence);
+        if (tokens < minimum) lengths.add(minimum - tokens);
+      }
+    }
+  });
+  const sorted = [...lengths].sort((left, right) => left - right);
+  if (sorted.length <= MAX_PADDINGS) return sorted;
+  return Array.from(
+    { length: MAX_PADDINGS },
+    (_, index) => sorted[Math.round((index * (sorted.length - 1)) / (MAX_PADDINGS - 1))] as number,
+  );
 }
 
 interface Layout {
@@ -189,7 +218,7 @@ function search(
         const inputTokens = sum(layout.sequence) + layout.trailingTokens;
         const useful = index + 1 < run.requests.length ? usefulTokens(run, index, scope, layoutOf) : 0;
         const read = previous
-          ? readTokens(rules, previous, request, layoutOf(index - 1, state.scope), layout, state)
+          ? readTokens(rules, previous, request, layoutOf(index - 1, state.scope), layout, state, slackOf(layout, carried))
           : { all: 0, long: 0 };
         const sequenceTokens = sum(layout.sequence);
         const decision = (readCount: number, write: number, writeTtl: OracleRequestDecision['writeTtl'], cost: number) => ({
@@ -231,7 +260,7 @@ function search(
               ((request.at - (previous as HindsightRequest).at) / HOUR) *
               rules.explicitCache.storageRatePerTokenHour
             : 0;
-        for (const option of options(rules, read, useful, sequenceTokens)) {
+        for (const option of options(rules, read, useful, sequenceTokens, slackOf(layout, carried))) {
           const cost =
             rules.readRate * option.read +
             (option.ttl === 'long' ? rules.write1hRate : rules.write5mRate) * (option.cached - option.read) +
@@ -299,7 +328,13 @@ interface Option {
 }
 
 /** The choices after reading: keep what was read, or write on to where the next request stops matching. */
-function options(rules: OracleRules, read: { all: number; long: number }, useful: number, sequenceTokens: number): Option[] {
+function options(
+  rules: OracleRules,
+  read: { all: number; long: number },
+  useful: number,
+  sequenceTokens: number,
+  slack: number,
+): Option[] {
   if (rules.kind !== 'explicit') {
     // Automatic caching and local slots keep the whole prompt (up to the provider's cap), free.
     const cached = Math.min(sequenceTokens, rules.maxCachedTokens);
@@ -307,7 +342,7 @@ function options(rules: OracleRules, read: { all: number; long: number }, useful
   }
   const result: Option[] = [{ read: read.all, cached: read.all, cachedLong: read.long, ttl: 'short' }];
   useful = Math.min(useful, rules.maxCachedTokens);
-  if (useful > read.all && useful >= rules.minimumTokens) {
+  if (useful > read.all && useful + slack >= rules.minimumTokens) {
     result.push({ read: read.all, cached: useful, cachedLong: read.long, ttl: 'short' });
     // A long entry covers its whole prefix, whatever TTL the part it read was written with: only
     // the new segment is billed at the long rate (the read point is marked long too, so long
@@ -325,6 +360,7 @@ function readTokens(
   previousLayout: Layout,
   layout: Layout,
   state: State,
+  slack: number,
 ): { all: number; long: number } {
   if (previous.model !== request.model) return { all: 0, long: 0 };
   const gap = request.at - previous.at;
@@ -335,14 +371,24 @@ function readTokens(
       ? [...previousLayout.sequence, ...previousLayout.reply]
       : previousLayout.sequence;
   const aliveInSlot = rules.reusesReply && alive === sum(previousLayout.sequence) ? sum(slot) : alive;
-  const all = roundRead(rules, matchedTokens(slot, layout.sequence, aliveInSlot));
-  const long = Math.min(all, roundRead(rules, matchedTokens(slot, layout.sequence, Math.min(alive, state.cachedLong))));
+  const all = roundRead(rules, matchedTokens(slot, layout.sequence, aliveInSlot), slack);
+  const long = Math.min(all, roundRead(rules, matchedTokens(slot, layout.sequence, Math.min(alive, state.cachedLong)), slack));
   return { all, long };
 }
 
-function roundRead(rules: OracleRules, matched: number): number {
+/**
+ * Tokens a real layout's prefix may hold beyond the oracle's count of it: earlier turns'
+ * persisted tails (counted apart, `State.carried`) and one token per unit (joinable text is
+ * counted one short). Only the minimum-prefix test uses it: a looser layout crossing the
+ * minimum where the oracle's tighter count falls short must not read more than the oracle.
+ */
+function slackOf(layout: Layout, carried: number): number {
+  return carried + layout.sequence.length;
+}
+
+function roundRead(rules: OracleRules, matched: number, slack = 0): number {
   const tokens = Math.min(matched, rules.maxCachedTokens);
-  if (tokens < rules.minimumTokens || tokens === 0) return 0;
+  if (tokens + slack < rules.minimumTokens || tokens === 0) return 0;
   if (rules.incrementTokens <= 1) return tokens;
   return rules.minimumTokens + Math.floor((tokens - rules.minimumTokens) / rules.incrementTokens) * rules.incrementTokens;
 }
