@@ -165,6 +165,23 @@ describe('hindsightOracle', () => {
     expect(hindsightOracle(small(30), rules).paddingTokens).toBe(3000);
   });
 
+  it('pads by just enough to bring a later request to the minimum when that is cheapest', () => {
+    // Static 5,010 tokens, minimum 8,000: a 2,500-token reply brings the second request to 7,510.
+    // Padding 490 lets every later request read; padding to the static minimum (2,990) costs more.
+    const growing = run(
+      Array.from({ length: 12 }, (_, step) => ({
+        turn: 1,
+        step,
+        at: step * 10_000,
+        history:
+          step === 0 ? [] : [unit('reply', 2500), ...Array.from({ length: step - 1 }, (_, index) => unit(`r${index}`, 10))],
+      })),
+    );
+    const result = hindsightOracle(growing, { ...explicitRules, minimumTokens: 8000 });
+    expect(result.paddingTokens).toBe(490);
+    expect(result.requests.slice(2).every((request) => request.readTokens >= 8000)).toBe(true);
+  });
+
   it('reads nothing across a model change', () => {
     const requests = run([
       { turn: 1, step: 0, at: 0 },
