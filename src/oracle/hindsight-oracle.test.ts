@@ -18,6 +18,7 @@ const explicitRules: OracleRules = {
   minimumTokens: 1000,
   incrementTokens: 1,
   reusesReply: false,
+  fixedFraming: true,
   deferredTools: true,
   maxCachedTokens: Number.POSITIVE_INFINITY,
   explicitCache: null,

@@ -1,11 +1,13 @@
 import { findPrice } from '../cache/pricing.js';
 import { CACHE_LIFETIMES_MS, longestCacheLifetimeMs } from '../cache/wire/cache-rules.js';
+import { matchModelRow } from '../model/match-model.js';
 import { assertNever } from '../model/validate.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { resolveAnthropicModel } from '../providers/anthropic/models.js';
 import { resolveBedrockModel } from '../providers/bedrock/models.js';
 import { resolveGeminiModel } from '../providers/gemini/models.js';
 import { resolveOpenAIModel } from '../providers/openai-chat/models.js';
+import { MODEL_FAMILY_ROWS } from '../providers/openai-compatible/models.js';
 import { providerEntry } from '../providers/registry.js';
 
 /**
@@ -28,13 +30,21 @@ export interface OracleRules {
   /** Reads are rounded down to `minimumTokens + k × incrementTokens`. */
   incrementTokens: number;
   /**
-   * The local slot's generated reply can be read back by the next prompt. False for the
-   * simulated engine (llama.cpp with Qwen3's template): generation opens with an empty
+   * The local slot's generated reply can be read back by the next prompt. False where the
+   * family's template facts say it re-renders replies (Qwen3: generation opens with an empty
    * `<think></think>` block that the template leaves out when it renders the reply as history,
-   * so the prompt diverges from the slot at the reply's first token (the local cache model
-   * reports it as `template-rerender`).
+   * so the prompt diverges from the slot at the reply's first token; the local cache model
+   * reports it as `template-rerender`). True for Llama 3, Gemma and DeepSeek-V3, whose slots
+   * keep replies the next prompt renders byte for byte.
    */
   reusesReply: boolean;
+  /**
+   * Every layout pays the same wire framing (message headers, chat-template wrappers), so the
+   * oracle may count the plainest layout's framing as paid. False for local templates that
+   * rewrite tool turns as text or move system messages, where a layout can change its framing:
+   * the oracle then counts content only, a looser but still true bound.
+   */
+  fixedFraming: boolean;
   /** Tools may be declared deferred and appended to history when discovered (Anthropic `defer_loading`). */
   deferredTools: boolean;
   /** Largest prefix the provider caches, in tokens (Nova on Bedrock: 20K); reads and writes stop there. */
@@ -100,7 +110,8 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         // The end of each request's output is persisted as a unit: the reply is readable next time.
         reusesReply: true,
       };
-    case 'local':
+    case 'local': {
+      const family = localFamilyRow(route.upstreamModel);
       return {
         kind: 'local',
         priced: false,
@@ -112,11 +123,15 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         longTtlMs: Number.POSITIVE_INFINITY,
         minimumTokens: 0,
         incrementTokens: 1,
-        reusesReply: false,
+        // Unknown families (a caller's own template) may read the reply back: the looser bound is the safe one.
+        reusesReply: !(family?.template?.rerendersReply ?? false),
+        fixedFraming:
+          family?.template !== undefined && !family.template.hoistsSystemMessages && family.flags.toolTurns !== 'text',
         deferredTools: false,
         maxCachedTokens: Number.POSITIVE_INFINITY,
         explicitCache: null,
       };
+    }
     default:
       return assertNever(route.rules);
   }
@@ -133,6 +148,7 @@ function anthropicRules(rates: Rates, model: string, deferredTools: boolean): Or
     minimumTokens: resolveAnthropicModel(model).effectiveFloorTokens,
     incrementTokens: 1,
     reusesReply: false,
+    fixedFraming: true,
     deferredTools,
     maxCachedTokens: Number.POSITIVE_INFINITY,
     explicitCache: null,
@@ -155,6 +171,7 @@ function openAIRules(rates: Rates, model: string): OracleRules {
     // own, tighter layout down could cost it a step a looser layout reads, so it is not applied.
     incrementTokens: 1,
     reusesReply: false,
+    fixedFraming: true,
     deferredTools: false,
     maxCachedTokens: Number.POSITIVE_INFINITY,
     explicitCache: null,
@@ -183,6 +200,7 @@ function geminiRules(rates: Rates, model: string): OracleRules {
     minimumTokens: row.implicitCaching ? row.implicitMinimumTokens : Number.POSITIVE_INFINITY,
     incrementTokens: 1,
     reusesReply: false,
+    fixedFraming: true,
     deferredTools: false,
     maxCachedTokens: Number.POSITIVE_INFINITY,
     // Storage is priced in USD: without a price row it cannot be weighed against tokens.
@@ -213,8 +231,14 @@ function bedrockRules(rates: Rates, model: string): OracleRules {
     minimumTokens: row.minimumTokensPerCheckpoint,
     incrementTokens: 1,
     reusesReply: false,
+    fixedFraming: true,
     deferredTools: false,
     maxCachedTokens: row.maxCachedPrefixTokens ?? Number.POSITIVE_INFINITY,
     explicitCache: null,
   };
+}
+
+/** The local model family's row (template facts), matched the way the local cache model matches it. */
+function localFamilyRow(model: string) {
+  return matchModelRow(model, [MODEL_FAMILY_ROWS], (row) => row.models);
 }

@@ -275,7 +275,8 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
     provider,
     model,
     counter,
-    wireTokens: framing.tokens,
+    // Only where every layout pays the same framing; elsewhere the oracle counts content alone.
+    ...(oracleRulesFor(provider, model).fixedFraming ? { wireTokens: framing.tokens } : {}),
   });
   const oracle = hindsightOracle(run, (requestModel) => oracleRulesFor(provider, requestModel));
   return {

