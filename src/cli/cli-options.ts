@@ -17,16 +17,14 @@ export const processOutput: CliOutput = {
   errIsTty: Boolean(process.stderr.isTTY),
 };
 
-export function parseProvider(value: string): ProviderId {
-  if (!(PROVIDER_NAMES as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`expected one of ${PROVIDER_NAMES.join(', ')}`);
-  }
-  return value as ProviderId;
+/** A commander option parser accepting only `values` (anything else: "expected one of …"). */
+export function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
+    return value as T;
+  };
 }
 
-export function parseStrategy(value: string): StrategyName {
-  if (!(STRATEGY_NAMES as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`expected one of ${STRATEGY_NAMES.join(', ')}`);
-  }
-  return value as StrategyName;
-}
+export const parseProvider: (value: string) => ProviderId = oneOf(PROVIDER_NAMES);
+
+export const parseStrategy: (value: string) => StrategyName = oneOf(STRATEGY_NAMES);

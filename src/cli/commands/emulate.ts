@@ -1,7 +1,8 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { EmulatedProvider } from '../../gateway/emulate/create-emulator-app.js';
 import { loadReplyScript } from '../../gateway/emulate/reply-script.js';
 import { startEmulator } from '../../gateway/emulate/start-emulator.js';
+import { oneOf } from '../cli-options.js';
 import { parsePort } from './parse-port.js';
 
 export interface EmulateCommandOptions {
@@ -24,11 +25,6 @@ const BASE_URL_LINES: Record<EmulatedProvider, ReadonlyArray<(url: string) => st
   all: [anthropicLine, openAILine, openRouterLine],
 };
 
-function parseEmulated(value: string): EmulatedProvider {
-  if (!(EMULATED as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${EMULATED.join(', ')}`);
-  return value as EmulatedProvider;
-}
-
 /**
  * `cachet emulate`: a provider API on loopback that answers from Cachet's cache models, so a
  * harness's caching can be measured offline with no key.
@@ -41,7 +37,7 @@ export function registerEmulateCommand(program: Command): Command {
   return program
     .command('emulate')
     .description('serve a provider API offline, with usage from Cachet’s cache model for that provider')
-    .option('--provider <provider>', `API to serve (${EMULATED.join(', ')})`, parseEmulated, 'all')
+    .option('--provider <provider>', `API to serve (${EMULATED.join(', ')})`, oneOf(EMULATED), 'all')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8790)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--script <file>', 'JSON reply script: {"replies":[{"text":"…","toolCalls":[{"name":"…","input":{}}]}]}')

@@ -7,6 +7,7 @@ import { resolveUpstream } from '../../gateway/proxy/wire-route.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
+import { oneOf } from '../cli-options.js';
 import { stopOnSignal } from './emulate.js';
 import { parsePort, parsePositiveInteger } from './parse-port.js';
 
@@ -35,13 +36,6 @@ function parseUpstream(value: string): string {
   return value;
 }
 
-function choice<T extends string>(values: readonly T[]) {
-  return (value: string): T => {
-    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
-    return value as T;
-  };
-}
-
 /**
  * `cachet proxy`: put Cachet in front of any client by base URL. Bodies pass through
  * byte-for-byte (or with Cachet's cache fields under `--plan`); usage, causes and timings go
@@ -59,11 +53,11 @@ export function registerProxyCommand(program: Command): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--plan', "rewrite cache fields (never content) with Cachet's plan")
-    .option('--ttl <ttl>', 'TTL of planned Anthropic breakpoints (5m, 1h)', choice(['5m', '1h'] as const), '5m')
+    .option('--ttl <ttl>', 'TTL of planned Anthropic breakpoints (5m, 1h)', oneOf(['5m', '1h'] as const), '5m')
     .option(
       '--retention <retention>',
       'OpenAI prompt_cache_retention to set under --plan (in_memory, 24h)',
-      choice(['in_memory', '24h'] as const),
+      oneOf(['in_memory', '24h'] as const),
     )
     .option('--no-diagnostics', 'under --plan, do not ask Anthropic for diagnostics.cache_miss_reason')
     .option('--no-plan-savings', "under --plan, do not model the client's own bodies for the dashboard's plan savings")
