@@ -2,14 +2,11 @@ import { type BreakDetector, createBreakDetector } from '../../cache/break/break
 import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
-import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
-import type { ConversationSource } from './conversation-key.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
 
 /** What the proxy remembers about one conversation between its requests. */
 export interface Conversation {
   id: string;
-  source: ConversationSource;
   provider: ProviderId;
   detector: BreakDetector;
   /** Exchanges recorded so far (the next one's `turn`). */
@@ -21,31 +18,38 @@ export interface Conversation {
 }
 
 export interface ConversationTracker {
-  get(id: string, source: ConversationSource, provider: ProviderId): Conversation;
+  get(id: string, provider: ProviderId): Conversation;
   readonly size: number;
+}
+
+/** The token counters every conversation's detector shares (so their memos are shared). */
+export interface TrackerCounters {
+  anthropic: TokenCounter;
+  openai: TokenCounter;
 }
 
 /**
  * Conversations by id, least recently used first; beyond `limit` the oldest is forgotten (a
  * later request of it starts a new judged sequence rather than growing memory without bound).
  */
-export function createConversationTracker(bus: EventBus | undefined, limit = 10_000): ConversationTracker {
+export function createConversationTracker(
+  bus: EventBus | undefined,
+  counters: TrackerCounters,
+  limit = 10_000,
+): ConversationTracker {
   const conversations = new Map<string, Conversation>();
-  const anthropicCounter = anthropicEstimator();
-  const openaiCounter = openAITokenCounter();
   return {
-    get(id, source, provider) {
+    get(id, provider) {
       let conversation = conversations.get(id);
       if (conversation) {
         conversations.delete(id);
       } else {
         conversation = {
           id,
-          source,
           provider,
           detector: createBreakDetector({
             format: provider,
-            counter: providerEntry(provider).wire === 'anthropic-messages' ? anthropicCounter : openaiCounter,
+            counter: providerEntry(provider).wire === 'anthropic-messages' ? counters.anthropic : counters.openai,
             ...(bus ? { bus, sessionId: id } : {}),
           }),
           recorded: 0,

@@ -15,7 +15,7 @@ import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
-import { type Conversation, createConversationTracker } from './conversation-tracker.js';
+import { type Conversation, createConversationTracker, type TrackerCounters } from './conversation-tracker.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
 import { proxyErrorResponse } from './proxy-errors.js';
 import { CONVERSATION_HEADER, clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
@@ -82,8 +82,10 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
-  const tracker = createConversationTracker(options.bus, options.maxConversations);
-  const planModels = createPlanModels();
+  // One counter per rule set for every conversation's detector and plan models (their memos are shared).
+  const counters = { anthropic: anthropicEstimator(), openai: openAITokenCounter() };
+  const tracker = createConversationTracker(options.bus, counters, options.maxConversations);
+  const planModels = createPlanModels(counters);
   const inFlight = new Set<Promise<void>>();
   const app = new Hono();
 
@@ -218,8 +220,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   });
 
   function conversationOf(route: WireRoute, body: JsonRecord, header: string | null): Conversation {
-    const key = conversationKey(route, body, header);
-    return tracker.get(key.id, key.source, providerOf(route));
+    return tracker.get(conversationKey(route, body, header).id, providerOf(route));
   }
 
   function record(
@@ -312,9 +313,11 @@ interface PlanModels {
   of(conversation: Conversation): { client: CacheModel; planned: CacheModel };
 }
 
-function createPlanModels(limit = PLAN_COMPARISON_CONVERSATIONS): PlanModels {
-  // One counter per rule set for every conversation (their memos are shared).
-  const counters: CacheModelOptions = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAITokenCounter() } };
+function createPlanModels(trackerCounters: TrackerCounters, limit = PLAN_COMPARISON_CONVERSATIONS): PlanModels {
+  const counters: CacheModelOptions = {
+    anthropic: { counter: trackerCounters.anthropic },
+    openai: { counter: trackerCounters.openai },
+  };
   const byConversation = new Map<string, { client: CacheModel; planned: CacheModel }>();
   return {
     of(conversation) {
