@@ -1,30 +1,18 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { anthropicRequest } from '../../cache/test-support/break-fixtures.js';
+import { captureOutput, temporaryFiles } from '../test-support/cli-test-io.js';
 import { DIFF_BAD_INPUT_EXIT_CODE, registerDiffCommand, runDiff } from './diff.js';
 
-const directory = mkdtempSync(join(tmpdir(), 'cachet-diff-'));
-function file(name: string, content: unknown): string {
-  const path = join(directory, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, output: { out: (line: string) => out.push(line), err: (line: string) => err.push(line) } };
-}
+const { directory, file } = temporaryFiles('cachet-diff-');
 
 describe('cachet diff', () => {
   const a = file('a.json', anthropicRequest({ time: '2026-11-21T10:00:00Z' }));
   const b = file('b.json', anthropicRequest({ time: '2026-11-21T10:05:00Z' }));
 
   it('--json prints exactly {identical, firstDivergence, cause, cacheImpact}', async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await runDiff(a, b, { json: true }, io.output)).toBe(0);
     expect(io.out).toHaveLength(1);
     const parsed = JSON.parse(io.out[0]!);
@@ -43,7 +31,7 @@ describe('cachet diff', () => {
         { role: 'user', content: [{ type: 'text', text: 'Thanks.', cache_control: { type: 'ephemeral' } }] },
       ],
     });
-    const io = capture();
+    const io = captureOutput();
     await runDiff(a, file('grown.json', grown), { json: true }, io.output);
     expect(JSON.parse(io.out[0]!)).toEqual({ identical: false, firstDivergence: null, cause: null, cacheImpact: 0 });
   });
@@ -60,7 +48,7 @@ describe('cachet diff', () => {
     it('reports a history edit behind the breakpoint with cacheImpact 0', async () => {
       const edited = structuredClone(history);
       (edited[1]!.content[0] as { text: string }).text = 'Which test, exactly?';
-      const io = capture();
+      const io = captureOutput();
       await runDiff(before, file('system-only-b.json', systemOnly(edited)), { json: true }, io.output);
       const parsed = JSON.parse(io.out[0]!);
       expect(parsed).toMatchObject({
@@ -72,20 +60,20 @@ describe('cachet diff', () => {
     });
 
     it('reports a tool_choice change behind the breakpoint with cacheImpact 0', async () => {
-      const io = capture();
+      const io = captureOutput();
       const after = file('system-only-c.json', systemOnly(history, { tool_choice: { type: 'any' } }));
       await runDiff(before, after, { json: true }, io.output);
       const parsed = JSON.parse(io.out[0]!);
       expect(parsed).toMatchObject({ identical: false, cause: 'params-changed', cacheImpact: 0 });
       expect(parsed.firstDivergence.zone).toBe('params');
-      const text = capture();
+      const text = captureOutput();
       await runDiff(before, after, {}, text.output);
       expect(text.out.join('\n')).toContain('cache impact: none');
     });
   });
 
   it('prints a readable report without --json', async () => {
-    const io = capture();
+    const io = captureOutput();
     await runDiff(a, b, {}, io.output);
     const text = io.out.join('\n');
     expect(text).toContain('first divergence: system at system[1]');
@@ -100,7 +88,7 @@ describe('cachet diff', () => {
       [file('array.json', '[1,2]'), /array\.json: expected a JSON object/],
       [file('shape.json', { model: 'x' }), /shape\.json: body\.messages: expected an array/],
     ] as const) {
-      const io = capture();
+      const io = captureOutput();
       expect(await runDiff(a, path, {}, io.output)).toBe(DIFF_BAD_INPUT_EXIT_CODE);
       expect(io.err.join('\n')).toMatch(problem);
     }

@@ -5,6 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { anthropicTurn } from '../../gateway/test-support/sessions.js';
 import { openSqliteTraceStore } from '../../trace/sqlite-trace-store.js';
+import { captureOutput } from '../test-support/cli-test-io.js';
 import { ANALYZE_BAD_INPUT_EXIT_CODE, runAnalyze } from './analyze.js';
 import { runDiffSequence } from './diff.js';
 import { runEmulate } from './emulate.js';
@@ -12,12 +13,6 @@ import { runProxy } from './proxy.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cachet-proxy-cli-'));
 const urlIn = (lines: string[]) => /http:\/\/127\.0\.0\.1:\d+/.exec(lines[0]!)![0];
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, output: { out: (line: string) => out.push(line), err: (line: string) => err.push(line) } };
-}
 
 describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence', () => {
   it('records a session through the proxy, then judges its capture offline', async () => {
@@ -28,7 +23,7 @@ describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence',
     const emulatorUrl = urlIn(emulateLines);
     const db = join(directory, 'traces.db');
     const captureFile = join(directory, 'capture.jsonl');
-    const proxyIo = capture();
+    const proxyIo = captureOutput();
     const stopProxy = await runProxy(
       {
         upstream: emulatorUrl,
@@ -62,16 +57,16 @@ describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence',
       await store.close();
     }
 
-    const analyzeIo = capture();
+    const analyzeIo = captureOutput();
     expect(await runAnalyze(captureFile, { json: true }, analyzeIo.output)).toBe(0);
     const analysis = JSON.parse(analyzeIo.out[0]!);
     expect(analysis.totals.requests).toBe(3);
     expect(analysis.conversations[0].plannedReadShare).toBeGreaterThan(0.5);
-    const text = capture();
+    const text = captureOutput();
     await runAnalyze(captureFile, {}, text.output);
     expect(text.out.join('\n')).toContain("Cachet's plan");
 
-    const diffIo = capture();
+    const diffIo = captureOutput();
     expect(await runDiffSequence(captureFile, { json: true }, diffIo.output)).toBe(0);
     const { pairs } = JSON.parse(diffIo.out[0]!);
     expect(pairs).toHaveLength(2);
@@ -81,7 +76,7 @@ describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence',
   it('exits 2 naming the line of a bad capture', async () => {
     const bad = join(directory, 'bad.jsonl');
     writeFileSync(bad, '{"at": 1, "body": {"model": "m", "messages": []}}\n{"body": {}}\n');
-    const io = capture();
+    const io = captureOutput();
     expect(await runAnalyze(bad, {}, io.output)).toBe(ANALYZE_BAD_INPUT_EXIT_CODE);
     expect(io.err[0]).toMatch(/bad\.jsonl:2: at:/);
   });
