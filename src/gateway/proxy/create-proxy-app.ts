@@ -164,7 +164,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });
     }
     const streamed = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
-    const reader = readerFor(route, streamed);
+    const reader = READERS[route](streamed);
     const status = upstream.status;
     const recordWhenRead = (summary: StreamSummary | null) => {
       request.signal.removeEventListener('abort', abortFromClient);
@@ -239,18 +239,19 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     const usage = exchange.summary.usage!;
     const model = typeof exchange.sentBody.model === 'string' ? exchange.sentBody.model : '';
     const turn = conversation.recorded++;
+    const durationMs = Math.round(exchange.durationMs * 10) / 10;
     conversation.lastResponseId = exchange.summary.responseId;
     const bus = options.bus;
-    if (bus && turn === 0) {
-      bus.emit('session.started', conversation.id, exchange.at, {
-        model,
-        provider: conversation.provider,
-        strategy: exchange.planned ? 'proxy-plan' : 'proxy',
-        globalPrefixHash: '',
-        sessionPrefixHash: conversation.id,
-      });
-    }
     if (bus) {
+      if (turn === 0) {
+        bus.emit('session.started', conversation.id, exchange.at, {
+          model,
+          provider: conversation.provider,
+          strategy: exchange.planned ? 'proxy-plan' : 'proxy',
+          globalPrefixHash: '',
+          sessionPrefixHash: conversation.id,
+        });
+      }
       bus.emit('proxy.forwarded', conversation.id, exchange.at, {
         turn,
         step: 0,
@@ -258,7 +259,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         model,
         mode: exchange.planned ? 'plan' : 'pass-through',
         status: exchange.status,
-        durationMs: Math.round(exchange.durationMs * 10) / 10,
+        durationMs,
         responseId: exchange.summary.responseId,
         plannedBreakpoints: exchange.plannedBreakpoints,
         plan:
@@ -266,8 +267,6 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
             ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
             : null,
       });
-    }
-    if (bus) {
       bus.emit('usage.recorded', conversation.id, exchange.at, {
         turn,
         step: 0,
@@ -288,7 +287,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       responseId: exchange.summary.responseId,
       ...(usage.cacheMissReason === undefined ? {} : { cacheMissReason: usage.cacheMissReason }),
       status: exchange.status,
-      durationMs: Math.round(exchange.durationMs * 10) / 10,
+      durationMs,
     });
   }
 
@@ -393,15 +392,12 @@ function judgeMiss(conversation: Conversation, body: JsonRecord, at: number, usa
   conversation.detector.observe(body, { at, usage, turn, step: 0 });
 }
 
+/** The stream reader of each wire route's replies (`streamed`: SSE, else one JSON body). */
 const READERS: Record<WireRoute, (streamed: boolean) => StreamReader> = {
   anthropic: readAnthropicReply,
   'openai-chat': readOpenAIChatReply,
   'openai-responses': readOpenAIResponsesReply,
 };
-
-function readerFor(route: WireRoute, streamed: boolean): StreamReader {
-  return READERS[route](streamed);
-}
 
 /** Read the observer's branch to the end; null when it broke off (upstream error, client gone). */
 async function observe(stream: ReadableStream<Uint8Array>, reader: StreamReader): Promise<StreamSummary | null> {
