@@ -5,6 +5,9 @@ import { EventBus } from './event-bus.js';
 import { MAX_PAYLOAD_DEPTH, validatePublishedEvent } from './validate-published-event.js';
 
 const warning = (extra: Record<string, unknown>) => ({ source: 'test', message: 'm', ...extra });
+/** Validate a `warning.raised` event whose payload carries `extra`. */
+const validateWarning = (extra: Record<string, unknown>) =>
+  validatePublishedEvent({ type: 'warning.raised', sessionId: 's', seq: 0, at: 0, payload: warning(extra) });
 
 function nested(depth: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: true };
@@ -30,34 +33,16 @@ describe('validatePublishedEvent', () => {
   it('refuses a circular payload, and accepts the same object shared twice', () => {
     const cycle: Record<string, unknown> = { name: 'loop' };
     cycle.self = cycle;
-    expect(() =>
-      validatePublishedEvent({ type: 'warning.raised', sessionId: 's', seq: 0, at: 0, payload: warning({ cycle }) }),
-    ).toThrow(/event\.payload\.cycle\.self: expected a JSON value without circular references/);
+    expect(() => validateWarning({ cycle })).toThrow(
+      /event\.payload\.cycle\.self: expected a JSON value without circular references/,
+    );
     const shared = { same: 1 };
-    expect(() =>
-      validatePublishedEvent({
-        type: 'warning.raised',
-        sessionId: 's',
-        seq: 0,
-        at: 0,
-        payload: warning({ a: shared, b: shared }),
-      }),
-    ).not.toThrow();
+    expect(() => validateWarning({ a: shared, b: shared })).not.toThrow();
   });
 
   it('refuses a payload nested 100,000 deep without overflowing the stack', () => {
-    expect(() =>
-      validatePublishedEvent({
-        type: 'warning.raised',
-        sessionId: 's',
-        seq: 0,
-        at: 0,
-        payload: warning({ deep: nested(100_000) }),
-      }),
-    ).toThrow(new RegExp(`at most ${MAX_PAYLOAD_DEPTH} levels`));
-    expect(() =>
-      validatePublishedEvent({ type: 'warning.raised', sessionId: 's', seq: 0, at: 0, payload: warning({ deep: nested(50) }) }),
-    ).not.toThrow();
+    expect(() => validateWarning({ deep: nested(100_000) })).toThrow(new RegExp(`at most ${MAX_PAYLOAD_DEPTH} levels`));
+    expect(() => validateWarning({ deep: nested(50) })).not.toThrow();
   });
 
   it('keeps a sub-millisecond clock as it is and refuses a non-finite one', () => {
@@ -81,7 +66,7 @@ describe('validatePublishedEvent', () => {
   it('accepts any JSON value as payload content (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        validatePublishedEvent({ type: 'warning.raised', sessionId: 's', seq: 0, at: 0, payload: warning({ value }) });
+        validateWarning({ value });
       }),
       { numRuns: 300 },
     );
