@@ -25,7 +25,7 @@ export function loopbackHostOnly(): MiddlewareHandler {
 }
 
 /** `localhost:4319` -> `localhost`, `[::1]:4319` -> `[::1]`. */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   const trimmed = host.trim();
   if (trimmed.startsWith('[')) {
     const end = trimmed.indexOf(']');

@@ -1,6 +1,6 @@
 /** What `Authorization: Bearer <token>` can carry (RFC 6750 `b64token`), and what the server's check accepts. */
 const TOKEN_PATTERN = /^[A-Za-z0-9._~+/-]+=*$/;
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 /**
  * Why `token` cannot work as a bearer token, or null when it can. A token with a space or

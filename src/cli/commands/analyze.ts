@@ -60,7 +60,7 @@ export async function runAnalyze(
 }
 
 /** The text report: totals, then per conversation its figures, requests and top causes. */
-export function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
+function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
   const { totals } = analysis;
   const lines = [
     `${totals.requests} requests in ${analysis.conversations.length} conversations: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${formatUsd(totals.plannedCostUsd)})`,

@@ -204,7 +204,7 @@ function checkShape(path: string, body: unknown, provider: ProviderId | undefine
 }
 
 /** Largest body file `cachet diff` reads: 64 MiB (a request body with images stays far below). */
-export const DIFF_MAX_FILE_BYTES = 64 * 1024 * 1024;
+const DIFF_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 async function readBody(path: string): Promise<unknown> {
   let text: string;

@@ -122,7 +122,7 @@ export const EXIT_REQUEST_NOT_MET = 1;
  * nothing per token and are not warned about; any other model without a price row is reported
  * as unknown cost, never as free.
  */
-export function unpricedModelWarning(provider: ProviderId, model: string): string | null {
+function unpricedModelWarning(provider: ProviderId, model: string): string | null {
   if (providerEntry(provider).route(model).rules === 'local' || findPrice(provider, model) !== null) return null;
   return `no price is known for model "${model}" on ${provider}: costs are reported as unknown (costUsd null in --json), not as free. Check the model id (a route is priced only when Cachet has its upstream's price list).`;
 }
