@@ -173,8 +173,8 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
       removeFront(valid.length);
       return;
     } catch (error) {
-      if (!isEventRejection(error) || valid.length === 1) {
-        if (!isEventRejection(error)) throw error;
+      if (!isEventRejection(error)) throw error;
+      if (valid.length === 1) {
         await deadLetter(valid, [(error as Error).message]);
         removeFront(1);
         return;
