@@ -96,7 +96,8 @@ export interface CaptureAnalysis {
  * analysis.conversations[0]?.topCauses[0]?.advice;
  */
 export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAnalysis {
-  const counters = { anthropic: anthropicEstimator(), openai: openAITokenCounter() };
+  // One counter per rule set for every conversation's models (their memos are shared).
+  const counters = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAITokenCounter() } };
   const groups = new Map<string, Array<{ request: CapturedRequest; index: number; provider: ProviderId }>>();
   requests.forEach((request, index) => {
     const provider = providerOf(request, index);
@@ -114,9 +115,8 @@ export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAna
   for (const [id, group] of groups) {
     group.sort((left, right) => left.request.at - right.request.at || left.index - right.index);
     const provider = group[0]!.provider;
-    const options = { anthropic: { counter: counters.anthropic }, openai: { counter: counters.openai } };
-    const actual = createCacheModel(provider, options);
-    const planned = createCacheModel(provider, options);
+    const actual = createCacheModel(provider, counters);
+    const planned = createCacheModel(provider, counters);
     const results = judgeConversation(id, group, actual, planned);
     analyzed.push(...results.requests);
     conversations.push(results.conversation);
@@ -148,7 +148,7 @@ function judgeConversation(
   const results: AnalyzedRequest[] = [];
   const serverReasons: Array<ProviderCacheMissReason | null> = [];
   let previous: { body: Record<string, unknown>; cachedTokens: number } | null = null;
-  let planContext = { previousBreakpointPosition: null as number | null };
+  let previousBreakpointPosition: number | null = null;
   let costUsd = 0;
   let uncachedCostUsd = 0;
   let plannedCostUsd = 0;
@@ -168,14 +168,15 @@ function judgeConversation(
     const plan = planCacheFields(wireRouteOfProvider(provider), request.body, {
       conversationId: id,
       previousResponseId: null,
-      previousBreakpointPosition: planContext.previousBreakpointPosition,
+      previousBreakpointPosition,
     });
-    planContext = { previousBreakpointPosition: plan.lastBreakpointPosition };
+    previousBreakpointPosition = plan.lastBreakpointPosition;
     const plannedVerdict = planned.judge(plan.body, { at: request.at });
     plannedCostUsd += costOf(plannedVerdict.usage, provider, model).costUsd;
     plannedRead += plannedVerdict.cacheReadTokens;
     plannedInput += plannedVerdict.inputTokens;
 
+    const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
     const missedTokens = previous ? Math.max(0, previous.cachedTokens - readTokens) : 0;
     // The byte diff costs as much as judging the body again: it is computed for misses only.
     let changed: AnalyzedRequest['changed'] = null;
@@ -199,9 +200,9 @@ function judgeConversation(
       missCause: previous && missedTokens > 0 ? missCauseOf(verdict, request.body, provider) : null,
       missedTokens,
       changed,
-      serverCause: (request.cacheMissReason ?? reported?.cacheMissReason)?.type ?? null,
+      serverCause: serverReason?.type ?? null,
     });
-    serverReasons.push(request.cacheMissReason ?? reported?.cacheMissReason ?? null);
+    serverReasons.push(serverReason);
     previous = { body: request.body, cachedTokens: cachedAfter(actual.rules, verdict, reported) };
   }
   const first = group[0]!;
