@@ -3,7 +3,7 @@ import { bearerAuth } from 'hono/bearer-auth';
 import { secureHeaders } from 'hono/secure-headers';
 import type { z } from 'zod';
 import { summarizeCauseAgreement } from '../cache/break/compare-server-cause.js';
-import type { CachetEvent, ProxyForwardedPayload } from '../events/catalog.js';
+import type { CachetEvent, EventType, ProxyForwardedPayload } from '../events/catalog.js';
 import { CachetError } from '../model/errors.js';
 import { summarizePlanSavings } from '../trace/plan-savings.js';
 import { MAX_EVENT_LIMIT } from '../trace/trace-queries.js';
@@ -131,27 +131,24 @@ export function createApp(options: AppOptions): Hono {
   analytics('cache_effectiveness', (filter) => reader.cacheEffectiveness(filter));
   analytics('cache_breaks', async (filter) => ({ filter, breaks: await reader.breakCauses(filter) }));
   analytics('skills', (filter) => reader.skills(filter));
-  // How often Cachet's cause and the provider's own diagnosis (`serverCause`) agree, and where not.
-  analytics('cause_agreement', async (filter) => {
-    const breaks = (await store.events({
-      types: ['cache.break'],
-      limit: 10_000,
+  /** The events of `type` in the filter's session and time range, at most MAX_EVENT_LIMIT (an event query has no model filter). */
+  const eventsWithin = async <T extends EventType>(type: T, filter: TraceFilter) =>
+    (await store.events({
+      types: [type],
+      limit: MAX_EVENT_LIMIT,
       ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
       ...(filter.from !== undefined ? { from: filter.from } : {}),
       ...(filter.to !== undefined ? { to: filter.to } : {}),
-    })) as CachetEvent<'cache.break'>[];
+    })) as CachetEvent<T>[];
+  // How often Cachet's cause and the provider's own diagnosis (`serverCause`) agree, and where not.
+  analytics('cause_agreement', async (filter) => {
+    const breaks = await eventsWithin('cache.break', filter);
     return { filter, ...summarizeCauseAgreement(breaks.map((event) => event.payload)) };
   });
 
   // What `cachet proxy --plan` saved against the clients' own markers (`proxy.forwarded` events).
   analytics('plan_savings', async (filter) => {
-    const events = (await store.events({
-      types: ['proxy.forwarded'],
-      limit: MAX_EVENT_LIMIT,
-      ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
-      ...(filter.from !== undefined ? { from: filter.from } : {}),
-      ...(filter.to !== undefined ? { to: filter.to } : {}),
-    })) as CachetEvent<'proxy.forwarded'>[];
+    const events = await eventsWithin('proxy.forwarded', filter);
     const bySession = new Map<string, ProxyForwardedPayload[]>();
     for (const event of events) {
       const list = bySession.get(event.sessionId) ?? [];
