@@ -58,6 +58,12 @@ export interface ProviderEntry {
    */
   readonly defersToolLoading: boolean;
   /**
+   * Later requests send back the reasoning of replies that call tools (DeepSeek requires it);
+   * elsewhere earlier reasoning is dropped or sent only with a signature the workload may lack.
+   * Absent: false.
+   */
+  readonly resendsToolTurnReasoning?: boolean;
+  /**
    * How a caller (a harness, a peer library) places its own cache markers on this wire:
    * `anthropic-paths` — the adapter's `markers` option (block paths, `cache_control`);
    * `chat-cache-control` — `cache_control` on chat message parts, after conversion;

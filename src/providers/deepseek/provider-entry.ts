@@ -18,6 +18,8 @@ export const deepSeekProvider: ProviderEntry = {
   prices: DEEPSEEK_PRICES,
   acceptsHistoryTtl: false,
   defersToolLoading: false,
+  // Thinking mode answers 400 when a tool-call turn's reasoning_content is missing.
+  resendsToolTurnReasoning: true,
   callerMarkers: 'none',
   route: (model) => ({ rules: 'deepseek', upstreamModel: model, priceVendor: 'deepseek' }),
   prefixParams: () => [],
