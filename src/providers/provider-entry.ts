@@ -86,3 +86,14 @@ export interface ProviderEntry {
 export function definedPlan(plan: PlanInputs): Record<string, unknown> {
   return Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined));
 }
+
+/**
+ * A provider's adapter as its registry entry holds it: the entry is picked at run time, so body
+ * and options are typed loosely there (options come from the same entry's `planOptions`). The
+ * one place that widens an adapter's types, instead of a double cast in every entry.
+ */
+export function registryAdapter<Body, Options>(
+  adapter: ProviderAdapter<Body, Options>,
+): ProviderAdapter<unknown, Record<string, unknown>> {
+  return adapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>;
+}
