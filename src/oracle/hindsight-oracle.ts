@@ -411,10 +411,23 @@ function usefulTokens(
 
 /** Tokens of `current` read from `previous` when the first `alive` tokens of `previous` are cached. */
 function matchedTokens(previous: Layout['sequence'], current: Layout['sequence'], alive: number): number {
+  return matchedPrefix(previous, current, alive).currentTokens;
+}
+
+/**
+ * The common prefix of `previous` and `current` (whole units), stopping before it would pass
+ * the first `alive` tokens of `previous`: its length in each sequence's tokens.
+ */
+function matchedPrefix(
+  previous: Layout['sequence'],
+  current: Layout['sequence'],
+  alive = Number.POSITIVE_INFINITY,
+): { previousTokens: number; currentTokens: number } {
   let previousIndex = 0;
   let previousTokens = 0;
   let currentTokens = 0;
-  let best = 0;
+  let matchedPrevious = 0;
+  let matchedCurrent = 0;
   for (const unit of current) {
     // An earlier turn's persisted tail is skipped here: the search pays for it separately (`State.carried`).
     while (previous[previousIndex]?.ghost && previous[previousIndex]?.id !== unit.id) {
@@ -427,27 +440,10 @@ function matchedTokens(previous: Layout['sequence'], current: Layout['sequence']
     currentTokens += unit.tokens;
     previousIndex++;
     if (previousTokens > alive) break;
-    best = currentTokens;
+    matchedPrevious = previousTokens;
+    matchedCurrent = currentTokens;
   }
-  return best;
-}
-
-function matchedPrefix(previous: Layout['sequence'], current: Layout['sequence']): { previousTokens: number } {
-  let previousIndex = 0;
-  let previousTokens = 0;
-  let matched = 0;
-  for (const unit of current) {
-    while (previous[previousIndex]?.ghost && previous[previousIndex]?.id !== unit.id) {
-      previousTokens += previous[previousIndex]?.tokens ?? 0;
-      previousIndex++;
-    }
-    const candidate = previous[previousIndex];
-    if (!candidate || candidate.id !== unit.id) break;
-    previousTokens += candidate.tokens;
-    previousIndex++;
-    matched = previousTokens;
-  }
-  return { previousTokens: matched };
+  return { previousTokens: matchedPrevious, currentTokens: matchedCurrent };
 }
 
 function layoutFor(

@@ -1,5 +1,6 @@
 import type { ContentBlock, ToolDefinition } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
 import {
   sessionStaticText,
   skillBlockText,
@@ -80,6 +81,7 @@ export function hindsightRunOf(
   },
 ): HindsightRun {
   const { counter } = context;
+  const resendsToolTurnReasoning = providerEntry(context.provider).resendsToolTurnReasoning ?? false;
   // Content counted exactly, by unit id: what the wire total is compared against.
   const exact = new Map<string, number>();
   const unit = (id: string, item: CountableItem, joinable: boolean): HindsightUnit => {
@@ -153,7 +155,10 @@ export function hindsightRunOf(
     // Tools connecting at the turn (an MCP server coming up) arrive before its user message.
     discover(turn.connectedTools, `t${turn.turn}/connect`, history);
     const userMessage = [
-      ...turn.images.map((image, index) => blockUnit(`t${turn.turn}/image/${index}`, image)),
+      // An image costs what the wire's own rule says (Gemini a fixed count per image, DeepSeek a
+      // text placeholder, Anthropic by pixels): counted as none here, it reaches the oracle through
+      // the wire's framing count, as the provider counts it.
+      ...turn.images.map((_, index) => ({ id: `t${turn.turn}/image/${index}`, tokens: 0 })),
       textUnit(`t${turn.turn}/user`, turn.user),
     ];
     const turnTail: HindsightUnit[] = [];
@@ -191,8 +196,14 @@ export function hindsightRunOf(
         clockAtTurnStart: clockAt(turn.at),
       });
       const prefix = `t${turn.turn}/s${step.step}`;
+      // Earlier reasoning reaches the wire only where the provider sends it back (DeepSeek: the
+      // reasoning of tool-call turns). Elsewhere it is dropped, or sent only with a signature:
+      // counted as none, a signed block still reaches the oracle through the wire's framing count.
+      const reasoningSent = resendsToolTurnReasoning && step.reply.some((block) => block.type === 'tool_use');
       step.reply.forEach((block, index) => {
-        turnHistory.push(blockUnit(`${prefix}/reply/${index}`, block));
+        const reasoning = block.type === 'thinking' || block.type === 'redacted_thinking';
+        const id = `${prefix}/reply/${index}`;
+        turnHistory.push(reasoning && !reasoningSent ? { id, tokens: 0 } : blockUnit(id, block));
       });
       const skillLoadIds = new Map<string, string>();
       for (const block of step.reply) {

@@ -58,6 +58,12 @@ export interface ProviderEntry {
    */
   readonly defersToolLoading: boolean;
   /**
+   * Later requests send back the reasoning of replies that call tools (DeepSeek requires it);
+   * elsewhere earlier reasoning is dropped or sent only with a signature the workload may lack.
+   * Absent: false.
+   */
+  readonly resendsToolTurnReasoning?: boolean;
+  /**
    * How a caller (a harness, a peer library) places its own cache markers on this wire:
    * `anthropic-paths` — the adapter's `markers` option (block paths, `cache_control`);
    * `chat-cache-control` — `cache_control` on chat message parts, after conversion;
@@ -79,4 +85,15 @@ export interface ProviderEntry {
 /** `PlanInputs` without undefined members, for adapters that take them under the same names. */
 export function definedPlan(plan: PlanInputs): Record<string, unknown> {
   return Object.fromEntries(Object.entries(plan).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * A provider's adapter as its registry entry holds it: the entry is picked at run time, so body
+ * and options are typed loosely there (options come from the same entry's `planOptions`). The
+ * one place that widens an adapter's types, instead of a double cast in every entry.
+ */
+export function registryAdapter<Body, Options>(
+  adapter: ProviderAdapter<Body, Options>,
+): ProviderAdapter<unknown, Record<string, unknown>> {
+  return adapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>;
 }

@@ -1,3 +1,4 @@
+import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { ANTHROPIC_CACHE_PRICING, type AnthropicTtl } from '../providers/anthropic/models.js';
 
 const FIVE_MINUTES = 5 * 60_000;
@@ -141,7 +142,10 @@ export function estimateWriteTokens(current: WriteEstimateInput, previous: Previ
   return current.prefixTokens;
 }
 
-export const TTL_LIFETIME_MS: Record<AnthropicTtl, number> = { '5m': FIVE_MINUTES, '1h': ONE_HOUR };
+export const TTL_LIFETIME_MS: Record<AnthropicTtl, number> = {
+  '5m': CACHE_LIFETIMES_MS.anthropic5m,
+  '1h': CACHE_LIFETIMES_MS.anthropic1h,
+};
 
 /** A 1-hour entry an earlier request of the session wrote: where its prefix ended and when. */
 export interface LongEntry {

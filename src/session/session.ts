@@ -386,9 +386,7 @@ export class Session {
       history: this.historyList,
       params: this.generationParams,
       turn: this.turnNumber,
-      ...(this.deferredToolList.length > 0
-        ? { deferredTools: { tools: this.deferredToolList, loaded: this.loadedDeferredTools } }
-        : {}),
+      ...(this.deferredTools ? { deferredTools: this.deferredTools } : {}),
     };
   }
 

@@ -4,11 +4,11 @@ import type { BlockRecord, CanonicalRequest, SystemSegment } from '../model/requ
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
 import { BlockDeltaTracker } from '../runtime/block-delta.js';
-import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
+import { sharedCounter } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
 import type { DiscoverableTool, Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { placeChatMarkers } from './chat-markers.js';
-import { harnessSession, harnessStaticText } from './harness-session.js';
+import { harnessRequest, harnessSession, harnessStaticText } from './harness-session.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
@@ -39,8 +39,11 @@ export function harnessStrategy(
   const session = harnessSession(design, workload, context, () => now);
   const entry = providerEntry(context.provider);
   const adapter = adapterFor(context.provider);
-  const counter = sharedCounter(context.provider, context.model);
-  const blockDeltas = new BlockDeltaTracker();
+  const requestContext = {
+    provider: context.provider,
+    counter: sharedCounter(context.provider, context.model),
+    blockDeltas: new BlockDeltaTracker(),
+  };
   const discovered: DiscoverableTool[] = [];
   const staticText = harnessStaticText(workload);
 
@@ -101,19 +104,7 @@ export function harnessStrategy(
         entry.callerMarkers === 'chat-cache-control'
           ? placeChatMarkers(converted.body, { systemParts: 1, lastMessages: design === 'markers' ? 2 : 0 })
           : converted.body;
-      const zoneTokens = zoneTokensOf(canonical, counter);
-      session.bus?.emit('request.assembled', session.id, step.at, {
-        turn: turn.turn,
-        step: step.step,
-        provider: context.provider,
-        model: canonical.model,
-        zoneTokens,
-        ...blockDeltas.next(session, canonical.blocks),
-        breakpoints: converted.metadata.breakpoints,
-        padding: null,
-        warnings: converted.metadata.warnings,
-      });
-      return { body, canonical, metadata: converted.metadata, zoneTokens, ttlReason: null };
+      return harnessRequest(session, requestContext, { turn, step }, canonical, converted, body);
     },
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {
       session.append({ role: 'assistant', content: step.reply });

@@ -3,12 +3,12 @@ import type { CanonicalRequest, SystemSegment } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
 import { BlockDeltaTracker } from '../runtime/block-delta.js';
-import { sharedCounter, zoneTokensOf } from '../runtime/prepare-request.js';
+import { sharedCounter } from '../runtime/prepare-request.js';
 import { assemble } from '../session/assemble.js';
 import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { type AnthropicMarkerPlacement, placeAnthropicMarkers } from './anthropic-markers.js';
 import { placeChatMarkers } from './chat-markers.js';
-import { harnessSession, harnessStaticText } from './harness-session.js';
+import { harnessRequest, harnessSession, harnessStaticText } from './harness-session.js';
 import { withBlocks } from './harness-strategy.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
@@ -54,8 +54,11 @@ export function peerStrategy(
   const session = harnessSession(design, workload, context, () => now);
   const adapter = adapterFor(context.provider);
   const entry = providerEntry(context.provider);
-  const counter = sharedCounter(context.provider, context.model);
-  const blockDeltas = new BlockDeltaTracker();
+  const requestContext = {
+    provider: context.provider,
+    counter: sharedCounter(context.provider, context.model),
+    blockDeltas: new BlockDeltaTracker(),
+  };
   const staticText = harnessStaticText(workload, [
     workload.workingMemory ? `<working-memory>\n${workload.workingMemory.trimEnd()}\n</working-memory>` : null,
   ]);
@@ -149,20 +152,7 @@ export function peerStrategy(
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
       now = step.at;
       const canonical = canonicalFor(turn, step);
-      const converted = bodyFor(canonical, step);
-      const zoneTokens = zoneTokensOf(canonical, counter);
-      session.bus?.emit('request.assembled', session.id, step.at, {
-        turn: turn.turn,
-        step: step.step,
-        provider: context.provider,
-        model: canonical.model,
-        zoneTokens,
-        ...blockDeltas.next(session, canonical.blocks),
-        breakpoints: converted.metadata.breakpoints,
-        padding: null,
-        warnings: converted.metadata.warnings,
-      });
-      return { body: converted.body, canonical, metadata: converted.metadata, zoneTokens, ttlReason: null };
+      return harnessRequest(session, requestContext, { turn, step }, canonical, bodyFor(canonical, step));
     },
     endStep(_turn: WorkloadTurn, step: WorkloadStep) {
       session.append({ role: 'assistant', content: step.reply });

@@ -23,7 +23,7 @@ import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
 import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
-import type { StrategyDriver, StrategyName } from './strategy.js';
+import type { BuiltRequest, StrategyDriver, StrategyName } from './strategy.js';
 
 /** Why a request read less than its ideal: a break cause, or a reason the cache rules give. */
 export type MissCause = CacheBreakCause | 'no-breakpoint';
@@ -176,16 +176,27 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   // template's tool preamble and tool-call / tool-response wrappers): the oracle is told the
   // cache model's count of the plainest layout of the same content — Cachet's zones with every
   // tail item request-scoped (so history holds only the workload's content), without padding.
-  const framing = {
-    reference: cachetStrategy(workload, {
-      provider,
-      model,
-      sessionId: `${sessionId}/framing`,
-      options: { padding: 'never', ttl: '5m', tailScope: 'request' },
-    }),
-    model: createCacheModel(provider, local ? {} : { counter }),
-    tokens: [] as number[],
-  };
+  // Only where every layout pays the same framing; elsewhere the oracle counts content alone
+  // and the framing pass is not run.
+  const framing = oracleRulesFor(provider, model).fixedFraming
+    ? {
+        reference: cachetStrategy(workload, {
+          provider,
+          model,
+          sessionId: `${sessionId}/framing`,
+          options: { padding: 'never', ttl: '5m', tailScope: 'request' },
+        }),
+        model: createCacheModel(provider, local ? {} : { counter }),
+        tokens: [] as number[],
+      }
+    : null;
+  // A reference request's body without its tail, with the same tool layout as Cachet's own
+  // bodies (deferred tools placed the same way).
+  const persistedBodyOf = (built: BuiltRequest): unknown =>
+    adapter.convertRequest(
+      { ...built.canonical, tail: { items: [], inToolLoop: built.canonical.tail.inToolLoop } },
+      entry.planOptions({ padding: 'never', ...built.deferredTools }),
+    ).body;
   const compactedIdeal = options.compaction ? compactedIdealReads(provider, model, counter, adapter, local) : null;
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
@@ -197,7 +208,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   for (const turn of workload.turns) {
     driver.beginTurn(turn);
     reference.beginTurn(turn);
-    framing.reference.beginTurn(turn);
+    framing?.reference.beginTurn(turn);
     for (const step of turn.steps) {
       const rewritesBefore = driver.session.historyRewrites;
       options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
@@ -207,20 +218,12 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       const reply = local ? replyFor(adapter, built, step) : undefined;
       options.onBody?.(built.body, { turn: turn.turn, step: step.step, reply });
       const referenceRequest = reference.request(turn, step);
-      const referenceBody = adapter.convertRequest(
-        { ...referenceRequest.canonical, tail: { items: [], inToolLoop: referenceRequest.canonical.tail.inToolLoop } },
-        // Same tool layout as Cachet's own bodies (deferred tools placed the same way).
-        entry.planOptions({ padding: 'never', ...referenceRequest.deferredTools }),
-      ).body;
+      const referenceBody = persistedBodyOf(referenceRequest);
       const referenceIdealTokens = localReference
         ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
         : ideal.next(referenceBody, step.at);
-      {
-        const plain = framing.reference.request(turn, step);
-        const plainBody = adapter.convertRequest(
-          { ...plain.canonical, tail: { items: [], inToolLoop: plain.canonical.tail.inToolLoop } },
-          entry.planOptions({ padding: 'never', ...plain.deferredTools }),
-        ).body;
+      if (framing) {
+        const plainBody = persistedBodyOf(framing.reference.request(turn, step));
         framing.tokens.push(framing.model.judge(plainBody, { at: step.at }).inputTokens);
       }
       // With compaction the physical limit is measured on the compacted requests: the strategy's
@@ -267,7 +270,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       previousBody = built.body;
       driver.endStep(turn, step);
       reference.endStep(turn, step);
-      framing.reference.endStep(turn, step);
+      framing?.reference.endStep(turn, step);
       options.onProgress?.(requests.length, all.length);
     }
   }
@@ -275,8 +278,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
     provider,
     model,
     counter,
-    // Only where every layout pays the same framing; elsewhere the oracle counts content alone.
-    ...(oracleRulesFor(provider, model).fixedFraming ? { wireTokens: framing.tokens } : {}),
+    ...(framing ? { wireTokens: framing.tokens } : {}),
   });
   const oracle = hindsightOracle(run, (requestModel) => oracleRulesFor(provider, requestModel));
   return {

@@ -18,6 +18,7 @@ import { assertNever } from '../../model/validate.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
+import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
 import { convertContentBlock, convertTool, textBlock } from './convert-blocks.js';
 import { resolveAnthropicModel } from './models.js';
 import { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './options.js';
@@ -257,15 +258,7 @@ function convertMessages(
     }
     messages.push({ role: message.role, content });
   });
-  const lastMessage = request.messages[last];
-  if (tail.length > 0 && lastMessage?.role !== 'user') {
-    if (lastMessage)
-      warnings.push(
-        adapterWarning(
-          'tail-as-user-message',
-          'turn tail sent as a new user message because the request does not end with a user message',
-        ),
-      );
+  if (tailNeedsUserMessage(request.messages, tail.length, warnings)) {
     const content: ContentBlockParam[] = [];
     addTail(tail, content, list);
     messages.push({ role: 'user', content });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ValidationError } from '../../model/errors.js';
 import type { ProviderCacheMissReason, Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
+import { pickUsageObject } from '../shared/pick-usage-object.js';
 
 const count = z.number().int().nonnegative();
 
@@ -103,17 +104,13 @@ export function parseAnthropicCacheMissReason(response: unknown): ProviderCacheM
 }
 
 function pickUsage(response: unknown): unknown {
-  if (typeof response !== 'object' || response === null) {
-    throw new ValidationError('response', 'a Messages API response or usage object');
-  }
-  const record = response as Record<string, unknown>;
-  if (typeof record.usage === 'object' && record.usage !== null) return record.usage;
-  const message = record.message as Record<string, unknown> | undefined;
-  if (typeof message === 'object' && message !== null && typeof message.usage === 'object' && message.usage !== null) {
-    return message.usage;
-  }
-  if ('input_tokens' in record || 'output_tokens' in record) return record;
-  throw new ValidationError('response.usage', 'a usage object with input_tokens / output_tokens');
+  return pickUsageObject(response, {
+    usageKey: 'usage',
+    envelopeKey: 'message',
+    countKeys: ['input_tokens', 'output_tokens'],
+    responseExpected: 'a Messages API response or usage object',
+    usageExpected: 'a usage object with input_tokens / output_tokens',
+  });
 }
 
 /** Usage fields the parser reads, for the capabilities record. */

@@ -1,5 +1,4 @@
-import type { ProviderAdapter } from '../adapter.js';
-import { definedPlan, type ProviderEntry } from '../provider-entry.js';
+import { definedPlan, type ProviderEntry, registryAdapter } from '../provider-entry.js';
 import { anthropicAdapter } from './index.js';
 import { claudeModelId } from './model-id.js';
 import { ANTHROPIC_PRICES } from './prices.js';
@@ -11,7 +10,7 @@ export const DEFAULT_CLAUDE_MODEL = 'claude-sonnet-5';
 export const anthropicProvider: ProviderEntry = {
   id: 'anthropic',
   wire: 'anthropic-messages',
-  adapter: anthropicAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
+  adapter: registryAdapter(anthropicAdapter),
   prices: ANTHROPIC_PRICES,
   acceptsHistoryTtl: true,
   defersToolLoading: true,

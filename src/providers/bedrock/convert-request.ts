@@ -16,6 +16,7 @@ import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import type { AnthropicCacheState, BreakpointSlot, PlannedBreakpoint, ZoneTtls } from '../anthropic/place-breakpoints.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { toolsWithDeferred } from '../shared/deferred-tool-placement.js';
+import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
 import { convertBlockToBedrock, convertToolToBedrock } from './convert-blocks.js';
 import { type BedrockModelRow, isBedrockClaude, resolveBedrockModel } from './models.js';
 import type { BedrockOptions } from './options.js';
@@ -198,15 +199,7 @@ function convertMessages(
     }
     messages.push({ role: message.role, content });
   });
-  const lastMessage = request.messages[last];
-  if (tail.length > 0 && lastMessage?.role !== 'user') {
-    if (lastMessage)
-      warnings.push(
-        adapterWarning(
-          'tail-as-user-message',
-          'turn tail sent as a new user message because the request does not end with a user message',
-        ),
-      );
+  if (tailNeedsUserMessage(request.messages, tail.length, warnings)) {
     const content: ContentBlock[] = [];
     addTail(tail, tail, content, counter, add);
     if (content.length > 0) messages.push({ role: 'user', content });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
+import { pickUsageObject } from '../shared/pick-usage-object.js';
 
 const count = z.number().int().nonnegative();
 
@@ -56,17 +56,13 @@ export function parseBedrockUsage(response: unknown): Usage {
 }
 
 function pickUsage(response: unknown): unknown {
-  if (typeof response !== 'object' || response === null) {
-    throw new ValidationError('response', 'a Converse response, a ConverseStream metadata event or a usage object');
-  }
-  const record = response as Record<string, unknown>;
-  if (typeof record.usage === 'object' && record.usage !== null) return record.usage;
-  const metadata = record.metadata as Record<string, unknown> | undefined;
-  if (typeof metadata === 'object' && metadata !== null && typeof metadata.usage === 'object' && metadata.usage !== null) {
-    return metadata.usage;
-  }
-  if ('inputTokens' in record || 'outputTokens' in record) return record;
-  throw new ValidationError('response.usage', 'a TokenUsage object with inputTokens / outputTokens');
+  return pickUsageObject(response, {
+    usageKey: 'usage',
+    envelopeKey: 'metadata',
+    countKeys: ['inputTokens', 'outputTokens'],
+    responseExpected: 'a Converse response, a ConverseStream metadata event or a usage object',
+    usageExpected: 'a TokenUsage object with inputTokens / outputTokens',
+  });
 }
 
 /** Usage fields the parser reads, for the capabilities record. */

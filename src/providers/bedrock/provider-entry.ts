@@ -1,7 +1,6 @@
-import type { ProviderAdapter } from '../adapter.js';
 import { claudeModelId } from '../anthropic/model-id.js';
 import { DEFAULT_CLAUDE_MODEL } from '../anthropic/provider-entry.js';
-import type { ProviderEntry } from '../provider-entry.js';
+import { type ProviderEntry, registryAdapter } from '../provider-entry.js';
 import { bedrockAdapter } from './index.js';
 import { bedrockBaseModelId, isBedrockClaude } from './models.js';
 import { BEDROCK_NOVA_PRICES } from './prices.js';
@@ -17,7 +16,7 @@ export const DEFAULT_BEDROCK_MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1
 export const bedrockProvider: ProviderEntry = {
   id: 'bedrock',
   wire: 'bedrock-converse',
-  adapter: bedrockAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
+  adapter: registryAdapter(bedrockAdapter),
   prices: BEDROCK_NOVA_PRICES,
   acceptsHistoryTtl: true,
   // Neither wire has a deferred-loading field: discovered tools are declared up front or appended.

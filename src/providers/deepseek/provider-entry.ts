@@ -1,5 +1,4 @@
-import type { ProviderAdapter } from '../adapter.js';
-import type { ProviderEntry } from '../provider-entry.js';
+import { type ProviderEntry, registryAdapter } from '../provider-entry.js';
 import { deepSeekAdapter } from './index.js';
 import { DEEPSEEK_PRICES } from './prices.js';
 
@@ -14,10 +13,12 @@ export const DEFAULT_DEEPSEEK_MODEL = 'deepseek-chat';
 export const deepSeekProvider: ProviderEntry = {
   id: 'deepseek',
   wire: 'chat-completions',
-  adapter: deepSeekAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
+  adapter: registryAdapter(deepSeekAdapter),
   prices: DEEPSEEK_PRICES,
   acceptsHistoryTtl: false,
   defersToolLoading: false,
+  // Thinking mode answers 400 when a tool-call turn's reasoning_content is missing.
+  resendsToolTurnReasoning: true,
   callerMarkers: 'none',
   route: (model) => ({ rules: 'deepseek', upstreamModel: model, priceVendor: 'deepseek' }),
   prefixParams: () => [],

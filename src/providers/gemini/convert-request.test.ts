@@ -40,7 +40,8 @@ describe('convertToGemini', () => {
     });
     const stale = convertToGemini(request, { explicitCache: { name: 'cachedContents/x', staticHash: 'other', messageCount: 0 } });
     expect(stale.body.config?.cachedContent).toBeUndefined();
-    expect(stale.body.config?.systemInstruction).toBeDefined();
+    expect(stale.body.config?.systemInstruction).toEqual(plain.body.config?.systemInstruction);
+    expect(plain.body.config?.systemInstruction).toBeDefined();
     expect(stale.metadata.warnings[0]?.message).toMatch(/holds other static content/);
   });
 

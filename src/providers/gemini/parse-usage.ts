@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import { parseWith } from '../../model/validate.js';
+import { pickUsageObject } from '../shared/pick-usage-object.js';
 
 const count = z.number().int().nonnegative();
 
@@ -50,13 +51,12 @@ export function parseGeminiUsage(response: unknown): Usage {
 }
 
 function pickUsage(response: unknown): unknown {
-  if (typeof response !== 'object' || response === null) {
-    throw new ValidationError('response', 'a generateContent response or a usageMetadata object');
-  }
-  const record = response as Record<string, unknown>;
-  if (typeof record.usageMetadata === 'object' && record.usageMetadata !== null) return record.usageMetadata;
-  if ('promptTokenCount' in record || 'candidatesTokenCount' in record) return record;
-  throw new ValidationError('response.usageMetadata', 'a usageMetadata object with promptTokenCount');
+  return pickUsageObject(response, {
+    usageKey: 'usageMetadata',
+    countKeys: ['promptTokenCount', 'candidatesTokenCount'],
+    responseExpected: 'a generateContent response or a usageMetadata object',
+    usageExpected: 'a usageMetadata object with promptTokenCount',
+  });
 }
 
 /** Usage fields the parser reads, for the capabilities record. */

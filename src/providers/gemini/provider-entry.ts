@@ -1,5 +1,4 @@
-import type { ProviderAdapter } from '../adapter.js';
-import type { ProviderEntry } from '../provider-entry.js';
+import { type ProviderEntry, registryAdapter } from '../provider-entry.js';
 import { geminiAdapter } from './index.js';
 import { GEMINI_PRICES } from './prices.js';
 
@@ -14,7 +13,7 @@ export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
 export const geminiProvider: ProviderEntry = {
   id: 'gemini',
   wire: 'gemini-generate-content',
-  adapter: geminiAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
+  adapter: registryAdapter(geminiAdapter),
   prices: GEMINI_PRICES,
   acceptsHistoryTtl: false,
   // Neither wire has a deferred-loading field: discovered tools are declared up front or appended.

@@ -1,5 +1,4 @@
-import type { ProviderAdapter } from '../adapter.js';
-import type { ProviderEntry } from '../provider-entry.js';
+import { type ProviderEntry, registryAdapter } from '../provider-entry.js';
 import { openAIChatAdapter } from './index.js';
 import { OPENAI_PRICES } from './prices.js';
 
@@ -10,7 +9,7 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-5';
 export const openAIChatProvider: ProviderEntry = {
   id: 'openai-chat',
   wire: 'chat-completions',
-  adapter: openAIChatAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
+  adapter: registryAdapter(openAIChatAdapter),
   prices: OPENAI_PRICES,
   acceptsHistoryTtl: false,
   defersToolLoading: false,

@@ -1,5 +1,4 @@
-import type { ProviderAdapter } from '../adapter.js';
-import type { ProviderEntry } from '../provider-entry.js';
+import { type ProviderEntry, registryAdapter } from '../provider-entry.js';
 import { createOpenAICompatibleAdapter } from './index.js';
 import { resolveCompat } from './models.js';
 
@@ -16,7 +15,7 @@ const llamaCppAdapter = createOpenAICompatibleAdapter({ server: 'llama.cpp' });
 export const openAICompatibleProvider: ProviderEntry = {
   id: 'openai-compatible',
   wire: 'chat-completions',
-  adapter: llamaCppAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
+  adapter: registryAdapter(llamaCppAdapter),
   prices: [],
   acceptsHistoryTtl: false,
   defersToolLoading: false,

@@ -1,7 +1,6 @@
-import type { ProviderAdapter } from '../adapter.js';
 import { claudeModelId } from '../anthropic/model-id.js';
 import { DEFAULT_CLAUDE_MODEL } from '../anthropic/provider-entry.js';
-import type { ProviderEntry } from '../provider-entry.js';
+import { type ProviderEntry, registryAdapter } from '../provider-entry.js';
 import { openRouterAdapter } from './index.js';
 import { resolveOpenRouterRoute } from './models.js';
 
@@ -12,7 +11,7 @@ const NON_ANTHROPIC_PREFIX_PARAMS = ['reasoning'] as const;
 export const openRouterProvider: ProviderEntry = {
   id: 'openrouter',
   wire: 'chat-completions',
-  adapter: openRouterAdapter as unknown as ProviderAdapter<unknown, Record<string, unknown>>,
+  adapter: registryAdapter(openRouterAdapter),
   prices: [],
   acceptsHistoryTtl: true,
   // OpenRouter documents no pass-through of `defer_loading` / `tool_reference` (checked 2026-11-23).
