@@ -2,9 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { resolveBedrockModel } from '../providers/bedrock/models.js';
 import { resolveGeminiModel } from '../providers/gemini/models.js';
+import { MODEL_FAMILY_ROWS, type ModelFamilyRow } from '../providers/openai-compatible/models.js';
 import { oracleRulesFor } from './oracle-rules.js';
 
 describe('oracleRulesFor', () => {
+  it("honours a caller's family rows the way the local cache model does", () => {
+    const qwen3 = MODEL_FAMILY_ROWS.find((row) => row.family === 'qwen3') as ModelFamilyRow;
+    const callerRow: ModelFamilyRow = { ...qwen3, models: ['house-model'], family: 'house' };
+    const unknown = oracleRulesFor('openai-compatible', 'house-model-7b');
+    const known = oracleRulesFor('openai-compatible', 'house-model-7b', { families: [callerRow] });
+    // Without the row the family is unknown: the looser bound lets the reply be read back.
+    expect(unknown.reusesReply).toBe(true);
+    expect(unknown.fixedFraming).toBe(false);
+    // With it, Qwen3's template facts apply: the reply is re-rendered and framing is fixed.
+    expect(known.reusesReply).toBe(false);
+    expect(known.fixedFraming).toBe(true);
+  });
+
   it('gives Gemini its implicit lifetime, its own minimum and explicit caches with storage', () => {
     const rules = oracleRulesFor('gemini', 'gemini-2.5-flash');
     const row = resolveGeminiModel('gemini-2.5-flash');

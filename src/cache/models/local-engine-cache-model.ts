@@ -1,8 +1,12 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import { CachetError, ValidationError } from '../../model/errors.js';
-import { matchModelRow } from '../../model/match-model.js';
 import { renderChatTemplate } from '../../providers/openai-compatible/chat-template.js';
-import { type ChatTemplateFacts, MODEL_FAMILY_ROWS, type ModelFamilyRow } from '../../providers/openai-compatible/models.js';
+import {
+  type ChatTemplateFacts,
+  MODEL_FAMILY_ROWS,
+  type ModelFamilyRow,
+  modelFamilyRow,
+} from '../../providers/openai-compatible/models.js';
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
 import { diffWireBodies } from '../break/diff-wire-bodies.js';
 import { isRecord, type JsonRecord, modelOf } from '../wire/json-helpers.js';
@@ -194,10 +198,10 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
 
 /**
  * The tokenizer, template and facts for a body's model: a caller's template first, then the
- * family row (`matchModelRow` over `families` then `MODEL_FAMILY_ROWS`).
+ * family row (`modelFamilyRow`: `families` first, then `MODEL_FAMILY_ROWS`).
  */
 export function resolveEngineTemplate(model: string, options: LocalEngineCacheModelOptions = {}): EngineTemplate {
-  const row = matchModelRow(model, [options.families ?? [], MODEL_FAMILY_ROWS], (candidate) => candidate.models);
+  const row = modelFamilyRow(model, options.families);
   const rowFacts = row?.template;
   if (options.tokenizer) {
     const tokenizer = options.tokenizer();

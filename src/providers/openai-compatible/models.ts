@@ -239,6 +239,18 @@ export interface ResolvedCompat {
   sources: string[];
 }
 
+/**
+ * The family row a local model id belongs to: the caller's rows first, then the built-in
+ * `MODEL_FAMILY_ROWS`, matched by `matchModelRow`. The one family lookup: compatibility flags,
+ * the local cache model's template and the oracle's local rules all ask it.
+ *
+ * @example
+ * modelFamilyRow('Qwen3-8B-Q4_K_M.gguf')?.family // 'qwen3'
+ */
+export function modelFamilyRow(model: string, callerRows: readonly ModelFamilyRow[] = []): ModelFamilyRow | undefined {
+  return matchModelRow(model, [callerRows, MODEL_FAMILY_ROWS], (row) => row.models);
+}
+
 export interface CompatResolution {
   server?: LocalServer;
   /** Family rows checked before the built-in ones. */
@@ -258,7 +270,7 @@ export interface CompatResolution {
 export function resolveCompat(model: string, resolution: CompatResolution = {}): ResolvedCompat {
   const server = resolution.server ?? 'unknown';
   const serverRow = SERVER_ROWS.find((row) => row.server === server);
-  const familyRow = matchModelRow(model, [resolution.families ?? [], MODEL_FAMILY_ROWS], (row) => row.models);
+  const familyRow = modelFamilyRow(model, resolution.families);
   const flags: CompatFlags = { ...DEFAULT_COMPAT_FLAGS, ...serverRow?.flags, ...familyRow?.flags, ...resolution.overrides };
   const sources = [serverRow, familyRow].flatMap((row) => (row ? [`${row.source} (checked ${row.checked})`] : []));
   if (resolution.overrides && Object.keys(resolution.overrides).length > 0) sources.push('caller overrides');
