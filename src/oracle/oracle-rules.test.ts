@@ -3,7 +3,17 @@ import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { resolveBedrockModel } from '../providers/bedrock/models.js';
 import { resolveGeminiModel } from '../providers/gemini/models.js';
 import { MODEL_FAMILY_ROWS, type ModelFamilyRow } from '../providers/openai-compatible/models.js';
-import { oracleRulesFor } from './oracle-rules.js';
+import { oracleRulesFor, promptContentFor } from './oracle-rules.js';
+
+describe('promptContentFor', () => {
+  it('counts what the engine renders: DeepSeek-V3 through llama.cpp shows neither tool definitions nor tool calls', () => {
+    expect(promptContentFor('openai-compatible', 'deepseek-v3')).toEqual({ toolDefinitions: false, toolCalls: false });
+    expect(promptContentFor('openai-compatible', 'qwen3-8b')).toEqual({ toolDefinitions: true, toolCalls: true });
+    expect(promptContentFor('openai-compatible', 'gemma-3-4b-it')).toEqual({ toolDefinitions: false, toolCalls: true });
+    // Hosted APIs render everything they are sent.
+    expect(promptContentFor('deepseek', 'deepseek-chat')).toEqual({ toolDefinitions: true, toolCalls: true });
+  });
+});
 
 describe('oracleRulesFor', () => {
   it("honours a caller's family rows the way the local cache model does", () => {

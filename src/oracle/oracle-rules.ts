@@ -70,6 +70,29 @@ export interface OracleRulesOptions {
   families?: readonly ModelFamilyRow[];
 }
 
+/** Which parts of a request the model's prompt holds at all. */
+export interface PromptContent {
+  /** Tool definitions: not where a local family's template never renders them (DeepSeek-V3, Gemma, old Llama 3). */
+  toolDefinitions: boolean;
+  /**
+   * An assistant turn's tool calls: not on a local engine whose template renders them only for
+   * `content: null` (DeepSeek-V3), since llama.cpp's chat layer never passes null
+   * (cache/models/llama-cpp-conventions.ts).
+   */
+  toolCalls: boolean;
+}
+
+/**
+ * What reaches the prompt, for content the oracle counts: a bound that counted text the engine
+ * never sees would not be a lower bound. Everything reaches it except on local template families.
+ */
+export function promptContentFor(provider: ProviderId, model: string, options: OracleRulesOptions = {}): PromptContent {
+  const route = providerEntry(provider).route(model);
+  if (route.rules !== 'local') return { toolDefinitions: true, toolCalls: true };
+  const template = modelFamilyRow(route.upstreamModel, options.families)?.template;
+  return { toolDefinitions: !(template?.ignoresTools ?? false), toolCalls: !(template?.keepsNullContent ?? false) };
+}
+
 /** The oracle's rules for a provider and model, from the registry and the tables the cache models and costs use. */
 export function oracleRulesFor(provider: ProviderId, model: string, options: OracleRulesOptions = {}): OracleRules {
   const entry = providerEntry(provider);

@@ -11,6 +11,7 @@ import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml
 import { diffWireBodies } from '../break/diff-wire-bodies.js';
 import { isRecord, type JsonRecord, modelOf } from '../wire/json-helpers.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type JudgeContext } from './cache-verdict.js';
+import { llamaCppTemplateMessage } from './llama-cpp-conventions.js';
 
 /** How the engine hands a model's prompts to its template; every fact of a family row but the package. */
 export type EngineTemplateFacts = Omit<ChatTemplateFacts, 'tokenizerPackage' | 'source' | 'checked'>;
@@ -262,34 +263,9 @@ function encodePrompt(engine: EngineTemplate, text: string): number[] {
   return [bos, ...tokens];
 }
 
-/**
- * What the template sees, as llama.cpp's OpenAI-compatible layer hands it over: text parts
- * joined (Qwen3's template raises on `null` and calls string methods), `null` kept where the
- * template tests for it, tool-call arguments parsed into objects where the engine does so.
- */
+/** What the template sees: the message as llama.cpp's chat layer hands it over (`llama-cpp-conventions.ts`). */
 function templateMessage(message: unknown, facts: EngineTemplateFacts): JsonRecord {
-  const record = isRecord(message) ? { ...message } : {};
-  if (Array.isArray(record.content)) {
-    record.content = record.content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
-  } else if (record.content === null && facts.keepsNullContent && record.role === 'assistant') {
-    // kept: the template renders tool calls only when content is none
-  } else if (typeof record.content !== 'string') {
-    record.content = '';
-  }
-  if (facts.toolArguments === 'object' && Array.isArray(record.tool_calls)) {
-    record.tool_calls = record.tool_calls.map(parsedArguments);
-  }
-  return record;
-}
-
-function parsedArguments(call: unknown): unknown {
-  if (!isRecord(call) || !isRecord(call.function) || typeof call.function.arguments !== 'string') return call;
-  try {
-    return { ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) as unknown } };
-  } catch {
-    // llama.cpp answers 500 on arguments that are not JSON; the template gets the string here.
-    return call;
-  }
+  return llamaCppTemplateMessage(message, { objectArguments: facts.toolArguments === 'object' });
 }
 
 /**

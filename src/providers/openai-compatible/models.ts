@@ -51,7 +51,11 @@ export interface ChatTemplateFacts {
   addsBos: boolean;
   /** The end-of-turn token that stops generation; the engine never decodes it into the slot. */
   endOfTurnToken: string;
-  /** An assistant turn's `content: null` reaches the template as null (it renders tool calls only then). */
+  /**
+   * The template tells `content: null` from `''` on an assistant turn (DeepSeek-V3 renders tool calls
+   * only for null). A template fact: llama.cpp never passes null (see llama-cpp-conventions.ts), so
+   * the local cache model, which models llama.cpp, renders such turns without their tool calls.
+   */
   keepsNullContent: boolean;
   /** The template raises on the `tool` role (tool results must be sent some other way). */
   rejectsToolRole: boolean;
@@ -145,6 +149,8 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
       // DeepSeek templates hoist every system message to the top: a trailing one would land in the prefix.
       tailInToolLoop: 'merge-into-last-input',
       // The DeepSeek-V3 template renders tool calls only when content is null (it drops them for '').
+      // Engines that pass null through (vLLM, SGLang) render them; llama.cpp never does: its chat
+      // layer turns null into '' before the template (cache/models/llama-cpp-conventions.ts).
       toolCallContent: 'null',
       // Thinking mode answers 400 when reasoning_content of tool-call turns is missing.
       reasoning: { send: 'tool-call-turns', field: 'reasoning_content' },
