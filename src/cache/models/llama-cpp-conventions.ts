@@ -13,11 +13,15 @@
  *   (the family fact `toolArguments: 'object'`); others get the string.
  * - `add_generation_prompt` is true for a chat completion; `bos_token`/`eos_token` are the
  *   vocabulary's, and the tokenizer adds BOS only when the template has not printed it.
+ * - Templates may call `strftime_now(format)`: the server's current local time (`format_time` over
+ *   the request's `now`). Llama 3.x templates print `Today Date: 25 Nov 2026` with it, so their
+ *   prefix changes at midnight: a clock in the prompt that no wire body shows.
  *
  * The consequence that matters most: a template that renders tool calls only when `content` is
  * none (DeepSeek-V3) never renders them through llama.cpp, whatever the client sends.
  */
 
+import { strftime } from '../../providers/openai-compatible/strftime.js';
 import { isRecord, type JsonRecord } from '../wire/json-helpers.js';
 
 export interface LlamaCppMessageOptions {
@@ -52,4 +56,13 @@ function parsedArguments(call: unknown): unknown {
     // llama.cpp answers 500 on arguments that are not JSON; the template gets the string here.
     return call;
   }
+}
+
+/**
+ * The variables llama.cpp gives every template render: the vocabulary's BOS/EOS text and
+ * `strftime_now` at the request's time (`at`, in epoch milliseconds; UTC stands in for the
+ * server's local zone). `strftime_now` knows the fields templates use: %d %m %Y %y %b %B %H %M %S %%.
+ */
+export function llamaCppTemplateVariables(tokens: { bos: string; eos: string }, at: number): Record<string, unknown> {
+  return { bos_token: tokens.bos, eos_token: tokens.eos, strftime_now: (format: string) => strftime(format, at) };
 }

