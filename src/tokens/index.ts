@@ -1,5 +1,6 @@
 export type { AnthropicEstimator, AnthropicEstimatorOptions, CharsPerToken } from './anthropic-estimator.js';
 export { anthropicEstimator, DEFAULT_CHARS_PER_TOKEN } from './anthropic-estimator.js';
+export { boundedPieces, MAX_RUN_CHARS } from './bounded-pieces.js';
 export { detectContentKind } from './content-kind.js';
 export type { RequestTokenCount } from './count-request-tokens.js';
 export { countRequestTokens } from './count-request-tokens.js';

@@ -16,6 +16,7 @@ import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import { type Conversation, createConversationTracker, type TrackerCounters } from './conversation-tracker.js';
+import { createJudgeQueue } from './judge-queue.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
 import { proxyErrorResponse } from './proxy-errors.js';
 import { CONVERSATION_HEADER, clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
@@ -47,6 +48,11 @@ export interface ProxyOptions {
   maxConversations?: number;
   /** A failure while recording an exchange (the client's reply is never affected). */
   onRecordError?: (error: unknown) => void;
+  /**
+   * Exchanges waiting to be judged (plan savings, break detector) [64]; beyond it exchanges are
+   * still recorded, unjudged, with a `warning.raised` once per burst. Traffic is never held.
+   */
+  judgeQueue?: number;
 }
 
 export interface ProxyApp {
@@ -55,6 +61,8 @@ export interface ProxyApp {
   settled(): Promise<void>;
   /** Conversations currently remembered. */
   conversations(): number;
+  /** Exchanges recorded without judging because the judge queue was full. */
+  judgingDropped(): number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -87,6 +95,10 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const tracker = createConversationTracker(options.bus, counters, options.maxConversations);
   const planModels = createPlanModels(counters);
   const inFlight = new Set<Promise<void>>();
+  const judgeQueue = createJudgeQueue({
+    ...(options.judgeQueue === undefined ? {} : { limit: options.judgeQueue }),
+    ...(options.onRecordError ? { onError: options.onRecordError } : {}),
+  });
   const app = new Hono();
 
   const providerOf = (route: WireRoute): ProviderId =>
@@ -169,18 +181,23 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     const recordWhenRead = (summary: StreamSummary | null) => {
       request.signal.removeEventListener('abort', abortFromClient);
       if (!summary?.complete || !summary.usage) return;
-      clientBody ??= parseJson(bytes);
-      if (!clientBody) return;
-      conversation ??= conversationOf(route, clientBody, conversationHeader);
-      record(conversation, {
-        at,
-        clientBody,
-        sentBody: sentBody ?? clientBody,
-        planned: sentBody !== null,
-        plannedBreakpoints,
-        summary,
-        status,
-        durationMs: performance.now() - started,
+      const durationMs = performance.now() - started;
+      judgeQueue.push((judge, firstDropped) => {
+        clientBody ??= parseJson(bytes);
+        if (!clientBody) return;
+        conversation ??= conversationOf(route, clientBody, conversationHeader);
+        record(conversation, {
+          at,
+          clientBody,
+          sentBody: sentBody ?? clientBody,
+          planned: sentBody !== null,
+          plannedBreakpoints,
+          summary,
+          status,
+          durationMs,
+          judge,
+          firstDropped,
+        });
       });
     };
     const track = (work: Promise<void>) => {
@@ -234,6 +251,9 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       summary: StreamSummary;
       status: number;
       durationMs: number;
+      /** False when the judge queue was full: recorded, not judged. */
+      judge: boolean;
+      firstDropped: boolean;
     },
   ): void {
     const usage = exchange.summary.usage!;
@@ -263,7 +283,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         responseId: exchange.summary.responseId,
         plannedBreakpoints: exchange.plannedBreakpoints,
         plan:
-          exchange.planned && plan?.savings !== false
+          exchange.judge && exchange.planned && plan?.savings !== false
             ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
             : null,
       });
@@ -275,8 +295,14 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         costUsd: costOf(usage, conversation.provider, model).costUsd,
         uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
       });
+      if (exchange.firstDropped) {
+        bus.emit('warning.raised', conversation.id, exchange.at, {
+          source: 'proxy.judge',
+          message: `judging skipped: ${judgeQueue.pending} exchanges were waiting to be recorded (judge queue full); traffic is unaffected`,
+        });
+      }
     }
-    judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn);
+    judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn, exchange.judge);
     options.capture?.({
       at: exchange.at,
       conversation: conversation.id,
@@ -294,9 +320,13 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   return {
     app,
     settled: async () => {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (inFlight.size > 0 || judgeQueue.pending > 0) {
+        await Promise.allSettled([...inFlight]);
+        await judgeQueue.idle();
+      }
     },
     conversations: () => tracker.size,
+    judgingDropped: () => judgeQueue.dropped,
   };
 }
 
@@ -377,13 +407,21 @@ const OPENAI_READ_SLACK = 256;
  * millisecond, and most requests of a healthy conversation read everything. The detector then
  * publishes `cache.break` with Cachet's cause and the server's.
  */
-function judgeMiss(conversation: Conversation, body: JsonRecord, at: number, usage: Usage, model: string, turn: number): void {
+function judgeMiss(
+  conversation: Conversation,
+  body: JsonRecord,
+  at: number,
+  usage: Usage,
+  model: string,
+  turn: number,
+  judge: boolean,
+): void {
   const anthropicRules = providerEntry(conversation.provider).route(model).rules === 'anthropic';
   const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
   const cachedTokens = anthropicRules ? usage.cacheReadTokens + written : totalInputTokens(usage);
   const previous = conversation.previous;
   conversation.previous = { body, at, cachedTokens };
-  if (!previous) return;
+  if (!previous || !judge) return;
   const slack = anthropicRules ? 0 : OPENAI_READ_SLACK;
   const shortfall = previous.cachedTokens - usage.cacheReadTokens > slack;
   if (!shortfall && !usage.cacheMissReason?.missedTokens) return;

@@ -14,6 +14,8 @@ export interface RunningProxy {
   port: number;
   /** Resolves when every exchange in flight has been recorded or dropped. */
   settled(): Promise<void>;
+  /** Exchanges recorded without judging because the judge queue was full. */
+  judgingDropped(): number;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
           url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
           port: info.port,
           settled: proxy.settled,
+          judgingDropped: proxy.judgingDropped,
           close: async () => {
             await new Promise<void>((done) => {
               server.close(() => done());
