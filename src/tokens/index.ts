@@ -5,7 +5,13 @@ export { detectContentKind } from './content-kind.js';
 export type { RequestTokenCount } from './count-request-tokens.js';
 export { countRequestTokens } from './count-request-tokens.js';
 export type { CounterChoice, TokenizerRule } from './counter-for-model.js';
-export { choiceForModel, counterForModel, TOKENIZER_RULES } from './counter-for-model.js';
+export {
+  choiceForModel,
+  counterForModel,
+  openAICounterOrEstimate,
+  packageForExactCounts,
+  TOKENIZER_RULES,
+} from './counter-for-model.js';
 export { exactTokenCounter } from './exact-token-counter.js';
 export { anthropicImageTokens } from './image-tokens.js';
 export type { LenmlTokenizerPackage, LoadedTokenizer } from './lenml-tokenizer.js';

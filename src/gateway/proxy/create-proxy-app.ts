@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
@@ -11,8 +11,9 @@ import { readOpenAIChatReply } from '../../providers/openai-chat/parse-stream.js
 import { readOpenAIResponsesReply } from '../../providers/openai-responses/parse-stream.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { StreamReader, StreamSummary } from '../../providers/shared/stream-summary.js';
+import { honoCore } from '../../server/http-peers.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import { type Conversation, createConversationTracker, type TrackerCounters } from './conversation-tracker.js';
@@ -91,7 +92,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   // One counter per rule set for every conversation's detector and plan models (their memos are shared).
-  const counters = { anthropic: anthropicEstimator(), openai: openAITokenCounter() };
+  const counters = { anthropic: anthropicEstimator(), openai: openAICounterOrEstimate() };
   const tracker = createConversationTracker(options.bus, counters, options.maxConversations);
   const planModels = createPlanModels(counters);
   const inFlight = new Set<Promise<void>>();
@@ -99,7 +100,8 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     ...(options.judgeQueue === undefined ? {} : { limit: options.judgeQueue }),
     ...(options.onRecordError ? { onError: options.onRecordError } : {}),
   });
-  const app = new Hono();
+  const { Hono: HonoApp } = honoCore('the proxy (createProxyApp)');
+  const app = new HonoApp();
 
   const providerOf = (route: WireRoute): ProviderId =>
     route === 'anthropic' ? 'anthropic' : route === 'openai-responses' ? 'openai-responses' : chatProvider;

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { nodeServe } from '../../server/http-peers.js';
 import { createProxyApp, type ProxyOptions } from './create-proxy-app.js';
 
 export interface StartProxyOptions extends ProxyOptions {
@@ -30,6 +30,7 @@ export interface RunningProxy {
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
   const proxy = createProxyApp(options);
   return new Promise((resolve, reject) => {
+    const serve = nodeServe('the proxy (startProxy)');
     const server = serve(
       { fetch: proxy.app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
       (info: AddressInfo) => {
