@@ -27,6 +27,7 @@ export { type Cost, type CostOptions, costOf, type SessionCost, sessionCostOf, u
 export { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './models/anthropic-cache-model.js';
 export { type CacheModel, type CacheVerdict, type JudgeContext, judgeSequence } from './models/cache-verdict.js';
 export { type CacheModelOptions, createCacheModel } from './models/create-cache-model.js';
+export { type GgufTemplateFacts, readGgufTemplate } from './models/gguf-chat-template.js';
 export {
   ChatTemplateRejectedError,
   createLocalEngineCacheModel,

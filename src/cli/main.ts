@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { createSimulationCompactionHook } from '../compaction/simulation-hook.js';
 import { CachetError } from '../model/errors.js';
-import { ServeConfigError } from '../server/start-server.js';
+import { missingDependencyOf } from '../model/optional-dependency.js';
+import { ServeConfigError } from '../server/serve-config.js';
 import { WorkloadError } from '../workloads/workload-error.js';
 import { type CliOutput, processOutput } from './cli-options.js';
 import { registerAnalyzeCommand } from './commands/analyze.js';
@@ -17,7 +18,7 @@ import { registerSimulateCommand } from './commands/simulate.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
 import { packageVersion } from './package-version.js';
 
-/** Exit codes: 0 done, 1 any failure, 2 a bad workload file (or bad input file for `diff`, or an unusable `serve` token/host). */
+/** Exit codes: 0 done, 1 any failure, 2 a bad workload file (or bad input file for `diff`, an unusable `serve` token/host, or a missing optional package). */
 export const EXIT_BAD_WORKLOAD = 2;
 export const EXIT_FAILURE = 1;
 
@@ -63,6 +64,11 @@ export async function main(argv: string[], output: CliOutput = processOutput): P
     }
     if (error instanceof WorkloadError || error instanceof ServeConfigError) {
       output.err(`error: ${error.message}\n`);
+      return EXIT_BAD_WORKLOAD;
+    }
+    const missing = missingDependencyOf(error);
+    if (missing) {
+      output.err(`error: ${missing.message}\n`);
       return EXIT_BAD_WORKLOAD;
     }
     output.err(`error: ${error instanceof CachetError || error instanceof Error ? error.message : String(error)}\n`);

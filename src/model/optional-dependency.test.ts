@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { importOptional, isInstalled, MissingDependencyError, requireOptional } from './optional-dependency.js';
+import {
+  importOptional,
+  isInstalled,
+  MissingDependencyError,
+  missingDependencyOf,
+  requireOptional,
+} from './optional-dependency.js';
 
 describe('optional dependencies', () => {
   it('loads an installed package', () => {
@@ -20,5 +26,17 @@ describe('optional dependencies', () => {
       code: 'dependency_missing',
       packageName: 'cachet-no-such-package',
     });
+  });
+});
+
+describe('missingDependencyOf', () => {
+  it('finds the missing package behind a wrapped error, and nothing behind other errors', () => {
+    const missing = new MissingDependencyError('hono @hono/node-server', 'cachet serve');
+    expect(missing.message).toBe(
+      'cachet serve needs the optional packages hono @hono/node-server: npm install hono @hono/node-server',
+    );
+    expect(missingDependencyOf(new Error('start failed', { cause: missing }))).toBe(missing);
+    expect(missingDependencyOf(new Error('plain'))).toBeNull();
+    expect(missingDependencyOf('not an error')).toBeNull();
   });
 });

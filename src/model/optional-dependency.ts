@@ -3,13 +3,26 @@ import { CachetError } from './errors.js';
 
 const requireFromCachet = createRequire(import.meta.url);
 
-/** An optional peer dependency that is not installed: names the package and how to install it. */
+/**
+ * An optional peer dependency that is not installed: names the package (or the packages,
+ * space-separated) and how to install it.
+ */
 export class MissingDependencyError extends CachetError {
   readonly packageName: string;
   constructor(packageName: string, purpose: string, options?: { cause?: unknown }) {
-    super('dependency_missing', `${purpose} needs the optional package ${packageName}: npm install ${packageName}`, options);
+    const noun = packageName.includes(' ') ? 'packages' : 'package';
+    super('dependency_missing', `${purpose} needs the optional ${noun} ${packageName}: npm install ${packageName}`, options);
     this.packageName = packageName;
   }
+}
+
+/** The missing optional dependency behind an error, when one is (the error itself or its cause chain). */
+export function missingDependencyOf(error: unknown): MissingDependencyError | null {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof MissingDependencyError) return current;
+    current = current.cause;
+  }
+  return null;
 }
 
 function isModuleNotFound(error: unknown): boolean {

@@ -11,6 +11,7 @@ import {
 } from '../simulate/workload-content.js';
 import type { CountableItem, TokenCounter } from '../tokens/token-counter.js';
 import { type DiscoverableTool, turnModels, type Workload } from '../workloads/workload.js';
+import { promptContentFor } from './oracle-rules.js';
 
 /**
  * A finished run as the hindsight oracle reads it: for every request, the content any layout
@@ -82,6 +83,7 @@ export function hindsightRunOf(
 ): HindsightRun {
   const { counter } = context;
   const resendsToolTurnReasoning = providerEntry(context.provider).resendsToolTurnReasoning ?? false;
+  const visible = promptContentFor(context.provider, context.model);
   // Content counted exactly, by unit id: what the wire total is compared against.
   const exact = new Map<string, number>();
   const unit = (id: string, item: CountableItem, joinable: boolean): HindsightUnit => {
@@ -93,8 +95,10 @@ export function hindsightRunOf(
   // token short; blocks every layout sends as they are (tools, replies, tool results, images) exactly.
   const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text }, true);
   const blockUnit = (id: string, block: ContentBlock | ToolDefinition): HindsightUnit => unit(id, block, false);
+  const definitionUnit = (tool: ToolDefinition): HindsightUnit =>
+    visible.toolDefinitions ? blockUnit(`tool:${tool.name}`, tool) : { id: `tool:${tool.name}`, tokens: 0 };
 
-  const tools = workload.tools.map((tool) => blockUnit(`tool:${tool.name}`, tool));
+  const tools = workload.tools.map(definitionUnit);
   const statics: HindsightUnit[] = [];
   const persona = [workload.persona.trimEnd(), workload.guidelines?.trimEnd(), skillIndexText(workload)]
     .filter((part): part is string => Boolean(part))
@@ -124,7 +128,7 @@ export function hindsightRunOf(
     const guidance = toolGuidanceText(tools);
     if (guidance) into.push(textUnit(`${prefix}/guidance`, guidance));
     for (const tool of tools) {
-      const definition = blockUnit(`tool:${tool.tool.name}`, tool.tool);
+      const definition = definitionUnit(tool.tool);
       discovered.push(definition);
       // The same definition, as a deferred tool's reference appended to history.
       into.push({ id: `${prefix}/tool-reference/${tool.tool.name}`, tokens: definition.tokens, toolReference: true });
@@ -203,7 +207,8 @@ export function hindsightRunOf(
       step.reply.forEach((block, index) => {
         const reasoning = block.type === 'thinking' || block.type === 'redacted_thinking';
         const id = `${prefix}/reply/${index}`;
-        turnHistory.push(reasoning && !reasoningSent ? { id, tokens: 0 } : blockUnit(id, block));
+        const unseen = (reasoning && !reasoningSent) || (block.type === 'tool_use' && !visible.toolCalls);
+        turnHistory.push(unseen ? { id, tokens: 0 } : blockUnit(id, block));
       });
       const skillLoadIds = new Map<string, string>();
       for (const block of step.reply) {

@@ -2,9 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { resolveBedrockModel } from '../providers/bedrock/models.js';
 import { resolveGeminiModel } from '../providers/gemini/models.js';
-import { oracleRulesFor } from './oracle-rules.js';
+import { MODEL_FAMILY_ROWS, type ModelFamilyRow } from '../providers/openai-compatible/models.js';
+import { oracleRulesFor, promptContentFor } from './oracle-rules.js';
+
+describe('promptContentFor', () => {
+  it('counts what the engine renders: DeepSeek-V3 through llama.cpp shows neither tool definitions nor tool calls', () => {
+    expect(promptContentFor('openai-compatible', 'deepseek-v3')).toEqual({ toolDefinitions: false, toolCalls: false });
+    expect(promptContentFor('openai-compatible', 'qwen3-8b')).toEqual({ toolDefinitions: true, toolCalls: true });
+    expect(promptContentFor('openai-compatible', 'gemma-3-4b-it')).toEqual({ toolDefinitions: false, toolCalls: true });
+    // Hosted APIs render everything they are sent.
+    expect(promptContentFor('deepseek', 'deepseek-chat')).toEqual({ toolDefinitions: true, toolCalls: true });
+  });
+});
 
 describe('oracleRulesFor', () => {
+  it("honours a caller's family rows the way the local cache model does", () => {
+    const qwen3 = MODEL_FAMILY_ROWS.find((row) => row.family === 'qwen3') as ModelFamilyRow;
+    const callerRow: ModelFamilyRow = { ...qwen3, models: ['house-model'], family: 'house' };
+    const unknown = oracleRulesFor('openai-compatible', 'house-model-7b');
+    const known = oracleRulesFor('openai-compatible', 'house-model-7b', { families: [callerRow] });
+    // Without the row the family is unknown: the looser bound lets the reply be read back.
+    expect(unknown.reusesReply).toBe(true);
+    expect(unknown.fixedFraming).toBe(false);
+    // With it, Qwen3's template facts apply: the reply is re-rendered and framing is fixed.
+    expect(known.reusesReply).toBe(false);
+    expect(known.fixedFraming).toBe(true);
+  });
+
   it('gives Gemini its implicit lifetime, its own minimum and explicit caches with storage', () => {
     const rules = oracleRulesFor('gemini', 'gemini-2.5-flash');
     const row = resolveGeminiModel('gemini-2.5-flash');

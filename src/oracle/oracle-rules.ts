@@ -1,13 +1,12 @@
 import { findPrice } from '../cache/pricing.js';
 import { CACHE_LIFETIMES_MS, longestCacheLifetimeMs } from '../cache/wire/cache-rules.js';
-import { matchModelRow } from '../model/match-model.js';
 import { assertNever } from '../model/validate.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { resolveAnthropicModel } from '../providers/anthropic/models.js';
 import { resolveBedrockModel } from '../providers/bedrock/models.js';
 import { resolveGeminiModel } from '../providers/gemini/models.js';
 import { resolveOpenAIModel } from '../providers/openai-chat/models.js';
-import { MODEL_FAMILY_ROWS } from '../providers/openai-compatible/models.js';
+import { type ModelFamilyRow, modelFamilyRow } from '../providers/openai-compatible/models.js';
 import { providerEntry } from '../providers/registry.js';
 
 /**
@@ -65,8 +64,37 @@ export interface OracleRules {
 
 const PER_MILLION = 1_000_000;
 
+/** Rows the caller passed to the cache models, which the oracle must honour the same way. */
+export interface OracleRulesOptions {
+  /** Local model family rows checked before the built-in ones (as `LocalEngineCacheModelOptions.families`). */
+  families?: readonly ModelFamilyRow[];
+}
+
+/** Which parts of a request the model's prompt holds at all. */
+export interface PromptContent {
+  /** Tool definitions: not where a local family's template never renders them (DeepSeek-V3, Gemma, old Llama 3). */
+  toolDefinitions: boolean;
+  /**
+   * An assistant turn's tool calls: not on a local engine whose template renders them only for
+   * `content: null` (DeepSeek-V3), since llama.cpp's chat layer never passes null
+   * (cache/models/llama-cpp-conventions.ts).
+   */
+  toolCalls: boolean;
+}
+
+/**
+ * What reaches the prompt, for content the oracle counts: a bound that counted text the engine
+ * never sees would not be a lower bound. Everything reaches it except on local template families.
+ */
+export function promptContentFor(provider: ProviderId, model: string, options: OracleRulesOptions = {}): PromptContent {
+  const route = providerEntry(provider).route(model);
+  if (route.rules !== 'local') return { toolDefinitions: true, toolCalls: true };
+  const template = modelFamilyRow(route.upstreamModel, options.families)?.template;
+  return { toolDefinitions: !(template?.ignoresTools ?? false), toolCalls: !(template?.keepsNullContent ?? false) };
+}
+
 /** The oracle's rules for a provider and model, from the registry and the tables the cache models and costs use. */
-export function oracleRulesFor(provider: ProviderId, model: string): OracleRules {
+export function oracleRulesFor(provider: ProviderId, model: string, options: OracleRulesOptions = {}): OracleRules {
   const entry = providerEntry(provider);
   const route = entry.route(model);
   const price = findPrice(provider, model);
@@ -111,7 +139,7 @@ export function oracleRulesFor(provider: ProviderId, model: string): OracleRules
         reusesReply: true,
       };
     case 'local': {
-      const family = localFamilyRow(route.upstreamModel);
+      const family = modelFamilyRow(route.upstreamModel, options.families);
       return {
         kind: 'local',
         priced: false,
@@ -236,9 +264,4 @@ function bedrockRules(rates: Rates, model: string): OracleRules {
     maxCachedTokens: row.maxCachedPrefixTokens ?? Number.POSITIVE_INFINITY,
     explicitCache: null,
   };
-}
-
-/** The local model family's row (template facts), matched the way the local cache model matches it. */
-function localFamilyRow(model: string) {
-  return matchModelRow(model, [MODEL_FAMILY_ROWS], (row) => row.models);
 }

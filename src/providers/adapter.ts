@@ -3,9 +3,9 @@ import type { AdapterWarning } from '../model/adapter-warning.js';
 import type { CanonicalRequest } from '../model/request.js';
 import type { Usage } from '../model/usage.js';
 
-import type { ProviderId } from './registry.js';
+import type { ProviderId } from './provider-id.js';
 
-export type { ProviderId } from './registry.js';
+export type { ProviderId } from './provider-id.js';
 
 export interface Capabilities {
   provider: ProviderId;

@@ -1,6 +1,6 @@
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ProviderAdapter } from './adapter.js';
-import type { ProviderId } from './registry.js';
+import type { ProviderId } from './provider-id.js';
 import type { PriceRow } from './shared/price-row.js';
 
 /** Which provider's cache rules judge a body (the cache models in src/cache implement each). */

@@ -7,14 +7,17 @@ import { openAICompatibleProvider } from './openai-compatible/provider-entry.js'
 import { openAIResponsesProvider } from './openai-responses/provider-entry.js';
 import { openRouterProvider } from './openrouter/provider-entry.js';
 import type { ProviderEntry } from './provider-entry.js';
+import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-id.js';
 import type { PriceRow } from './shared/price-row.js';
+
+export { isProviderId, PROVIDER_IDS, type ProviderId };
 
 /**
  * The provider registry: one line per wire API Cachet speaks. Adding a provider is one folder
  * under `src/providers/` (with its `provider-entry.ts`) plus one line here; nothing outside
  * `src/providers/` switches on provider ids (a test checks).
  */
-export const PROVIDERS = {
+export const PROVIDERS: { readonly [Id in ProviderId]: ProviderEntry } = {
   anthropic: anthropicProvider,
   'openai-chat': openAIChatProvider,
   'openai-responses': openAIResponsesProvider,
@@ -23,18 +26,7 @@ export const PROVIDERS = {
   bedrock: bedrockProvider,
   gemini: geminiProvider,
   deepseek: deepSeekProvider,
-} as const;
-
-/** Wire APIs Cachet speaks. Names are also the CLI's `--provider` values. */
-export type ProviderId = keyof typeof PROVIDERS;
-
-/** Every provider id, in registry order. */
-export const PROVIDER_IDS = Object.keys(PROVIDERS) as ProviderId[];
-
-/** Whether a string names a registered provider. */
-export function isProviderId(value: string): value is ProviderId {
-  return Object.hasOwn(PROVIDERS, value);
-}
+};
 
 /**
  * The registry entry of a provider.

@@ -1,6 +1,4 @@
-import { type Context, Hono } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
-import { secureHeaders } from 'hono/secure-headers';
+import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { summarizeCauseAgreement } from '../cache/break/compare-server-cause.js';
 import type { CachetEvent, EventType, ProxyForwardedPayload } from '../events/catalog.js';
@@ -13,6 +11,7 @@ import { AnswerCache } from './answer-cache.js';
 import { concurrencyLimit } from './concurrency-limit.js';
 import { loadDashboardAssets } from './dashboard-assets.js';
 import { loopbackHostOnly } from './host-guard.js';
+import { honoCore, honoMiddleware } from './http-peers.js';
 import { analyticsQuerySchema, describeQueryError, sessionsQuerySchema, toTraceFilter } from './query-schemas.js';
 import { serveTokenProblem } from './serve-token.js';
 
@@ -54,7 +53,9 @@ export function createApp(options: AppOptions): Hono {
     const problem = serveTokenProblem(options.token);
     if (problem) throw new AppConfigError(problem);
   }
-  const app = new Hono();
+  const { Hono: HonoApp } = honoCore('the HTTP API (createApp)');
+  const { bearerAuth, secureHeaders } = honoMiddleware('the HTTP API (createApp)');
+  const app = new HonoApp();
   const assets = loadDashboardAssets();
   const answers = new AnswerCache();
 

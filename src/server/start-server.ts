@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { CachetError } from '../model/errors.js';
 import type { TraceStore } from '../trace/trace-store.js';
 import { createAnalyticsReader } from './analytics-reader.js';
 import { createApp } from './create-app.js';
+import { nodeServe } from './http-peers.js';
 import { isLoopbackHost } from './loopback.js';
+import { DEFAULT_SERVE_PORT, ServeConfigError } from './serve-config.js';
 import { serveTokenProblem } from './serve-token.js';
 
 export interface ServerOptions {
@@ -25,14 +25,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SERVE_PORT = 4319;
-
-/** The server was asked to listen somewhere unsafe or could not listen. */
-export class ServeConfigError extends CachetError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('serve_config', message, options);
-  }
-}
+export { DEFAULT_SERVE_PORT, ServeConfigError } from './serve-config.js';
 
 /**
  * Serve the analytics API and dashboard. Refuses to bind anything but loopback without a
@@ -60,6 +53,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}),
   });
   return new Promise((resolve, reject) => {
+    const serve = nodeServe('the HTTP API (startServer)');
     const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
       const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({

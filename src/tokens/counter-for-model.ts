@@ -1,8 +1,9 @@
 import { matchModelRow } from '../model/match-model.js';
 import { isInstalled } from '../model/optional-dependency.js';
+import { assertNever } from '../model/validate.js';
 import { anthropicEstimator } from './anthropic-estimator.js';
 import { type LenmlTokenizerPackage, lenmlTokenCounter } from './lenml-tokenizer.js';
-import { openAITokenCounter } from './openai-token-counter.js';
+import { type OpenAIEncoding, openAITokenCounter } from './openai-token-counter.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Which counter a model family uses. */
@@ -120,15 +121,44 @@ export function choiceForModel(
   return matchModelRow(model, [applicable], (rule) => rule.models)?.counter ?? FALLBACK;
 }
 
+/**
+ * The exact counter for an OpenAI encoding when the optional peer `gpt-tokenizer` is installed;
+ * otherwise the content-kind estimator (measured against o200k in docs/tokens.md), marked inexact.
+ */
+export function openAICounterOrEstimate(encoding: OpenAIEncoding = 'o200k_base'): TokenCounter {
+  return isInstalled('gpt-tokenizer') ? openAITokenCounter(encoding) : anthropicEstimator();
+}
+
+/**
+ * The optional package that would make a choice's counts exact, or null when the counts are exact
+ * already (or when no package can make them exact, as for Claude).
+ */
+export function packageForExactCounts(
+  choice: CounterChoice,
+  installed: (packageName: string) => boolean = isInstalled,
+): string | null {
+  switch (choice.kind) {
+    case 'openai':
+      return installed('gpt-tokenizer') ? null : 'gpt-tokenizer';
+    case 'lenml':
+      return installed(choice.packageName) ? null : choice.packageName;
+    case 'anthropic-estimate':
+      return null;
+    default:
+      return assertNever(choice);
+  }
+}
+
 function createCounter(choice: CounterChoice): TokenCounter {
   switch (choice.kind) {
     case 'openai':
-      // gpt-tokenizer is an optional peer: without it, OpenAI counts are estimated by content
-      // kind (the same estimator, measured against o200k in docs/tokens.md) and marked inexact.
-      return isInstalled('gpt-tokenizer') ? openAITokenCounter(choice.encoding) : anthropicEstimator();
+      return openAICounterOrEstimate(choice.encoding);
     case 'lenml':
-      return lenmlTokenCounter(choice.packageName);
+      // The @lenml tokenizers are optional peers too: without one, counts are estimated the same way.
+      return isInstalled(choice.packageName) ? lenmlTokenCounter(choice.packageName) : anthropicEstimator();
     case 'anthropic-estimate':
       return anthropicEstimator();
+    default:
+      return assertNever(choice);
   }
 }

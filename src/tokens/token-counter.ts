@@ -19,6 +19,13 @@ export interface TokenCounter {
    */
   readonly revision?: number;
   countText(text: string, kind?: ContentKind): number;
+  /**
+   * Texts an exact counter counted in bounded pieces (runs of over `MAX_RUN_CHARS` characters
+   * without whitespace), so their counts are close but not exact. Estimators leave it undefined.
+   */
+  readonly approximated?: number;
+  /** `countText` with whether this count is exact (false for estimators and for cut texts). */
+  measureText?(text: string, kind?: ContentKind): { tokens: number; exact: boolean };
   /** Tokens of one block, memoised per block hash. */
   countBlock(block: CountableItem): number;
 }

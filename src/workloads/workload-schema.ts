@@ -10,7 +10,7 @@ import { parseDuration } from './duration.js';
  */
 
 /** The registry's provider ids: a workload names one as its `provider`. */
-export const PROVIDER_NAMES = PROVIDER_IDS as [ProviderId, ...ProviderId[]];
+export const PROVIDER_NAMES: readonly [ProviderId, ...ProviderId[]] = PROVIDER_IDS;
 
 const durationSchema = z.union([z.string(), z.number()]).refine((value) => parseDuration(value) !== null, {
   message: 'expected a duration such as 90s, 5m, 1h30m or a number of seconds',

@@ -1,7 +1,7 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { cacheHorizon, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
@@ -169,7 +169,7 @@ function firstDivergentUnit(
 }
 
 function defaultCounter(body: NormalizedWireBody): TokenCounter {
-  return cacheRulesFor(body) === 'anthropic' ? anthropicEstimator() : openAITokenCounter();
+  return cacheRulesFor(body) === 'anthropic' ? anthropicEstimator() : openAICounterOrEstimate();
 }
 
 function tokensBetween(body: NormalizedWireBody, from: number, to: number, counter: TokenCounter): number {

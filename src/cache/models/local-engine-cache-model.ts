@@ -1,12 +1,18 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import { CachetError, ValidationError } from '../../model/errors.js';
-import { matchModelRow } from '../../model/match-model.js';
 import { renderChatTemplate } from '../../providers/openai-compatible/chat-template.js';
-import { type ChatTemplateFacts, MODEL_FAMILY_ROWS, type ModelFamilyRow } from '../../providers/openai-compatible/models.js';
+import {
+  type ChatTemplateFacts,
+  MODEL_FAMILY_ROWS,
+  type ModelFamilyRow,
+  modelFamilyRow,
+} from '../../providers/openai-compatible/models.js';
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
+import { clockChangedAt } from '../break/clock-pattern.js';
 import { diffWireBodies } from '../break/diff-wire-bodies.js';
 import { isRecord, type JsonRecord, modelOf } from '../wire/json-helpers.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type JudgeContext } from './cache-verdict.js';
+import { llamaCppTemplateMessage, llamaCppTemplateVariables } from './llama-cpp-conventions.js';
 
 /** How the engine hands a model's prompts to its template; every fact of a family row but the package. */
 export type EngineTemplateFacts = Omit<ChatTemplateFacts, 'tokenizerPackage' | 'source' | 'checked'>;
@@ -123,7 +129,7 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     const engine = resolveEngineTemplate(modelOf(rawBody), options);
     const { tokenizer } = engine;
     const requestIndex = index++;
-    const templateOptions = renderOptions(rawBody, engine);
+    const templateOptions = renderOptions(rawBody, engine, context.at);
     const messages = rawBody.messages.map((message) => templateMessage(message, engine.facts));
     const tools = Array.isArray(rawBody.tools) ? rawBody.tools : undefined;
     const prompt = encodePrompt(engine, render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true }));
@@ -155,6 +161,9 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
           explanation.push(
             `That is the previous request's turn tail, which is not persisted${lostReply > 0 ? `; the ${formatTokens(lostReply)} reply tokens generated after it cannot be reused either` : ''}.`,
           );
+        } else if (templateClockAt(tokenizer, slot.tokens, prompt, common)) {
+          missCause = 'clock';
+          explanation.push('The chat template prints the date or time (`strftime_now`): the prompt changed with the clock.');
         } else {
           missCause = 'template-rerender';
           explanation.push('The wire bodies only append: the chat template re-rendered earlier history.');
@@ -194,10 +203,10 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
 
 /**
  * The tokenizer, template and facts for a body's model: a caller's template first, then the
- * family row (`matchModelRow` over `families` then `MODEL_FAMILY_ROWS`).
+ * family row (`modelFamilyRow`: `families` first, then `MODEL_FAMILY_ROWS`).
  */
 export function resolveEngineTemplate(model: string, options: LocalEngineCacheModelOptions = {}): EngineTemplate {
-  const row = matchModelRow(model, [options.families ?? [], MODEL_FAMILY_ROWS], (candidate) => candidate.models);
+  const row = modelFamilyRow(model, options.families);
   const rowFacts = row?.template;
   if (options.tokenizer) {
     const tokenizer = options.tokenizer();
@@ -222,10 +231,11 @@ function factsOf(row: ChatTemplateFacts): EngineTemplateFacts {
 function renderOptions(
   body: JsonRecord,
   engine: EngineTemplate,
+  at: number,
 ): { enableThinking?: boolean; variables: Record<string, unknown> } {
   const kwargs = isRecord(body.chat_template_kwargs) ? body.chat_template_kwargs : {};
   // Templates that print `bos_token` get the vocabulary's; llama.cpp keeps exactly one BOS.
-  const variables = { bos_token: engine.tokenizer.bosToken ?? '', eos_token: engine.tokenizer.eosToken ?? '' };
+  const variables = llamaCppTemplateVariables({ bos: engine.tokenizer.bosToken ?? '', eos: engine.tokenizer.eosToken ?? '' }, at);
   return typeof kwargs.enable_thinking === 'boolean' ? { enableThinking: kwargs.enable_thinking, variables } : { variables };
 }
 
@@ -258,34 +268,9 @@ function encodePrompt(engine: EngineTemplate, text: string): number[] {
   return [bos, ...tokens];
 }
 
-/**
- * What the template sees, as llama.cpp's OpenAI-compatible layer hands it over: text parts
- * joined (Qwen3's template raises on `null` and calls string methods), `null` kept where the
- * template tests for it, tool-call arguments parsed into objects where the engine does so.
- */
+/** What the template sees: the message as llama.cpp's chat layer hands it over (`llama-cpp-conventions.ts`). */
 function templateMessage(message: unknown, facts: EngineTemplateFacts): JsonRecord {
-  const record = isRecord(message) ? { ...message } : {};
-  if (Array.isArray(record.content)) {
-    record.content = record.content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
-  } else if (record.content === null && facts.keepsNullContent && record.role === 'assistant') {
-    // kept: the template renders tool calls only when content is none
-  } else if (typeof record.content !== 'string') {
-    record.content = '';
-  }
-  if (facts.toolArguments === 'object' && Array.isArray(record.tool_calls)) {
-    record.tool_calls = record.tool_calls.map(parsedArguments);
-  }
-  return record;
-}
-
-function parsedArguments(call: unknown): unknown {
-  if (!isRecord(call) || !isRecord(call.function) || typeof call.function.arguments !== 'string') return call;
-  try {
-    return { ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) as unknown } };
-  } catch {
-    // llama.cpp answers 500 on arguments that are not JSON; the template gets the string here.
-    return call;
-  }
+  return llamaCppTemplateMessage(message, { objectArguments: facts.toolArguments === 'object' });
 }
 
 /**
@@ -322,6 +307,21 @@ function generatedTokens(
   if (endAt >= 0) text = text.slice(0, endAt);
   else if (text.endsWith('\n')) text = text.slice(0, -1);
   return text ? engine.tokenizer.encode(text) : [];
+}
+
+/** True when the rendered prompts first differ inside date- or time-like text the template printed. */
+function templateClockAt(
+  tokenizer: LoadedTokenizer,
+  before: readonly number[],
+  after: readonly number[],
+  common: number,
+): boolean {
+  const from = Math.max(0, common - 16);
+  const was = tokenizer.decode(before.slice(from, common + 16));
+  const now = tokenizer.decode(after.slice(from, common + 16));
+  let index = 0;
+  while (index < was.length && index < now.length && was[index] === now[index]) index++;
+  return clockChangedAt(was, now, index);
 }
 
 /** True when the dropped tail's text starts within a few tokens of where reuse stopped. */

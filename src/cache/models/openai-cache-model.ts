@@ -1,7 +1,7 @@
 import { ValidationError } from '../../model/errors.js';
 import { type OpenAIModelFacts, resolveOpenAIModel } from '../../providers/openai-chat/models.js';
 import { providerEntry } from '../../providers/registry.js';
-import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { createBreakDetector } from '../break/break-detector.js';
 import { CACHE_LIFETIMES_MS, cacheRulesFor, unitTokens, unitTokensWithFraming, upstreamModelOf } from '../wire/cache-rules.js';
@@ -64,7 +64,7 @@ interface ExplicitEntry {
  * model.judge(chatBody2, { at: 30_000 }).cacheReadTokens; // a multiple of 128 past 1,024
  */
 export function createOpenAICacheModel(options: OpenAICacheModelOptions = {}): CacheModel {
-  const counter = options.counter ?? openAITokenCounter('o200k_base');
+  const counter = options.counter ?? openAICounterOrEstimate('o200k_base');
   let prompts: Prompt[] = [];
   let explicit = new Map<string, ExplicitEntry>();
   let detector = createBreakDetector({ counter });

@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
 import { type SimulationResult, simulateWorkload } from '../../simulate/simulate-workload.js';
+import {
+  mergeRequirements,
+  type SimulationRequirements,
+  simulationRequirements,
+} from '../../simulate/simulation-requirements.js';
 import { STRATEGY_NAMES } from '../../simulate/strategy.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
@@ -11,6 +16,7 @@ import type { Workload } from '../../workloads/workload.js';
 import { type CliOutput, processOutput } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { DEMO_LEGEND, demoTable, demoVerdict } from '../demo-report.js';
+import { estimatedCountsNote, missingToRun } from '../requirement-notes.js';
 import { serveHint } from '../serve-hint.js';
 
 export interface DemoCommandOptions {
@@ -55,12 +61,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
       `no bundled workload matches --only ${(options.only ?? []).join(' ')} (bundled: ${bundled.join(', ')}; see \`cachet workloads\`)`,
     );
   }
-  const workloads: Workload[] = [];
-  for (const name of names) {
-    const workload = await loadWorkload(name);
-    for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
-    workloads.push(workload);
-  }
+  const workloads = await runnableWorkloads(names, output);
   const bus = new EventBus();
   const location = options.db ?? process.env.CACHET_DB ?? DEFAULT_TRACE_DB;
   const trace = options.trace === false ? null : await openTrace(location, bus, output);
@@ -102,6 +103,32 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
     }
   }
   return 0;
+}
+
+/**
+ * Load the workloads and check up front what the install lacks: one line naming the packages
+ * that would make estimated counts exact, one per workload that cannot run without a package.
+ */
+async function runnableWorkloads(names: readonly string[], output: CliOutput): Promise<Workload[]> {
+  const loaded: { workload: Workload; requirements: SimulationRequirements }[] = [];
+  for (const name of names) {
+    const workload = await loadWorkload(name);
+    for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
+    loaded.push({ workload, requirements: simulationRequirements(workload.provider, workload.model) });
+  }
+  const estimated = estimatedCountsNote(mergeRequirements(loaded.map((entry) => entry.requirements)));
+  if (estimated) output.err(`note: ${estimated}\n`);
+  const runnable: Workload[] = [];
+  for (const { workload, requirements } of loaded) {
+    const missing = missingToRun(requirements, `the ${workload.name} workload (${workload.provider} ${workload.model})`);
+    if (missing) output.err(`skipped: ${missing.message}\n`);
+    else runnable.push(workload);
+  }
+  if (runnable.length > 0) return runnable;
+  throw (
+    missingToRun(mergeRequirements(loaded.map((entry) => entry.requirements)), 'cachet demo') ??
+    new CliUsageError('no workload to run')
+  );
 }
 
 async function openTrace(location: string, bus: EventBus, output: CliOutput) {

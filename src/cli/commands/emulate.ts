@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { EmulatedProvider } from '../../gateway/emulate/create-emulator-app.js';
 import { loadReplyScript } from '../../gateway/emulate/reply-script.js';
-import { startEmulator } from '../../gateway/emulate/start-emulator.js';
 import { oneOf } from '../cli-options.js';
+import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 import { parsePort } from './parse-port.js';
 
 export interface EmulateCommandOptions {
@@ -52,6 +52,11 @@ export async function runEmulate(
   output: (line: string) => void = console.log,
 ): Promise<() => Promise<void>> {
   const replies = options.script ? await loadReplyScript(options.script) : [];
+  const { startEmulator } = await loadWithPeers(
+    () => import('../../gateway/emulate/start-emulator.js'),
+    HTTP_PEERS,
+    'cachet emulate',
+  );
   const emulator = await startEmulator({ provider: options.provider, port: options.port, host: options.host, replies });
   output(
     `cachet emulate: ${options.provider} on ${emulator.url}${options.script ? ` (script ${options.script}, ${replies.length} replies)` : ''}`,

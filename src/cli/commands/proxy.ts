@@ -2,12 +2,12 @@ import { createWriteStream } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
 import type { PlanOptions } from '../../gateway/proxy/plan-cache-fields.js';
-import { startProxy } from '../../gateway/proxy/start-proxy.js';
 import { resolveUpstream } from '../../gateway/proxy/wire-route.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 import { oneOf } from '../cli-options.js';
+import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 import { stopOnSignal } from './emulate.js';
 import { parsePort, parsePositiveInteger } from './parse-port.js';
 
@@ -79,6 +79,7 @@ export async function runProxy(
   options: ProxyCommandOptions,
   output: { out: (line: string) => void; err: (line: string) => void } = { out: console.log, err: console.error },
 ): Promise<() => Promise<void>> {
+  const { startProxy } = await loadWithPeers(() => import('../../gateway/proxy/start-proxy.js'), HTTP_PEERS, 'cachet proxy');
   const store = await openTraceStore(options.db);
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, {
@@ -103,6 +104,7 @@ export async function runProxy(
     maxBodyBytes: options.maxBody,
     ...(plan ? { plan } : {}),
     ...(captureFile ? { capture: (record) => captureFile.write(`${JSON.stringify(record)}\n`) } : {}),
+    onWarning: (message) => output.err(message),
     onRecordError: (error) => output.err(`cachet proxy: an exchange could not be recorded: ${(error as Error).message}`),
   });
   output.out(`cachet proxy: ${proxy.url} → ${resolveUpstream(options.upstream).href}${plan ? ' (--plan)' : ' (pass-through)'}`);

@@ -1,8 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_SERVE_PORT, ServeConfigError } from '../../server/serve-config.js';
 import { serveTokenProblem } from '../../server/serve-token.js';
-import { DEFAULT_SERVE_PORT, ServeConfigError, startServer } from '../../server/start-server.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
+import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 
 export interface ServeCommandOptions {
   db: string;
@@ -46,6 +47,7 @@ export async function runServe(
   // Refuse an unusable token before touching the store (the CLI exits 2).
   const tokenProblem = token ? serveTokenProblem(token) : null;
   if (tokenProblem) throw new ServeConfigError(tokenProblem);
+  const { startServer } = await loadWithPeers(() => import('../../server/start-server.js'), HTTP_PEERS, 'cachet serve');
   const store = await openTraceStore(options.db);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

@@ -6,10 +6,12 @@ import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
+import { simulationRequirements } from '../../simulate/simulation-requirements.js';
 import type { StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
+import { estimatedCountsNote, missingToRun } from '../requirement-notes.js';
 import { simulationJson, simulationText } from '../simulation-report.js';
 
 export interface SimulateCommandOptions {
@@ -78,6 +80,11 @@ export async function runSimulate(
   // The model the simulation runs (a counterpart when the provider is switched): the compaction
   // hook must size windows and prices for that model, not the workload's.
   const model = options.model ?? simulationModel(workload, provider);
+  const requirements = simulationRequirements(provider, model);
+  const missing = missingToRun(requirements, `simulating ${workload.name} on ${provider} ${model}`);
+  if (missing) throw missing;
+  const estimated = estimatedCountsNote(requirements);
+  if (estimated) output.err(`note: ${estimated}\n`);
   const unpriced = unpricedModelWarning(provider, model);
   if (unpriced) output.err(`warning: ${unpriced}\n`);
   const result = simulateWorkload(workload, {

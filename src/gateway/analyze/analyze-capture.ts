@@ -12,7 +12,7 @@ import type { ProviderCacheMissReason, Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { isProviderId, PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import { conversationKey } from '../proxy/conversation-key.js';
 import { planCacheFields } from '../proxy/plan-cache-fields.js';
 import { wireRouteOfProvider } from '../proxy/wire-route.js';
@@ -97,7 +97,7 @@ export interface CaptureAnalysis {
  */
 export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAnalysis {
   // One counter per rule set for every conversation's models (their memos are shared).
-  const counters = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAITokenCounter() } };
+  const counters = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAICounterOrEstimate() } };
   const groups = new Map<string, Array<{ request: CapturedRequest; index: number; provider: ProviderId }>>();
   requests.forEach((request, index) => {
     const provider = providerOf(request, index);

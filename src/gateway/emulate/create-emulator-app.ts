@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
+import { honoCore } from '../../server/http-peers.js';
 import { answerAnthropic, anthropicError } from './anthropic-emulator.js';
 import { type EmulatorResponse, toResponse } from './emulator-response.js';
 import { createEmulatorState } from './emulator-state.js';
@@ -51,7 +52,8 @@ export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; r
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const received: ReceivedRequest[] = [];
   const keepReceived = options.keepReceived ?? 1_000;
-  const app = new Hono();
+  const { Hono: HonoApp } = honoCore('the emulator (createEmulatorApp)');
+  const app = new HonoApp();
 
   const route = (path: string, surface: Surface, handler: Handler) => {
     app.post(path, async (context) => {

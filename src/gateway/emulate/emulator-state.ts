@@ -1,7 +1,7 @@
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { type ReplySource, replySource, type ScriptedReply } from './reply-script.js';
 
@@ -46,7 +46,7 @@ const STORED_RESPONSES = 10_000;
 
 export function createEmulatorState(replies: readonly ScriptedReply[] = []): EmulatorState {
   const anthropicCounter = anthropicEstimator();
-  const openaiCounter = openAITokenCounter();
+  const openaiCounter = openAICounterOrEstimate();
   const fingerprints = new Map<string, PromptFingerprint>();
   const responses = new Map<string, readonly unknown[]>();
   let sequence = 0;

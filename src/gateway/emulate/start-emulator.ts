@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { nodeServe } from '../../server/http-peers.js';
 import { createEmulatorApp, type EmulatorOptions, type ReceivedRequest } from './create-emulator-app.js';
 
 export interface StartEmulatorOptions extends EmulatorOptions {
@@ -32,6 +32,7 @@ export interface RunningEmulator {
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const { app, received } = createEmulatorApp(options);
   return new Promise((resolve, reject) => {
+    const serve = nodeServe('the emulator (startEmulator)');
     const server = serve(
       { fetch: app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
       (info: AddressInfo) => {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
@@ -11,12 +11,15 @@ import { readOpenAIChatReply } from '../../providers/openai-chat/parse-stream.js
 import { readOpenAIResponsesReply } from '../../providers/openai-responses/parse-stream.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { StreamReader, StreamSummary } from '../../providers/shared/stream-summary.js';
+import { honoCore } from '../../server/http-peers.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
-import { openAITokenCounter } from '../../tokens/openai-token-counter.js';
+import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import { type Conversation, createConversationTracker, type TrackerCounters } from './conversation-tracker.js';
-import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
+import { createJudgeQueue } from './judge-queue.js';
+import type { PlanOptions } from './plan-cache-fields.js';
+import { planRequest } from './plan-request.js';
 import { proxyErrorResponse } from './proxy-errors.js';
 import { CONVERSATION_HEADER, clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { resolveUpstream, upstreamUrl, type WireRoute, wireRouteOf } from './wire-route.js';
@@ -45,8 +48,15 @@ export interface ProxyOptions {
   now?: () => number;
   /** Conversations remembered at once [10,000]. */
   maxConversations?: number;
+  /** A note for the operator (a body `--plan` forwarded unchanged); also published as `warning.raised`. */
+  onWarning?: (message: string) => void;
   /** A failure while recording an exchange (the client's reply is never affected). */
   onRecordError?: (error: unknown) => void;
+  /**
+   * Exchanges waiting to be judged (plan savings, break detector) [64]; beyond it exchanges are
+   * still recorded, unjudged, with a `warning.raised` once per burst. Traffic is never held.
+   */
+  judgeQueue?: number;
 }
 
 export interface ProxyApp {
@@ -55,12 +65,15 @@ export interface ProxyApp {
   settled(): Promise<void>;
   /** Conversations currently remembered. */
   conversations(): number;
+  /** Exchanges recorded without judging because the judge queue was full. */
+  judgingDropped(): number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 600_000;
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
+/** Session of proxy warnings that belong to no conversation (a body too deep to identify). */
+const UNPLANNED_SESSION = 'cachet-proxy';
 
 /**
  * The proxy as a Hono app. Every request is forwarded to the upstream with its body untouched
@@ -83,11 +96,16 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   // One counter per rule set for every conversation's detector and plan models (their memos are shared).
-  const counters = { anthropic: anthropicEstimator(), openai: openAITokenCounter() };
+  const counters = { anthropic: anthropicEstimator(), openai: openAICounterOrEstimate() };
   const tracker = createConversationTracker(options.bus, counters, options.maxConversations);
   const planModels = createPlanModels(counters);
   const inFlight = new Set<Promise<void>>();
-  const app = new Hono();
+  const judgeQueue = createJudgeQueue({
+    ...(options.judgeQueue === undefined ? {} : { limit: options.judgeQueue }),
+    ...(options.onRecordError ? { onError: options.onRecordError } : {}),
+  });
+  const { Hono: HonoApp } = honoCore('the proxy (createProxyApp)');
+  const app = new HonoApp();
 
   const providerOf = (route: WireRoute): ProviderId =>
     route === 'anthropic' ? 'anthropic' : route === 'openai-responses' ? 'openai-responses' : chatProvider;
@@ -113,23 +131,13 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     let sentBody: JsonRecord | null = null;
     let plannedBreakpoints: string[] = [];
     if (plan && route && bytes) {
-      clientBody = parseJson(bytes);
-      if (clientBody) {
-        conversation = conversationOf(route, clientBody, conversationHeader);
-        const planned = planCacheFields(
-          route,
-          clientBody,
-          {
-            conversationId: conversation.id,
-            previousResponseId: conversation.lastResponseId,
-            previousBreakpointPosition: conversation.lastBreakpointPosition,
-          },
-          plan,
-        );
-        conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
-        sentBody = planned.body;
+      const planned = planRequest(route, bytes, plan, (body) => conversationOf(route, body, conversationHeader));
+      if (planned.kind === 'planned') {
+        ({ clientBody, conversation, sentBody } = planned);
         plannedBreakpoints = planned.breakpoints;
-        sent = encoder.encode(JSON.stringify(planned.body));
+        sent = planned.sent as Uint8Array<ArrayBuffer>;
+      } else if (planned.reason) {
+        warnUnplanned(planned.reason, route, planned.clientBody, conversationHeader, at);
       }
     }
 
@@ -169,18 +177,23 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     const recordWhenRead = (summary: StreamSummary | null) => {
       request.signal.removeEventListener('abort', abortFromClient);
       if (!summary?.complete || !summary.usage) return;
-      clientBody ??= parseJson(bytes);
-      if (!clientBody) return;
-      conversation ??= conversationOf(route, clientBody, conversationHeader);
-      record(conversation, {
-        at,
-        clientBody,
-        sentBody: sentBody ?? clientBody,
-        planned: sentBody !== null,
-        plannedBreakpoints,
-        summary,
-        status,
-        durationMs: performance.now() - started,
+      const durationMs = performance.now() - started;
+      judgeQueue.push((judge, firstDropped) => {
+        clientBody ??= parseJson(bytes);
+        if (!clientBody) return;
+        conversation ??= conversationOf(route, clientBody, conversationHeader);
+        record(conversation, {
+          at,
+          clientBody,
+          sentBody: sentBody ?? clientBody,
+          planned: sentBody !== null,
+          plannedBreakpoints,
+          summary,
+          status,
+          durationMs,
+          judge,
+          firstDropped,
+        });
       });
     };
     const track = (work: Promise<void>) => {
@@ -219,6 +232,18 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     return new Response(toClient, { status, statusText: upstream.statusText, headers });
   });
 
+  /** A body `--plan` could not edit safely goes out as it came; the trace says why. */
+  function warnUnplanned(reason: string, route: WireRoute, body: JsonRecord | null, header: string | null, at: number): void {
+    let sessionId = UNPLANNED_SESSION;
+    try {
+      if (body) sessionId = conversationKey(route, body, header).id;
+    } catch {
+      // A body too deep to hash: the warning goes to the proxy's own session.
+    }
+    options.bus?.emit('warning.raised', sessionId, at, { source: 'proxy.plan', message: `${reason}: forwarded unchanged` });
+    options.onWarning?.(`cachet proxy --plan: ${reason}: forwarded unchanged`);
+  }
+
   function conversationOf(route: WireRoute, body: JsonRecord, header: string | null): Conversation {
     return tracker.get(conversationKey(route, body, header).id, providerOf(route));
   }
@@ -234,6 +259,9 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       summary: StreamSummary;
       status: number;
       durationMs: number;
+      /** False when the judge queue was full: recorded, not judged. */
+      judge: boolean;
+      firstDropped: boolean;
     },
   ): void {
     const usage = exchange.summary.usage!;
@@ -263,7 +291,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         responseId: exchange.summary.responseId,
         plannedBreakpoints: exchange.plannedBreakpoints,
         plan:
-          exchange.planned && plan?.savings !== false
+          exchange.judge && exchange.planned && plan?.savings !== false
             ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
             : null,
       });
@@ -275,8 +303,14 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         costUsd: costOf(usage, conversation.provider, model).costUsd,
         uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
       });
+      if (exchange.firstDropped) {
+        bus.emit('warning.raised', conversation.id, exchange.at, {
+          source: 'proxy.judge',
+          message: `judging skipped: ${judgeQueue.pending} exchanges were waiting to be recorded (judge queue full); traffic is unaffected`,
+        });
+      }
     }
-    judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn);
+    judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn, exchange.judge);
     options.capture?.({
       at: exchange.at,
       conversation: conversation.id,
@@ -294,9 +328,13 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   return {
     app,
     settled: async () => {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (inFlight.size > 0 || judgeQueue.pending > 0) {
+        await Promise.allSettled([...inFlight]);
+        await judgeQueue.idle();
+      }
     },
     conversations: () => tracker.size,
+    judgingDropped: () => judgeQueue.dropped,
   };
 }
 
@@ -377,13 +415,21 @@ const OPENAI_READ_SLACK = 256;
  * millisecond, and most requests of a healthy conversation read everything. The detector then
  * publishes `cache.break` with Cachet's cause and the server's.
  */
-function judgeMiss(conversation: Conversation, body: JsonRecord, at: number, usage: Usage, model: string, turn: number): void {
+function judgeMiss(
+  conversation: Conversation,
+  body: JsonRecord,
+  at: number,
+  usage: Usage,
+  model: string,
+  turn: number,
+  judge: boolean,
+): void {
   const anthropicRules = providerEntry(conversation.provider).route(model).rules === 'anthropic';
   const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
   const cachedTokens = anthropicRules ? usage.cacheReadTokens + written : totalInputTokens(usage);
   const previous = conversation.previous;
   conversation.previous = { body, at, cachedTokens };
-  if (!previous) return;
+  if (!previous || !judge) return;
   const slack = anthropicRules ? 0 : OPENAI_READ_SLACK;
   const shortfall = previous.cachedTokens - usage.cacheReadTokens > slack;
   if (!shortfall && !usage.cacheMissReason?.missedTokens) return;

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { nodeServe } from '../../server/http-peers.js';
 import { createProxyApp, type ProxyOptions } from './create-proxy-app.js';
 
 export interface StartProxyOptions extends ProxyOptions {
@@ -14,6 +14,8 @@ export interface RunningProxy {
   port: number;
   /** Resolves when every exchange in flight has been recorded or dropped. */
   settled(): Promise<void>;
+  /** Exchanges recorded without judging because the judge queue was full. */
+  judgingDropped(): number;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export interface RunningProxy {
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
   const proxy = createProxyApp(options);
   return new Promise((resolve, reject) => {
+    const serve = nodeServe('the proxy (startProxy)');
     const server = serve(
       { fetch: proxy.app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
       (info: AddressInfo) => {
@@ -35,6 +38,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
           url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
           port: info.port,
           settled: proxy.settled,
+          judgingDropped: proxy.judgingDropped,
           close: async () => {
             await new Promise<void>((done) => {
               server.close(() => done());

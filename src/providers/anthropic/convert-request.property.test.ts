@@ -1,12 +1,13 @@
 import type { ContentBlockParam, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AssistantContentBlock, UserContentBlock } from '../../model/content.js';
+import type { UserContentBlock } from '../../model/content.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
 import { convertToAnthropic } from './convert-request.js';
 import type { AnthropicOptions } from './options.js';
-import { fixtureSession, PNG_1X1, TOOLS } from './test-support/fixtures.js';
+import { fixtureSession, PNG_1X1 } from './test-support/fixtures.js';
+import { appendToolLoop } from './test-support/tool-loop-session.js';
 import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
 
 /** One agent step: optional thinking, some text, 0–12 parallel tool calls (answered next). */
@@ -64,46 +65,24 @@ function build(scenario: Scenario) {
         : [],
     },
   });
-  let id = 0;
-  scenario.turns.forEach((turn, turnIndex) => {
-    const content: UserContentBlock[] = turn.image
-      ? [{ type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PNG_1X1 } }]
-      : [];
-    session.append({ role: 'user', content: [...content, { type: 'text', text: turn.userText }] });
-    const last = turnIndex === scenario.turns.length - 1;
-    const steps = turn.steps.length > 0 ? turn.steps : [{ thinking: 'none', text: 'ok', calls: 0 }];
-    steps.forEach((step, stepIndex) => {
-      const finalStep = stepIndex === steps.length - 1;
-      // Every step but the turn's last calls tools; the last one answers in text unless the
-      // session is to end inside a tool loop.
-      const calls = !finalStep ? Math.max(step.calls, 1) : last && scenario.endInToolLoop ? Math.max(step.calls, 1) : 0;
-      const blocks: AssistantContentBlock[] = [];
-      if (step.thinking !== 'none') blocks.push({ type: 'thinking', thinking: `think ${id}`, signature: `sig-${id}` });
-      if (step.thinking === 'signed+redacted') blocks.push({ type: 'redacted_thinking', data: `redacted-${id}` });
-      if (step.text !== undefined || calls === 0) blocks.push({ type: 'text', text: step.text ?? 'done' });
-      const uses = Array.from({ length: calls }, () => {
-        id += 1;
-        return {
-          type: 'tool_use' as const,
-          id: `call_${id}`,
-          name: TOOLS[id % TOOLS.length]!.name,
-          input: { path: `f${id}`, z: 1, a: [id] },
-        };
-      });
-      session.append({ role: 'assistant', content: [...blocks, ...uses] });
-      if (calls > 0) {
-        session.append({
-          role: 'user',
-          content: uses.map((use) => ({
-            type: 'tool_result' as const,
-            toolUseId: use.id,
-            content: [{ type: 'text' as const, text: `result ${use.id}` }],
-          })),
-        });
-      }
-    });
-  });
-  if (!scenario.endInToolLoop) session.appendUserText('next');
+  appendToolLoop(
+    session,
+    scenario.turns.map((turn) => {
+      const image: UserContentBlock[] = turn.image
+        ? [{ type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: PNG_1X1 } }]
+        : [];
+      return { user: [...image, { type: 'text', text: turn.userText }], steps: turn.steps };
+    }),
+    {
+      endInToolLoop: scenario.endInToolLoop,
+      answer: { thinking: 'none', text: 'ok', calls: 0 },
+      reasoning: (step, id) => [
+        ...(step.thinking === 'none' ? [] : [{ type: 'thinking' as const, thinking: `think ${id}`, signature: `sig-${id}` }]),
+        ...(step.thinking === 'signed+redacted' ? [{ type: 'redacted_thinking' as const, data: `redacted-${id}` }] : []),
+      ],
+      toolInput: (id) => ({ path: `f${id}`, z: 1, a: [id] }),
+    },
+  );
   const options: AnthropicOptions = {
     breakpoints: scenario.options.breakpoints,
     tailPlacement: scenario.options.tailPlacement,

@@ -1,7 +1,53 @@
+import type { PaddingDecision } from '../../events/catalog.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { AnthropicModelRow, AnthropicTtl } from './models.js';
-import type { PaddingMode, PaddingSkill } from './padding.js';
-import type { AnthropicCacheState, BreakpointMode, CallerMarker } from './place-breakpoints.js';
+
+export type PaddingMode = 'auto' | 'always' | 'never';
+
+/** A skill whose body may be inlined as padding (pre-activation, seed spec §5.2.2). */
+export interface PaddingSkill {
+  name: string;
+  body: string;
+}
+
+/**
+ * A padding decision reduced to what is needed to repeat it byte for byte: which skills, how
+ * many guideline sections. Carried in `AnthropicCacheState` so that a session keeps its first
+ * decision even when the token counter is re-calibrated between requests (estimates move, the
+ * prefix must not).
+ */
+export interface PaddingPin {
+  model: string;
+  mode: PaddingMode;
+  decision: PaddingDecision;
+  skills: string[];
+  guidelineSections: number;
+}
+
+/** A cache entry a request wrote: where its breakpoint was and the prefix it covered. */
+export interface AnthropicCacheEntry {
+  path: string;
+  prefixHash: string;
+}
+
+/**
+ * What the next request needs to know about this one to place its lookback guard: the entries
+ * this request's message breakpoints wrote. Take it from `metadata.cacheState` and pass it back
+ * as `options.previous` on the next request of the same session.
+ */
+export interface AnthropicCacheState {
+  entries: AnthropicCacheEntry[];
+  /** The session's padding decision, repeated on later requests (see `PaddingPin`). */
+  padding?: PaddingPin;
+}
+
+export type BreakpointMode = 'plan' | 'automatic' | 'none';
+
+/** A caller's own marker, by path. Caller markers come first; the plan fills the remaining slots. */
+export interface CallerMarker {
+  path: string;
+  ttl?: AnthropicTtl;
+}
 
 /** Options of the Anthropic adapter. Every field is optional; defaults are in brackets. */
 export interface AnthropicOptions {

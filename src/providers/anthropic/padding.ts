@@ -7,16 +7,10 @@ import { prefixCost } from '../shared/prefix-cost.js';
 import type { CacheMultipliers } from '../shared/price-row.js';
 import { type AnthropicModelRow, type AnthropicTtl, resolveAnthropicModel } from './models.js';
 import { OPERATING_GUIDELINES_SECTIONS } from './operating-guidelines.js';
-import type { AnthropicOptions } from './options.js';
+import type { AnthropicOptions, PaddingMode, PaddingPin, PaddingSkill } from './options.js';
 import { anthropicCacheMultipliers } from './prices.js';
 
-export type PaddingMode = 'auto' | 'always' | 'never';
-
-/** A skill whose body may be inlined as padding (pre-activation, seed spec §5.2.2). */
-export interface PaddingSkill {
-  name: string;
-  body: string;
-}
+export type { PaddingMode, PaddingPin, PaddingSkill } from './options.js';
 
 /** One system block the padding adds after the global system segments. */
 export interface PaddingBlock {
@@ -218,20 +212,6 @@ export function globalPrefixTokens(request: CanonicalRequest, counter: TokenCoun
   });
   for (const segment of request.system) if (segment.zone === 'global') total += counter.countBlock(segment);
   return total;
-}
-
-/**
- * A padding decision reduced to what is needed to repeat it byte for byte: which skills, how
- * many guideline sections. Carried in `AnthropicCacheState` so that a session keeps its first
- * decision even when the token counter is re-calibrated between requests (estimates move, the
- * prefix must not).
- */
-export interface PaddingPin {
-  model: string;
-  mode: PaddingMode;
-  decision: PaddingDecision;
-  skills: string[];
-  guidelineSections: number;
 }
 
 /** The pin of a plan, for `AnthropicCacheState.padding`. */

@@ -4,7 +4,9 @@ import { ValidationError } from '../../model/errors.js';
 import type { Zone } from '../../model/request.js';
 import { type BreakpointCandidate, fitBreakpointBudget } from '../shared/breakpoint-budget.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS, type AnthropicTtl } from './models.js';
-import type { PaddingPin } from './padding.js';
+import type { AnthropicCacheEntry, AnthropicCacheState, BreakpointMode, CallerMarker, PaddingPin } from './options.js';
+
+export type { AnthropicCacheEntry, AnthropicCacheState, BreakpointMode, CallerMarker } from './options.js';
 
 /**
  * One position of the wire request that the cache counts: a tool definition, a system block or
@@ -25,35 +27,10 @@ export interface BreakpointSlot {
   tokens: number;
 }
 
-/** A cache entry a request wrote: where its breakpoint was and the prefix it covered. */
-export interface AnthropicCacheEntry {
-  path: string;
-  prefixHash: string;
-}
-
-/**
- * What the next request needs to know about this one to place its lookback guard: the entries
- * this request's message breakpoints wrote. Take it from `metadata.cacheState` and pass it back
- * as `options.previous` on the next request of the same session.
- */
-export interface AnthropicCacheState {
-  entries: AnthropicCacheEntry[];
-  /** The session's padding decision, repeated on later requests (see `PaddingPin`). */
-  padding?: PaddingPin;
-}
-
-export type BreakpointMode = 'plan' | 'automatic' | 'none';
-
 export interface ZoneTtls {
   global: AnthropicTtl;
   session: AnthropicTtl;
   history: AnthropicTtl;
-}
-
-/** A caller's own marker, by path. Caller markers come first; the plan fills the remaining slots. */
-export interface CallerMarker {
-  path: string;
-  ttl?: AnthropicTtl;
 }
 
 export type BreakpointReason = 'caller' | 'history' | 'lookback-guard' | 'global-static' | 'session-static' | 'automatic';

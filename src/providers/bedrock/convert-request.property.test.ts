@@ -1,10 +1,10 @@
 import type { ContentBlock, ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AssistantContentBlock } from '../../model/content.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
-import { fixtureSession, TOOLS } from '../anthropic/test-support/fixtures.js';
+import { fixtureSession } from '../anthropic/test-support/fixtures.js';
+import { appendToolLoop, textTurn } from '../anthropic/test-support/tool-loop-session.js';
 import { convertToBedrock } from './convert-request.js';
 import { resolveBedrockModel } from './models.js';
 import type { BedrockOptions } from './options.js';
@@ -60,35 +60,16 @@ function build(scenario: Scenario) {
     globalSystem: [{ label: 'persona', text: 'g'.repeat(scenario.globalSize * 4) }],
     sessionStatic: { system: scenario.sessionSize ? [{ label: 'project', text: 's'.repeat(scenario.sessionSize * 4) }] : [] },
   });
-  let id = 0;
-  scenario.turns.forEach((turn, turnIndex) => {
-    session.appendUserText(turn.userText);
-    const last = turnIndex === scenario.turns.length - 1;
-    const steps = turn.steps.length > 0 ? turn.steps : [{ thinking: false, text: 'ok', calls: 0, resultSize: 1 }];
-    steps.forEach((step, stepIndex) => {
-      const finalStep = stepIndex === steps.length - 1;
-      const calls = !finalStep ? Math.max(step.calls, 1) : last && scenario.endInToolLoop ? Math.max(step.calls, 1) : 0;
-      const blocks: AssistantContentBlock[] = [];
-      if (step.thinking) blocks.push({ type: 'thinking', thinking: `think ${id}`, signature: `sig-${id}` });
-      if (step.text !== undefined || calls === 0) blocks.push({ type: 'text', text: step.text ?? 'done' });
-      const uses = Array.from({ length: calls }, () => {
-        id += 1;
-        return { type: 'tool_use' as const, id: `call_${id}`, name: TOOLS[id % TOOLS.length]!.name, input: { path: `f${id}` } };
-      });
-      session.append({ role: 'assistant', content: [...blocks, ...uses] });
-      if (calls > 0) {
-        session.append({
-          role: 'user',
-          content: uses.map((use) => ({
-            type: 'tool_result' as const,
-            toolUseId: use.id,
-            content: [{ type: 'text' as const, text: `r`.repeat(step.resultSize) }],
-          })),
-        });
-      }
-    });
-  });
-  if (!scenario.endInToolLoop) session.appendUserText('next');
+  appendToolLoop(
+    session,
+    scenario.turns.map((turn) => textTurn(turn.userText, turn.steps)),
+    {
+      endInToolLoop: scenario.endInToolLoop,
+      answer: { thinking: false, text: 'ok', calls: 0, resultSize: 1 },
+      reasoning: (step, id) => (step.thinking ? [{ type: 'thinking', thinking: `think ${id}`, signature: `sig-${id}` }] : []),
+      resultText: (step) => 'r'.repeat(step.resultSize),
+    },
+  );
   const options: BedrockOptions = { ttl: scenario.ttl, breakpoints: scenario.breakpoints };
   return { session, options, bumpTail: () => (version += 1) };
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createDeepSeekCacheModel } from '../../cache/models/deepseek-cache-model.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
-import { fixtureSession, TOOLS } from '../anthropic/test-support/fixtures.js';
+import { fixtureSession } from '../anthropic/test-support/fixtures.js';
+import { appendToolLoop, textTurn } from '../anthropic/test-support/tool-loop-session.js';
 import type { ChatMessage } from '../openai-chat/chat-messages.js';
 import { convertToDeepSeek } from './convert-request.js';
 
@@ -32,41 +33,17 @@ describe('convertToDeepSeek properties (random valid sessions)', () => {
       fc.property(scenarioArbitrary, (scenario) => {
         const tail: TailProvider[] = scenario.tail.map((text) => ({ kind: 'custom', position: 'end', render: () => text }));
         const session = fixtureSession({ model: scenario.model, tail });
-        let id = 0;
-        let thinkingToolTurns = 0;
-        scenario.turns.forEach((turn, turnIndex) => {
-          session.appendUserText(turn.text);
-          const steps = turn.steps.length > 0 ? turn.steps : [{ calls: 0, thinks: false }];
-          steps.forEach((step, stepIndex) => {
-            const last = turnIndex === scenario.turns.length - 1 && stepIndex === steps.length - 1;
-            const calls = stepIndex < steps.length - 1 || (last && scenario.endInToolLoop) ? Math.max(1, step.calls) : 0;
-            const uses = Array.from({ length: calls }, () => ({
-              type: 'tool_use' as const,
-              id: `call_${++id}`,
-              name: TOOLS[id % TOOLS.length]!.name,
-              input: { path: `f${id}` },
-            }));
-            if (step.thinks && calls > 0) thinkingToolTurns++;
-            session.append({
-              role: 'assistant',
-              content: [
-                ...(step.thinks ? [{ type: 'thinking' as const, thinking: `why ${id}`, signature: '' }] : []),
-                ...(calls === 0 ? [{ type: 'text' as const, text: 'done' }] : uses),
-              ],
-            });
-            if (calls > 0) {
-              session.append({
-                role: 'user',
-                content: uses.map((use) => ({
-                  type: 'tool_result' as const,
-                  toolUseId: use.id,
-                  content: [{ type: 'text' as const, text: 'ok' }],
-                })),
-              });
-            }
-          });
-        });
-        if (!scenario.endInToolLoop) session.appendUserText('next');
+        const appended = appendToolLoop(
+          session,
+          scenario.turns.map((turn) => textTurn(turn.text, turn.steps)),
+          {
+            endInToolLoop: scenario.endInToolLoop,
+            answer: { calls: 0, thinks: false },
+            reasoning: (step, id) => (step.thinks ? [{ type: 'thinking', thinking: `why ${id}`, signature: '' }] : []),
+            resultText: () => 'ok',
+          },
+        );
+        const thinkingToolTurns = appended.filter(({ step, calls }) => step.thinks && calls > 0).length;
         const { body } = convertToDeepSeek(assemble(session));
         const messages = body.messages;
         expect(messages.filter((message) => message.role === 'system')).toHaveLength(1);

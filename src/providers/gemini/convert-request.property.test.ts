@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
-import { fixtureSession, TOOLS } from '../anthropic/test-support/fixtures.js';
+import { fixtureSession } from '../anthropic/test-support/fixtures.js';
+import { appendToolLoop, textTurn } from '../anthropic/test-support/tool-loop-session.js';
 import { convertToGemini } from './convert-request.js';
 
 const scenarioArbitrary = fc.record({
@@ -26,39 +27,16 @@ describe('convertToGemini properties (random valid sessions)', () => {
       fc.property(scenarioArbitrary, (scenario) => {
         const tail: TailProvider[] = scenario.tail.map((text) => ({ kind: 'custom', position: 'end', render: () => text }));
         const session = fixtureSession({ model: scenario.model, tail });
-        let id = 0;
-        scenario.turns.forEach((turn, turnIndex) => {
-          session.appendUserText(turn.text);
-          const steps = turn.steps.length > 0 ? turn.steps : [{ calls: 0, signed: false }];
-          steps.forEach((step, stepIndex) => {
-            const last = turnIndex === scenario.turns.length - 1 && stepIndex === steps.length - 1;
-            const calls = stepIndex < steps.length - 1 || (last && scenario.endInToolLoop) ? Math.max(1, step.calls) : 0;
-            const uses = Array.from({ length: calls }, () => ({
-              type: 'tool_use' as const,
-              id: `call_${++id}`,
-              name: TOOLS[id % TOOLS.length]!.name,
-              input: { path: `f${id}` },
-            }));
-            session.append({
-              role: 'assistant',
-              content: [
-                ...(step.signed ? [{ type: 'thinking' as const, thinking: 't', signature: `sig${id}` }] : []),
-                ...(calls === 0 ? [{ type: 'text' as const, text: 'done' }] : uses),
-              ],
-            });
-            if (calls > 0) {
-              session.append({
-                role: 'user',
-                content: uses.map((use) => ({
-                  type: 'tool_result' as const,
-                  toolUseId: use.id,
-                  content: [{ type: 'text' as const, text: 'ok' }],
-                })),
-              });
-            }
-          });
-        });
-        if (!scenario.endInToolLoop) session.appendUserText('next');
+        appendToolLoop(
+          session,
+          scenario.turns.map((turn) => textTurn(turn.text, turn.steps)),
+          {
+            endInToolLoop: scenario.endInToolLoop,
+            answer: { calls: 0, signed: false },
+            reasoning: (step, id) => (step.signed ? [{ type: 'thinking', thinking: 't', signature: `sig${id}` }] : []),
+            resultText: () => 'ok',
+          },
+        );
         const request = assemble(session);
         const plain = convertToGemini(request);
         const explicit = scenario.explicit

@@ -45,6 +45,20 @@ describe('convertToGemini', () => {
     expect(stale.metadata.warnings[0]?.message).toMatch(/holds other static content/);
   });
 
+  it('warns, as its siblings do, when the tail needs a user message of its own', () => {
+    const request = thinkingToolLoop({ model: 'gemini-2.5-flash' });
+    const endsWithReply = {
+      ...request,
+      messages: [...request.messages, { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'Done.' }] }],
+      tail: { ...request.tail, items: [{ kind: 'time' as const, text: 'Now: 10:00', position: 'end' as const }] },
+    };
+    const { body, metadata } = convertToGemini(endsWithReply);
+    expect(metadata.warnings.map((warning) => warning.code)).toContain('tail-as-user-message');
+    expect((body.contents as unknown[]).at(-1)).toEqual({ role: 'user', parts: [{ text: 'Now: 10:00' }] });
+    const plain = convertToGemini(request);
+    expect(plain.metadata.warnings.map((warning) => warning.code)).not.toContain('tail-as-user-message');
+  });
+
   it('names a tool result whose call is missing', () => {
     const request = thinkingToolLoop({ model: 'gemini-2.5-flash' });
     const broken = {

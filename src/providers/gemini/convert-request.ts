@@ -14,6 +14,7 @@ import type { CanonicalRequest, GenerationParams } from '../../model/request.js'
 import { assertNever } from '../../model/validate.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
+import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
 import { convertBlockToGemini, convertToolToGemini, type PartContext } from './convert-blocks.js';
 
 /** An explicit cache the request reads: its resource name and what it holds. */
@@ -156,8 +157,7 @@ function convertContents(request: CanonicalRequest, warnings: AdapterWarning[]):
     }
     contents.push({ role: message.role === 'assistant' ? 'model' : 'user', parts });
   });
-  const lastMessage = request.messages[last];
-  if (request.tail.items.length > 0 && lastMessage?.role !== 'user') {
+  if (tailNeedsUserMessage(request.messages, request.tail.items.length, warnings)) {
     contents.push({ role: 'user', parts: request.tail.items.map((item) => ({ text: item.text })) });
   }
   return contents;

@@ -1,11 +1,31 @@
 import { Template } from '@huggingface/jinja';
+import { strftime } from './strftime.js';
 
 export interface RenderOptions {
   addGenerationPrompt?: boolean;
   /** Qwen3: `false` renders an empty think block after the generation prompt. */
   enableThinking?: boolean;
-  /** Extra template variables (`bos_token`, ...). */
+  /**
+   * Extra template variables (`bos_token`, ...). A `strftime_now` function here replaces the
+   * renderer's own (which reads the machine's clock), so a cache model renders at simulated time.
+   */
   variables?: Record<string, unknown>;
+}
+
+/**
+ * @huggingface/jinja declares `strftime_now` as a global reading the machine's clock and refuses
+ * to redeclare it; templates are parsed with the name renamed to this one, which the renderer
+ * always supplies.
+ */
+const CLOCK_FUNCTION = '__cachet_strftime_now';
+
+/** Points every `strftime_now` identifier of a parsed template at `CLOCK_FUNCTION`. */
+function renameClockFunction(node: unknown, seen = new Set<unknown>()): void {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return;
+  seen.add(node);
+  const record = node as { type?: unknown; value?: unknown };
+  if (record.type === 'Identifier' && record.value === 'strftime_now') record.value = CLOCK_FUNCTION;
+  for (const child of Object.values(node)) renameClockFunction(child, seen);
 }
 
 const parsedTemplates = new Map<string, Template>();
@@ -27,10 +47,13 @@ export function renderChatTemplate(
   let parsed = parsedTemplates.get(template);
   if (!parsed) {
     parsed = new Template(template);
+    renameClockFunction(parsed.parsed);
     parsedTemplates.set(template, parsed);
   }
+  const { strftime_now: clock, ...rest } = options.variables ?? {};
   const variables: Record<string, unknown> = {
-    ...options.variables,
+    ...rest,
+    [CLOCK_FUNCTION]: typeof clock === 'function' ? clock : (format: string) => strftime(format, Date.now()),
     messages: body.messages,
     add_generation_prompt: options.addGenerationPrompt ?? false,
   };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fixtureSession, plainChat, toolLoop, withReasoning } from '../openai-chat/test-support/fixtures.js';
+import { renderChatTemplate } from './chat-template.js';
 import { convertToOpenAICompatible } from './convert-request.js';
 import { createOpenAICompatibleAdapter } from './index.js';
 import { resolveCompat } from './models.js';
@@ -200,6 +201,34 @@ describe('convertToOpenAICompatible', () => {
     expect(last.startsWith('```tool_output\nexport const a = 1;\n```\n\n```tool_output\nb.ts:3: TODO\n```')).toBe(true);
     // The tail follows the results, outside their blocks.
     expect(last.slice(last.lastIndexOf('```'))).toMatch(/Recall: note/);
+  });
+
+  it("Llama 3.x: parallel calls go one per message, each followed by its result (Meta's template raises on more)", () => {
+    // The rule of Meta's Llama 3.1 template, restated: one tool call per assistant message.
+    const oneCallTemplate =
+      "{% for message in messages %}{% if message.tool_calls %}{% if message.tool_calls|length != 1 %}{{ raise_exception('This model only supports single tool-calls at once!') }}{% endif %}{{ message.tool_calls[0].function.name }};{% else %}{{ message.role }}:{{ message.content }};{% endif %}{% endfor %}";
+    const request = toolLoop('llama-3.1-8b-instruct');
+    const { body, metadata } = convertToOpenAICompatible(request, { server: 'llama.cpp' });
+    const shape = body.messages.map((message) =>
+      message.role === 'assistant'
+        ? `assistant[${(message.tool_calls ?? []).map((call) => call.id).join(',')}]`
+        : message.role === 'tool'
+          ? `tool:${message.tool_call_id}`
+          : message.role,
+    );
+    expect(shape.filter((entry) => entry.startsWith('assistant') || entry.startsWith('tool'))).toEqual([
+      'assistant[call_a]',
+      'tool:call_a',
+      'assistant[call_b]',
+      'tool:call_b',
+    ]);
+    expect(metadata.warnings.map((warning) => warning.code)).toContain('parallel-tool-calls-split');
+    expect(() => renderChatTemplate(body, oneCallTemplate)).not.toThrow();
+    // Qwen3 takes parallel calls as they are, and the same template would reject them.
+    const qwen = convertToOpenAICompatible(toolLoop('qwen3-8b'), { server: 'llama.cpp' });
+    expect(qwen.body.messages.find((message) => message.role === 'assistant')?.tool_calls).toHaveLength(2);
+    expect(() => renderChatTemplate(qwen.body, oneCallTemplate)).toThrow(/single tool-calls/);
+    expect(qwen.metadata.warnings.map((warning) => warning.code)).not.toContain('parallel-tool-calls-split');
   });
 
   it('pins a session to a llama.cpp slot and carries a sticky session key when configured', () => {

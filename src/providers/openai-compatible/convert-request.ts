@@ -5,6 +5,7 @@ import { buildChatMessages, type ChatDialect, type ChatMessage } from '../openai
 import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
 import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { type CompatResolution, resolveCompat } from './models.js';
+import { oneToolCallPerMessage } from './one-tool-call-per-message.js';
 import { type CacheHints, cacheHints } from './place-breakpoints.js';
 import { toolTurnsAsText } from './tool-turns-as-text.js';
 
@@ -22,7 +23,8 @@ export type OpenAICompatibleOptions = CompatResolution & {
  * SGLang, Ollama). The engine renders the messages with the model's chat template, so the
  * resolved compatibility flags decide everything the template is sensitive to: plain string
  * contents, where the tail goes, `""` instead of `null` for tool-call messages, whether
- * reasoning is sent back, tool turns as text for templates without a tool role, and the cache hints.
+ * reasoning is sent back, tool turns as text for templates without a tool role, one tool call per
+ * message for templates that take no more, and the cache hints.
  *
  * @example
  * const { body } = convertToOpenAICompatible(assemble(session), { server: 'llama.cpp', overrides: { slotCount: 4 } });
@@ -46,7 +48,8 @@ export function convertToOpenAICompatible(
   };
   const built = buildChatMessages(request, dialect);
   const warnings = [...built.warnings];
-  const messages = toolTurnsAsTextOnly ? toolTurnsAsText(built.messages) : built.messages;
+  const oneCallEach = flags.toolCallsPerMessage === 'one' ? oneToolCallPerMessage(built.messages, warnings) : built.messages;
+  const messages = toolTurnsAsTextOnly ? toolTurnsAsText(oneCallEach) : oneCallEach;
   const body: OpenAICompatibleBody = { model: request.model, messages };
   if (flags.maxTokensField === 'max_tokens') body.max_tokens = request.params.maxTokens;
   else body.max_completion_tokens = request.params.maxTokens;

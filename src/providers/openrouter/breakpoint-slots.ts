@@ -3,7 +3,7 @@ import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { BreakpointSlot } from '../anthropic/place-breakpoints.js';
 import type { ChatPart, WireOrigin } from '../openai-chat/chat-messages.js';
-import type { OpenRouterMessage } from './convert-request.js';
+import type { OpenRouterMessage } from './openrouter-message.js';
 
 /** The Anthropic planner's view of an OpenRouter body, and the part each slot would mark. */
 export interface ChatBreakpointSlots {

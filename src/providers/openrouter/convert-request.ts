@@ -14,14 +14,10 @@ import { chatSamplingFields, toChatTools } from '../openai-chat/chat-params.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { type OpenRouterRouteFacts, resolveOpenRouterRoute } from './models.js';
+import type { OpenRouterMessage, OpenRouterReasoningDetail } from './openrouter-message.js';
 import { markCacheControl } from './place-breakpoints.js';
 
-/** OpenRouter's reasoning replay entries (`reasoning_details` on assistant messages). */
-export type OpenRouterReasoningDetail =
-  | { type: 'reasoning.text'; text: string; signature?: string; format: 'anthropic-claude-v1' }
-  | { type: 'reasoning.encrypted'; data: string; format: 'anthropic-claude-v1' };
-
-export type OpenRouterMessage = ChatMessage | (ChatAssistantMessage & { reasoning_details?: OpenRouterReasoningDetail[] });
+export type { OpenRouterMessage, OpenRouterReasoningDetail } from './openrouter-message.js';
 
 /**
  * The SDK's Chat Completions body with OpenRouter's extensions: `cache_control` on content

@@ -12,8 +12,8 @@ import {
 } from '../anthropic/place-breakpoints.js';
 import type { WireOrigin } from '../openai-chat/chat-messages.js';
 import { chatBreakpointSlots } from './breakpoint-slots.js';
-import type { OpenRouterMessage } from './convert-request.js';
 import { anthropicModelId } from './models.js';
+import type { OpenRouterMessage } from './openrouter-message.js';
 
 export interface CacheControlPlanInput {
   request: CanonicalRequest;

@@ -135,6 +135,9 @@ export function renderedSession(
   const engineMessages = (messages: Array<Record<string, unknown>>) =>
     messages.map((message) => {
       const copy: Record<string, unknown> = { ...message };
+      // llama.cpp's chat layer keeps content as a string: a null content reaches the template as ''
+      // (common/chat.cpp, common_chat_msg::to_json_oaicompat).
+      if (copy.content === null || copy.content === undefined) copy.content = '';
       if (options.objectArguments && Array.isArray(copy.tool_calls)) {
         copy.tool_calls = (copy.tool_calls as Array<{ function: { name: string; arguments: string } }>).map((entry) => ({
           ...entry,

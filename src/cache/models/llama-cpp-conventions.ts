@@ -1,0 +1,68 @@
+/**
+ * What llama.cpp's OpenAI-compatible layer does to a Chat Completions body before its chat
+ * template runs, so that a cache model renders the prompt the engine really renders.
+ *
+ * Sources (ggml-org/llama.cpp, `common/chat.cpp`, read 2026-11-25):
+ * - `common_chat_msgs_parse_oaicompat` parses every message into `common_chat_msg`, whose
+ *   `content` is a `std::string`: a `null` content (allowed beside `tool_calls`) becomes empty.
+ *   Text parts are kept as parts; `arguments` is kept as the string the client sent (an object is
+ *   serialised with `dump()`).
+ * - `common_chat_msg::to_json_oaicompat` hands the template `"content": ""` for an empty content,
+ *   never `null`; for a template that takes string content only, text parts are joined.
+ * - Templates that iterate tool-call arguments as a mapping get them parsed into an object
+ *   (the family fact `toolArguments: 'object'`); others get the string.
+ * - `add_generation_prompt` is true for a chat completion; `bos_token`/`eos_token` are the
+ *   vocabulary's, and the tokenizer adds BOS only when the template has not printed it.
+ * - Templates may call `strftime_now(format)`: the server's current local time (`format_time` over
+ *   the request's `now`). Llama 3.x templates print `Today Date: 25 Nov 2026` with it, so their
+ *   prefix changes at midnight: a clock in the prompt that no wire body shows.
+ *
+ * The consequence that matters most: a template that renders tool calls only when `content` is
+ * none (DeepSeek-V3) never renders them through llama.cpp, whatever the client sends.
+ */
+
+import { strftime } from '../../providers/openai-compatible/strftime.js';
+import { isRecord, type JsonRecord } from '../wire/json-helpers.js';
+
+export interface LlamaCppMessageOptions {
+  /** The template reads tool-call arguments as a mapping (`tool_call.arguments.items()`). */
+  objectArguments: boolean;
+}
+
+/**
+ * One wire message as llama.cpp's chat layer hands it to the template.
+ *
+ * @example
+ * llamaCppTemplateMessage({ role: 'assistant', content: null, tool_calls: [...] }, { objectArguments: false }).content // ''
+ */
+export function llamaCppTemplateMessage(message: unknown, options: LlamaCppMessageOptions): JsonRecord {
+  const record: JsonRecord = isRecord(message) ? { ...message } : {};
+  if (Array.isArray(record.content)) {
+    record.content = record.content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  } else if (typeof record.content !== 'string') {
+    record.content = '';
+  }
+  if (options.objectArguments && Array.isArray(record.tool_calls)) {
+    record.tool_calls = record.tool_calls.map(parsedArguments);
+  }
+  return record;
+}
+
+function parsedArguments(call: unknown): unknown {
+  if (!isRecord(call) || !isRecord(call.function) || typeof call.function.arguments !== 'string') return call;
+  try {
+    return { ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) as unknown } };
+  } catch {
+    // llama.cpp answers 500 on arguments that are not JSON; the template gets the string here.
+    return call;
+  }
+}
+
+/**
+ * The variables llama.cpp gives every template render: the vocabulary's BOS/EOS text and
+ * `strftime_now` at the request's time (`at`, in epoch milliseconds; UTC stands in for the
+ * server's local zone). `strftime_now` knows the fields templates use: %d %m %Y %y %b %B %H %M %S %%.
+ */
+export function llamaCppTemplateVariables(tokens: { bos: string; eos: string }, at: number): Record<string, unknown> {
+  return { bos_token: tokens.bos, eos_token: tokens.eos, strftime_now: (format: string) => strftime(format, at) };
+}

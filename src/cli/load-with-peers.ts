@@ -1,0 +1,22 @@
+import { isInstalled, MissingDependencyError } from '../model/optional-dependency.js';
+
+/**
+ * Load the module behind a command only when the command runs, after checking that the optional
+ * peers it imports are installed: a CLI installed without them starts, and the command that
+ * needs them exits with a `MissingDependencyError` naming every missing package.
+ *
+ * @example
+ * const { startProxy } = await loadWithPeers(() => import('../../gateway/proxy/start-proxy.js'), ['hono', '@hono/node-server'], 'cachet proxy');
+ */
+export async function loadWithPeers<Module>(
+  load: () => Promise<Module>,
+  peers: readonly string[],
+  purpose: string,
+): Promise<Module> {
+  const missing = peers.filter((peer) => !isInstalled(peer));
+  if (missing.length > 0) throw new MissingDependencyError(missing.join(' '), purpose);
+  return load();
+}
+
+/** The peers of the HTTP surfaces (`serve`, `proxy`, `emulate`). */
+export const HTTP_PEERS = ['hono', '@hono/node-server'] as const;
