@@ -104,6 +104,7 @@ export async function runProxy(
     maxBodyBytes: options.maxBody,
     ...(plan ? { plan } : {}),
     ...(captureFile ? { capture: (record) => captureFile.write(`${JSON.stringify(record)}\n`) } : {}),
+    onWarning: (message) => output.err(message),
     onRecordError: (error) => output.err(`cachet proxy: an exchange could not be recorded: ${(error as Error).message}`),
   });
   output.out(`cachet proxy: ${proxy.url} → ${resolveUpstream(options.upstream).href}${plan ? ' (--plan)' : ' (pass-through)'}`);

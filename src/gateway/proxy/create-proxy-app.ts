@@ -18,7 +18,8 @@ import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import { type Conversation, createConversationTracker, type TrackerCounters } from './conversation-tracker.js';
 import { createJudgeQueue } from './judge-queue.js';
-import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
+import type { PlanOptions } from './plan-cache-fields.js';
+import { planRequest } from './plan-request.js';
 import { proxyErrorResponse } from './proxy-errors.js';
 import { CONVERSATION_HEADER, clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { resolveUpstream, upstreamUrl, type WireRoute, wireRouteOf } from './wire-route.js';
@@ -47,6 +48,8 @@ export interface ProxyOptions {
   now?: () => number;
   /** Conversations remembered at once [10,000]. */
   maxConversations?: number;
+  /** A note for the operator (a body `--plan` forwarded unchanged); also published as `warning.raised`. */
+  onWarning?: (message: string) => void;
   /** A failure while recording an exchange (the client's reply is never affected). */
   onRecordError?: (error: unknown) => void;
   /**
@@ -69,7 +72,8 @@ export interface ProxyApp {
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 600_000;
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
+/** Session of proxy warnings that belong to no conversation (a body too deep to identify). */
+const UNPLANNED_SESSION = 'cachet-proxy';
 
 /**
  * The proxy as a Hono app. Every request is forwarded to the upstream with its body untouched
@@ -127,23 +131,13 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     let sentBody: JsonRecord | null = null;
     let plannedBreakpoints: string[] = [];
     if (plan && route && bytes) {
-      clientBody = parseJson(bytes);
-      if (clientBody) {
-        conversation = conversationOf(route, clientBody, conversationHeader);
-        const planned = planCacheFields(
-          route,
-          clientBody,
-          {
-            conversationId: conversation.id,
-            previousResponseId: conversation.lastResponseId,
-            previousBreakpointPosition: conversation.lastBreakpointPosition,
-          },
-          plan,
-        );
-        conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
-        sentBody = planned.body;
+      const planned = planRequest(route, bytes, plan, (body) => conversationOf(route, body, conversationHeader));
+      if (planned.kind === 'planned') {
+        ({ clientBody, conversation, sentBody } = planned);
         plannedBreakpoints = planned.breakpoints;
-        sent = encoder.encode(JSON.stringify(planned.body));
+        sent = planned.sent as Uint8Array<ArrayBuffer>;
+      } else if (planned.reason) {
+        warnUnplanned(planned.reason, route, planned.clientBody, conversationHeader, at);
       }
     }
 
@@ -237,6 +231,18 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     );
     return new Response(toClient, { status, statusText: upstream.statusText, headers });
   });
+
+  /** A body `--plan` could not edit safely goes out as it came; the trace says why. */
+  function warnUnplanned(reason: string, route: WireRoute, body: JsonRecord | null, header: string | null, at: number): void {
+    let sessionId = UNPLANNED_SESSION;
+    try {
+      if (body) sessionId = conversationKey(route, body, header).id;
+    } catch {
+      // A body too deep to hash: the warning goes to the proxy's own session.
+    }
+    options.bus?.emit('warning.raised', sessionId, at, { source: 'proxy.plan', message: `${reason}: forwarded unchanged` });
+    options.onWarning?.(`cachet proxy --plan: ${reason}: forwarded unchanged`);
+  }
 
   function conversationOf(route: WireRoute, body: JsonRecord, header: string | null): Conversation {
     return tracker.get(conversationKey(route, body, header).id, providerOf(route));

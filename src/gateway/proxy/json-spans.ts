@@ -1,0 +1,162 @@
+/** Nesting beyond this is not planned: the body is forwarded as it came (recursive consumers could not read it). */
+export const MAX_PLAN_DEPTH = 512;
+
+/** A JSON value's bytes: `[start, end)` in the body. */
+export interface ValueSpan {
+  kind: 'object' | 'array' | 'string' | 'other';
+  start: number;
+  end: number;
+  /** Members in order, duplicates kept (objects within the indexed depth). */
+  members?: MemberSpan[];
+  /** Items in order (arrays within the indexed depth). */
+  items?: ValueSpan[];
+}
+
+export interface MemberSpan {
+  key: string;
+  /** Offset of the key's opening quote. */
+  keyStart: number;
+  value: ValueSpan;
+}
+
+/** Why a body was not indexed. */
+export type SpanFailure = 'not-json' | 'too-deep' | 'not-an-object';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const utf8 = new TextDecoder();
+
+interface Open {
+  span: ValueSpan;
+  /** Key of the member being read (objects). */
+  key: string | null;
+  keyStart: number;
+}
+
+/**
+ * Locate the value spans of a JSON body in its own bytes, iteratively (no recursion, so depth
+ * cannot overflow the stack) and without decoding string contents (invalid UTF-8, big numbers
+ * and duplicate keys stay exactly as sent). Objects and arrays are indexed down to `indexDepth`
+ * levels below the root; deeper values are spanned but not indexed. Nesting beyond `maxDepth`
+ * or bytes that are not one JSON object give a failure instead.
+ *
+ * @example
+ * const spans = jsonSpans(new TextEncoder().encode('{"a":[1,{"b":2}]}'), 3);
+ * spans.members[0].value.items[1].start; // 7
+ */
+export function jsonSpans(bytes: Uint8Array, indexDepth: number, maxDepth = MAX_PLAN_DEPTH): ValueSpan | SpanFailure {
+  const stack: Open[] = [];
+  let root: ValueSpan | null = null;
+  let index = skipSpace(bytes, 0);
+  const attach = (span: ValueSpan) => {
+    const parent = stack.at(-1);
+    if (!parent) {
+      if (root) throw new SyntaxError('more than one value');
+      root = span;
+      return;
+    }
+    if (parent.span.kind === 'array') parent.span.items?.push(span);
+    else parent.span.members?.push({ key: parent.key ?? '', keyStart: parent.keyStart, value: span });
+  };
+  try {
+    while (index < bytes.length) {
+      const byte = bytes[index]!;
+      const top = stack.at(-1);
+      if (top?.span.kind === 'object' && top.key === null && byte === QUOTE) {
+        const keyEnd = stringEnd(bytes, index);
+        top.key = decodeKey(bytes, index, keyEnd);
+        top.keyStart = index;
+        index = skipSpace(bytes, keyEnd);
+        if (bytes[index] !== 0x3a /* : */) throw new SyntaxError('expected :');
+        index = skipSpace(bytes, index + 1);
+        continue;
+      }
+      if (byte === 0x7b /* { */ || byte === 0x5b /* [ */) {
+        if (stack.length >= maxDepth) return 'too-deep';
+        const indexed = stack.length <= indexDepth;
+        const kind = byte === 0x7b ? 'object' : 'array';
+        const span: ValueSpan = { kind, start: index, end: -1 };
+        if (indexed && kind === 'object') span.members = [];
+        if (indexed && kind === 'array') span.items = [];
+        stack.push({ span, key: null, keyStart: -1 });
+        index = skipSpace(bytes, index + 1);
+        continue;
+      }
+      if (byte === 0x7d /* } */ || byte === 0x5d /* ] */) {
+        const open = stack.pop();
+        if (!open || (byte === 0x7d) !== (open.span.kind === 'object')) throw new SyntaxError('unbalanced');
+        open.span.end = index + 1;
+        attach(open.span);
+        index = afterValue(bytes, index + 1, stack.at(-1));
+        continue;
+      }
+      const end = byte === QUOTE ? stringEnd(bytes, index) : scalarEnd(bytes, index);
+      if (end === index) throw new SyntaxError('unexpected byte');
+      attach({ kind: byte === QUOTE ? 'string' : 'other', start: index, end });
+      index = afterValue(bytes, end, stack.at(-1));
+    }
+  } catch {
+    return 'not-json';
+  }
+  if (stack.length > 0 || !root) return 'not-json';
+  return (root as ValueSpan).kind === 'object' ? root : 'not-an-object';
+}
+
+/** After a value: skip a comma (a new key is expected in objects) and whitespace. */
+function afterValue(bytes: Uint8Array, from: number, parent: Open | undefined): number {
+  let index = skipSpace(bytes, from);
+  if (parent && bytes[index] === 0x2c /* , */) {
+    index = skipSpace(bytes, index + 1);
+    if (parent.span.kind === 'object') {
+      if (bytes[index] !== QUOTE) throw new SyntaxError('expected a key');
+      parent.key = null;
+    }
+  } else if (parent?.span.kind === 'object') parent.key = null;
+  return index;
+}
+
+function skipSpace(bytes: Uint8Array, from: number): number {
+  let index = from;
+  while (index < bytes.length) {
+    const byte = bytes[index]!;
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
+    index++;
+  }
+  return index;
+}
+
+/** Offset just past the string starting at `start` (its opening quote). */
+function stringEnd(bytes: Uint8Array, start: number): number {
+  let index = start + 1;
+  for (;;) {
+    const quote = bytes.indexOf(QUOTE, index);
+    if (quote < 0) throw new SyntaxError('unterminated string');
+    let backslashes = 0;
+    while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    index = quote + 1;
+  }
+}
+
+/** Offset just past a number, `true`, `false` or `null`. */
+function scalarEnd(bytes: Uint8Array, start: number): number {
+  let index = start;
+  while (index < bytes.length) {
+    const byte = bytes[index]!;
+    const scalar =
+      (byte >= 0x30 && byte <= 0x39) ||
+      (byte >= 0x61 && byte <= 0x7a) ||
+      byte === 0x2d ||
+      byte === 0x2b ||
+      byte === 0x2e ||
+      byte === 0x45;
+    if (!scalar) break;
+    index++;
+  }
+  return index;
+}
+
+function decodeKey(bytes: Uint8Array, start: number, end: number): string {
+  const raw = utf8.decode(bytes.subarray(start, end));
+  return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+}

@@ -1,0 +1,72 @@
+import type { Conversation } from './conversation-tracker.js';
+import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
+import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
+import { SPLICE_INDEX_DEPTH, spliceCacheFields } from './splice-cache-fields.js';
+import type { WireRoute } from './wire-route.js';
+
+type JsonRecord = Record<string, unknown>;
+const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
+const decoder = new TextDecoder();
+
+export type PlannedRequest =
+  | {
+      kind: 'planned';
+      clientBody: JsonRecord;
+      conversation: Conversation;
+      /** The client's bytes with the plan's cache fields spliced in. */
+      sent: Uint8Array;
+      /** The planned body as an object, for judging and the capture. */
+      sentBody: JsonRecord;
+      breakpoints: string[];
+    }
+  | {
+      kind: 'unplanned';
+      /** Why the body is forwarded as it came, for a `warning.raised`; null for bodies not meant to be planned. */
+      reason: string | null;
+      clientBody: JsonRecord | null;
+    };
+
+/**
+ * `--plan` for one request: locate the body's value spans, plan from its parsed form, splice the
+ * plan's cache fields into the original bytes. A body that is not a JSON object, is nested
+ * deeper than `MAX_PLAN_DEPTH`, or that any step fails on is forwarded unchanged, with the reason.
+ */
+export function planRequest(
+  route: WireRoute,
+  bytes: Uint8Array,
+  plan: PlanOptions,
+  conversationFor: (body: JsonRecord) => Conversation,
+): PlannedRequest {
+  const spans = jsonSpans(bytes, SPLICE_INDEX_DEPTH);
+  switch (spans) {
+    case 'too-deep':
+      return { kind: 'unplanned', reason: `the body nests deeper than ${MAX_PLAN_DEPTH} levels`, clientBody: null };
+    case 'not-json':
+    case 'not-an-object':
+      // The upstream answers these itself (400); there is nothing to plan.
+      return { kind: 'unplanned', reason: null, clientBody: null };
+  }
+  let clientBody: JsonRecord | null = null;
+  try {
+    const parsed: unknown = JSON.parse(decoder.decode(bytes));
+    if (!isRecord(parsed)) return { kind: 'unplanned', reason: null, clientBody: null };
+    clientBody = parsed;
+    const conversation = conversationFor(parsed);
+    const planned = planCacheFields(
+      route,
+      parsed,
+      {
+        conversationId: conversation.id,
+        previousResponseId: conversation.lastResponseId,
+        previousBreakpointPosition: conversation.lastBreakpointPosition,
+      },
+      plan,
+    );
+    const sent = spliceCacheFields(route, bytes, spans, parsed, planned);
+    conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
+    return { kind: 'planned', clientBody: parsed, conversation, sent, sentBody: planned.body, breakpoints: planned.breakpoints };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'unplanned', reason: `the plan could not be applied (${message})`, clientBody };
+  }
+}
