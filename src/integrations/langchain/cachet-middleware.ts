@@ -141,7 +141,7 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
         const marks = new Map(
           planned.plan.breakpoints.map((breakpoint) => [breakpoint.path, cacheControlMarker(breakpoint.ttl)]),
         );
-        const applied = applyLangChainMarkers(parts, marks, tail);
+        const applied = applyLangChainMarkers(parts, marks, tail, 'anthropic');
         info.breakpoints = planned.plan.breakpoints
           .filter((breakpoint) => !applied.dropped.some((path) => breakpoint.path.startsWith(`${path}.`)))
           .map(({ path, zone, ttl: markerTtl, reason }) => ({ path, zone, ttl: markerTtl, reason }));
@@ -154,6 +154,7 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
               path,
             ),
           ),
+          ...(applied.tailPlaced ? [] : [tailNotPlaced()]),
         ];
         state.previous = planned.plan.cacheState;
         wireView = planned.params;
@@ -182,7 +183,8 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
         const settings = parts.modelSettings ?? {};
         const promptCacheKey = typeof settings.promptCacheKey === 'string' ? settings.promptCacheKey : `cachet-${conversationId}`;
         info.promptCacheKey = promptCacheKey;
-        const applied = applyLangChainMarkers(parts, new Map(), tail);
+        const applied = applyLangChainMarkers(parts, new Map(), tail, 'openai');
+        if (!applied.tailPlaced) info.warnings = [tailNotPlaced()];
         next = { ...request, messages: applied.messages, modelSettings: { ...settings, promptCacheKey } } as typeof request;
       }
       options.onRequest?.(info);
@@ -219,6 +221,13 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
   });
 }
 
+function tailNotPlaced(): AdapterWarning {
+  return adapterWarning(
+    'tail-not-placed',
+    'the tail was not sent: the request ends with an AI message, and a user turn after it would change the conversation',
+  );
+}
+
 function modelOf(model: unknown): { provider: 'anthropic' | 'openai' | 'other'; modelId: string; name: string } {
   const record = model as {
     getName?: () => string;
@@ -234,21 +243,23 @@ function modelOf(model: unknown): { provider: 'anthropic' | 'openai' | 'other'; 
   return { provider: 'other', modelId, name };
 }
 
+/**
+ * The tail in the view where `applyLangChainMarkers` puts it: after the blocks of the last human
+ * message or of the last tool result (the one user message the tool run becomes); after an AI
+ * message there is no user turn to carry it, so it is not placed.
+ */
 function appendTailToView(
   view: MiddlewareCallParams,
   tail: readonly string[],
 ): { view: MiddlewareCallParams; tailParts: Set<string> } {
   const tailParts = new Set<string>();
-  if (tail.length === 0) return { view, tailParts };
-  const parts: PromptPart[] = tail.map((text) => ({ type: 'text', text }));
   const prompt = [...view.prompt];
   const last = prompt.at(-1);
-  if (last?.role === 'user' && typeof last.content !== 'string') {
-    prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
-    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
-  } else {
-    prompt.push({ role: 'user', content: parts });
-    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, index));
+  if (tail.length === 0 || !last || (last.role !== 'user' && last.role !== 'tool') || typeof last.content === 'string') {
+    return { view, tailParts };
   }
+  const parts: PromptPart[] = tail.map((text) => ({ type: 'text', text }));
+  prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
+  for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
   return { view: { ...view, prompt }, tailParts };
 }

@@ -31,19 +31,31 @@ export function langChainPromptView(request: LangChainRequestParts): MiddlewareC
 }
 
 /**
- * The request with `cache_control` on the blocks at `marks` (paths from the view) and `tail`
- * texts appended after the history; every other message and tool object is passed through as
- * it was. Tool messages that carry a marker are sent as the `tool_result` block they become
- * anyway, so the marker lands on that block.
+ * The request with `cache_control` on exactly the blocks at `marks` (paths from the view) and
+ * `tail` texts appended after the history. Every other marker the caller set (system blocks,
+ * tools, human, AI and tool message blocks) is removed, so the request carries the plan's
+ * markers and no more: the plan already counted the ones `existingMarkers: 'keep'` kept.
+ * A run of tool messages that needs a marker or the tail is sent as the one user message of
+ * `tool_result` blocks @langchain/anthropic would have merged it into, with the tail after the
+ * results: parallel results stay together and the tail never separates them from their calls.
+ * Messages and tools that need no change are passed through as they were.
  */
 export function applyLangChainMarkers(
   request: LangChainRequestParts,
   marks: ReadonlyMap<string, Marker>,
   tail: readonly string[],
-): { messages: BaseMessage[]; systemMessage: SystemMessage | undefined; tools: unknown[]; dropped: string[] } {
+  provider: 'anthropic' | 'openai' = 'anthropic',
+): {
+  messages: BaseMessage[];
+  systemMessage: SystemMessage | undefined;
+  tools: unknown[];
+  dropped: string[];
+  tailPlaced: boolean;
+} {
   const dropped: string[] = [];
   const texts = systemTexts(request.systemMessage);
-  const systemMarked = texts.some((_text, index) => marks.has(`system[${index}]`));
+  const systemMarked =
+    texts.some((_text, index) => marks.has(`system[${index}]`)) || hasBlockMarker(request.systemMessage?.content);
   const systemMessage =
     systemMarked && request.systemMessage
       ? new SystemMessage({
@@ -55,54 +67,111 @@ export function applyLangChainMarkers(
       : request.systemMessage;
   const tools = request.tools.map((tool, index) => {
     const marker = marks.get(`tools[${index}]`);
-    if (!marker) return tool;
+    if (!marker) return withoutToolMarker(tool);
     const view = toolView(tool);
     return { name: view.name, description: view.description ?? '', input_schema: view.inputSchema, cache_control: marker };
   });
   const offset = texts.length;
-  const messages = request.messages.map((message, index) => {
-    const view = viewOf(message);
-    const parts = view.content as PromptPart[];
-    const markedParts = parts.map((_part, partIndex) => marks.get(`messages[${offset + index}].content[${partIndex}]`));
-    if (!markedParts.some(Boolean)) return message;
-    if (ToolMessage.isInstance(message)) {
-      return new HumanMessage({
-        content: [
-          {
-            // Key order as @langchain/anthropic writes an unmarked tool message, so the bytes match.
-            type: 'tool_result',
-            content: toolResultContent(message),
-            tool_use_id: message.tool_call_id,
-            cache_control: markedParts[0],
-          },
-        ],
-      });
+  const markAt = (index: number, partIndex: number) => marks.get(`messages[${offset + index}].content[${partIndex}]`);
+  const tailBlocks = tail.map((text) => ({ type: 'text' as const, text }));
+  const source = request.messages;
+  const messages: BaseMessage[] = [];
+  let tailPlaced = tail.length === 0;
+  for (let index = 0; index < source.length; ) {
+    const message = source[index] as BaseMessage;
+    if (ToolMessage.isInstance(message) && provider === 'anthropic') {
+      let end = index;
+      while (end < source.length && ToolMessage.isInstance(source[end])) end++;
+      const run = source.slice(index, end) as ToolMessage[];
+      const endsRequest = end === source.length;
+      const needsRewrite =
+        run.some((tool, runIndex) => markAt(index + runIndex, 0) !== undefined || hasBlockMarker(tool.content)) ||
+        (endsRequest && !tailPlaced);
+      if (!needsRewrite) {
+        messages.push(...run);
+      } else {
+        const results = run.map((tool, runIndex) => toolResultBlock(tool, markAt(index + runIndex, 0)));
+        const withTail = endsRequest && !tailPlaced;
+        const content = withTail ? [...results, ...tailBlocks] : results;
+        messages.push(new HumanMessage({ content } as ConstructorParameters<typeof HumanMessage>[0]));
+        if (withTail) tailPlaced = true;
+      }
+      index = end;
+      continue;
     }
+    const isLast = index === source.length - 1;
     if (HumanMessage.isInstance(message)) {
-      const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-      return new HumanMessage({
-        ...message,
-        content: blocks.map((block, blockIndex) =>
-          markedParts[blockIndex] ? { ...block, cache_control: markedParts[blockIndex] } : block,
-        ),
-      } as ConstructorParameters<typeof HumanMessage>[0]);
-    }
-    dropped.push(`messages[${offset + index}]`);
-    return message;
-  });
-  if (tail.length > 0) {
-    const tailBlocks = tail.map((text) => ({ type: 'text' as const, text }));
-    const last = messages.at(-1);
-    if (last && HumanMessage.isInstance(last)) {
-      const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-      messages[messages.length - 1] = new HumanMessage({ ...last, content: [...blocks, ...tailBlocks] } as ConstructorParameters<
-        typeof HumanMessage
-      >[0]);
+      const blocks = typeof message.content === 'string' ? null : message.content;
+      const marked = [0, ...(blocks ?? []).keys()].some((partIndex) => markAt(index, partIndex) !== undefined);
+      const appendTail = isLast && !tailPlaced;
+      if (!marked && !appendTail && !hasBlockMarker(blocks)) {
+        messages.push(message);
+      } else {
+        const asBlocks = blocks ?? [{ type: 'text', text: message.content as string }];
+        const content = asBlocks.map((block, blockIndex) => withMarker(block, markAt(index, blockIndex)));
+        messages.push(
+          new HumanMessage({ ...message, content: appendTail ? [...content, ...tailBlocks] : content } as ConstructorParameters<
+            typeof HumanMessage
+          >[0]),
+        );
+        if (appendTail) tailPlaced = true;
+      }
+    } else if (AIMessage.isInstance(message)) {
+      const parts = viewOf(message).content as PromptPart[];
+      if (parts.some((_part, partIndex) => markAt(index, partIndex))) dropped.push(`messages[${offset + index}]`);
+      messages.push(
+        typeof message.content !== 'string' && hasBlockMarker(message.content)
+          ? new AIMessage({
+              ...message,
+              content: message.content.map((block) => withMarker(block, undefined)),
+            } as ConstructorParameters<typeof AIMessage>[0])
+          : message,
+      );
     } else {
-      messages.push(new HumanMessage({ content: tailBlocks }));
+      messages.push(message);
+      // OpenAI reads system messages anywhere: after tool results the tail is one, never a user turn.
+      if (isLast && !tailPlaced && ToolMessage.isInstance(message)) {
+        messages.push(new SystemMessage({ content: tail.join('\n\n') }));
+        tailPlaced = true;
+      }
     }
+    index++;
   }
-  return { messages, systemMessage, tools, dropped };
+  // A tail after an AI message would be a user turn the caller never wrote: it is left out.
+  return { messages, systemMessage, tools, dropped, tailPlaced };
+}
+
+type ContentBlock = Record<string, unknown>;
+
+/** Whether any block of a content array carries `cache_control`. */
+function hasBlockMarker(content: unknown): boolean {
+  return (
+    Array.isArray(content) && content.some((block) => typeof block === 'object' && block !== null && 'cache_control' in block)
+  );
+}
+
+/** A copy of a content block with exactly `marker` as its `cache_control` (none when undefined). */
+function withMarker<T>(block: T, marker: Marker | undefined): T {
+  if (typeof block !== 'object' || block === null) return block;
+  const { cache_control: _caller, ...rest } = block as ContentBlock;
+  return (marker ? { ...rest, cache_control: marker } : rest) as T;
+}
+
+function withoutToolMarker(tool: unknown): unknown {
+  if (typeof tool !== 'object' || tool === null || !('cache_control' in tool)) return tool;
+  const { cache_control: _caller, ...rest } = tool as ContentBlock;
+  return rest;
+}
+
+/** A tool message as the `tool_result` block @langchain/anthropic sends (key order kept, so the bytes match). */
+function toolResultBlock(message: ToolMessage, marker: Marker | undefined): ContentBlock {
+  const content = toolResultContent(message);
+  return {
+    type: 'tool_result',
+    content: Array.isArray(content) ? content.map((block) => withMarker(block, undefined)) : content,
+    tool_use_id: message.tool_call_id,
+    ...(marker ? { cache_control: marker } : {}),
+  };
 }
 
 function systemTexts(message: SystemMessage | undefined): string[] {
