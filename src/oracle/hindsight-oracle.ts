@@ -1,5 +1,19 @@
-import type { HindsightRequest, HindsightRun, HindsightUnit } from './hindsight-run.js';
+import type { HindsightRequest, HindsightRun } from './hindsight-run.js';
+import {
+  type Layout,
+  layoutFor,
+  matchedPrefix,
+  OracleLayouts,
+  staticUnits,
+  sum,
+  type TailScope,
+  type ToolDeclaration,
+} from './oracle-layouts.js';
 import type { OracleRules } from './oracle-rules.js';
+import { type OracleRequestDecision, prune, type State } from './oracle-states.js';
+
+export type { TailScope, ToolDeclaration } from './oracle-layouts.js';
+export type { OracleRequestDecision } from './oracle-states.js';
 
 /**
  * Everything the oracle knows that no strategy can know when it builds a request. Each item
@@ -22,28 +36,6 @@ export const FUTURE_KNOWLEDGE = [
 ] as const;
 
 export type FutureKnowledge = (typeof FUTURE_KNOWLEDGE)[number];
-
-/** Where the oracle put the turn tail for one turn. */
-export type TailScope = 'request' | 'turn';
-
-/** How the oracle declared the tools the session discovers. */
-export type ToolDeclaration = 'none-discovered' | 'deferred' | 'up-front' | 'on-discovery';
-
-export interface OracleRequestDecision {
-  turn: number;
-  step: number;
-  inputTokens: number;
-  readTokens: number;
-  writeTokens: number;
-  /** `explicit`: the request created an explicit cache (Gemini `cachedContents`) of `writeTokens` and read it. */
-  writeTtl: 'short' | 'long' | 'explicit' | null;
-  /** Tokens read from an explicit cache (included in `readTokens`). */
-  explicitReadTokens: number;
-  /** Storage of the explicit cache kept over the gap before this request (included in `cost`). */
-  storageCost: number;
-  tailScope: TailScope;
-  cost: number;
-}
 
 export interface OracleResult {
   /** Total cost: USD when `priced`, else tokens (uncached-input equivalents; processed tokens for local engines). */
@@ -141,43 +133,16 @@ function paddingCandidates(run: HindsightRun, rules: OracleRules, staticTokens: 
   );
 }
 
-interface Layout {
-  /** Cacheable units in prefix order; `ghost` units belong to a turn-scoped tail. */
-  sequence: Array<HindsightUnit & { ghost?: true }>;
-  /** Tokens sent after the cacheable units (a request-scoped tail). */
-  trailingTokens: number;
-  /** The reply's units (local engines keep them in the slot after the prompt). */
-  reply: HindsightUnit[];
-}
-
-interface State {
-  scope: TailScope;
-  /** Cached tokens of the previous request's sequence, and the part of them with the long TTL. */
-  cached: number;
-  cachedLong: number;
-  /** The explicit cache the run keeps (Gemini `cachedContents`), if any. */
-  explicit: ExplicitCache | null;
-  /**
-   * Tokens of earlier turns' tails that were persisted in their turn's user message and stay in
-   * history: every later request sends them again, at the read rate at the least.
-   */
-  carried: number;
-  cost: number;
-  processed: number;
-  trail: Trail | null;
-}
-
-/** An explicit cache: the first `tokens` tokens of the sequence of the request that created it. */
-interface ExplicitCache {
-  key: string;
-  model: string;
-  tokens: number;
-  sequence: Layout['sequence'];
-}
-
-interface Trail {
-  decision: OracleRequestDecision;
-  previous: Trail | null;
+/** What one request's step of the search shares across the states it extends. */
+interface Step {
+  index: number;
+  request: HindsightRequest;
+  previous: HindsightRequest | null;
+  newTurn: boolean;
+  rules: OracleRules;
+  layouts: OracleLayouts;
+  staticEnd: number;
+  next: State[];
 }
 
 function search(
@@ -186,17 +151,7 @@ function search(
   declaration: ToolDeclaration,
   padding: number,
 ): OracleResult {
-  const allDiscovered = run.requests.at(-1)?.discoveredTools ?? [];
-  const layoutCache = new Map<string, Layout>();
-  const layoutOf = (index: number, scope: TailScope): Layout => {
-    const key = `${index}/${scope}`;
-    let layout = layoutCache.get(key);
-    if (!layout) {
-      layout = layoutFor(run.requests, index, scope, declaration, allDiscovered, padding);
-      layoutCache.set(key, layout);
-    }
-    return layout;
-  };
+  const layouts = new OracleLayouts(run, declaration, padding);
   let states: State[] = [
     { scope: 'request', cached: 0, cachedLong: 0, explicit: null, carried: 0, cost: 0, processed: 0, trail: null },
   ];
@@ -205,7 +160,7 @@ function search(
     const newTurn = previous === null || previous.turn !== request.turn;
     // Each request is billed and cached under its own model's rules (a turn may switch models).
     const rules = rulesOf(request.model);
-    const next: State[] = [];
+    const step: Step = { index, request, previous, newTurn, rules, layouts, staticEnd: layouts.staticTokens(request), next: [] };
     for (const state of states) {
       const scopes: TailScope[] = newTurn ? ['request', 'turn'] : [state.scope];
       // The previous turn's persisted tail stays in history for the rest of the session: every
@@ -213,97 +168,9 @@ function search(
       const carried =
         state.carried +
         (newTurn && previous && state.scope === 'turn' ? sum(previous.turnTail) + (previous.clockAtTurnStart?.tokens ?? 0) : 0);
-      for (const scope of scopes) {
-        const layout = layoutOf(index, scope);
-        const inputTokens = sum(layout.sequence) + layout.trailingTokens;
-        const useful = index + 1 < run.requests.length ? usefulTokens(run, index, scope, layoutOf) : 0;
-        const read = previous
-          ? readTokens(rules, previous, request, layoutOf(index - 1, state.scope), layout, state, slackOf(layout, carried))
-          : { all: 0, long: 0 };
-        const sequenceTokens = sum(layout.sequence);
-        const decision = (readCount: number, write: number, writeTtl: OracleRequestDecision['writeTtl'], cost: number) => ({
-          turn: request.turn,
-          step: request.step,
-          inputTokens,
-          readTokens: readCount,
-          writeTokens: write,
-          writeTtl,
-          tailScope: scope,
-          cost,
-          explicitReadTokens: 0,
-          storageCost: 0,
-        });
-        const push = (
-          kept: Omit<State, 'trail' | 'cost' | 'processed' | 'carried'>,
-          layoutCost: number,
-          readCount: number,
-          made: OracleRequestDecision,
-        ) => {
-          const cost = layoutCost + rules.readRate * carried;
-          next.push({
-            ...kept,
-            carried,
-            cost: state.cost + cost,
-            processed: state.processed + inputTokens - readCount,
-            trail: {
-              previous: state.trail,
-              decision: { ...made, inputTokens: inputTokens + carried, readTokens: made.readTokens + carried, cost },
-            },
-          });
-        };
-        // An explicit cache kept over the gap before this request costs its storage.
-        const explicit =
-          rules.explicitCache && state.explicit && previous && state.explicit.model === request.model ? state.explicit : null;
-        const storage =
-          explicit && rules.explicitCache
-            ? explicit.tokens *
-              ((request.at - (previous as HindsightRequest).at) / HOUR) *
-              rules.explicitCache.storageRatePerTokenHour
-            : 0;
-        for (const option of options(rules, read, useful, sequenceTokens, slackOf(layout, carried))) {
-          const cost =
-            rules.readRate * option.read +
-            (option.ttl === 'long' ? rules.write1hRate : rules.write5mRate) * (option.cached - option.read) +
-            rules.inputRate * (inputTokens - option.cached);
-          const made = decision(option.read, option.cached - option.read, option.cached > option.read ? option.ttl : null, cost);
-          const base = { scope, cached: option.cached, cachedLong: option.cachedLong };
-          push({ ...base, explicit: null }, cost, option.read, made);
-          if (explicit) push({ ...base, explicit }, cost + storage, option.read, { ...made, storageCost: storage });
-        }
-        const explicitRules = rules.explicitCache;
-        if (explicitRules) {
-          // Name the kept explicit cache: it is read whole; the request's own prompt is then not
-          // reusable implicitly by a request that does not name the same cache (its prefix differs).
-          if (explicit && matchedPrefix(explicit.sequence, layout.sequence).previousTokens >= explicit.tokens) {
-            const cost = storage + explicitRules.readRate * explicit.tokens + rules.inputRate * (inputTokens - explicit.tokens);
-            push({ scope, cached: 0, cachedLong: 0, explicit }, cost, explicit.tokens, {
-              ...decision(explicit.tokens, 0, null, cost),
-              explicitReadTokens: explicit.tokens,
-              storageCost: storage,
-            });
-          }
-          // Create one from this request's prefix (the static part, or all the next request shares) and name it.
-          const staticEnd = sum(staticUnits(request, declaration, allDiscovered)) + padding;
-          const candidates = new Set([Math.min(staticEnd, sequenceTokens), Math.max(useful, read.all)]);
-          for (const tokens of candidates) {
-            if (tokens < explicitRules.minimumTokens || tokens <= 0) continue;
-            const cost = (explicitRules.createRate + explicitRules.readRate) * tokens + rules.inputRate * (inputTokens - tokens);
-            push(
-              {
-                scope,
-                cached: 0,
-                cachedLong: 0,
-                explicit: { key: `${index}/${scope}/${tokens}`, model: request.model, tokens, sequence: layout.sequence },
-              },
-              cost,
-              tokens,
-              { ...decision(tokens, tokens, 'explicit', cost), explicitReadTokens: tokens },
-            );
-          }
-        }
-      }
+      for (const scope of scopes) extend(step, state, scope, carried, index + 1 < run.requests.length);
     }
-    states = prune(next);
+    states = prune(step.next);
   });
   const best = states.reduce((left, right) => (right.cost < left.cost ? right : left));
   const rules = rulesOf(run.requests[0]?.model ?? '');
@@ -318,6 +185,93 @@ function search(
     requests,
     futureKnowledge: FUTURE_KNOWLEDGE,
   };
+}
+
+/** Every state one state leads to when this request lays its tail out at `scope`. */
+function extend(step: Step, state: State, scope: TailScope, carried: number, hasNext: boolean): void {
+  const { index, request, previous, rules, layouts } = step;
+  const layout = layouts.layout(index, scope);
+  const sequenceTokens = layout.sequenceTokens;
+  const inputTokens = sequenceTokens + layout.trailingTokens;
+  const useful = hasNext ? layouts.usefulTokens(index, scope) : 0;
+  const slack = slackOf(layout, carried);
+  const read = previous ? readTokens(rules, previous, request, layouts, index, state, scope, slack) : { all: 0, long: 0 };
+  const decision = (readCount: number, write: number, writeTtl: OracleRequestDecision['writeTtl'], cost: number) => ({
+    turn: request.turn,
+    step: request.step,
+    inputTokens,
+    readTokens: readCount,
+    writeTokens: write,
+    writeTtl,
+    tailScope: scope,
+    cost,
+    explicitReadTokens: 0,
+    storageCost: 0,
+  });
+  const push = (
+    kept: Omit<State, 'trail' | 'cost' | 'processed' | 'carried'>,
+    layoutCost: number,
+    readCount: number,
+    made: OracleRequestDecision,
+  ) => {
+    const cost = layoutCost + rules.readRate * carried;
+    step.next.push({
+      ...kept,
+      carried,
+      cost: state.cost + cost,
+      processed: state.processed + inputTokens - readCount,
+      trail: {
+        previous: state.trail,
+        decision: { ...made, inputTokens: inputTokens + carried, readTokens: made.readTokens + carried, cost },
+      },
+    });
+  };
+  // An explicit cache kept over the gap before this request costs its storage.
+  const explicit =
+    rules.explicitCache && state.explicit && previous && state.explicit.model === request.model ? state.explicit : null;
+  const storage =
+    explicit && rules.explicitCache && previous
+      ? explicit.tokens * ((request.at - previous.at) / HOUR) * rules.explicitCache.storageRatePerTokenHour
+      : 0;
+  for (const option of options(rules, read, useful, sequenceTokens, slack)) {
+    const cost =
+      rules.readRate * option.read +
+      (option.ttl === 'long' ? rules.write1hRate : rules.write5mRate) * (option.cached - option.read) +
+      rules.inputRate * (inputTokens - option.cached);
+    const made = decision(option.read, option.cached - option.read, option.cached > option.read ? option.ttl : null, cost);
+    const base = { scope, cached: option.cached, cachedLong: option.cachedLong };
+    push({ ...base, explicit: null }, cost, option.read, made);
+    if (explicit) push({ ...base, explicit }, cost + storage, option.read, { ...made, storageCost: storage });
+  }
+  const explicitRules = rules.explicitCache;
+  if (!explicitRules) return;
+  // Name the kept explicit cache: it is read whole; the request's own prompt is then not
+  // reusable implicitly by a request that does not name the same cache (its prefix differs).
+  if (explicit && matchedPrefix(explicit.sequence, layout.sequence).previousTokens >= explicit.tokens) {
+    const cost = storage + explicitRules.readRate * explicit.tokens + rules.inputRate * (inputTokens - explicit.tokens);
+    push({ scope, cached: 0, cachedLong: 0, explicit }, cost, explicit.tokens, {
+      ...decision(explicit.tokens, 0, null, cost),
+      explicitReadTokens: explicit.tokens,
+      storageCost: storage,
+    });
+  }
+  // Create one from this request's prefix (the static part, or all the next request shares) and name it.
+  const candidates = new Set([Math.min(step.staticEnd, sequenceTokens), Math.max(useful, read.all)]);
+  for (const tokens of candidates) {
+    if (tokens < explicitRules.minimumTokens || tokens <= 0) continue;
+    const cost = (explicitRules.createRate + explicitRules.readRate) * tokens + rules.inputRate * (inputTokens - tokens);
+    push(
+      {
+        scope,
+        cached: 0,
+        cachedLong: 0,
+        explicit: { key: `${index}/${scope}/${tokens}`, model: request.model, tokens, sequence: layout.sequence },
+      },
+      cost,
+      tokens,
+      { ...decision(tokens, tokens, 'explicit', cost), explicitReadTokens: tokens },
+    );
+  }
 }
 
 interface Option {
@@ -357,22 +311,27 @@ function readTokens(
   rules: OracleRules,
   previous: HindsightRequest,
   request: HindsightRequest,
-  previousLayout: Layout,
-  layout: Layout,
+  layouts: OracleLayouts,
+  index: number,
   state: State,
+  scope: TailScope,
   slack: number,
 ): { all: number; long: number } {
   if (previous.model !== request.model) return { all: 0, long: 0 };
   const gap = request.at - previous.at;
   const alive = gap <= rules.shortTtlMs ? state.cached : gap <= rules.longTtlMs ? state.cachedLong : 0;
   if (alive === 0) return { all: 0, long: 0 };
-  const slot =
-    rules.reusesReply && previousLayout.trailingTokens === 0
-      ? [...previousLayout.sequence, ...previousLayout.reply]
-      : previousLayout.sequence;
-  const aliveInSlot = rules.reusesReply && alive === sum(previousLayout.sequence) ? sum(slot) : alive;
-  const all = roundRead(rules, matchedTokens(slot, layout.sequence, aliveInSlot), slack);
-  const long = Math.min(all, roundRead(rules, matchedTokens(slot, layout.sequence, Math.min(alive, state.cachedLong)), slack));
+  const previousLayout = layouts.layout(index - 1, state.scope);
+  const withReply = rules.reusesReply && previousLayout.trailingTokens === 0;
+  const aliveInSlot =
+    rules.reusesReply && alive === previousLayout.sequenceTokens
+      ? withReply
+        ? previousLayout.slotTokens
+        : previousLayout.sequenceTokens
+      : alive;
+  const matched = (bound: number) => layouts.matchedTokens(index, state.scope, scope, withReply, bound);
+  const all = roundRead(rules, matched(aliveInSlot), slack);
+  const long = Math.min(all, roundRead(rules, matched(Math.min(alive, state.cachedLong)), slack));
   return { all, long };
 }
 
@@ -393,134 +352,4 @@ function roundRead(rules: OracleRules, matched: number, slack = 0): number {
   return rules.minimumTokens + Math.floor((tokens - rules.minimumTokens) / rules.incrementTokens) * rules.incrementTokens;
 }
 
-/** How far into this request's sequence the next request keeps matching (tokens of this sequence). */
-function usefulTokens(
-  run: HindsightRun,
-  index: number,
-  scope: TailScope,
-  layoutOf: (index: number, scope: TailScope) => Layout,
-): number {
-  const request = run.requests[index] as HindsightRequest;
-  const next = run.requests[index + 1] as HindsightRequest;
-  if (next.model !== request.model) return 0;
-  const nextScope: TailScope = next.turn === request.turn ? scope : 'request';
-  const current = layoutOf(index, scope).sequence;
-  const following = layoutOf(index + 1, nextScope).sequence;
-  return matchedPrefix(current, following).previousTokens;
-}
-
-/** Tokens of `current` read from `previous` when the first `alive` tokens of `previous` are cached. */
-function matchedTokens(previous: Layout['sequence'], current: Layout['sequence'], alive: number): number {
-  return matchedPrefix(previous, current, alive).currentTokens;
-}
-
-/**
- * The common prefix of `previous` and `current` (whole units), stopping before it would pass
- * the first `alive` tokens of `previous`: its length in each sequence's tokens.
- */
-function matchedPrefix(
-  previous: Layout['sequence'],
-  current: Layout['sequence'],
-  alive = Number.POSITIVE_INFINITY,
-): { previousTokens: number; currentTokens: number } {
-  let previousIndex = 0;
-  let previousTokens = 0;
-  let currentTokens = 0;
-  let matchedPrevious = 0;
-  let matchedCurrent = 0;
-  for (const unit of current) {
-    // An earlier turn's persisted tail is skipped here: the search pays for it separately (`State.carried`).
-    while (previous[previousIndex]?.ghost && previous[previousIndex]?.id !== unit.id) {
-      previousTokens += previous[previousIndex]?.tokens ?? 0;
-      previousIndex++;
-    }
-    const candidate = previous[previousIndex];
-    if (!candidate || candidate.id !== unit.id) break;
-    previousTokens += candidate.tokens;
-    currentTokens += unit.tokens;
-    previousIndex++;
-    if (previousTokens > alive) break;
-    matchedPrevious = previousTokens;
-    matchedCurrent = currentTokens;
-  }
-  return { previousTokens: matchedPrevious, currentTokens: matchedCurrent };
-}
-
-function layoutFor(
-  requests: readonly HindsightRequest[],
-  index: number,
-  scope: TailScope,
-  declaration: ToolDeclaration,
-  allDiscovered: readonly HindsightUnit[],
-  padding: number,
-): Layout {
-  const request = requests[index] as HindsightRequest;
-  const keepReferences = declaration === 'deferred';
-  const history = (units: readonly HindsightUnit[]) => units.filter((unit) => keepReferences || !unit.toolReference);
-  const tail = [...request.turnTail];
-  const sequence: Layout['sequence'] = [
-    ...(padding > 0 ? [{ id: 'padding', tokens: padding }] : []),
-    ...staticUnits(request, declaration, allDiscovered),
-    ...history(request.earlierHistory),
-    ...request.userMessage,
-  ];
-  let trailingTokens = 0;
-  if (scope === 'turn') {
-    const clock = request.clockAtTurnStart ? [request.clockAtTurnStart] : [];
-    sequence.push(...[...tail, ...clock].map((unit) => ({ ...unit, ghost: true as const })));
-  } else {
-    trailingTokens = sum(tail) + (request.clockNow?.tokens ?? 0);
-  }
-  sequence.push(...history(request.turnHistory));
-  const next = requests[index + 1];
-  const replyPrefix = `t${request.turn}/s${request.step}/reply/`;
-  const reply = next ? [...next.earlierHistory, ...next.turnHistory].filter((unit) => unit.id.startsWith(replyPrefix)) : [];
-  return { sequence, trailingTokens, reply };
-}
-
-function staticUnits(
-  request: HindsightRequest,
-  declaration: ToolDeclaration,
-  allDiscovered: readonly HindsightUnit[],
-): HindsightUnit[] {
-  const tools =
-    declaration === 'up-front'
-      ? [...request.tools, ...allDiscovered]
-      : declaration === 'on-discovery'
-        ? [...request.tools, ...request.discoveredTools]
-        : request.tools;
-  return [...tools, ...request.statics];
-}
-
-/** Keep, for each (scope, cached, cachedLong, explicit cache), the cheapest state, and drop states another beats on every count. */
-function prune(states: State[]): State[] {
-  const byKey = new Map<string, State>();
-  for (const state of states) {
-    const key = `${state.scope}/${state.cached}/${state.cachedLong}/${state.carried}/${state.explicit?.key ?? ''}`;
-    const known = byKey.get(key);
-    if (!known || state.cost < known.cost) byKey.set(key, state);
-  }
-  const unique = [...byKey.values()].sort((left, right) => left.cost - right.cost);
-  const kept: State[] = [];
-  for (const state of unique) {
-    const dominated = kept.some(
-      (other) =>
-        other.scope === state.scope &&
-        other.explicit?.key === state.explicit?.key &&
-        other.carried <= state.carried &&
-        other.cost <= state.cost &&
-        other.cached >= state.cached &&
-        other.cachedLong >= state.cachedLong,
-    );
-    if (!dominated) kept.push(state);
-  }
-  return kept;
-}
-
 const HOUR = 3_600_000;
-
-function sum(units: readonly HindsightUnit[]): number {
-  let total = 0;
-  for (const unit of units) total += unit.tokens;
-  return total;
-}

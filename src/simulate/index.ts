@@ -2,11 +2,11 @@ export { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js
 export { harnessStrategy } from './harness-strategy.js';
 export { IdealCacheReads, longestCacheLifetimeMs } from './ideal-cache-read.js';
 export { adapterFor } from './provider-adapters.js';
+export { replyFor } from './reply-for.js';
 export {
   type CompactionHook,
   defaultModelFor,
   type MissCause,
-  replyFor,
   type SimulatedRequest,
   type SimulateOptions,
   type SimulationResult,
@@ -15,5 +15,6 @@ export {
   simulationModel,
   totalsOf,
 } from './simulate-workload.js';
+export { type SimulationBaseline, simulationBaseline } from './simulation-baseline.js';
 export { type BuiltRequest, isStrategyName, STRATEGY_NAMES, type StrategyDriver, type StrategyName } from './strategy.js';
 export { withSkillLoadResults, workloadSkillStore } from './workload-skills.js';

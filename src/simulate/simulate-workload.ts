@@ -1,16 +1,11 @@
-import { diffNormalized } from '../cache/break/diff-wire-bodies.js';
 import { costOf, uncachedCostOf } from '../cache/cost.js';
-import type { CacheVerdict } from '../cache/models/cache-verdict.js';
 import { createCacheModel } from '../cache/models/create-cache-model.js';
-import { cacheRulesFor, unitTokens } from '../cache/wire/cache-rules.js';
+import { unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
-import type { CacheBreakCause } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
+import { ValidationError } from '../model/errors.js';
 import { assertNever } from '../model/validate.js';
 import type { OracleResult } from '../oracle/hindsight-oracle.js';
-import { hindsightOracle } from '../oracle/hindsight-oracle.js';
-import { hindsightRunOf } from '../oracle/hindsight-run.js';
-import { oracleRulesFor } from '../oracle/oracle-rules.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
 import { watchCacheBreaks } from '../runtime/break-watch.js';
@@ -21,12 +16,14 @@ import { workloadRequests } from '../workloads/workload.js';
 import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
+import { type MissCause, missCauseOf } from './miss-cause.js';
 import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
-import type { BuiltRequest, StrategyDriver, StrategyName } from './strategy.js';
+import { replyFor } from './reply-for.js';
+import { type SimulationBaseline, simulationBaseline } from './simulation-baseline.js';
+import type { StrategyDriver, StrategyName } from './strategy.js';
 
-/** Why a request read less than its ideal: a break cause, or a reason the cache rules give. */
-export type MissCause = CacheBreakCause | 'no-breakpoint';
+export type { MissCause } from './miss-cause.js';
 
 export interface SimulatedRequest {
   turn: number;
@@ -130,6 +127,11 @@ export interface SimulateOptions {
   sessionId?: string;
   cachet?: CachetStrategyOptions;
   compaction?: CompactionHook;
+  /**
+   * The ideal and the oracle to measure against (`simulationBaseline`), when the caller runs
+   * several strategies on the same workload, provider and model; computed here otherwise.
+   */
+  baseline?: SimulationBaseline;
   /** Called after each request with the count done and the total. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -156,47 +158,11 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   const sessionId = options.sessionId ?? `${workload.name}/${strategy}/${provider}`;
   const context = { provider, model, sessionId, bus: options.bus };
   const driver = driverFor(strategy, workload, context, options.cachet);
-  // The reference layout for the ideal: Cachet's zones without tail or padding, never on a bus.
-  const reference = cachetStrategy(workload, {
-    provider,
-    model,
-    sessionId: `${sessionId}/reference`,
-    options: { padding: 'never', ttl: '5m' },
-  });
   const adapter = adapterFor(provider);
-  const entry = providerEntry(provider);
-  const local = entry.route(model).rules === 'local';
+  const local = providerEntry(provider).route(model).rules === 'local';
   const counter = sharedCounter(provider, model);
-  const ideal = new IdealCacheReads(provider, model, counter);
-  // Local engines reuse rendered tokens (chat template + tokenizer), so their ideal is measured
-  // in the same tokens: the engine's own model judging the reference bodies with their replies.
-  const localReference = local ? createCacheModel(provider) : null;
+  const baseline = baselineFor(workload, provider, model, options.baseline);
   const cache = createCacheModel(provider, local ? {} : { counter });
-  // The wire's own framing, which every layout pays (message headers; on a local engine the chat
-  // template's tool preamble and tool-call / tool-response wrappers): the oracle is told the
-  // cache model's count of the plainest layout of the same content — Cachet's zones with every
-  // tail item request-scoped (so history holds only the workload's content), without padding.
-  // Only where every layout pays the same framing; elsewhere the oracle counts content alone
-  // and the framing pass is not run.
-  const framing = oracleRulesFor(provider, model).fixedFraming
-    ? {
-        reference: cachetStrategy(workload, {
-          provider,
-          model,
-          sessionId: `${sessionId}/framing`,
-          options: { padding: 'never', ttl: '5m', tailScope: 'request' },
-        }),
-        model: createCacheModel(provider, local ? {} : { counter }),
-        tokens: [] as number[],
-      }
-    : null;
-  // A reference request's body without its tail, with the same tool layout as Cachet's own
-  // bodies (deferred tools placed the same way).
-  const persistedBodyOf = (built: BuiltRequest): unknown =>
-    adapter.convertRequest(
-      { ...built.canonical, tail: { items: [], inToolLoop: built.canonical.tail.inToolLoop } },
-      entry.planOptions({ padding: 'never', ...built.deferredTools }),
-    ).body;
   const compactedIdeal = options.compaction ? compactedIdealReads(provider, model, counter, adapter, local) : null;
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
@@ -207,8 +173,6 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
 
   for (const turn of workload.turns) {
     driver.beginTurn(turn);
-    reference.beginTurn(turn);
-    framing?.reference.beginTurn(turn);
     for (const step of turn.steps) {
       const rewritesBefore = driver.session.historyRewrites;
       options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
@@ -217,15 +181,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       // Local engines keep the reply they generated in the slot: the next prompt can reuse it.
       const reply = local ? replyFor(adapter, built, step) : undefined;
       options.onBody?.(built.body, { turn: turn.turn, step: step.step, reply });
-      const referenceRequest = reference.request(turn, step);
-      const referenceBody = persistedBodyOf(referenceRequest);
-      const referenceIdealTokens = localReference
-        ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
-        : ideal.next(referenceBody, step.at);
-      if (framing) {
-        const plainBody = persistedBodyOf(framing.reference.request(turn, step));
-        framing.tokens.push(framing.model.judge(plainBody, { at: step.at }).inputTokens);
-      }
+      const referenceIdealTokens = baseline.idealCacheReadTokens[requests.length] ?? 0;
       // With compaction the physical limit is measured on the compacted requests: the strategy's
       // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
@@ -269,18 +225,12 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
       });
       previousBody = built.body;
       driver.endStep(turn, step);
-      reference.endStep(turn, step);
-      framing?.reference.endStep(turn, step);
       options.onProgress?.(requests.length, all.length);
     }
   }
-  const run = hindsightRunOf(workload, {
-    provider,
-    model,
-    counter,
-    ...(framing ? { wireTokens: framing.tokens } : {}),
-  });
-  const oracle = hindsightOracle(run, (requestModel) => oracleRulesFor(provider, requestModel));
+  // The run is over: the session says so (`session.ended`), as a real agent's does.
+  driver.session.end();
+  const oracle = baseline.oracle;
   return {
     workload: workload.name,
     provider,
@@ -380,71 +330,6 @@ function regretOf(
   };
 }
 
-/** OpenAI automatic caching reads in 128-token steps: shortfalls below one step are not misses. */
-const OPENAI_INCREMENT = 128;
-/**
- * On a local engine the tail's message header takes the place of the generation prompt's
- * (`<|im_start|>system` instead of `<|im_start|>assistant`): a few framing tokens, not a miss.
- */
-const LOCAL_FRAMING_TOKENS = 8;
-
-function missCauseOf(
-  verdict: CacheVerdict,
-  idealTokens: number,
-  previousBody: unknown,
-  body: unknown,
-  provider: ProviderId,
-  historyRewritten: boolean,
-): MissCause | null {
-  const cause = structuralMissCause(verdict, idealTokens, previousBody, body, provider);
-  // Compaction's rewrite is deliberate and costed: name it, not as an accidental history edit.
-  if (historyRewritten && cause && ['history-edited', 'unknown', 'no-breakpoint', 'template-rerender'].includes(cause)) {
-    return 'compaction';
-  }
-  return cause;
-}
-
-function structuralMissCause(
-  verdict: CacheVerdict,
-  idealTokens: number,
-  previousBody: unknown,
-  body: unknown,
-  provider: ProviderId,
-): MissCause | null {
-  const normalized = normalizeWireBody(body, provider);
-  const rules = cacheRulesFor(normalized);
-  const shortfall = idealTokens - verdict.cacheReadTokens;
-  if (shortfall <= 0 || (rules === 'openai' && shortfall < OPENAI_INCREMENT)) return null;
-  if (rules === 'local' && shortfall <= LOCAL_FRAMING_TOKENS) return null;
-  if (verdict.missCause) return verdict.missCause;
-  if (previousBody !== null) {
-    const report = diffNormalized(normalizeWireBody(previousBody, provider), normalized);
-    if (report.cause) return report.cause;
-  }
-  // Nothing changed and nothing expired: the rules only cache what a marker covers.
-  return rules === 'anthropic' ? 'no-breakpoint' : 'unknown';
-}
-
-/** The reply as the local engine's slot holds it: the assistant message of the next request's body. */
-/**
- * The assistant message a request's step answered with, as the adapter writes it into the next
- * request's history (the tail left out): what a local engine generated and keeps in its slot.
- */
-export function replyFor(
-  adapter: ReturnType<typeof adapterFor>,
-  built: { canonical: import('../model/request.js').CanonicalRequest },
-  step: WorkloadStep,
-): Record<string, unknown> | undefined {
-  const withReply = {
-    ...built.canonical,
-    messages: [...built.canonical.messages, { role: 'assistant' as const, content: step.reply }],
-    tail: { items: [], inToolLoop: false },
-    blocks: [],
-  };
-  const body = adapter.convertRequest(withReply, {}).body as { messages?: Array<Record<string, unknown>> };
-  return body.messages?.at(-1);
-}
-
 /** The model a workload runs on a provider: its own on its provider, else `defaultModelFor`'s counterpart. */
 export function simulationModel(workload: Pick<Workload, 'provider' | 'model'>, provider: ProviderId): string {
   return provider === workload.provider ? workload.model : defaultModelFor(provider, workload.model);
@@ -470,4 +355,29 @@ function paddingTokensOf(
   const tokensOf = (body: unknown) =>
     normalizeWireBody(body, provider).units.reduce((total, unit) => total + unitTokens(unit, counter), 0);
   return Math.max(0, tokensOf(built.body) - tokensOf(unpadded));
+}
+
+/** The caller's baseline when it was measured on this workload's provider and model; else a new one. */
+function baselineFor(
+  workload: Workload,
+  provider: ProviderId,
+  model: string,
+  given: SimulationBaseline | undefined,
+): SimulationBaseline {
+  if (!given) return simulationBaseline(workload, provider, model);
+  if (given.provider !== provider || given.model !== model) {
+    throw new ValidationError(
+      'baseline',
+      `a baseline of ${provider} ${model}`,
+      `one measured on ${given.provider} ${given.model}`,
+    );
+  }
+  if (given.idealCacheReadTokens.length !== workloadRequests(workload).length) {
+    throw new ValidationError(
+      'baseline',
+      `${workloadRequests(workload).length} requests`,
+      `${given.idealCacheReadTokens.length}`,
+    );
+  }
+  return given;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
 import { type SimulationResult, simulateWorkload } from '../../simulate/simulate-workload.js';
+import { simulationBaseline } from '../../simulate/simulation-baseline.js';
 import {
   mergeRequirements,
   type SimulationRequirements,
@@ -40,7 +41,9 @@ export interface DemoCommandOptions {
 export function registerDemoCommand(program: Command, output: CliOutput = processOutput): Command {
   return program
     .command('demo')
-    .description('run every bundled workload through naive, markers and cachet and compare what each costs')
+    .description(
+      `run every bundled workload through ${STRATEGY_NAMES.join(', ')} and the hindsight oracle, and compare what each costs`,
+    )
     .option(
       '--db <path|url>',
       'trace store for the runs: SQLite file or postgres:// URL (env CACHET_DB), as `serve --db`',
@@ -75,6 +78,8 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
   try {
     for (const workload of workloads) {
       const results: SimulationResult[] = [];
+      // The ideal and the oracle are the same for every strategy: measured once per workload.
+      const baseline = simulationBaseline(workload, workload.provider, workload.model);
       for (const strategy of STRATEGY_NAMES) {
         run++;
         const label = `[${run}/${total}] ${workload.name} · ${strategy}`;
@@ -82,6 +87,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
         results.push(
           simulateWorkload(workload, {
             strategy,
+            baseline,
             bus,
             sessionId: `demo-${runId}/${workload.name}/${strategy}`,
             onProgress: (done, count) => progress(output, `${label} ${done}/${count} requests`, done === count),

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { ProviderId } from '../../providers/adapter.js';
 import { PROVIDER_IDS } from '../../providers/registry.js';
 import { simulateWorkload } from '../../simulate/simulate-workload.js';
-import type { StrategyName } from '../../simulate/strategy.js';
+import { STRATEGY_NAMES, type StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
 
@@ -26,7 +26,7 @@ export function registerRenderCommand(program: Command, output: CliOutput = proc
     .argument('<workload>', 'a bundled workload name or a YAML/JSON workload file')
     .requiredOption('--provider <provider>', PROVIDER_IDS.join(', '), parseProvider)
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
-    .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
+    .option('--strategy <strategy>', STRATEGY_NAMES.join(', '), parseStrategy, 'cachet')
     .action(async (workload: string, options: RenderCommandOptions) => {
       process.exitCode = await runRender(workload, options, output);
     });

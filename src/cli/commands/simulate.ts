@@ -7,7 +7,7 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
 import { simulationRequirements } from '../../simulate/simulation-requirements.js';
-import type { StrategyName } from '../../simulate/strategy.js';
+import { STRATEGY_NAMES, type StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
@@ -48,7 +48,7 @@ export function registerSimulateCommand(
     .argument('<workload>', 'a bundled workload name (see `cachet demo`) or a YAML/JSON workload file')
     .option('--provider <provider>', `${PROVIDER_IDS.join(', ')} (default: the workload’s)`, parseProvider)
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
-    .option('--strategy <strategy>', 'naive, markers or cachet', parseStrategy, 'cachet')
+    .option('--strategy <strategy>', STRATEGY_NAMES.join(', '), parseStrategy, 'cachet')
     .option('--json', 'print exactly one JSON object with per-request figures and totals')
     .option('--events <file>', "write Cachet's events as JSON lines to this file");
   if (compaction) {

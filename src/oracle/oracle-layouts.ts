@@ -1,0 +1,198 @@
+import type { HindsightRequest, HindsightRun, HindsightUnit } from './hindsight-run.js';
+
+/** Where the oracle put the turn tail for one turn. */
+export type TailScope = 'request' | 'turn';
+
+/** How the oracle declared the tools the session discovers. */
+export type ToolDeclaration = 'none-discovered' | 'deferred' | 'up-front' | 'on-discovery';
+
+export interface Layout {
+  /** Cacheable units in prefix order; `ghost` units belong to a turn-scoped tail. */
+  sequence: Array<HindsightUnit & { ghost?: true }>;
+  /** Tokens of `sequence`. */
+  sequenceTokens: number;
+  /** Tokens sent after the cacheable units (a request-scoped tail). */
+  trailingTokens: number;
+  /** The reply's units (local engines keep them in the slot after the prompt). */
+  reply: HindsightUnit[];
+  /** Tokens of `sequence` followed by `reply`. */
+  slotTokens: number;
+}
+
+/**
+ * Where two sequences stop matching, recorded once: after the k-th matched unit, the tokens
+ * walked in the previous sequence (`previousEnds[k]`, nondecreasing) and in the current one.
+ * Any `alive` bound is then answered by a binary search instead of a walk of the sequences.
+ */
+interface MatchProfile {
+  previousEnds: number[];
+  currentEnds: number[];
+}
+
+/**
+ * The layouts one search (a tool declaration and a padding length) reads, and the prefix
+ * matches between them, each computed once: the search asks for them once per state, and
+ * states outnumber layouts by far.
+ */
+export class OracleLayouts {
+  private readonly layouts = new Map<string, Layout>();
+  private readonly profiles = new Map<string, MatchProfile>();
+  private readonly useful = new Map<string, number>();
+  private readonly allDiscovered: readonly HindsightUnit[];
+
+  constructor(
+    private readonly run: HindsightRun,
+    private readonly declaration: ToolDeclaration,
+    private readonly padding: number,
+  ) {
+    this.allDiscovered = run.requests.at(-1)?.discoveredTools ?? [];
+  }
+
+  layout(index: number, scope: TailScope): Layout {
+    const key = `${index}/${scope}`;
+    let layout = this.layouts.get(key);
+    if (!layout) {
+      layout = layoutFor(this.run.requests, index, scope, this.declaration, this.allDiscovered, this.padding);
+      this.layouts.set(key, layout);
+    }
+    return layout;
+  }
+
+  /** How far into request `index`'s sequence the next request keeps matching (tokens of this sequence). */
+  usefulTokens(index: number, scope: TailScope): number {
+    const key = `${index}/${scope}`;
+    const known = this.useful.get(key);
+    if (known !== undefined) return known;
+    const request = this.run.requests[index] as HindsightRequest;
+    const next = this.run.requests[index + 1];
+    let tokens = 0;
+    if (next && next.model === request.model) {
+      const nextScope: TailScope = next.turn === request.turn ? scope : 'request';
+      tokens = matchedPrefix(this.layout(index, scope).sequence, this.layout(index + 1, nextScope).sequence).previousTokens;
+    }
+    this.useful.set(key, tokens);
+    return tokens;
+  }
+
+  /**
+   * Tokens of request `index`'s sequence read from request `index - 1`'s when the first `alive`
+   * tokens of the previous one (its slot: sequence and reply, when `withReply`) are cached.
+   */
+  matchedTokens(index: number, previousScope: TailScope, scope: TailScope, withReply: boolean, alive: number): number {
+    const key = `${index}/${previousScope}/${scope}/${withReply ? 'r' : ''}`;
+    let profile = this.profiles.get(key);
+    if (!profile) {
+      const previous = this.layout(index - 1, previousScope);
+      const slot = withReply ? [...previous.sequence, ...previous.reply] : previous.sequence;
+      profile = matchProfile(slot, this.layout(index, scope).sequence);
+      this.profiles.set(key, profile);
+    }
+    return boundedMatch(profile, alive).currentTokens;
+  }
+
+  staticTokens(request: HindsightRequest): number {
+    return sum(staticUnits(request, this.declaration, this.allDiscovered)) + this.padding;
+  }
+}
+
+function matchProfile(previous: Layout['sequence'], current: Layout['sequence']): MatchProfile {
+  const previousEnds: number[] = [];
+  const currentEnds: number[] = [];
+  let previousIndex = 0;
+  let previousTokens = 0;
+  let currentTokens = 0;
+  for (const unit of current) {
+    // An earlier turn's persisted tail is skipped here: the search pays for it separately (`State.carried`).
+    while (previous[previousIndex]?.ghost && previous[previousIndex]?.id !== unit.id) {
+      previousTokens += previous[previousIndex]?.tokens ?? 0;
+      previousIndex++;
+    }
+    const candidate = previous[previousIndex];
+    if (!candidate || candidate.id !== unit.id) break;
+    previousTokens += candidate.tokens;
+    currentTokens += unit.tokens;
+    previousIndex++;
+    previousEnds.push(previousTokens);
+    currentEnds.push(currentTokens);
+  }
+  return { previousEnds, currentEnds };
+}
+
+/** The last matched boundary that does not pass `alive` tokens of the previous sequence. */
+function boundedMatch(profile: MatchProfile, alive: number): { previousTokens: number; currentTokens: number } {
+  const ends = profile.previousEnds;
+  let low = 0;
+  let high = ends.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((ends[middle] as number) <= alive) low = middle + 1;
+    else high = middle;
+  }
+  if (low === 0) return { previousTokens: 0, currentTokens: 0 };
+  return { previousTokens: ends[low - 1] as number, currentTokens: profile.currentEnds[low - 1] as number };
+}
+
+/**
+ * The common prefix of `previous` and `current` (whole units), stopping before it would pass
+ * the first `alive` tokens of `previous`: its length in each sequence's tokens.
+ */
+export function matchedPrefix(
+  previous: Layout['sequence'],
+  current: Layout['sequence'],
+  alive = Number.POSITIVE_INFINITY,
+): { previousTokens: number; currentTokens: number } {
+  return boundedMatch(matchProfile(previous, current), alive);
+}
+
+export function layoutFor(
+  requests: readonly HindsightRequest[],
+  index: number,
+  scope: TailScope,
+  declaration: ToolDeclaration,
+  allDiscovered: readonly HindsightUnit[],
+  padding: number,
+): Layout {
+  const request = requests[index] as HindsightRequest;
+  const keepReferences = declaration === 'deferred';
+  const history = (units: readonly HindsightUnit[]) => units.filter((unit) => keepReferences || !unit.toolReference);
+  const tail = [...request.turnTail];
+  const sequence: Layout['sequence'] = [
+    ...(padding > 0 ? [{ id: 'padding', tokens: padding }] : []),
+    ...staticUnits(request, declaration, allDiscovered),
+    ...history(request.earlierHistory),
+    ...request.userMessage,
+  ];
+  let trailingTokens = 0;
+  if (scope === 'turn') {
+    const clock = request.clockAtTurnStart ? [request.clockAtTurnStart] : [];
+    sequence.push(...[...tail, ...clock].map((unit) => ({ ...unit, ghost: true as const })));
+  } else {
+    trailingTokens = sum(tail) + (request.clockNow?.tokens ?? 0);
+  }
+  sequence.push(...history(request.turnHistory));
+  const next = requests[index + 1];
+  const replyPrefix = `t${request.turn}/s${request.step}/reply/`;
+  const reply = next ? [...next.earlierHistory, ...next.turnHistory].filter((unit) => unit.id.startsWith(replyPrefix)) : [];
+  const sequenceTokens = sum(sequence);
+  return { sequence, sequenceTokens, trailingTokens, reply, slotTokens: sequenceTokens + sum(reply) };
+}
+
+export function staticUnits(
+  request: HindsightRequest,
+  declaration: ToolDeclaration,
+  allDiscovered: readonly HindsightUnit[],
+): HindsightUnit[] {
+  const tools =
+    declaration === 'up-front'
+      ? [...request.tools, ...allDiscovered]
+      : declaration === 'on-discovery'
+        ? [...request.tools, ...request.discoveredTools]
+        : request.tools;
+  return [...tools, ...request.statics];
+}
+
+export function sum(units: readonly HindsightUnit[]): number {
+  let total = 0;
+  for (const unit of units) total += unit.tokens;
+  return total;
+}

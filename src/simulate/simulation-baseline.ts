@@ -1,0 +1,99 @@
+import { createCacheModel } from '../cache/models/create-cache-model.js';
+import { hindsightOracle, type OracleResult } from '../oracle/hindsight-oracle.js';
+import { hindsightRunOf } from '../oracle/hindsight-run.js';
+import { oracleRulesFor } from '../oracle/oracle-rules.js';
+import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
+import { sharedCounter } from '../runtime/prepare-request.js';
+import type { Workload } from '../workloads/workload.js';
+import { cachetStrategy } from './cachet-strategy.js';
+import { IdealCacheReads } from './ideal-cache-read.js';
+import { adapterFor } from './provider-adapters.js';
+import { replyFor } from './reply-for.js';
+import type { BuiltRequest } from './strategy.js';
+
+/**
+ * What a workload's simulation measures against, the same for every strategy on one provider
+ * and model: the most any layout could read per request (the physical limit) and the hindsight
+ * oracle's best run. Compute it once and pass it to `simulateWorkload` for each strategy.
+ */
+export interface SimulationBaseline {
+  provider: ProviderId;
+  model: string;
+  /** Per request, in workload order: cache-read tokens of the reference layout (the ideal). */
+  idealCacheReadTokens: number[];
+  oracle: OracleResult;
+}
+
+/**
+ * Measure a workload's baseline on one provider and model.
+ *
+ * @example
+ * const baseline = simulationBaseline(workload, 'anthropic', 'claude-sonnet-5');
+ * for (const strategy of STRATEGY_NAMES) simulateWorkload(workload, { strategy, baseline });
+ */
+export function simulationBaseline(workload: Workload, provider: ProviderId, model: string): SimulationBaseline {
+  const sessionId = `${workload.name}/baseline/${provider}`;
+  // The reference layout for the ideal: Cachet's zones without tail or padding, never on a bus.
+  const reference = cachetStrategy(workload, {
+    provider,
+    model,
+    sessionId: `${sessionId}/reference`,
+    options: { padding: 'never', ttl: '5m' },
+  });
+  const adapter = adapterFor(provider);
+  const entry = providerEntry(provider);
+  const local = entry.route(model).rules === 'local';
+  const counter = sharedCounter(provider, model);
+  const ideal = new IdealCacheReads(provider, model, counter);
+  // Local engines reuse rendered tokens (chat template + tokenizer), so their ideal is measured
+  // in the same tokens: the engine's own model judging the reference bodies with their replies.
+  const localReference = local ? createCacheModel(provider) : null;
+  // The wire's own framing, which every layout pays (message headers; on a local engine the chat
+  // template's tool preamble and tool-call / tool-response wrappers): the oracle is told the
+  // cache model's count of the plainest layout of the same content — Cachet's zones with every
+  // tail item request-scoped (so history holds only the workload's content), without padding.
+  // Only where every layout pays the same framing; elsewhere the oracle counts content alone
+  // and the framing pass is not run.
+  const framing = oracleRulesFor(provider, model).fixedFraming
+    ? {
+        reference: cachetStrategy(workload, {
+          provider,
+          model,
+          sessionId: `${sessionId}/framing`,
+          options: { padding: 'never', ttl: '5m', tailScope: 'request' },
+        }),
+        model: createCacheModel(provider, local ? {} : { counter }),
+        tokens: [] as number[],
+      }
+    : null;
+  // A reference request's body without its tail, with the same tool layout as Cachet's own bodies.
+  const persistedBodyOf = (built: BuiltRequest): unknown =>
+    adapter.convertRequest(
+      { ...built.canonical, tail: { items: [], inToolLoop: built.canonical.tail.inToolLoop } },
+      entry.planOptions({ padding: 'never', ...built.deferredTools }),
+    ).body;
+  const idealCacheReadTokens: number[] = [];
+  for (const turn of workload.turns) {
+    reference.beginTurn(turn);
+    framing?.reference.beginTurn(turn);
+    for (const step of turn.steps) {
+      const referenceRequest = reference.request(turn, step);
+      const referenceBody = persistedBodyOf(referenceRequest);
+      idealCacheReadTokens.push(
+        localReference
+          ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
+          : ideal.next(referenceBody, step.at),
+      );
+      if (framing) {
+        const plainBody = persistedBodyOf(framing.reference.request(turn, step));
+        framing.tokens.push(framing.model.judge(plainBody, { at: step.at }).inputTokens);
+      }
+      reference.endStep(turn, step);
+      framing?.reference.endStep(turn, step);
+    }
+  }
+  const run = hindsightRunOf(workload, { provider, model, counter, ...(framing ? { wireTokens: framing.tokens } : {}) });
+  const oracle = hindsightOracle(run, (requestModel) => oracleRulesFor(provider, requestModel));
+  return { provider, model, idealCacheReadTokens, oracle };
+}
