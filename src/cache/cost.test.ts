@@ -8,13 +8,31 @@ function usage(figures: Partial<Usage>): Usage {
 }
 
 describe('pricing table', () => {
-  it('prices Anthropic writes at 1.25× (5m) and 2× (1h) and reads at 0.1× of the input rate', () => {
-    for (const row of PRICES.filter((candidate) => candidate.vendor === 'anthropic')) {
+  it("prices Anthropic writes at 1.25× (5m) and 2× (1h) and reads at the row's own multiplier", () => {
+    // Pricing page since 2026-09: Fable/Mythos 5.1 and Fable 5.2 read at 0.025×, Opus/Sonnet 5.5 at 0.05×, the rest 0.1×.
+    const cheaperReads: Record<string, number> = {
+      'claude-fable-5-2': 0.025,
+      'claude-fable-5-1': 0.025,
+      'claude-mythos-5-1': 0.025,
+      'claude-opus-5-5': 0.05,
+      'claude-sonnet-5-5': 0.05,
+    };
+    const rows = PRICES.filter((candidate) => candidate.vendor === 'anthropic');
+    for (const row of rows) {
       expect(row.cacheWrite5mPerMTok).toBeCloseTo(row.inputPerMTok * 1.25);
       expect(row.cacheWrite1hPerMTok).toBeCloseTo(row.inputPerMTok * 2);
-      expect(row.cacheReadPerMTok).toBeCloseTo(row.inputPerMTok * 0.1);
+      expect(row.cacheReadPerMTok).toBeCloseTo(row.inputPerMTok * (cheaperReads[row.model] ?? 0.1));
       expect(row.source).toMatch(/platform\.claude\.com/);
     }
+    expect(rows.map((row) => row.model)).toEqual(expect.arrayContaining(Object.keys(cheaperReads)));
+  });
+
+  it("prices the current Claude models with their own rows, never an older version's", () => {
+    expect(findPrice('anthropic', 'claude-fable-5-1')?.cacheReadPerMTok).toBeCloseTo(0.25);
+    expect(findPrice('anthropic', 'claude-fable-5-2')?.inputPerMTok).toBe(8);
+    expect(findPrice('anthropic', 'claude-fable-5')?.cacheReadPerMTok).toBeCloseTo(1);
+    expect(findPrice('anthropic', 'claude-opus-5-5')?.cacheReadPerMTok).toBeCloseTo(0.2);
+    expect(findPrice('anthropic', 'claude-haiku-5-5')?.longPrompt?.thresholdTokens).toBe(100_000);
   });
 
   it('applies the OpenAI family discounts: gpt-4o 50%, gpt-4.1 75%, gpt-5 90%', () => {
@@ -55,6 +73,18 @@ describe('costOf', () => {
     expect(cost.inputCostUsd).toBeCloseTo((1_000 * 3 + 100_000 * 0.3 + 4_000 * 3.75 + 2_000 * 6) / 1e6);
     expect(cost.outputCostUsd).toBeCloseTo((500 * 15) / 1e6);
     expect(cost.costUsd).toBeCloseTo(cost.inputCostUsd + cost.outputCostUsd);
+  });
+
+  it('prices a Haiku 5.5 request above 100k prompt tokens at the long-prompt band on every token', () => {
+    const short = costOf(usage({ uncachedInputTokens: 100_000, outputTokens: 1_000 }), 'anthropic', 'claude-haiku-5-5');
+    const long = costOf(
+      usage({ uncachedInputTokens: 1_000, cacheReadTokens: 100_000, outputTokens: 1_000 }),
+      'anthropic',
+      'claude-haiku-5-5',
+    );
+    expect(short.costUsd).toBeCloseTo((100_000 * 0.1 + 1_000 * 0.5) / 1e6);
+    // 101k prompt tokens: $0.50 input, $0.05 read, $2.50 output.
+    expect(long.costUsd).toBeCloseTo((1_000 * 0.5 + 100_000 * 0.05 + 1_000 * 2.5) / 1e6);
   });
 
   it('gives the uncached cost of the same request beside it', () => {

@@ -1,6 +1,7 @@
 import { totalInputTokens, type Usage } from '../model/usage.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
+import { ratesForPrompt } from '../providers/shared/price-row.js';
 import { findPrice, type PriceRow } from './pricing.js';
 
 /** What one request (or a whole session) cost, by bucket, in USD. */
@@ -26,7 +27,8 @@ const PER_MILLION = 1_000_000;
 /**
  * Cost of one request's usage at the model's prices: uncached input at the input rate, reads
  * at the cache-read rate, writes at the 5-minute or 1-hour write rate, output at the output
- * rate.
+ * rate. A row with a long-prompt band (Claude Haiku 5.5 above 100k) prices the whole request at
+ * that band's rates when its prompt exceeds the threshold.
  *
  * @example
  * costOf(usage, 'anthropic', 'claude-sonnet-4-5').costUsd;
@@ -35,12 +37,13 @@ const PER_MILLION = 1_000_000;
 export function costOf(usage: Usage, provider: ProviderId, model: string, options: CostOptions = {}): Cost {
   const row = findPrice(provider, model, options.prices);
   if (!row) return zeroCost(providerEntry(provider).route(model).rules === 'local');
+  const rates = ratesForPrompt(row, totalInputTokens(usage));
   const breakdown = {
-    uncached: (usage.uncachedInputTokens * row.inputPerMTok) / PER_MILLION,
-    cacheRead: (usage.cacheReadTokens * row.cacheReadPerMTok) / PER_MILLION,
-    cacheWrite5m: (usage.cacheWrite5mTokens * row.cacheWrite5mPerMTok) / PER_MILLION,
-    cacheWrite1h: (usage.cacheWrite1hTokens * row.cacheWrite1hPerMTok) / PER_MILLION,
-    output: (usage.outputTokens * row.outputPerMTok) / PER_MILLION,
+    uncached: (usage.uncachedInputTokens * rates.inputPerMTok) / PER_MILLION,
+    cacheRead: (usage.cacheReadTokens * rates.cacheReadPerMTok) / PER_MILLION,
+    cacheWrite5m: (usage.cacheWrite5mTokens * rates.cacheWrite5mPerMTok) / PER_MILLION,
+    cacheWrite1h: (usage.cacheWrite1hTokens * rates.cacheWrite1hPerMTok) / PER_MILLION,
+    output: (usage.outputTokens * rates.outputPerMTok) / PER_MILLION,
   };
   const inputCostUsd = breakdown.uncached + breakdown.cacheRead + breakdown.cacheWrite5m + breakdown.cacheWrite1h;
   return {

@@ -1,6 +1,6 @@
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { ValidationError } from '../../model/errors.js';
-import type { AnthropicModelRow } from '../../providers/anthropic/models.js';
+import { type AnthropicModelRow, resolveAnthropicModel } from '../../providers/anthropic/models.js';
 import {
   BEDROCK_CLAUDE_EXCEPTIONS,
   BEDROCK_MODELS,
@@ -90,6 +90,8 @@ function asAnthropicRow(row: BedrockModelRow): AnthropicModelRow {
     effectiveFloorTokens: row.minimumTokensPerCheckpoint,
     paddingTarget: { min: row.minimumTokensPerCheckpoint, max: row.minimumTokensPerCheckpoint },
     ttlOptions: row.ttlOptions,
+    // Bedrock forwards Claude's request fields unchanged: the Anthropic row says which are in the key.
+    cacheKeyParams: resolveAnthropicModel(row.models[0] ?? '').cacheKeyParams,
     source: row.source,
     checked: row.checked,
   };

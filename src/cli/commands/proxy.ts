@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
 import type { PlanOptions } from '../../gateway/proxy/plan-cache-fields.js';
-import { resolveUpstream } from '../../gateway/proxy/wire-route.js';
+import { printableUpstream, resolveUpstream } from '../../gateway/proxy/wire-route.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
@@ -27,12 +27,13 @@ export interface ProxyCommandOptions {
   maxBody: number;
 }
 
+/**
+ * Commander's invalid-argument message repeats the argument, which may hold credentials
+ * (`http://user:password@host`): the typed error from `resolveUpstream`, which never does,
+ * is raised as it is.
+ */
 function parseUpstream(value: string): string {
-  try {
-    resolveUpstream(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
+  resolveUpstream(value);
   return value;
 }
 
@@ -107,7 +108,9 @@ export async function runProxy(
     onWarning: (message) => output.err(message),
     onRecordError: (error) => output.err(`cachet proxy: an exchange could not be recorded: ${(error as Error).message}`),
   });
-  output.out(`cachet proxy: ${proxy.url} → ${resolveUpstream(options.upstream).href}${plan ? ' (--plan)' : ' (pass-through)'}`);
+  output.out(
+    `cachet proxy: ${proxy.url} → ${printableUpstream(resolveUpstream(options.upstream))}${plan ? ' (--plan)' : ' (pass-through)'}`,
+  );
   output.out(`  Anthropic clients: ANTHROPIC_BASE_URL=${proxy.url}   OpenAI clients: OPENAI_BASE_URL=${proxy.url}/v1`);
   output.out(
     `  traces: ${store.location} (see them with \`cachet serve --db ${store.location}\`)${options.capture ? `; capture: ${options.capture}` : ''}`,

@@ -1,10 +1,15 @@
 import type { Hono } from 'hono';
+import { findJsonProblem } from '../../model/json-value-check.js';
+import { joinPath } from '../../model/validate.js';
 import { honoCore } from '../../server/http-peers.js';
+import { readLimitedBody } from '../http/read-limited-body.js';
 import { answerAnthropic, anthropicError } from './anthropic-emulator.js';
 import { type EmulatorResponse, toResponse } from './emulator-response.js';
 import { createEmulatorState } from './emulator-state.js';
 import { answerChat, answerResponses, openAIError } from './openai-emulator.js';
+import { parseClockHeader } from './parse-clock-header.js';
 import type { ScriptedReply } from './reply-script.js';
+import type { ResponsesStoreStats } from './responses-store.js';
 
 /** Which API surfaces the emulator serves. */
 export type EmulatedProvider = 'anthropic' | 'openai' | 'openrouter' | 'all';
@@ -18,10 +23,25 @@ export interface EmulatorOptions {
   now?: () => number;
   /** When set, requests must carry this key (`x-api-key` or `Authorization: Bearer`), else 401. */
   apiKey?: string;
-  /** Largest accepted body in bytes [32 MiB, the Messages API limit]; larger bodies get 413. */
+  /**
+   * Largest accepted body in bytes [32 MiB, the Messages API limit]; larger bodies get 413 as
+   * soon as the declared length or the bytes read so far exceed it (a chunked upload is never
+   * buffered whole).
+   */
   maxBodyBytes?: number;
+  /**
+   * Budget of the Responses API store kept for `previous_response_id`, in bytes of stored JSON
+   * [256 MiB]. The oldest responses are dropped first (counted in `stats().responses.evictions`);
+   * a dropped id answers 400 like an unknown one.
+   */
+  responsesStoreBytes?: number;
   /** Requests kept in `received`, newest last [1,000]; older ones are dropped so a long run does not grow. */
   keepReceived?: number;
+}
+
+/** What the emulator holds, for tests and monitoring. */
+export interface EmulatorStats {
+  responses: ResponsesStoreStats;
 }
 
 /** A request the emulator received: the path and the body exactly as sent (never the headers). */
@@ -32,6 +52,7 @@ export interface ReceivedRequest {
 }
 
 export const CLOCK_HEADER = 'x-cachet-clock';
+const decoder = new TextDecoder();
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 type Surface = 'anthropic' | 'openai';
@@ -45,8 +66,12 @@ type Handler = (body: unknown, at: number) => EmulatorResponse;
  * const { app, received } = createEmulatorApp({ provider: 'anthropic' });
  * const response = await app.request('/v1/messages', { method: 'POST', body: JSON.stringify(body) });
  */
-export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; received: ReceivedRequest[] } {
-  const state = createEmulatorState(options.replies);
+export function createEmulatorApp(options: EmulatorOptions = {}): {
+  app: Hono;
+  received: ReceivedRequest[];
+  stats: () => EmulatorStats;
+} {
+  const state = createEmulatorState(options.replies, options.responsesStoreBytes);
   const surfaces = options.provider ?? 'all';
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -62,15 +87,20 @@ export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; r
       if (options.apiKey !== undefined && keyOf(context.req.raw.headers) !== options.apiKey) {
         return error(401, 'authentication_error', 'invalid x-api-key');
       }
-      const declared = Number(context.req.header('content-length') ?? 0);
-      if (declared > maxBodyBytes)
-        return error(413, 'request_too_large', `Request exceeds the maximum size of ${maxBodyBytes} bytes`);
-      const text = await context.req.text();
-      if (Buffer.byteLength(text) > maxBodyBytes) {
+      const clockHeader = context.req.header(CLOCK_HEADER);
+      const at = clockHeader === undefined ? now() : parseClockHeader(clockHeader);
+      if (at === null) {
+        return error(
+          400,
+          'invalid_request_error',
+          `${CLOCK_HEADER}: expected whole milliseconds since the epoch (0 to 8.64e15) or an ISO 8601 time, got ${JSON.stringify(clockHeader?.slice(0, 64))}`,
+        );
+      }
+      const bytes = await readLimitedBody(context.req.raw, maxBodyBytes);
+      if (bytes === null) {
         return error(413, 'request_too_large', `Request exceeds the maximum size of ${maxBodyBytes} bytes`);
       }
-      const at = clockOf(context.req.header(CLOCK_HEADER), now);
-      if (at === null) return error(400, 'invalid_request_error', `${CLOCK_HEADER}: expected milliseconds or an ISO 8601 time`);
+      const text = decoder.decode(bytes);
       received.push({ path, body: text, at });
       if (received.length > keepReceived) received.splice(0, received.length - keepReceived);
       let body: unknown;
@@ -79,6 +109,9 @@ export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; r
       } catch {
         return error(400, 'invalid_request_error', 'The request body is not valid JSON.');
       }
+      // Every handler walks the body recursively: hostile nesting is refused here, not by overflowing the stack.
+      const problem = findJsonProblem(body);
+      if (problem) return error(400, 'invalid_request_error', `${joinPath('body', problem.path)}: expected ${problem.message}`);
       return toResponse(handler(body, at));
     });
   };
@@ -103,7 +136,7 @@ export function createEmulatorApp(options: EmulatorOptions = {}): { app: Hono; r
       404,
     ),
   );
-  return { app, received };
+  return { app, received, stats: () => ({ responses: state.responsesStats() }) };
 }
 
 function keyOf(headers: Headers): string | null {
@@ -111,11 +144,4 @@ function keyOf(headers: Headers): string | null {
   if (direct) return direct;
   const authorization = headers.get('authorization');
   return authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : null;
-}
-
-function clockOf(header: string | undefined, now: () => number): number | null {
-  if (header === undefined) return now();
-  if (/^\d+$/.test(header)) return Number(header);
-  const parsed = Date.parse(header);
-  return Number.isNaN(parsed) ? null : parsed;
 }

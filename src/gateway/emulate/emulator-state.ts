@@ -4,6 +4,7 @@ import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { type ReplySource, replySource, type ScriptedReply } from './reply-script.js';
+import { ResponsesStore, type ResponsesStoreStats } from './responses-store.js';
 
 /** What one emulator keeps between requests: provider caches, reply order, ids, and earlier prompts for diagnostics. */
 export interface EmulatorState {
@@ -25,6 +26,8 @@ export interface EmulatorState {
    */
   storeResponse(id: string, items: readonly unknown[]): void;
   storedResponse(id: string): readonly unknown[] | undefined;
+  /** The Responses store's size, budget and evictions. */
+  responsesStats(): ResponsesStoreStats;
 }
 
 /** An Anthropic request reduced to the levels the server's diagnostics compare. */
@@ -41,14 +44,15 @@ export interface PromptFingerprint {
 
 /** Fingerprints kept for diagnostics; older ones are forgotten (the real API keeps a window too). */
 const REMEMBERED_PROMPTS = 10_000;
-/** Stored Responses conversations; the oldest is forgotten first (its id then answers 400 like an unknown one). */
-const STORED_RESPONSES = 10_000;
-
-export function createEmulatorState(replies: readonly ScriptedReply[] = []): EmulatorState {
+/**
+ * @param responsesStoreBytes budget of the Responses store (JSON bytes); the oldest responses
+ *   are forgotten first, and their ids then answer 400 like unknown ones.
+ */
+export function createEmulatorState(replies: readonly ScriptedReply[] = [], responsesStoreBytes?: number): EmulatorState {
   const anthropicCounter = anthropicEstimator();
   const openaiCounter = openAICounterOrEstimate();
   const fingerprints = new Map<string, PromptFingerprint>();
-  const responses = new Map<string, readonly unknown[]>();
+  const responses = new ResponsesStore(responsesStoreBytes);
   let sequence = 0;
   return {
     anthropicCache: createCacheModel('anthropic', { counter: anthropicCounter }),
@@ -72,11 +76,13 @@ export function createEmulatorState(replies: readonly ScriptedReply[] = []): Emu
       return fingerprints.get(id);
     },
     storeResponse(id, items) {
-      if (responses.size >= STORED_RESPONSES) responses.delete(responses.keys().next().value as string);
       responses.set(id, items);
     },
     storedResponse(id) {
       return responses.get(id);
+    },
+    responsesStats() {
+      return responses.stats();
     },
   };
 }

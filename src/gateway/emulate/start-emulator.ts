@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { nodeServe } from '../../server/http-peers.js';
-import { createEmulatorApp, type EmulatorOptions, type ReceivedRequest } from './create-emulator-app.js';
+import { createEmulatorApp, type EmulatorOptions, type EmulatorStats, type ReceivedRequest } from './create-emulator-app.js';
 
 export interface StartEmulatorOptions extends EmulatorOptions {
   /** [0: a free port] */
@@ -15,6 +15,8 @@ export interface RunningEmulator {
   port: number;
   /** The last `keepReceived` requests (1,000 by default), in order: path and body bytes as sent (headers are never kept). */
   received: ReceivedRequest[];
+  /** What the emulator holds now (the Responses store's bytes and evictions). */
+  stats(): EmulatorStats;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export interface RunningEmulator {
  * await emulator.close();
  */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
-  const { app, received } = createEmulatorApp(options);
+  const { app, received, stats } = createEmulatorApp(options);
   return new Promise((resolve, reject) => {
     const serve = nodeServe('the emulator (startEmulator)');
     const server = serve(
@@ -40,6 +42,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
           url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
           port: info.port,
           received,
+          stats,
           close: () =>
             new Promise<void>((done) => {
               server.close(() => done());

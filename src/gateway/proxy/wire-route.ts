@@ -46,19 +46,44 @@ export const KNOWN_UPSTREAMS: Readonly<Record<string, string>> = {
   openrouter: 'https://openrouter.ai',
 };
 
-/** Resolve `--upstream`: a provider name or an http(s) base URL (its path is kept as a prefix). */
+/**
+ * Resolve `--upstream`: a provider name or an http(s) base URL (its path is kept as a prefix).
+ * A URL carrying `user:password@` is refused: the proxy forwards each client's own credentials
+ * and would otherwise drop these silently; no error names the credentials.
+ */
 export function resolveUpstream(upstream: string): URL {
   const known = KNOWN_UPSTREAMS[upstream];
   let url: URL;
   try {
     url = new URL(known ?? upstream);
   } catch {
-    throw new Error(`upstream: expected anthropic, openai, openrouter or an http(s) URL, got ${JSON.stringify(upstream)}`);
+    throw new ValidationError(
+      'upstream',
+      'anthropic, openai, openrouter or an http(s) URL',
+      `got ${JSON.stringify(redactUserInfo(upstream))}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`upstream: expected an http(s) URL, got ${url.protocol}`);
+    throw new ValidationError('upstream', 'an http(s) URL', `got ${url.protocol}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ValidationError(
+      'upstream',
+      "a URL without user:password@ (clients' own API keys are forwarded; credentials in the URL are not sent)",
+      `got credentials for ${url.host}; give them to the client as a header instead`,
+    );
   }
   return url;
+}
+
+/** The upstream as it may be printed: origin and path prefix, never credentials or a query. */
+export function printableUpstream(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
+/** Text with anything between `//` and `@` masked, for echoing a value that failed to parse. */
+function redactUserInfo(text: string): string {
+  return text.replace(/\/\/[^/]*@/g, '//***@');
 }
 
 /** The upstream URL of a proxied request: the upstream's path prefix, then the request's path and query. */

@@ -23,12 +23,34 @@ export interface AnthropicModelRow {
   /** Estimated-token range padding aims for when the global prefix is below the floor. */
   paddingTarget: { min: number; max: number };
   ttlOptions: readonly AnthropicTtl[];
+  /**
+   * Request parameters besides tools, system and messages that are part of the cache key: a
+   * change invalidates the messages level (`params-changed`). Dotted paths name a field inside a
+   * parameter (`output_config.effort`). Per model: `effort` left the key on the 5 generation.
+   */
+  cacheKeyParams: readonly string[];
   source: string;
   checked: string;
 }
 
 const DOCS = 'platform.claude.com/docs/en/build-with-claude/prompt-caching (archived late summer 2026)';
 const BOTH_TTLS: readonly AnthropicTtl[] = ['5m', '1h'];
+const CHECKED = '2026-11-21';
+const CHECKED_NOW = '2026-11-25';
+
+/**
+ * tool_choice, thinking and structured-output settings invalidate the messages level
+ * (prompt-caching docs, "What invalidates the cache"). Older models: every `output_config` field,
+ * effort included, counts.
+ */
+const KEY_WITH_EFFORT: readonly string[] = ['tool_choice', 'thinking', 'output_config'];
+/**
+ * Claude 5 generation: effort is an output control outside the cache key (code.claude.com/docs/en/prompt-caching;
+ * measured in anthropics/claude-code#63962: an effort change read the whole 84k prefix from cache).
+ * Cachet applies this to the 5-generation rows only and keeps effort in the key for 4.x, where no
+ * source confirms it (a false `params-changed` costs a warning, a missed one a wrong plan).
+ */
+const KEY_WITHOUT_EFFORT: readonly string[] = ['tool_choice', 'thinking', 'output_config.format'];
 
 /**
  * Padding targets sit above the effective floor with the margin the seed spec measured for
@@ -48,16 +70,61 @@ function row(models: string[], family: string, documented: number, effective: nu
     effectiveFloorTokens: effective,
     paddingTarget: target(effective),
     ttlOptions: BOTH_TTLS,
+    cacheKeyParams: KEY_WITH_EFFORT,
     source: note ? `${DOCS}; ${note}` : DOCS,
-    checked: '2026-11-21',
+    checked: CHECKED,
   };
 }
 
+/** A Claude 5-generation row: effort outside the cache key, checked 2026-11-25. */
+function row5(models: string[], family: string, documented: number | null, effective: number, note: string): AnthropicModelRow {
+  return {
+    ...row(models, family, documented ?? effective, effective, note),
+    documentedFloorTokens: documented,
+    cacheKeyParams: KEY_WITHOUT_EFFORT,
+    checked: CHECKED_NOW,
+  };
+}
+
+const FLOOR_512 = 'minimum 512 tokens for Opus 5, Fable 5 and Mythos 5 (prompt-caching docs; dev.to/creeta, 2026)';
+
 /** The built-in table. The longest matching id wins, so `claude-opus-4-5` beats `claude-opus-4`. */
 export const ANTHROPIC_MODELS: readonly AnthropicModelRow[] = [
-  row(['claude-opus-5'], 'Claude Opus 5', 512, 512),
+  row5(
+    ['claude-fable-5-2'],
+    'Claude Fable 5.2',
+    null,
+    512,
+    'released 2026-11-09; floor not stated in the sources found, planned at the Fable 5 / 5.1 floor (512) — run npm run probe:anthropic to confirm',
+  ),
+  row5(['claude-fable-5-1'], 'Claude Fable 5.1', 512, 512, `${FLOOR_512}; 5.1 keeps the Fable 5 floor`),
+  row5(['claude-mythos-5-1'], 'Claude Mythos 5.1', 512, 512, `${FLOOR_512}; 5.1 keeps the Mythos 5 floor`),
+  row5(['claude-fable-5'], 'Claude Fable 5', 512, 512, FLOOR_512),
+  row5(['claude-mythos-5'], 'Claude Mythos 5', 512, 512, FLOOR_512),
+  row5(
+    ['claude-opus-5-5'],
+    'Claude Opus 5.5',
+    null,
+    512,
+    'floor not stated in the archived docs; planned at the Opus 5 family floor (512) — run npm run probe:anthropic to confirm',
+  ),
+  row5(
+    ['claude-sonnet-5-5'],
+    'Claude Sonnet 5.5',
+    null,
+    1024,
+    'floor not stated in the archived docs; planned at the Sonnet 5 floor (1,024) — run npm run probe:anthropic to confirm',
+  ),
+  row5(
+    ['claude-haiku-5-5'],
+    'Claude Haiku 5.5',
+    null,
+    4096,
+    'floor not stated in the archived docs; planned at the Haiku 4.5 floor (4,096), erring towards "may not be cached"',
+  ),
+  row5(['claude-opus-5'], 'Claude Opus 5', 512, 512, FLOOR_512),
   row(['claude-opus-4-8'], 'Claude Opus 4.8', 1024, 1024),
-  row(['claude-sonnet-5'], 'Claude Sonnet 5', 1024, 1024),
+  row5(['claude-sonnet-5'], 'Claude Sonnet 5', 1024, 1024, 'minimum 1,024 tokens (prompt-caching docs)'),
   row(
     ['claude-sonnet-4-6'],
     'Claude Sonnet 4.6',
@@ -93,17 +160,22 @@ export const UNKNOWN_ANTHROPIC_MODEL: AnthropicModelRow = {
   effectiveFloorTokens: 4096,
   paddingTarget: target(4096),
   ttlOptions: BOTH_TTLS,
+  cacheKeyParams: KEY_WITH_EFFORT,
   source: 'fallback: the largest floor of any documented model',
-  checked: '2026-11-21',
+  checked: CHECKED,
 };
 
-/** Price multipliers on the model's base input rate [platform.claude.com prompt-caching, 2026]. */
+/**
+ * The standard price multipliers on a model's input rate [platform.claude.com prompt-caching, 2026].
+ * Not every model has them (Fable 5.1 reads at 0.025×): decisions read the model's own price row
+ * through `anthropicCacheMultipliers`; this constant is only the default for unknown models.
+ */
 export const ANTHROPIC_CACHE_PRICING = {
   write5m: 1.25,
   write1h: 2,
   read: 0.1,
   source: DOCS,
-  checked: '2026-11-21',
+  checked: CHECKED,
 } as const;
 
 /** Breakpoints a request may carry, top-level automatic caching included. */

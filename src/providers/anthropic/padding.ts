@@ -4,9 +4,11 @@ import type { CanonicalRequest } from '../../model/request.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { prefixCost } from '../shared/prefix-cost.js';
-import { ANTHROPIC_CACHE_PRICING, type AnthropicModelRow, type AnthropicTtl, resolveAnthropicModel } from './models.js';
+import type { CacheMultipliers } from '../shared/price-row.js';
+import { type AnthropicModelRow, type AnthropicTtl, resolveAnthropicModel } from './models.js';
 import { OPERATING_GUIDELINES_SECTIONS } from './operating-guidelines.js';
 import type { AnthropicOptions, PaddingMode, PaddingPin, PaddingSkill } from './options.js';
+import { anthropicCacheMultipliers } from './prices.js';
 
 export type { PaddingMode, PaddingPin, PaddingSkill } from './options.js';
 
@@ -42,6 +44,8 @@ export interface PaddingInput {
   ttl?: AnthropicTtl;
   /** Overrides the model row's padding target. */
   target?: { min: number; max: number };
+  /** Cache multipliers of the model [its price row's, `anthropicCacheMultipliers`]: a 0.025× read pads sooner. */
+  pricing?: CacheMultipliers;
 }
 
 export const DEFAULT_EXPECTED_REQUESTS = 10;
@@ -126,10 +130,8 @@ export function planPadding(input: PaddingInput): PaddingPlan {
     };
   }
 
-  const prices = {
-    write: input.ttl === '1h' ? ANTHROPIC_CACHE_PRICING.write1h : ANTHROPIC_CACHE_PRICING.write5m,
-    read: ANTHROPIC_CACHE_PRICING.read,
-  };
+  const multipliers = input.pricing ?? anthropicCacheMultipliers(input.model.models[0] ?? '');
+  const prices = { write: input.ttl === '1h' ? multipliers.write1h : multipliers.write5m, read: multipliers.read };
   const costInput = { requests, growthTokensPerRequest: growth, floorTokens: floor, prices };
   // The first request's cacheable prefix already holds one growth step (the first user input):
   // the history breakpoint covers it, so a global zone just under the floor is often cached
@@ -198,6 +200,7 @@ export function planRequestPadding(request: CanonicalRequest, options: Anthropic
     expectedGrowthTokens: options.expectedGrowthTokens,
     ttl: options.ttl?.global,
     target: options.paddingTarget,
+    pricing: anthropicCacheMultipliers(request.model),
   });
 }
 

@@ -6,6 +6,7 @@
  */
 import { matchModelRow } from '../../model/match-model.js';
 import { type AnthropicModelRow, resolveAnthropicModel } from '../anthropic/models.js';
+import { anthropicCacheMultipliers } from '../anthropic/prices.js';
 
 export type BedrockTtl = '5m' | '1h';
 /** The Converse fields a `cachePoint` block may go in, in prefix order. */
@@ -148,7 +149,8 @@ function claudeRow(base: string): BedrockModelRow {
     ttlOptions: matchModelRow(base, [CLAUDE_ONE_HOUR], (id) => [id]) ? ['5m', '1h'] : ['5m'],
     maxCachedPrefixTokens: null,
     lookbackBlocks: 20,
-    pricing: { write5m: 1.25, write1h: 2, read: 0.1 },
+    // The Anthropic price row's multipliers: Bedrock lists Claude at Anthropic's rates (Fable 5.1 reads at 0.025×).
+    pricing: anthropicCacheMultipliers(base),
     source: `${anthropic.source} (Anthropic row, reused); ${BEDROCK_DOCS}`,
     checked: CHECKED,
   };
