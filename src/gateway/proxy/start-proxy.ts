@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { nodeServe } from '../../server/http-peers.js';
-import { createProxyApp, type ProxyOptions } from './create-proxy-app.js';
+import { createProxyApp, type ProxyOptions, type ProxyStats } from './create-proxy-app.js';
 
 export interface StartProxyOptions extends ProxyOptions {
   /** [0: a free port] */
@@ -16,6 +16,8 @@ export interface RunningProxy {
   settled(): Promise<void>;
   /** Exchanges recorded without judging because the judge queue was full. */
   judgingDropped(): number;
+  /** What the proxy holds and what it let go to stay within its budgets. */
+  stats(): ProxyStats;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
           port: info.port,
           settled: proxy.settled,
           judgingDropped: proxy.judgingDropped,
+          stats: proxy.stats,
           close: async () => {
             await new Promise<void>((done) => {
               server.close(() => done());
