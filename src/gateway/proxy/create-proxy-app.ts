@@ -14,6 +14,8 @@ import type { StreamReader, StreamSummary } from '../../providers/shared/stream-
 import { honoCore } from '../../server/http-peers.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
+import { causeLine, guardClientStream } from '../client-stream.js';
+import { isLoopbackHostHeader } from '../listen-policy.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import {
@@ -63,6 +65,12 @@ export interface ProxyOptions {
    * conversation is charged twice its last body (two models, each holding one normalized copy).
    */
   maxPlanModelBytes?: number;
+  /**
+   * Answer only requests whose `Host` names this machine (127.0.0.1, localhost, [::1]) [true]:
+   * a web page whose domain was rebound to 127.0.0.1 gets 403. `startProxy` turns it off only
+   * for a non-loopback binding the operator allowed.
+   */
+  hostGuard?: boolean;
   /** A note for the operator (a body `--plan` forwarded unchanged); also published as `warning.raised`. */
   onWarning?: (message: string) => void;
   /** A failure while recording an exchange (the client's reply is never affected). */
@@ -99,6 +107,9 @@ export interface ProxyStats {
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 600_000;
 const decoder = new TextDecoder();
+const FORBIDDEN_HOST_MESSAGE =
+  'this proxy answers only Host: 127.0.0.1, localhost or [::1]; start it with --allow-remote on another interface to serve other names';
+
 /** Session of proxy warnings that belong to no conversation (a body too deep to identify). */
 const UNPLANNED_SESSION = 'cachet-proxy';
 
@@ -120,6 +131,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const hostGuard = options.hostGuard ?? true;
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   // One counter per rule set for every conversation's detector and plan models (their memos are shared).
@@ -144,6 +156,9 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     const request = context.req.raw;
     const url = new URL(request.url);
     const route = wireRouteOf(request.method, url.pathname);
+    if (hostGuard && !isLoopbackHostHeader(request.headers.get('host') ?? url.host)) {
+      return proxyErrorResponse(route, 'forbidden-host', FORBIDDEN_HOST_MESSAGE);
+    }
     let bytes: Uint8Array<ArrayBuffer> | null = null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       bytes = await readLimited(request, maxBodyBytes);
@@ -192,7 +207,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       request.signal.removeEventListener('abort', abortFromClient);
       if (timedOut) return proxyErrorResponse(route, 'upstream-timeout', `the upstream sent no response within ${timeoutMs} ms`);
       if (request.signal.aborted) return new Response(null, { status: 499 });
-      return proxyErrorResponse(route, 'upstream-unreachable', `the upstream could not be reached (${causeOf(error)})`);
+      return proxyErrorResponse(route, 'upstream-unreachable', `the upstream could not be reached (${causeLine(error)})`);
     } finally {
       clearTimeout(timer);
     }
@@ -241,7 +256,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       } catch (error) {
         request.signal.removeEventListener('abort', abortFromClient);
         if (request.signal.aborted) return new Response(null, { status: 499 });
-        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeOf(error)})`);
+        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeLine(error)})`);
       }
       track(
         (async () => {
@@ -260,7 +275,16 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         recordWhenRead(summary);
       }),
     );
-    return new Response(toClient, { status, statusText: upstream.statusText, headers });
+    const onBreak = (error: unknown, bytesSent: number) =>
+      options.onWarning?.(
+        `cachet proxy: the upstream's reply broke off after ${bytesSent} bytes (${causeLine(error)}); the client's connection was closed`,
+      );
+    const outgoing = (context.env as { outgoing?: { destroy(error?: Error): void } } | undefined)?.outgoing;
+    return new Response(guardClientStream(toClient, onBreak, outgoing), {
+      status,
+      statusText: upstream.statusText,
+      headers,
+    });
   });
 
   /** A body `--plan` could not edit safely goes out as it came; the trace says why. */
@@ -563,9 +587,4 @@ function parseJson(bytes: Uint8Array): JsonRecord | null {
   } catch {
     return null;
   }
-}
-
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
