@@ -1,3 +1,6 @@
+// The run is built by the simulator (the oracle reads it, never a workload); re-exported here
+// because `cachet/oracle` is where users look for it. Entry points sit above every room.
+export { hindsightRunOf } from '../simulate/hindsight-run-of.js';
 export {
   FUTURE_KNOWLEDGE,
   type FutureKnowledge,
@@ -7,5 +10,5 @@ export {
   type TailScope,
   type ToolDeclaration,
 } from './hindsight-oracle.js';
-export { type HindsightRequest, type HindsightRun, type HindsightUnit, hindsightRunOf } from './hindsight-run.js';
+export type { HindsightRequest, HindsightRun, HindsightUnit } from './hindsight-run.js';
 export { type OracleRules, oracleRulesFor } from './oracle-rules.js';

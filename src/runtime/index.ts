@@ -13,7 +13,7 @@ export {
 } from './prepare-request.js';
 export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
 export { type SessionRhythm, sessionRhythmFromTrace } from './session-rhythm.js';
-export { tailPricingFor } from './tail-pricing.js';
+export { cacheMultipliersFor, tailPricingFor } from './tail-pricing.js';
 export {
   chooseHistoryTtl,
   estimateWriteTokens,

@@ -42,7 +42,10 @@ export interface TtlPolicyInput {
    * bridged and the 1-hour premium buys nothing.
    */
   expectedRemainingRequests?: number;
-  /** Price multipliers on the input rate; Anthropic's by default. */
+  /**
+   * Price multipliers on the model's input rate (`cacheMultipliersFor(provider, model)`: they differ
+   * by model, Fable 5.1 reads at 0.025×); Anthropic's standard ones by default.
+   */
   pricing?: { write5m: number; write1h: number; read: number };
 }
 

@@ -1,7 +1,16 @@
-import type { Message } from '../model/content.js';
+import type { Message, ToolDefinition } from '../model/content.js';
 import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
-import type { BlockRecord, Zone } from '../model/request.js';
-import type { Session } from './session.js';
+import type { BlockRecord, SystemSegment, Zone } from '../model/request.js';
+
+/** What the index reads of a session: its persisted zones (a `Session` is one). */
+export interface IndexedZones {
+  readonly tools: readonly ToolDefinition[];
+  /** Tools before this index are in the global zone, the rest in the session zone. */
+  readonly globalTools: number;
+  readonly system: readonly SystemSegment[];
+  readonly sessionMessages: readonly Message[];
+  readonly history: readonly Message[];
+}
 
 /**
  * Memoised block records of a session's persisted zones. History is append-only, so each
@@ -21,7 +30,7 @@ export class BlockIndex {
   private flatHistoryCount = 0;
 
   /** Records of tools, system segments and session-static messages. */
-  staticBlocks(session: Session): BlockRecord[] {
+  staticBlocks(session: IndexedZones): BlockRecord[] {
     if (this.staticFor?.tools === session.tools && this.staticFor.system === session.system) return this.staticRecords;
     const records: BlockRecord[] = [];
     let prefix = EMPTY_PREFIX_HASH;
@@ -48,17 +57,17 @@ export class BlockIndex {
     return records;
   }
 
-  globalPrefixHash(session: Session): string {
+  globalPrefixHash(session: IndexedZones): string {
     this.staticBlocks(session);
     return this.globalHash;
   }
 
-  staticPrefixHash(session: Session): string {
+  staticPrefixHash(session: IndexedZones): string {
     return this.staticBlocks(session).at(-1)?.prefixHash ?? EMPTY_PREFIX_HASH;
   }
 
   /** Records of every history block, computing only messages not seen before. */
-  historyBlocks(session: Session): BlockRecord[][] {
+  historyBlocks(session: IndexedZones): BlockRecord[][] {
     const base = this.staticPrefixHash(session);
     if (base !== this.historyBase) {
       this.historyRecords = [];
@@ -81,7 +90,7 @@ export class BlockIndex {
    * request costs one array copy rather than a concatenation of one array per message.
    * Callers must copy it before adding to it.
    */
-  persistedBlocks(session: Session): readonly BlockRecord[] {
+  persistedBlocks(session: IndexedZones): readonly BlockRecord[] {
     const staticRecords = this.staticBlocks(session);
     const history = this.historyBlocks(session);
     if (this.flatStatic !== staticRecords || history.length < this.flatHistoryCount) {

@@ -6,7 +6,7 @@ import type { PlanInputs } from '../providers/provider-entry.js';
 import { providerEntry } from '../providers/registry.js';
 import { chooseDeferredToolPlacement } from '../runtime/choose-deferred-tool-placement.js';
 import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
-import { tailPricingFor } from '../runtime/tail-pricing.js';
+import { cacheMultipliersFor, tailPricingFor } from '../runtime/tail-pricing.js';
 import {
   chooseHistoryTtl,
   estimateWriteTokens,
@@ -179,6 +179,7 @@ export function cachetStrategy(
                   newTokens: estimateWriteTokens(current, previousPrefix),
                   protectedTokens: protectedTokens(current, longEntry),
                   expectedRemainingRequests: expectedRequests - requestsMade - 1,
+                  pricing: cacheMultipliersFor(context.provider, request.model),
                 })
               : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
           if (choice.ttl === '1h') {

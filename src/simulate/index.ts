@@ -1,5 +1,6 @@
 export { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 export { harnessStrategy } from './harness-strategy.js';
+export { hindsightRunOf } from './hindsight-run-of.js';
 export { IdealCacheReads, longestCacheLifetimeMs } from './ideal-cache-read.js';
 export { adapterFor } from './provider-adapters.js';
 export { replyFor } from './reply-for.js';

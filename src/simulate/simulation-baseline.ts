@@ -1,12 +1,12 @@
 import { createCacheModel } from '../cache/models/create-cache-model.js';
 import { hindsightOracle, type OracleResult } from '../oracle/hindsight-oracle.js';
-import { hindsightRunOf } from '../oracle/hindsight-run.js';
 import { oracleRulesFor } from '../oracle/oracle-rules.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
 import { sharedCounter } from '../runtime/prepare-request.js';
 import type { Workload } from '../workloads/workload.js';
 import { cachetStrategy } from './cachet-strategy.js';
+import { hindsightRunOf } from './hindsight-run-of.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
 import { adapterFor } from './provider-adapters.js';
 import { replyFor } from './reply-for.js';

@@ -315,7 +315,7 @@ export function causeSentence(cause: CacheBreakCause): string {
     case 'model-changed':
       return 'the model changed (caches are per model)';
     case 'params-changed':
-      return 'a parameter that shapes the prefix changed (tool_choice, thinking, effort, images, response format, cache key)';
+      return 'a parameter that shapes the prefix changed (tool_choice, thinking, effort where the model keys on it, images, response format, cache key)';
     case 'ttl-expired':
       return 'the cache lifetime passed between the two requests';
     case 'below-minimum':

@@ -48,7 +48,7 @@ function ttlMs(ttl: '5m' | '1h'): number {
 /**
  * Anthropic's prompt cache as documented (CACHE-FACTS.md, platform.claude.com prompt-caching):
  * prefix order tools → system → messages with the model first and the message-level
- * parameters (tool_choice, thinking, effort, images) before the messages, so a change
+ * parameters (the model row's cacheKeyParams — effort only before Claude 5 — and images) before the messages, so a change
  * invalidates its level and everything after; entries only at breakpoints of earlier
  * requests; reads searched at most 20 block positions back from each breakpoint; per-model
  * minimum prefix; 5-minute / 1-hour TTLs from the request start, refreshed by reads; at most

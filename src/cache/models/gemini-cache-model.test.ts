@@ -31,8 +31,8 @@ describe('Gemini cache model', () => {
     expect(second.explanation[0]).toMatch(/does not guarantee/);
   });
 
-  it('implicit: nothing below the model minimum (Gemini 2.5 Pro: 4,096)', () => {
-    const next = growing('gemini-2.5-pro', 2000);
+  it('implicit: nothing below the model minimum (Gemini 3.1 Pro: 4,096)', () => {
+    const next = growing('gemini-3.1-pro', 2000);
     const model = createGeminiCacheModel({ counter: wordCounter });
     model.judge(next().body, { at: 0 });
     const second = model.judge(next().body, { at: MINUTE });

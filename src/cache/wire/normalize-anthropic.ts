@@ -1,4 +1,5 @@
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
+import { anthropicKeyParams } from './cache-key-params.js';
 import { imageTokensFromSource } from './image-tokens.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { defaultCountable, toolCountable, toolResultCountable, toolUseCountable } from './wire-countable.js';
@@ -6,7 +7,10 @@ import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
 const MARKER_KEYS = ['cache_control'] as const;
 
-/** Fields of an Anthropic body that invalidate the messages level of the cache when they change. */
+/**
+ * Fields of an Anthropic body that invalidate the messages level of the cache when they change,
+ * on models whose row keeps effort in the key. Per model: `resolveAnthropicModel(model).cacheKeyParams`.
+ */
 export const ANTHROPIC_MESSAGE_LEVEL_PARAMS = ['tool_choice', 'thinking', 'output_config'] as const;
 
 /** Read a `cache_control` value: `{type:'ephemeral', ttl?:'5m'|'1h'}`. */
@@ -17,8 +21,9 @@ export function cacheControlTtl(value: unknown): WireTtl | null {
 
 /**
  * Units of an Anthropic Messages body in the order its cache reads them: `model`, tools,
- * system, the message-level parameters (tool_choice, thinking, effort and whether images are
- * present, each of which invalidates the messages level), then every content block.
+ * system, the message-level parameters (the model row's `cacheKeyParams`: tool_choice, thinking,
+ * effort where it is in the key, and whether images are present, each of which invalidates the
+ * messages level), then every content block.
  */
 export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   const warnings: string[] = [];
@@ -68,7 +73,7 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
     });
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
-  for (const key of ANTHROPIC_MESSAGE_LEVEL_PARAMS) units.push(paramUnit(key, jsonText(body[key])));
+  for (const [path, value] of anthropicKeyParams(body, model)) units.push(paramUnit(path, jsonText(value)));
   units.push(paramUnit('images', jsonText(messages.some(containsImage) ? 'present' : 'absent')));
   messages.forEach((message, messageIndex) => {
     const record = isRecord(message) ? message : {};

@@ -1,6 +1,7 @@
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
+import { routedAnthropicKeyParams } from './cache-key-params.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { cacheControlTtl, wireParamUnit, wireUnit } from './normalize-anthropic.js';
 import { toolCountable, toolUseCountable } from './wire-countable.js';
@@ -14,8 +15,6 @@ const MARKER_KEYS = ['cache_control', 'prompt_cache_breakpoint'] as const;
  * developers.openai.com prompt-caching guide.
  */
 const PREFIX_PARAMS = ['reasoning_effort', 'parallel_tool_calls', 'response_format', 'prompt_cache_key'] as const;
-/** On an Anthropic route these invalidate only the messages level. */
-const ROUTED_ANTHROPIC_MESSAGE_PARAMS = ['tool_choice', 'reasoning'] as const;
 
 /**
  * True when an OpenRouter model id routes to Anthropic (`anthropic/claude-...`).
@@ -35,7 +34,9 @@ export function normalizeChatBody(body: JsonRecord, format: ProviderId): Normali
   const model = stringField(body, 'model') ?? '';
   const entry = providerEntry(format);
   // A chat-shaped body on a route that follows Anthropic's rules (OpenRouter's anthropic/*).
-  const anthropicRoute = entry.route(model).rules === 'anthropic';
+  const route = entry.route(model);
+  const anthropicRoute = route.rules === 'anthropic';
+  const upstreamModel = route.upstreamModel;
   const units: WireUnit[] = [wireParamUnit('model', jsonText(body.model))];
   const prefixParams: readonly string[] = [...PREFIX_PARAMS, ...entry.prefixParams(model)];
   for (const key of prefixParams) units.push(wireParamUnit(key, jsonText(body[key])));
@@ -56,13 +57,13 @@ export function normalizeChatBody(body: JsonRecord, format: ProviderId): Normali
     const role = stringField(record, 'role') ?? 'user';
     leadingSystem = leadingSystem && (role === 'system' || role === 'developer');
     if (anthropicRoute && !leadingSystem && !messageParamsPlaced) {
-      for (const key of ROUTED_ANTHROPIC_MESSAGE_PARAMS) units.push(wireParamUnit(key, jsonText(body[key])));
+      units.push(...routedParamUnits(body, upstreamModel));
       messageParamsPlaced = true;
     }
     units.push(...chatMessageUnits(record, messageIndex, leadingSystem ? 'system' : 'messages'));
   });
   if (anthropicRoute && !messageParamsPlaced) {
-    for (const key of ROUTED_ANTHROPIC_MESSAGE_PARAMS) units.push(wireParamUnit(key, jsonText(body[key])));
+    units.push(...routedParamUnits(body, upstreamModel));
   }
   return {
     format,
@@ -157,4 +158,9 @@ export function openAICacheOptions(body: JsonRecord): Pick<NormalizedWireBody, '
   const options = isRecord(body.prompt_cache_options) ? body.prompt_cache_options : {};
   const promptCacheMode = options.mode === 'explicit' || options.mode === 'implicit' ? options.mode : null;
   return { retention, promptCacheMode };
+}
+
+/** On an Anthropic route these invalidate only the messages level (effort only where the model's row keeps it in the key). */
+function routedParamUnits(body: JsonRecord, anthropicModel: string): WireUnit[] {
+  return routedAnthropicKeyParams(body, anthropicModel).map(([path, value]) => wireParamUnit(path, jsonText(value)));
 }

@@ -4,6 +4,11 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 
+/** Conversations remembered at once, whatever their size. */
+export const DEFAULT_MAX_CONVERSATIONS = 10_000;
+/** Bytes of previous request bodies remembered across all conversations (wire bytes, kept as bytes). */
+export const DEFAULT_CONVERSATION_BYTES = 256 * 1024 * 1024;
+
 /** What the proxy remembers about one conversation between its requests. */
 export interface Conversation {
   id: string;
@@ -13,13 +18,22 @@ export interface Conversation {
   recorded: number;
   lastResponseId: string | null;
   lastBreakpointPosition: number | null;
-  /** The previous recorded request: judged again only when this one reads less than it left cached. */
-  previous: { body: unknown; at: number; cachedTokens: number } | null;
+  /**
+   * The previous recorded request as sent upstream, in its wire bytes (parsed again only when
+   * the next request reads less than it left cached).
+   */
+  previous: { bytes: Uint8Array; at: number; cachedTokens: number } | null;
 }
 
 export interface ConversationTracker {
   get(id: string, provider: ProviderId): Conversation;
+  /** Set a conversation's previous request, charging its bytes to the budget (evicting the least recent). */
+  remember(conversation: Conversation, previous: NonNullable<Conversation['previous']>): void;
   readonly size: number;
+  /** Bytes of previous bodies held. */
+  readonly bytes: number;
+  /** Conversations forgotten to stay within the count or the byte budget. */
+  readonly evictions: number;
 }
 
 /** The token counters every conversation's detector shares (so their memos are shared). */
@@ -28,16 +42,38 @@ export interface TrackerCounters {
   openai: TokenCounter;
 }
 
+export interface TrackerLimits {
+  /** [10,000] */
+  maxConversations?: number;
+  /** [256 MiB] */
+  maxBytes?: number;
+}
+
 /**
- * Conversations by id, least recently used first; beyond `limit` the oldest is forgotten (a
- * later request of it starts a new judged sequence rather than growing memory without bound).
+ * Conversations by id, least recently used first. Beyond `maxConversations`, or when their
+ * previous bodies together exceed `maxBytes`, the least recent are forgotten (a later request of
+ * one starts a new judged sequence rather than growing memory without bound); `evictions` counts them.
  */
 export function createConversationTracker(
   bus: EventBus | undefined,
   counters: TrackerCounters,
-  limit = 10_000,
+  limits: TrackerLimits = {},
 ): ConversationTracker {
+  const maxConversations = limits.maxConversations ?? DEFAULT_MAX_CONVERSATIONS;
+  const maxBytes = limits.maxBytes ?? DEFAULT_CONVERSATION_BYTES;
   const conversations = new Map<string, Conversation>();
+  let bytes = 0;
+  let evictions = 0;
+  const evictOldest = (keep: Conversation) => {
+    for (const [id, oldest] of conversations) {
+      if (oldest === keep) continue;
+      conversations.delete(id);
+      bytes -= oldest.previous?.bytes.byteLength ?? 0;
+      evictions++;
+      return true;
+    }
+    return false;
+  };
   return {
     get(id, provider) {
       let conversation = conversations.get(id);
@@ -57,13 +93,28 @@ export function createConversationTracker(
           lastBreakpointPosition: null,
           previous: null,
         };
-        if (conversations.size >= limit) conversations.delete(conversations.keys().next().value as string);
+        if (conversations.size >= maxConversations) evictOldest(conversation);
       }
       conversations.set(id, conversation);
       return conversation;
     },
+    remember(conversation, previous) {
+      const held = conversations.get(conversation.id) === conversation;
+      if (held) bytes -= conversation.previous?.bytes.byteLength ?? 0;
+      // A body larger than the whole budget is not kept: its successor starts a new judged sequence.
+      conversation.previous = previous.bytes.byteLength <= maxBytes ? previous : null;
+      if (!held) return;
+      bytes += conversation.previous?.bytes.byteLength ?? 0;
+      while (bytes > maxBytes && evictOldest(conversation)) {}
+    },
     get size() {
       return conversations.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+    get evictions() {
+      return evictions;
     },
   };
 }

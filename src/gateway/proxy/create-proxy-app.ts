@@ -14,9 +14,16 @@ import type { StreamReader, StreamSummary } from '../../providers/shared/stream-
 import { honoCore } from '../../server/http-peers.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
+import { causeLine, guardClientStream } from '../client-stream.js';
+import { isLoopbackHostHeader } from '../listen-policy.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
-import { type Conversation, createConversationTracker, type TrackerCounters } from './conversation-tracker.js';
+import {
+  type Conversation,
+  type ConversationTracker,
+  createConversationTracker,
+  type TrackerCounters,
+} from './conversation-tracker.js';
 import { createJudgeQueue } from './judge-queue.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
@@ -48,6 +55,22 @@ export interface ProxyOptions {
   now?: () => number;
   /** Conversations remembered at once [10,000]. */
   maxConversations?: number;
+  /**
+   * Bytes of previous request bodies remembered for the break detector, all conversations
+   * together [256 MiB]; the least recently active conversations are forgotten beyond it.
+   */
+  maxConversationBytes?: number;
+  /**
+   * Bytes charged to the `--plan` savings models, all conversations together [256 MiB]; each
+   * conversation is charged twice its last body (two models, each holding one normalized copy).
+   */
+  maxPlanModelBytes?: number;
+  /**
+   * Answer only requests whose `Host` names this machine (127.0.0.1, localhost, [::1]) [true]:
+   * a web page whose domain was rebound to 127.0.0.1 gets 403. `startProxy` turns it off only
+   * for a non-loopback binding the operator allowed.
+   */
+  hostGuard?: boolean;
   /** A note for the operator (a body `--plan` forwarded unchanged); also published as `warning.raised`. */
   onWarning?: (message: string) => void;
   /** A failure while recording an exchange (the client's reply is never affected). */
@@ -67,11 +90,26 @@ export interface ProxyApp {
   conversations(): number;
   /** Exchanges recorded without judging because the judge queue was full. */
   judgingDropped(): number;
+  /** What the proxy holds and what it let go to stay within its budgets. */
+  stats(): ProxyStats;
+}
+
+export interface ProxyStats {
+  conversations: number;
+  /** Bytes of previous bodies held for the break detector. */
+  conversationBytes: number;
+  /** Bytes charged to the plan-savings models. */
+  planModelBytes: number;
+  evictions: { conversations: number; planModels: number };
+  judgingDropped: number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 600_000;
 const decoder = new TextDecoder();
+const FORBIDDEN_HOST_MESSAGE =
+  'this proxy answers only Host: 127.0.0.1, localhost or [::1]; start it with --allow-remote on another interface to serve other names';
+
 /** Session of proxy warnings that belong to no conversation (a body too deep to identify). */
 const UNPLANNED_SESSION = 'cachet-proxy';
 
@@ -93,12 +131,16 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const hostGuard = options.hostGuard ?? true;
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   // One counter per rule set for every conversation's detector and plan models (their memos are shared).
   const counters = { anthropic: anthropicEstimator(), openai: openAICounterOrEstimate() };
-  const tracker = createConversationTracker(options.bus, counters, options.maxConversations);
-  const planModels = createPlanModels(counters);
+  const tracker = createConversationTracker(options.bus, counters, {
+    ...(options.maxConversations === undefined ? {} : { maxConversations: options.maxConversations }),
+    ...(options.maxConversationBytes === undefined ? {} : { maxBytes: options.maxConversationBytes }),
+  });
+  const planModels = createPlanModels(counters, options.maxPlanModelBytes);
   const inFlight = new Set<Promise<void>>();
   const judgeQueue = createJudgeQueue({
     ...(options.judgeQueue === undefined ? {} : { limit: options.judgeQueue }),
@@ -114,6 +156,9 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     const request = context.req.raw;
     const url = new URL(request.url);
     const route = wireRouteOf(request.method, url.pathname);
+    if (hostGuard && !isLoopbackHostHeader(request.headers.get('host') ?? url.host)) {
+      return proxyErrorResponse(route, 'forbidden-host', FORBIDDEN_HOST_MESSAGE);
+    }
     let bytes: Uint8Array<ArrayBuffer> | null = null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       bytes = await readLimited(request, maxBodyBytes);
@@ -162,7 +207,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       request.signal.removeEventListener('abort', abortFromClient);
       if (timedOut) return proxyErrorResponse(route, 'upstream-timeout', `the upstream sent no response within ${timeoutMs} ms`);
       if (request.signal.aborted) return new Response(null, { status: 499 });
-      return proxyErrorResponse(route, 'upstream-unreachable', `the upstream could not be reached (${causeOf(error)})`);
+      return proxyErrorResponse(route, 'upstream-unreachable', `the upstream could not be reached (${causeLine(error)})`);
     } finally {
       clearTimeout(timer);
     }
@@ -186,6 +231,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
           at,
           clientBody,
           sentBody: sentBody ?? clientBody,
+          sentBytes: sent ?? bytes,
           planned: sentBody !== null,
           plannedBreakpoints,
           summary,
@@ -210,7 +256,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       } catch (error) {
         request.signal.removeEventListener('abort', abortFromClient);
         if (request.signal.aborted) return new Response(null, { status: 499 });
-        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeOf(error)})`);
+        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeLine(error)})`);
       }
       track(
         (async () => {
@@ -229,7 +275,16 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         recordWhenRead(summary);
       }),
     );
-    return new Response(toClient, { status, statusText: upstream.statusText, headers });
+    const onBreak = (error: unknown, bytesSent: number) =>
+      options.onWarning?.(
+        `cachet proxy: the upstream's reply broke off after ${bytesSent} bytes (${causeLine(error)}); the client's connection was closed`,
+      );
+    const outgoing = (context.env as { outgoing?: { destroy(error?: Error): void } } | undefined)?.outgoing;
+    return new Response(guardClientStream(toClient, onBreak, outgoing), {
+      status,
+      statusText: upstream.statusText,
+      headers,
+    });
   });
 
   /** A body `--plan` could not edit safely goes out as it came; the trace says why. */
@@ -254,6 +309,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       at: number;
       clientBody: JsonRecord;
       sentBody: JsonRecord;
+      sentBytes: Uint8Array;
       planned: boolean;
       plannedBreakpoints: string[];
       summary: StreamSummary;
@@ -292,7 +348,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         plannedBreakpoints: exchange.plannedBreakpoints,
         plan:
           exchange.judge && exchange.planned && plan?.savings !== false
-            ? comparePlan(planModels, conversation, exchange.clientBody, exchange.sentBody, exchange.at, model)
+            ? comparePlan(planModels.of(conversation, exchange.sentBytes.byteLength), exchange, conversation.provider, model)
             : null,
       });
       bus.emit('usage.recorded', conversation.id, exchange.at, {
@@ -310,7 +366,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         });
       }
     }
-    judgeMiss(conversation, exchange.sentBody, exchange.at, usage, model, turn, exchange.judge);
+    judgeMiss(tracker, conversation, exchange, usage, model, turn);
     options.capture?.({
       at: exchange.at,
       conversation: conversation.id,
@@ -335,40 +391,71 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     },
     conversations: () => tracker.size,
     judgingDropped: () => judgeQueue.dropped,
+    stats: () => ({
+      conversations: tracker.size,
+      conversationBytes: tracker.bytes,
+      planModelBytes: planModels.bytes,
+      evictions: { conversations: tracker.evictions, planModels: planModels.evictions },
+      judgingDropped: judgeQueue.dropped,
+    }),
   };
 }
 
-/**
- * Conversations whose plan comparison is kept. Each keeps two cache models holding about two
- * normalized copies of its last body, so fewer are kept than conversations are tracked; a
- * conversation judged again after it was dropped starts both models cold (the comparison stays fair).
- */
-const PLAN_COMPARISON_CONVERSATIONS = 1_000;
+/** Bytes charged to the plan-savings models by default, all conversations together. */
+export const DEFAULT_PLAN_MODEL_BYTES = 256 * 1024 * 1024;
 
 interface PlanModels {
-  /** The conversation's two models (client's bodies, planned bodies), most recently used kept. */
-  of(conversation: Conversation): { client: CacheModel; planned: CacheModel };
+  /**
+   * The conversation's two models (client's bodies, planned bodies), most recently used kept;
+   * `bodyBytes` is its current body's size, charged twice against the budget.
+   */
+  of(conversation: Conversation, bodyBytes: number): { client: CacheModel; planned: CacheModel };
+  readonly bytes: number;
+  readonly evictions: number;
 }
 
-function createPlanModels(trackerCounters: TrackerCounters, limit = PLAN_COMPARISON_CONVERSATIONS): PlanModels {
+/**
+ * Each conversation keeps two cache models holding about one normalized copy of its last body
+ * each; beyond the byte budget the least recently judged conversations' models are dropped (a
+ * conversation judged again after that starts both models cold, so the comparison stays fair).
+ */
+function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DEFAULT_PLAN_MODEL_BYTES): PlanModels {
   const counters: CacheModelOptions = {
     anthropic: { counter: trackerCounters.anthropic },
     openai: { counter: trackerCounters.openai },
   };
-  const byConversation = new Map<string, { client: CacheModel; planned: CacheModel }>();
+  const byConversation = new Map<string, { client: CacheModel; planned: CacheModel; charged: number }>();
+  let bytes = 0;
+  let evictions = 0;
   return {
-    of(conversation) {
+    of(conversation, bodyBytes) {
       let models = byConversation.get(conversation.id);
-      if (models) byConversation.delete(conversation.id);
-      else {
+      if (models) {
+        byConversation.delete(conversation.id);
+        bytes -= models.charged;
+      } else {
         models = {
           client: createCacheModel(conversation.provider, counters),
           planned: createCacheModel(conversation.provider, counters),
+          charged: 0,
         };
-        if (byConversation.size >= limit) byConversation.delete(byConversation.keys().next().value as string);
+      }
+      models.charged = 2 * bodyBytes;
+      bytes += models.charged;
+      for (const [id, oldest] of byConversation) {
+        if (bytes <= maxBytes) break;
+        byConversation.delete(id);
+        bytes -= oldest.charged;
+        evictions++;
       }
       byConversation.set(conversation.id, models);
       return models;
+    },
+    get bytes() {
+      return bytes;
+    },
+    get evictions() {
+      return evictions;
     },
   };
 }
@@ -379,14 +466,12 @@ function createPlanModels(trackerCounters: TrackerCounters, limit = PLAN_COMPARI
  * body cannot be judged (a shape the model refuses): the exchange is still recorded.
  */
 function comparePlan(
-  planModels: PlanModels,
-  conversation: Conversation,
-  clientBody: JsonRecord,
-  plannedBody: JsonRecord,
-  at: number,
+  models: { client: CacheModel; planned: CacheModel },
+  exchange: { clientBody: JsonRecord; sentBody: JsonRecord; at: number },
+  provider: ProviderId,
   model: string,
 ): ProxyForwardedPayload['plan'] {
-  const models = planModels.of(conversation);
+  const at = exchange.at;
   const judged = (cacheModel: CacheModel, body: JsonRecord): ModelledRequestCost | null => {
     try {
       const verdict = cacheModel.judge(body, { at });
@@ -394,14 +479,14 @@ function comparePlan(
         inputTokens: verdict.inputTokens,
         cacheReadTokens: verdict.cacheReadTokens,
         cacheWriteTokens: verdict.cacheWriteTokens,
-        costUsd: costOf(verdict.usage, conversation.provider, model).costUsd,
+        costUsd: costOf(verdict.usage, provider, model).costUsd,
       };
     } catch {
       return null;
     }
   };
-  const client = judged(models.client, clientBody);
-  const planned = judged(models.planned, plannedBody);
+  const client = judged(models.client, exchange.clientBody);
+  const planned = judged(models.planned, exchange.sentBody);
   if (!client || !planned) return null;
   return { client, planned, savedUsd: client.costUsd - planned.costUsd };
 }
@@ -416,26 +501,31 @@ const OPENAI_READ_SLACK = 256;
  * publishes `cache.break` with Cachet's cause and the server's.
  */
 function judgeMiss(
+  tracker: ConversationTracker,
   conversation: Conversation,
-  body: JsonRecord,
-  at: number,
+  exchange: { sentBytes: Uint8Array; at: number; judge: boolean },
   usage: Usage,
   model: string,
   turn: number,
-  judge: boolean,
 ): void {
   const anthropicRules = providerEntry(conversation.provider).route(model).rules === 'anthropic';
   const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
   const cachedTokens = anthropicRules ? usage.cacheReadTokens + written : totalInputTokens(usage);
   const previous = conversation.previous;
-  conversation.previous = { body, at, cachedTokens };
-  if (!previous || !judge) return;
+  tracker.remember(conversation, { bytes: exchange.sentBytes, at: exchange.at, cachedTokens });
+  if (!previous || !exchange.judge) return;
   const slack = anthropicRules ? 0 : OPENAI_READ_SLACK;
   const shortfall = previous.cachedTokens - usage.cacheReadTokens > slack;
   if (!shortfall && !usage.cacheMissReason?.missedTokens) return;
+  // Both bodies as they went upstream, read from the same bytes form (a plan's object form differs in shape).
+  const previousBody = parseJson(previous.bytes);
+  const body = parseJson(exchange.sentBytes);
+  if (!previousBody || !body) return;
   conversation.detector.reset();
-  conversation.detector.observe(previous.body, { at: previous.at });
-  conversation.detector.observe(body, { at, usage, turn, step: 0 });
+  conversation.detector.observe(previousBody, { at: previous.at });
+  conversation.detector.observe(body, { at: exchange.at, usage, turn, step: 0 });
+  // The detector is only asked about this pair: holding its copies until the next miss would double the budget.
+  conversation.detector.reset();
 }
 
 /** The stream reader of each wire route's replies (`streamed`: SSE, else one JSON body). */
@@ -497,9 +587,4 @@ function parseJson(bytes: Uint8Array): JsonRecord | null {
   } catch {
     return null;
   }
-}
-
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

@@ -101,32 +101,13 @@ export function applyLangChainMarkers(
     }
     const isLast = index === source.length - 1;
     if (HumanMessage.isInstance(message)) {
-      const blocks = typeof message.content === 'string' ? null : message.content;
-      const marked = [0, ...(blocks ?? []).keys()].some((partIndex) => markAt(index, partIndex) !== undefined);
       const appendTail = isLast && !tailPlaced;
-      if (!marked && !appendTail && !hasBlockMarker(blocks)) {
-        messages.push(message);
-      } else {
-        const asBlocks = blocks ?? [{ type: 'text', text: message.content as string }];
-        const content = asBlocks.map((block, blockIndex) => withMarker(block, markAt(index, blockIndex)));
-        messages.push(
-          new HumanMessage({ ...message, content: appendTail ? [...content, ...tailBlocks] : content } as ConstructorParameters<
-            typeof HumanMessage
-          >[0]),
-        );
-        if (appendTail) tailPlaced = true;
-      }
+      messages.push(humanMessageOut(message, (partIndex) => markAt(index, partIndex), appendTail ? tailBlocks : []));
+      if (appendTail) tailPlaced = true;
     } else if (AIMessage.isInstance(message)) {
       const parts = viewOf(message).content as PromptPart[];
       if (parts.some((_part, partIndex) => markAt(index, partIndex))) dropped.push(`messages[${offset + index}]`);
-      messages.push(
-        typeof message.content !== 'string' && hasBlockMarker(message.content)
-          ? new AIMessage({
-              ...message,
-              content: message.content.map((block) => withMarker(block, undefined)),
-            } as ConstructorParameters<typeof AIMessage>[0])
-          : message,
-      );
+      messages.push(aiMessageOut(message));
     } else {
       messages.push(message);
       // OpenAI reads system messages anywhere: after tool results the tail is one, never a user turn.
@@ -142,6 +123,40 @@ export function applyLangChainMarkers(
 }
 
 type ContentBlock = Record<string, unknown>;
+
+/** An empty text block the API refuses ("text content blocks must be non-empty"); dropping it changes nothing. */
+function isEmptyText(block: unknown): boolean {
+  const record = block as ContentBlock;
+  return record?.type === 'text' && record.text === '' && !record.cache_control;
+}
+
+/** A human message with exactly the plan's markers, empty text blocks dropped and the tail after its blocks. */
+function humanMessageOut(
+  message: HumanMessage,
+  markAt: (partIndex: number) => Marker | undefined,
+  tailBlocks: readonly ContentBlock[],
+): HumanMessage {
+  const blocks = typeof message.content === 'string' ? null : message.content;
+  const marked = [0, ...(blocks ?? []).keys()].some((partIndex) => markAt(partIndex) !== undefined);
+  const needsRewrite = marked || tailBlocks.length > 0 || hasBlockMarker(blocks) || (blocks ?? []).some(isEmptyText);
+  if (!needsRewrite) return message;
+  const asBlocks: unknown[] = blocks ?? (message.content === '' ? [] : [{ type: 'text', text: message.content as string }]);
+  const content: unknown[] = [
+    ...asBlocks.map((block, blockIndex) => withMarker(block, markAt(blockIndex))).filter((block) => !isEmptyText(block)),
+    ...tailBlocks,
+  ];
+  // A message left with nothing keeps its original (empty) content rather than vanishing from the turn.
+  if (content.length === 0) return message;
+  return new HumanMessage({ ...message, content } as unknown as ConstructorParameters<typeof HumanMessage>[0]);
+}
+
+/** An AI message without caller markers or empty text blocks (LangChain sends its blocks back as they came). */
+function aiMessageOut(message: AIMessage): AIMessage {
+  if (typeof message.content === 'string') return message;
+  if (!hasBlockMarker(message.content) && !message.content.some(isEmptyText)) return message;
+  const content = message.content.map((block) => withMarker(block, undefined)).filter((block) => !isEmptyText(block));
+  return new AIMessage({ ...message, content } as ConstructorParameters<typeof AIMessage>[0]);
+}
 
 /** Whether any block of a content array carries `cache_control`. */
 function hasBlockMarker(content: unknown): boolean {

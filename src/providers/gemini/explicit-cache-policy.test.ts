@@ -36,14 +36,14 @@ describe('chooseGeminiCaching', () => {
 
   it('cannot go explicit below the explicit minimum', () => {
     const choice = chooseGeminiCaching({
-      staticTokens: 2000,
+      staticTokens: 1500,
       row: pro,
       inputPerMTok: 1.25,
       expectedRemainingRequests: 1000,
       expectedGapMs: 1000,
     });
     expect(choice.mode).toBe('implicit');
-    expect(choice.reason).toMatch(/below the 4096-token minimum/);
+    expect(choice.reason).toMatch(/below the 2048-token minimum/);
   });
 
   it('counts no implicit hits for models without implicit caching, so explicit wins sooner', () => {

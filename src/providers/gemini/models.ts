@@ -28,8 +28,17 @@ export interface GeminiModelRow {
 const CACHING_DOCS = 'ai.google.dev/gemini-api/docs/caching (implicit and explicit caching, minimum input tokens)';
 const PRICING_DOCS = 'ai.google.dev/gemini-api/docs/pricing (context caching price and storage per hour)';
 const CHECKED = '2026-11-23';
+const CHECKED_NOW = '2026-11-25';
 
-function row(models: string[], family: string, minimum: number, storage: number, implicit = true, read = 0.1): GeminiModelRow {
+function row(
+  models: string[],
+  family: string,
+  minimum: number,
+  storage: number,
+  implicit = true,
+  read = 0.1,
+  note?: string,
+): GeminiModelRow {
   return {
     models,
     family,
@@ -38,16 +47,27 @@ function row(models: string[], family: string, minimum: number, storage: number,
     explicitMinimumTokens: minimum,
     readMultiplier: read,
     storagePerMTokHour: storage,
-    source: `${CACHING_DOCS}; ${PRICING_DOCS}`,
-    checked: CHECKED,
+    source: note ? `${CACHING_DOCS}; ${PRICING_DOCS}; ${note}` : `${CACHING_DOCS}; ${PRICING_DOCS}`,
+    checked: note ? CHECKED_NOW : CHECKED,
   };
 }
 
+const MINIMUMS_2026_10 =
+  'minimums from the caching page as updated 2026-10 (2.5 Flash and 2.5 Pro 2,048; 3.1 Pro and 3.5–3.8 Flash 4,096)';
+const NOT_LISTED = "not in the caching page's minimum table: the largest listed minimum (4,096) assumed";
+
 export const GEMINI_MODELS: readonly GeminiModelRow[] = [
+  row(['gemini-3.8-flash'], 'Gemini 3.8 Flash', 4096, 1, true, 0.1, MINIMUMS_2026_10),
+  row(['gemini-3.7-flash'], 'Gemini 3.7 Flash', 4096, 1, true, 0.1, MINIMUMS_2026_10),
+  row(['gemini-3.6-flash'], 'Gemini 3.6 Flash', 4096, 1, true, 0.1, MINIMUMS_2026_10),
+  row(['gemini-3.5-flash'], 'Gemini 3.5 Flash', 4096, 1, true, 0.1, MINIMUMS_2026_10),
+  row(['gemini-3.5-flash-lite'], 'Gemini 3.5 Flash-Lite', 4096, 1, true, 0.1, NOT_LISTED),
+  row(['gemini-3.1-pro'], 'Gemini 3.1 Pro', 4096, 4.5, true, 0.1, MINIMUMS_2026_10),
+  row(['gemini-3.1-flash-lite'], 'Gemini 3.1 Flash-Lite', 4096, 1, true, 0.1, NOT_LISTED),
   row(['gemini-3-pro'], 'Gemini 3 Pro', 4096, 4.5),
   row(['gemini-3-flash'], 'Gemini 3 Flash', 1024, 1),
-  row(['gemini-2.5-pro'], 'Gemini 2.5 Pro', 4096, 4.5),
-  row(['gemini-2.5-flash'], 'Gemini 2.5 Flash', 1024, 1),
+  row(['gemini-2.5-pro'], 'Gemini 2.5 Pro', 2048, 4.5, true, 0.1, MINIMUMS_2026_10),
+  row(['gemini-2.5-flash'], 'Gemini 2.5 Flash', 2048, 1, true, 0.1, MINIMUMS_2026_10),
   row(['gemini-2.5-flash-lite'], 'Gemini 2.5 Flash-Lite', 1024, 1),
   // 2.0 models cache only explicitly, at a 75% discount.
   row(['gemini-2.0-flash'], 'Gemini 2.0 Flash', 4096, 1, false, 0.25),
@@ -63,7 +83,7 @@ export const UNKNOWN_GEMINI_MODEL: GeminiModelRow = {
  * The row for a model id (`models/` prefix allowed): caller overrides first, then the table.
  *
  * @example
- * resolveGeminiModel('gemini-2.5-flash').implicitMinimumTokens; // 1024
+ * resolveGeminiModel('gemini-2.5-flash').implicitMinimumTokens; // 2048
  */
 export function resolveGeminiModel(model: string, overrides: readonly GeminiModelRow[] = []): GeminiModelRow {
   return matchModelRow(model, [overrides, GEMINI_MODELS], (row) => row.models) ?? UNKNOWN_GEMINI_MODEL;

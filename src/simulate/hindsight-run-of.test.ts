@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { HindsightRequest } from '../oracle/hindsight-run.js';
 import { sharedCounter } from '../runtime/prepare-request.js';
 import { loadWorkload } from '../workloads/load-workload.js';
-import { type HindsightRequest, hindsightRunOf } from './hindsight-run.js';
+import { hindsightRunOf } from './hindsight-run-of.js';
 
 const units = (request: HindsightRequest) => [
   ...request.tools,

@@ -1,0 +1,103 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
+import { anthropicTurn } from '../test-support/sessions.js';
+import { createConversationTracker } from './conversation-tracker.js';
+import { startProxy } from './start-proxy.js';
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+const counters = { anthropic: { name: 'x', exact: false, countText: () => 1, countBlock: () => 1 } };
+const tracker = (maxBytes: number, maxConversations = 100) =>
+  createConversationTracker(undefined, { ...counters, openai: counters.anthropic }, { maxBytes, maxConversations });
+const previous = (size: number) => ({ bytes: new Uint8Array(size), at: 0, cachedTokens: 0 });
+
+describe('conversation tracker byte budget', () => {
+  it('forgets the least recently active conversations once their previous bodies exceed the budget', () => {
+    const conversations = tracker(1_000);
+    for (const id of ['a', 'b', 'c']) conversations.remember(conversations.get(id, 'anthropic'), previous(400));
+    expect(conversations.size).toBe(2);
+    expect(conversations.bytes).toBe(800);
+    expect(conversations.evictions).toBe(1);
+    // 'b' used again becomes the newest: 'c' is the oldest and goes next.
+    conversations.get('b', 'anthropic');
+    conversations.remember(conversations.get('d', 'anthropic'), previous(400));
+    expect(conversations.bytes).toBeLessThanOrEqual(1_000);
+    expect(conversations.evictions).toBe(2);
+    expect(conversations.get('b', 'anthropic').previous).not.toBeNull();
+    // Replacing a conversation's previous body re-charges it rather than adding to it.
+    conversations.remember(conversations.get('d', 'anthropic'), previous(100));
+    expect(conversations.bytes).toBe(500);
+  });
+
+  it('does not keep a body larger than the whole budget, nor evict others for it', () => {
+    const conversations = tracker(1_000);
+    conversations.remember(conversations.get('a', 'anthropic'), previous(600));
+    const huge = conversations.get('huge', 'anthropic');
+    conversations.remember(huge, previous(5_000));
+    expect(huge.previous).toBeNull();
+    expect(conversations.bytes).toBe(600);
+    expect(conversations.evictions).toBe(0);
+  });
+
+  it('counts evictions by number as well', () => {
+    const conversations = tracker(1_000_000, 2);
+    for (const id of ['a', 'b', 'c', 'd']) conversations.get(id, 'anthropic');
+    expect(conversations.size).toBe(2);
+    expect(conversations.evictions).toBe(2);
+  });
+});
+
+describe('cachet proxy: memory by bytes', () => {
+  it('holds previous bodies and plan models within their byte budgets, evictions counted', async () => {
+    // Planned bodies are the client's plus markers and diagnostics (well under 200 bytes more).
+    const bodyBytes = JSON.stringify(anthropicTurn(2, { conversation: 'c0' })).length + 200;
+    harness = await startHarness({
+      proxy: { plan: true, maxConversationBytes: 3 * bodyBytes, maxPlanModelBytes: 4 * bodyBytes },
+    });
+    const client = new Anthropic({ apiKey: TEST_KEY, baseURL: harness.proxy.url, maxRetries: 0 });
+    for (let conversation = 0; conversation < 6; conversation++) {
+      await client.messages.create(anthropicTurn(2, { conversation: `c${conversation}` }));
+    }
+    await harness.flush();
+    const stats = harness.proxy.stats();
+    expect(stats.conversationBytes).toBeLessThanOrEqual(3 * bodyBytes);
+    expect(stats.conversations).toBe(3);
+    expect(stats.evictions.conversations).toBe(3);
+    expect(stats.planModelBytes).toBeLessThanOrEqual(4 * bodyBytes);
+    expect(stats.evictions.planModels).toBe(4);
+    // Every exchange is still recorded: budgets bound memory, never the trace.
+    expect(await harness.store.events({ types: ['usage.recorded'] })).toHaveLength(6);
+  });
+
+  it('answers an over-limit chunked upload with a 413 a fetch() client can read, before the upload ends', async () => {
+    const proxy = await startProxy({ upstream: 'http://127.0.0.1:9', maxBodyBytes: 1_000_000 });
+    try {
+      const chunk = new Uint8Array(64 * 1024).fill(0x61);
+      const total = 64 * 1024 * 1024;
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled >= total) return controller.close();
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      const reply = await fetch(`${proxy.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(reply.status).toBe(413);
+      expect(await reply.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
+      expect(pulled).toBeLessThan(total / 2);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { ChatAnthropic } from '@langchain/anthropic';
+import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { createAgent, tool } from 'langchain';
+import { z } from 'zod';
+import { recordingFetch } from '../../test-support/recording-fetch.js';
+import {
+  scriptedContents,
+  TINY_PNG,
+  TOOL_LOOP_TOOL,
+  type ToolLoopScript,
+  toolLoopReply,
+} from '../../test-support/tool-loop-script.js';
+import { cachetMiddleware } from '../cachet-middleware.js';
+
+/** A tool-loop script through `createAgent` and the real `ChatAnthropic`, with or without Cachet; the bodies sent. */
+export async function runOnLangChain(script: ToolLoopScript, withCachet: boolean): Promise<Array<Record<string, unknown>>> {
+  const contents = scriptedContents(script);
+  const recorder = recordingFetch((_body, index) =>
+    toolLoopReply(contents[index] ?? [{ type: 'text', text: 'done' }], false, `msg_${index}`),
+  );
+  const model = new ChatAnthropic({
+    model: 'claude-sonnet-4-5',
+    apiKey: 'no-key-needed',
+    maxRetries: 0,
+    clientOptions: { fetch: recorder.fetch },
+  });
+  const lookup = tool(async ({ query }: { query: string }) => `found ${query}`, {
+    name: TOOL_LOOP_TOOL.name,
+    description: TOOL_LOOP_TOOL.description,
+    schema: z.object({ query: z.string() }),
+  });
+  const agent = createAgent({
+    model,
+    tools: [lookup],
+    systemPrompt: 'You are a careful coding agent.',
+    middleware: withCachet ? [cachetMiddleware({ existingMarkers: script.existingMarkers, tail: () => script.tail })] : [],
+  });
+  let messages: BaseMessage[] = [];
+  for (const turn of script.turns) {
+    const human = turn.image
+      ? new HumanMessage({
+          content: [
+            { type: 'text', text: turn.userText },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${TINY_PNG}` } },
+          ],
+        })
+      : new HumanMessage(turn.userText);
+    const result = await agent.invoke({ messages: [...messages, human] });
+    messages = result.messages;
+  }
+  return recorder.bodies;
+}

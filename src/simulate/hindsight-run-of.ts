@@ -1,0 +1,187 @@
+import type { ContentBlock, ToolDefinition } from '../model/content.js';
+import type { HindsightRequest, HindsightRun, HindsightUnit } from '../oracle/hindsight-run.js';
+import { promptContentFor } from '../oracle/oracle-rules.js';
+import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
+import type { CountableItem, TokenCounter } from '../tokens/token-counter.js';
+import { type DiscoverableTool, turnModels, type Workload } from '../workloads/workload.js';
+import {
+  sessionStaticText,
+  skillBlockText,
+  skillIndexText,
+  timeText,
+  toolGuidanceText,
+  workingMemoryPair,
+} from './workload-content.js';
+
+/**
+ * Read a workload's requests as a finished run. Token counts use the provider's counter, each
+ * unit rounded down by one token so that no layout joining units into one block can count less
+ * than the oracle does (estimators round per call). A repeated `skill_load` counts as empty:
+ * a strategy may answer it with a pointer instead of the body.
+ */
+export function hindsightRunOf(
+  workload: Workload,
+  context: {
+    provider: ProviderId;
+    model: string;
+    counter: TokenCounter;
+    /**
+     * Per request, the tokens the provider's cache model counts for the same content sent the
+     * plainest way (no tail, no padding): the wire's own framing — message headers, a chat
+     * template's tool preamble, a tool result's JSON wrapper — that every layout pays. Without
+     * it, content is counted bare.
+     */
+    wireTokens?: readonly number[];
+  },
+): HindsightRun {
+  const { counter } = context;
+  const resendsToolTurnReasoning = providerEntry(context.provider).resendsToolTurnReasoning ?? false;
+  const visible = promptContentFor(context.provider, context.model);
+  // Content counted exactly, by unit id: what the wire total is compared against.
+  const exact = new Map<string, number>();
+  const unit = (id: string, item: CountableItem, joinable: boolean): HindsightUnit => {
+    const tokens = counter.countBlock(item);
+    exact.set(id, tokens);
+    return { id, tokens: joinable ? Math.max(0, tokens - 1) : tokens };
+  };
+  // Text a layout may join with other text (system parts, user text with the tail) is counted one
+  // token short; blocks every layout sends as they are (tools, replies, tool results, images) exactly.
+  const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text }, true);
+  const blockUnit = (id: string, block: ContentBlock | ToolDefinition): HindsightUnit => unit(id, block, false);
+  const definitionUnit = (tool: ToolDefinition): HindsightUnit =>
+    visible.toolDefinitions ? blockUnit(`tool:${tool.name}`, tool) : { id: `tool:${tool.name}`, tokens: 0 };
+
+  const tools = workload.tools.map(definitionUnit);
+  const statics: HindsightUnit[] = [];
+  const persona = [workload.persona.trimEnd(), workload.guidelines?.trimEnd(), skillIndexText(workload)]
+    .filter((part): part is string => Boolean(part))
+    .join('\n\n');
+  statics.push(textUnit('system', persona));
+  const project = sessionStaticText(workload);
+  if (project) statics.push(textUnit('project', project));
+  if (workload.workingMemory) {
+    const memory = textUnit('working-memory', workload.workingMemory.trimEnd());
+    statics.push(memory);
+    // Against the wire count, the memory is content as Cachet restores it (a user/assistant
+    // pair): its wrapper is Cachet's choice, not framing every layout pays (a system tag is
+    // shorter).
+    const pair: CountableItem[] = workingMemoryPair(workload.workingMemory).flatMap((message) => [...message.content]);
+    exact.set(
+      memory.id,
+      pair.reduce((total, block) => total + counter.countBlock(block), 0),
+    );
+  }
+
+  const requests: HindsightRequest[] = [];
+  const history: HindsightUnit[] = [];
+  const discovered: HindsightUnit[] = [];
+  const loadedSkills = new Set<string>();
+  const models = turnModels(workload, context.provider, context.model);
+  const discover = (tools: readonly DiscoverableTool[], prefix: string, into: HindsightUnit[]) => {
+    const guidance = toolGuidanceText(tools);
+    if (guidance) into.push(textUnit(`${prefix}/guidance`, guidance));
+    for (const tool of tools) {
+      const definition = definitionUnit(tool.tool);
+      discovered.push(definition);
+      // The same definition, as a deferred tool's reference appended to history.
+      into.push({ id: `${prefix}/tool-reference/${tool.tool.name}`, tokens: definition.tokens, toolReference: true });
+    }
+  };
+  // The wire's framing, as units of its own: what request i's wire count adds to its content
+  // beyond the framing already placed, placed where request i's new content starts (the first
+  // request's with the static prefix). Never negative: a count below the content's leaves the
+  // content's bare count, which stays a lower bound.
+  let framed = 0;
+  // Tools of the library not discovered yet count as content too: a layout that declares them
+  // up front sends them, and their definitions are not framing.
+  const libraryTokens = (discoveredSoFar: readonly HindsightUnit[]) =>
+    workload.toolLibrary
+      .filter((entry) => !discoveredSoFar.some((known) => known.id === `tool:${entry.tool.name}`))
+      .reduce((total, entry) => total + counter.countBlock(entry.tool), 0);
+  const frame = (index: number, parts: ReadonlyArray<readonly HindsightUnit[]>): HindsightUnit | null => {
+    const wire = context.wireTokens?.[index];
+    if (wire === undefined) return null;
+    let content = libraryTokens(discovered);
+    for (const list of parts)
+      for (const part of list) content += part.id.startsWith('frame/') ? 0 : (exact.get(part.id) ?? part.tokens);
+    const tokens = Math.max(0, wire - content - framed);
+    framed += tokens;
+    return tokens > 0 ? { id: `frame/${index}`, tokens } : null;
+  };
+  for (const turn of workload.turns) {
+    // Tools connecting at the turn (an MCP server coming up) arrive before its user message.
+    discover(turn.connectedTools, `t${turn.turn}/connect`, history);
+    const userMessage = [
+      // An image costs what the wire's own rule says (Gemini a fixed count per image, DeepSeek a
+      // text placeholder, Anthropic by pixels): counted as none here, it reaches the oracle through
+      // the wire's framing count, as the provider counts it.
+      ...turn.images.map((_, index) => ({ id: `t${turn.turn}/image/${index}`, tokens: 0 })),
+      textUnit(`t${turn.turn}/user`, turn.user),
+    ];
+    const turnTail: HindsightUnit[] = [];
+    if (turn.tail.skills.length > 0) {
+      const text = turn.tail.skills.map((name) => skillBlockText(workload, name)).join('\n');
+      turnTail.push(textUnit(`t${turn.turn}/tail/skills`, text));
+    }
+    if (turn.tail.memoryRecall) turnTail.push(textUnit(`t${turn.turn}/tail/recall`, turn.tail.memoryRecall.trimEnd()));
+    if (turn.tail.workingContext) turnTail.push(textUnit(`t${turn.turn}/tail/context`, turn.tail.workingContext.trimEnd()));
+    // The clock as every strategy renders it (`timeText`), joinable text like the rest of the tail.
+    const clockAt = (at: number) => (turn.tail.time ? textUnit(`clock@${at}`, timeText(at)) : null);
+    let earlierHistory = [...history];
+    const turnHistory: HindsightUnit[] = [];
+    for (const step of turn.steps) {
+      const index = requests.length;
+      const framing = frame(index, [tools, [...discovered], statics, earlierHistory, userMessage, turnHistory]);
+      if (framing && index === 0) statics.push(framing);
+      else if (framing && step === turn.steps[0]) {
+        history.push(framing);
+        earlierHistory = [...history];
+      } else if (framing) turnHistory.push(framing);
+      requests.push({
+        turn: turn.turn,
+        step: step.step,
+        at: step.at,
+        model: models[turn.turn - 1] ?? context.model,
+        tools,
+        discoveredTools: [...discovered],
+        statics,
+        earlierHistory,
+        userMessage,
+        turnHistory: [...turnHistory],
+        turnTail,
+        clockNow: clockAt(step.at),
+        clockAtTurnStart: clockAt(turn.at),
+      });
+      const prefix = `t${turn.turn}/s${step.step}`;
+      // Earlier reasoning reaches the wire only where the provider sends it back (DeepSeek: the
+      // reasoning of tool-call turns). Elsewhere it is dropped, or sent only with a signature:
+      // counted as none, a signed block still reaches the oracle through the wire's framing count.
+      const reasoningSent = resendsToolTurnReasoning && step.reply.some((block) => block.type === 'tool_use');
+      step.reply.forEach((block, index) => {
+        const reasoning = block.type === 'thinking' || block.type === 'redacted_thinking';
+        const id = `${prefix}/reply/${index}`;
+        const unseen = (reasoning && !reasoningSent) || (block.type === 'tool_use' && !visible.toolCalls);
+        turnHistory.push(unseen ? { id, tokens: 0 } : blockUnit(id, block));
+      });
+      const skillLoadIds = new Map<string, string>();
+      for (const block of step.reply) {
+        if (block.type === 'tool_use' && step.skillLoads.includes(String(block.input.name))) {
+          skillLoadIds.set(block.id, String(block.input.name));
+        }
+      }
+      step.toolResults.forEach((result, index) => {
+        const skill = skillLoadIds.get(result.toolUseId);
+        if (skill !== undefined && loadedSkills.has(skill)) {
+          turnHistory.push({ id: `${prefix}/result/${index}/reload`, tokens: 0 });
+          return;
+        }
+        if (skill !== undefined) loadedSkills.add(skill);
+        turnHistory.push(blockUnit(`${prefix}/result/${index}`, result));
+      });
+      discover(step.discoveredTools, prefix, turnHistory);
+    }
+    history.push(...userMessage, ...turnHistory);
+  }
+  return { workload: workload.name, provider: context.provider, requests };
+}
