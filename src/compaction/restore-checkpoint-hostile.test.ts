@@ -35,7 +35,7 @@ describe('restoreCheckpoint with an invalid pipelineState (#21 old failure)', ()
     const error = await pipeline.restoreCheckpoint(id).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).path).toBe(`checkpoint ${id}${field}`);
-    expect(pipeline.liveSessions).toBe(0);
+    expect((pipeline as unknown as { liveSessions: number }).liveSessions).toBe(0);
   });
 
   it('refuses a pipelineState that is not an object at all (null, a list)', async () => {
