@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
@@ -66,6 +67,12 @@ export interface ProxyOptions {
    */
   maxPlanModelBytes?: number;
   /**
+   * This proxy's name in session ids (`<conversation>@<provider>-<instance>`) [6 random hex
+   * digits per proxy]: two proxies writing one trace store never share a session. Give a fixed
+   * name to keep session ids across restarts (only one proxy at a time may then use it).
+   */
+  instance?: string;
+  /**
    * Answer only requests whose `Host` names this machine (127.0.0.1, localhost, [::1]) [true]:
    * a web page whose domain was rebound to 127.0.0.1 gets 403. `startProxy` turns it off only
    * for a non-loopback binding the operator allowed.
@@ -132,6 +139,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const hostGuard = options.hostGuard ?? true;
+  const instance = options.instance ?? randomBytes(3).toString('hex');
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   // One counter per rule set for every conversation's detector and plan models (their memos are shared).
@@ -291,7 +299,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   function warnUnplanned(reason: string, route: WireRoute, body: JsonRecord | null, header: string | null, at: number): void {
     let sessionId = UNPLANNED_SESSION;
     try {
-      if (body) sessionId = conversationKey(route, body, header).id;
+      if (body) sessionId = sessionIdOf(conversationKey(route, body, header).id, providerOf(route));
     } catch {
       // A body too deep to hash: the warning goes to the proxy's own session.
     }
@@ -299,8 +307,15 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     options.onWarning?.(`cachet proxy --plan: ${reason}: forwarded unchanged`);
   }
 
+  /** A conversation's session: its key, its provider (clients of two APIs never share one) and this proxy. */
+  function sessionIdOf(key: string, provider: ProviderId): string {
+    return `${key}@${provider}-${instance}`;
+  }
+
   function conversationOf(route: WireRoute, body: JsonRecord, header: string | null): Conversation {
-    return tracker.get(conversationKey(route, body, header).id, providerOf(route));
+    const key = conversationKey(route, body, header).id;
+    const provider = providerOf(route);
+    return tracker.get(sessionIdOf(key, provider), provider, key);
   }
 
   function record(
