@@ -10,6 +10,8 @@ export interface EmulateCommandOptions {
   port: number;
   host: string;
   script?: string;
+  /** `--allow-remote`: required for a non-loopback `--host`. */
+  allowRemote?: boolean;
 }
 
 const EMULATED: readonly EmulatedProvider[] = ['anthropic', 'openai', 'openrouter', 'all'];
@@ -40,6 +42,7 @@ export function registerEmulateCommand(program: Command): Command {
     .option('--provider <provider>', `API to serve (${EMULATED.join(', ')})`, oneOf(EMULATED), 'all')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8790)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--allow-remote', 'accept a --host other machines can reach')
     .option('--script <file>', 'JSON reply script: {"replies":[{"text":"…","toolCalls":[{"name":"…","input":{}}]}]}')
     .action(async (options: EmulateCommandOptions) => {
       await runEmulate(options);
@@ -57,7 +60,14 @@ export async function runEmulate(
     HTTP_PEERS,
     'cachet emulate',
   );
-  const emulator = await startEmulator({ provider: options.provider, port: options.port, host: options.host, replies });
+  const emulator = await startEmulator({
+    provider: options.provider,
+    port: options.port,
+    host: options.host,
+    replies,
+    ...(options.allowRemote ? { allowRemote: true } : {}),
+    onWarning: (message) => process.stderr.write(`${message}\n`),
+  });
   output(
     `cachet emulate: ${options.provider} on ${emulator.url}${options.script ? ` (script ${options.script}, ${replies.length} replies)` : ''}`,
   );

@@ -63,3 +63,35 @@ describe('cachet proxy --upstream with user:password@', () => {
     expect(JSON.stringify(caught)).not.toContain(SECRET);
   });
 });
+
+describe('cachet proxy --host', () => {
+  it('refuses an interface other machines can reach without --allow-remote, in one line, before opening the store', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'cachet-host-'));
+    const db = join(directory, 'traces.db');
+    const lines: string[] = [];
+    const code = await main(['proxy', '--upstream', 'anthropic', '--host', '0.0.0.0', '--port', '0', '--db', db], {
+      out: (text) => lines.push(text),
+      err: (text) => lines.push(text),
+      errIsTty: false,
+    });
+    expect(code).not.toBe(0);
+    expect(lines.join('')).toMatch(/^error: cachet proxy: refusing to listen on 0\.0\.0\.0.*--allow-remote.*\n$/);
+    expect(existsSync(db)).toBe(false);
+  });
+});
+
+describe('cachet serve --db', () => {
+  it('refuses a path where no trace store exists instead of creating an empty one', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'cachet-serve-db-'));
+    const typo = join(directory, 'tarces.db');
+    const lines: string[] = [];
+    const code = await main(['serve', '--db', typo, '--port', '0'], {
+      out: (text) => lines.push(text),
+      err: (text) => lines.push(text),
+      errIsTty: false,
+    });
+    expect(code).not.toBe(0);
+    expect(lines.join('')).toContain(`--db ${typo}: no trace store there`);
+    expect(existsSync(typo)).toBe(false);
+  });
+});

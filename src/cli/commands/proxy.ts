@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
+import { checkListenHost } from '../../gateway/listen-policy.js';
 import type { PlanOptions } from '../../gateway/proxy/plan-cache-fields.js';
 import { printableUpstream, resolveUpstream } from '../../gateway/proxy/wire-route.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
@@ -25,6 +26,8 @@ export interface ProxyCommandOptions {
   capture?: string;
   timeout: number;
   maxBody: number;
+  /** `--allow-remote`: required for a non-loopback `--host`. */
+  allowRemote?: boolean;
 }
 
 /**
@@ -53,6 +56,7 @@ export function registerProxyCommand(program: Command): Command {
     .requiredOption('--upstream <name|url>', 'anthropic, openai, openrouter or an http(s) base URL', parseUpstream)
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8787)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--allow-remote', 'accept a --host other machines can reach (requests and API keys then cross the network)')
     .option('--plan', "rewrite cache fields (never content) with Cachet's plan")
     .option('--ttl <ttl>', 'TTL of planned Anthropic breakpoints (5m, 1h)', oneOf(['5m', '1h'] as const), '5m')
     .option(
@@ -81,10 +85,16 @@ export async function runProxy(
   output: { out: (line: string) => void; err: (line: string) => void } = { out: console.log, err: console.error },
 ): Promise<() => Promise<void>> {
   const { startProxy } = await loadWithPeers(() => import('../../gateway/proxy/start-proxy.js'), HTTP_PEERS, 'cachet proxy');
+  // Refused before the store is opened: a refused start leaves nothing behind.
+  checkListenHost('cachet proxy', options.host, options.allowRemote ?? false);
   const store = await openTraceStore(options.db);
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, {
     onError: (error) => output.err(`cachet proxy: trace store write failed, will retry: ${(error as Error).message}`),
+    onDeadLetter: (event, reason) =>
+      output.err(
+        `cachet proxy: ${event.type} of session ${event.sessionId} was refused by the store (kept in dead letters): ${reason}`,
+      ),
   });
   const captureFile = options.capture ? createWriteStream(options.capture, { flags: 'a' }) : null;
   captureFile?.on('error', (error) => output.err(`cachet proxy: capture file: ${error.message}`));
@@ -100,6 +110,7 @@ export async function runProxy(
     upstream: options.upstream,
     port: options.port,
     host: options.host,
+    ...(options.allowRemote ? { allowRemote: true } : {}),
     bus,
     timeoutMs: options.timeout,
     maxBodyBytes: options.maxBody,

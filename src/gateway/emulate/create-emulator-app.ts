@@ -3,6 +3,7 @@ import { findJsonProblem } from '../../model/json-value-check.js';
 import { joinPath } from '../../model/validate.js';
 import { honoCore } from '../../server/http-peers.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
+import { isLoopbackHostHeader } from '../listen-policy.js';
 import { answerAnthropic, anthropicError } from './anthropic-emulator.js';
 import { type EmulatorResponse, toResponse } from './emulator-response.js';
 import { createEmulatorState } from './emulator-state.js';
@@ -15,6 +16,11 @@ import type { ResponsesStoreStats } from './responses-store.js';
 export type EmulatedProvider = 'anthropic' | 'openai' | 'openrouter' | 'all';
 
 export interface EmulatorOptions {
+  /**
+   * Answer only requests whose `Host` names this machine (127.0.0.1, localhost, [::1]) [true];
+   * `startEmulator` turns it off only for a non-loopback binding the operator allowed.
+   */
+  hostGuard?: boolean;
   /** [all] `anthropic`: /v1/messages; `openai`: /v1/chat/completions and /v1/responses; `openrouter`: /api/v1/chat/completions. */
   provider?: EmulatedProvider;
   /** Replies in request order; afterwards (or without a script) a deterministic echo. */
@@ -84,6 +90,9 @@ export function createEmulatorApp(options: EmulatorOptions = {}): {
     app.post(path, async (context) => {
       const error = (status: number, type: string, message: string) =>
         toResponse(surface === 'anthropic' ? anthropicError(status, type, message) : openAIError(status, type, message));
+      if ((options.hostGuard ?? true) && !isLoopbackHostHeader(context.req.header('host') ?? new URL(context.req.url).host)) {
+        return error(403, 'permission_error', 'this emulator answers only Host: 127.0.0.1, localhost or [::1]');
+      }
       if (options.apiKey !== undefined && keyOf(context.req.raw.headers) !== options.apiKey) {
         return error(401, 'authentication_error', 'invalid x-api-key');
       }

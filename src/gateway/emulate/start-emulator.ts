@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { nodeServe } from '../../server/http-peers.js';
+import { checkListenHost } from '../listen-policy.js';
 import { createEmulatorApp, type EmulatorOptions, type EmulatorStats, type ReceivedRequest } from './create-emulator-app.js';
 
 export interface StartEmulatorOptions extends EmulatorOptions {
@@ -7,6 +8,9 @@ export interface StartEmulatorOptions extends EmulatorOptions {
   port?: number;
   /** [127.0.0.1] */
   host?: string;
+  /** Required to listen on an interface other machines can reach; then any `Host` is answered and `onWarning` hears why. */
+  allowRemote?: boolean;
+  onWarning?: (message: string) => void;
 }
 
 export interface RunningEmulator {
@@ -32,25 +36,25 @@ export interface RunningEmulator {
  * await emulator.close();
  */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
-  const { app, received, stats } = createEmulatorApp(options);
+  const host = options.host ?? '127.0.0.1';
+  const { warning } = checkListenHost('cachet emulate', host, options.allowRemote ?? false);
+  if (warning) options.onWarning?.(warning);
+  const { app, received, stats } = createEmulatorApp({ ...options, hostGuard: options.hostGuard ?? warning === null });
   return new Promise((resolve, reject) => {
     const serve = nodeServe('the emulator (startEmulator)');
-    const server = serve(
-      { fetch: app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
-      (info: AddressInfo) => {
-        resolve({
-          url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
-          port: info.port,
-          received,
-          stats,
-          close: () =>
-            new Promise<void>((done) => {
-              server.close(() => done());
-              (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-            }),
-        });
-      },
-    );
+    const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, (info: AddressInfo) => {
+      resolve({
+        url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
+        port: info.port,
+        received,
+        stats,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
+      });
+    });
     server.once('error', reject);
   });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
@@ -14,6 +15,8 @@ import type { StreamReader, StreamSummary } from '../../providers/shared/stream-
 import { honoCore } from '../../server/http-peers.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
+import { causeLine, guardClientStream } from '../client-stream.js';
+import { isLoopbackHostHeader } from '../listen-policy.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import {
@@ -63,6 +66,18 @@ export interface ProxyOptions {
    * conversation is charged twice its last body (two models, each holding one normalized copy).
    */
   maxPlanModelBytes?: number;
+  /**
+   * This proxy's name in session ids (`<conversation>@<provider>-<instance>`) [6 random hex
+   * digits per proxy]: two proxies writing one trace store never share a session. Give a fixed
+   * name to keep session ids across restarts (only one proxy at a time may then use it).
+   */
+  instance?: string;
+  /**
+   * Answer only requests whose `Host` names this machine (127.0.0.1, localhost, [::1]) [true]:
+   * a web page whose domain was rebound to 127.0.0.1 gets 403. `startProxy` turns it off only
+   * for a non-loopback binding the operator allowed.
+   */
+  hostGuard?: boolean;
   /** A note for the operator (a body `--plan` forwarded unchanged); also published as `warning.raised`. */
   onWarning?: (message: string) => void;
   /** A failure while recording an exchange (the client's reply is never affected). */
@@ -99,6 +114,9 @@ export interface ProxyStats {
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 600_000;
 const decoder = new TextDecoder();
+const FORBIDDEN_HOST_MESSAGE =
+  'this proxy answers only Host: 127.0.0.1, localhost or [::1]; start it with --allow-remote on another interface to serve other names';
+
 /** Session of proxy warnings that belong to no conversation (a body too deep to identify). */
 const UNPLANNED_SESSION = 'cachet-proxy';
 
@@ -120,6 +138,8 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const hostGuard = options.hostGuard ?? true;
+  const instance = options.instance ?? randomBytes(3).toString('hex');
   const plan = options.plan === true ? {} : options.plan || null;
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   // One counter per rule set for every conversation's detector and plan models (their memos are shared).
@@ -144,6 +164,9 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     const request = context.req.raw;
     const url = new URL(request.url);
     const route = wireRouteOf(request.method, url.pathname);
+    if (hostGuard && !isLoopbackHostHeader(request.headers.get('host') ?? url.host)) {
+      return proxyErrorResponse(route, 'forbidden-host', FORBIDDEN_HOST_MESSAGE);
+    }
     let bytes: Uint8Array<ArrayBuffer> | null = null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       bytes = await readLimited(request, maxBodyBytes);
@@ -192,7 +215,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       request.signal.removeEventListener('abort', abortFromClient);
       if (timedOut) return proxyErrorResponse(route, 'upstream-timeout', `the upstream sent no response within ${timeoutMs} ms`);
       if (request.signal.aborted) return new Response(null, { status: 499 });
-      return proxyErrorResponse(route, 'upstream-unreachable', `the upstream could not be reached (${causeOf(error)})`);
+      return proxyErrorResponse(route, 'upstream-unreachable', `the upstream could not be reached (${causeLine(error)})`);
     } finally {
       clearTimeout(timer);
     }
@@ -241,7 +264,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       } catch (error) {
         request.signal.removeEventListener('abort', abortFromClient);
         if (request.signal.aborted) return new Response(null, { status: 499 });
-        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeOf(error)})`);
+        return proxyErrorResponse(route, 'bad-upstream', `the upstream reply broke off (${causeLine(error)})`);
       }
       track(
         (async () => {
@@ -260,14 +283,23 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         recordWhenRead(summary);
       }),
     );
-    return new Response(toClient, { status, statusText: upstream.statusText, headers });
+    const onBreak = (error: unknown, bytesSent: number) =>
+      options.onWarning?.(
+        `cachet proxy: the upstream's reply broke off after ${bytesSent} bytes (${causeLine(error)}); the client's connection was closed`,
+      );
+    const outgoing = (context.env as { outgoing?: { destroy(error?: Error): void } } | undefined)?.outgoing;
+    return new Response(guardClientStream(toClient, onBreak, outgoing), {
+      status,
+      statusText: upstream.statusText,
+      headers,
+    });
   });
 
   /** A body `--plan` could not edit safely goes out as it came; the trace says why. */
   function warnUnplanned(reason: string, route: WireRoute, body: JsonRecord | null, header: string | null, at: number): void {
     let sessionId = UNPLANNED_SESSION;
     try {
-      if (body) sessionId = conversationKey(route, body, header).id;
+      if (body) sessionId = sessionIdOf(conversationKey(route, body, header).id, providerOf(route));
     } catch {
       // A body too deep to hash: the warning goes to the proxy's own session.
     }
@@ -275,8 +307,15 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     options.onWarning?.(`cachet proxy --plan: ${reason}: forwarded unchanged`);
   }
 
+  /** A conversation's session: its key, its provider (clients of two APIs never share one) and this proxy. */
+  function sessionIdOf(key: string, provider: ProviderId): string {
+    return `${key}@${provider}-${instance}`;
+  }
+
   function conversationOf(route: WireRoute, body: JsonRecord, header: string | null): Conversation {
-    return tracker.get(conversationKey(route, body, header).id, providerOf(route));
+    const key = conversationKey(route, body, header).id;
+    const provider = providerOf(route);
+    return tracker.get(sessionIdOf(key, provider), provider, key);
   }
 
   function record(
@@ -563,9 +602,4 @@ function parseJson(bytes: Uint8Array): JsonRecord | null {
   } catch {
     return null;
   }
-}
-
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

@@ -1,13 +1,30 @@
 import type { WireRoute } from './wire-route.js';
 
 /** Why the proxy answered instead of the upstream. */
-export type ProxyFailure = 'body-too-large' | 'upstream-unreachable' | 'upstream-timeout' | 'bad-upstream';
+export type ProxyFailure = 'body-too-large' | 'upstream-unreachable' | 'upstream-timeout' | 'bad-upstream' | 'forbidden-host';
 
 const STATUS: Record<ProxyFailure, number> = {
   'body-too-large': 413,
   'upstream-unreachable': 502,
   'upstream-timeout': 504,
   'bad-upstream': 502,
+  'forbidden-host': 403,
+};
+
+const ANTHROPIC_TYPE: Record<ProxyFailure, string> = {
+  'body-too-large': 'request_too_large',
+  'upstream-unreachable': 'api_error',
+  'upstream-timeout': 'api_error',
+  'bad-upstream': 'api_error',
+  'forbidden-host': 'permission_error',
+};
+
+const OPENAI_TYPE: Record<ProxyFailure, string> = {
+  'body-too-large': 'invalid_request_error',
+  'upstream-unreachable': 'server_error',
+  'upstream-timeout': 'server_error',
+  'bad-upstream': 'server_error',
+  'forbidden-host': 'invalid_request_error',
 };
 
 /**
@@ -19,11 +36,11 @@ export function proxyErrorResponse(route: WireRoute | null, failure: ProxyFailur
   const text = `cachet proxy: ${message}`;
   const body =
     route === 'anthropic'
-      ? { type: 'error', error: { type: failure === 'body-too-large' ? 'request_too_large' : 'api_error', message: text } }
+      ? { type: 'error', error: { type: ANTHROPIC_TYPE[failure], message: text } }
       : {
           error: {
             message: text,
-            type: failure === 'body-too-large' ? 'invalid_request_error' : 'server_error',
+            type: OPENAI_TYPE[failure],
             param: null,
             code: failure.replaceAll('-', '_'),
           },

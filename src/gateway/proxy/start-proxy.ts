@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { nodeServe } from '../../server/http-peers.js';
+import { checkListenHost } from '../listen-policy.js';
 import { createProxyApp, type ProxyOptions, type ProxyStats } from './create-proxy-app.js';
 
 export interface StartProxyOptions extends ProxyOptions {
@@ -7,6 +8,11 @@ export interface StartProxyOptions extends ProxyOptions {
   port?: number;
   /** [127.0.0.1] */
   host?: string;
+  /**
+   * Required to listen on an interface other machines can reach (`0.0.0.0`, a LAN address): the
+   * proxy then answers any `Host`, and a warning goes to `onWarning`. Without it such a `host` is refused.
+   */
+  allowRemote?: boolean;
 }
 
 export interface RunningProxy {
@@ -30,28 +36,30 @@ export interface RunningProxy {
  * const client = new Anthropic({ baseURL: proxy.url });
  */
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
-  const proxy = createProxyApp(options);
+  const host = options.host ?? '127.0.0.1';
+  const { warning } = checkListenHost('cachet proxy', host, options.allowRemote ?? false);
+  if (warning) options.onWarning?.(warning);
+  const proxy = createProxyApp({ ...options, hostGuard: options.hostGuard ?? warning === null });
   return new Promise((resolve, reject) => {
     const serve = nodeServe('the proxy (startProxy)');
-    const server = serve(
-      { fetch: proxy.app.fetch, hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
-      (info: AddressInfo) => {
-        resolve({
-          url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
-          port: info.port,
-          settled: proxy.settled,
-          judgingDropped: proxy.judgingDropped,
-          stats: proxy.stats,
-          close: async () => {
-            await new Promise<void>((done) => {
-              server.close(() => done());
-              (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-            });
-            await proxy.settled();
-          },
-        });
-      },
+    const server = serve({ fetch: proxy.app.fetch, hostname: host, port: options.port ?? 0 }, (info: AddressInfo) => {
+      resolve({
+        url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
+        port: info.port,
+        settled: proxy.settled,
+        judgingDropped: proxy.judgingDropped,
+        stats: proxy.stats,
+        close: async () => {
+          await new Promise<void>((done) => {
+            server.close(() => done());
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          });
+          await proxy.settled();
+        },
+      });
+    });
+    server.once('error', (error: Error) =>
+      reject(new Error(`cachet proxy: cannot listen on ${host}:${options.port ?? 0}: ${error.message}`)),
     );
-    server.once('error', reject);
   });
 }

