@@ -22,10 +22,26 @@ const GENAI_PROVIDER: Readonly<Record<string, string>> = { amazon: 'aws' };
 
 export const GENAI_PRICES_SOURCE = '@pydantic/genai-prices (bundled data)';
 
-let loaded: GenaiPrices | null = null;
-function genaiPrices(): GenaiPrices {
-  loaded ??= createRequire(import.meta.url)('@pydantic/genai-prices') as GenaiPrices;
+let loaded: GenaiPrices | null | undefined;
+/**
+ * The package, or null when it is not installed (a checkout whose node_modules predates the
+ * dependency): the fallback is then unavailable and unknown models stay unpriced, as before it.
+ */
+function genaiPrices(): GenaiPrices | null {
+  if (loaded !== undefined) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('@pydantic/genai-prices') as GenaiPrices;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    loaded = null;
+  }
   return loaded;
+}
+
+/** Whether the genai-prices package is installed (the fallback and the cross-check need it). */
+export function genaiPricesAvailable(): boolean {
+  return genaiPrices() !== null;
 }
 
 function base(value: TieredValue): number | undefined {
@@ -70,7 +86,7 @@ function rates(prices: Record<string, TieredValue>, pick: (value: TieredValue) =
  * genaiPriceRow('google', 'gemini-3.5-flash')?.cacheReadPerMTok; // 0.15
  */
 export function genaiPriceRow(vendor: string, model: string): PriceRow | null {
-  const result = genaiPrices().calcPrice({ input_tokens: 0 }, model, { providerId: GENAI_PROVIDER[vendor] ?? vendor });
+  const result = genaiPrices()?.calcPrice({ input_tokens: 0 }, model, { providerId: GENAI_PROVIDER[vendor] ?? vendor }) ?? null;
   if (!result || matchedAnotherVersion(model, result.model.id)) return null;
   const prices = result.model_price;
   const baseRates = rates(prices, base);

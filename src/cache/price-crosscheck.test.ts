@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { genaiPricesAvailable } from './genai-prices-fallback.js';
 import { crossCheckPrices } from './price-crosscheck.js';
 
 const DisagreementsFile = z.object({
@@ -14,7 +15,8 @@ const listed = DisagreementsFile.parse(
   JSON.parse(readFileSync(new URL('./price-disagreements.json', import.meta.url), 'utf8')),
 ).disagreements;
 
-describe('Cachet prices against @pydantic/genai-prices (bundled data, no network)', () => {
+// Skipped only in a checkout whose node_modules predates the dependency (run `npm install`).
+describe.skipIf(!genaiPricesAvailable())('Cachet prices against @pydantic/genai-prices (bundled data, no network)', () => {
   const result = crossCheckPrices();
 
   it("compares most of Cachet's rows (the rest are models genai-prices does not know yet)", () => {
