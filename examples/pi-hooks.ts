@@ -29,6 +29,7 @@ const context: Context = {
 };
 const reply: AssistantMessage = await complete(model, context, { apiKey: 'no-key-needed', onPayload: cachet.onPayload });
 const usage = cachet.recordUsage(reply);
-console.log(`stop: ${reply.stopReason}; read ${usage.cacheReadTokens}, wrote ${usage.cacheWrite5mTokens}`);
+// null when the reply carried no usable usage (reported to onError; never thrown).
+console.log(`stop: ${reply.stopReason}; read ${usage?.cacheReadTokens ?? '?'}, wrote ${usage?.cacheWrite5mTokens ?? '?'}`);
 console.log(runFigures(server.verdicts, server.bodies));
 await server.close();

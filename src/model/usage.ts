@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Provider usage normalized to one shape. Every figure is a token count; `raw` keeps the
  * provider's own payload so nothing reported is lost.
@@ -49,3 +51,19 @@ export function cacheWriteTokens(usage: Usage): number {
 export function totalInputTokens(usage: Usage): number {
   return usage.uncachedInputTokens + usage.cacheReadTokens + cacheWriteTokens(usage);
 }
+
+const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The figures of a `Usage` as they must be to be published or summed: whole, non-negative,
+ * finite token counts (`raw` and `cacheMissReason` are passed through as they came). Every hook
+ * that takes usage from outside (drop-ins, exporters, trace stores) checks it with this schema.
+ */
+export const usageSchema = z.object({
+  uncachedInputTokens: tokenCount,
+  cacheReadTokens: tokenCount,
+  cacheWrite5mTokens: tokenCount,
+  cacheWrite1hTokens: tokenCount,
+  outputTokens: tokenCount,
+  reasoningTokens: tokenCount,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type CachetEvent, EVENT_TYPES } from '../events/catalog.js';
 import { ValidationError } from '../model/errors.js';
+import { usageSchema } from '../model/usage.js';
 import { assertNever } from '../model/validate.js';
 
 /**
@@ -183,14 +184,6 @@ export function eventRowValues(event: CachetEvent): unknown[] {
 }
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const usageSchema = z.object({
-  uncachedInputTokens: count,
-  cacheReadTokens: count,
-  cacheWrite5mTokens: count,
-  cacheWrite1hTokens: count,
-  outputTokens: count,
-  reasoningTokens: count,
-});
 const money = z.number().finite();
 
 const eventEnvelopeSchema = z.object({

@@ -1,5 +1,4 @@
 import type { CacheBreak } from '../../cache/break/break-detector.js';
-import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { AdapterWarning } from '../../model/adapter-warning.js';
@@ -7,7 +6,8 @@ import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import { defaultConversationId, tailTexts as toTexts, turnAndStep } from '../shared/call-identity.js';
+import { defaultConversationId, turnAndStep } from '../shared/call-identity.js';
+import { type ContainedHookOptions, hookReporter } from '../shared/contained-hooks.js';
 import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
@@ -18,6 +18,8 @@ import type {
   PromptPart,
   ProviderOptionsRecord,
 } from '../shared/prompt-view.js';
+import { publishUsage } from '../shared/publish-usage.js';
+import { resolveTail } from '../shared/resolve-tail.js';
 import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
 
 /** What the middleware decided for one model call, passed to `onRequest`. */
@@ -37,7 +39,7 @@ export interface CachetCallInfo {
 }
 
 /** Options of `cachetMiddleware`. Every field is optional. */
-export interface CachetMiddlewareOptions {
+export interface CachetMiddlewareOptions extends ContainedHookOptions {
   /**
    * Identifies the conversation a call belongs to (break detection, lookback guard, OpenAI
    * `promptCacheKey`). A string, or a function of the call. A per-call
@@ -65,7 +67,10 @@ export interface CachetMiddlewareOptions {
   promptCacheRetention?: 'in_memory' | '24h';
   /** Which cache rules apply; detected from `model.provider` by default. */
   provider?: 'anthropic' | 'openai' | 'other';
-  /** Publishes `request.assembled`, `usage.recorded` and `cache.break`, session id = conversation id. */
+  /**
+   * Publishes `request.assembled`, `usage.recorded` (only usage whose figures are whole
+   * non-negative counts), `cache.break` and `warning.raised`, session id = conversation id.
+   */
   bus?: EventBus;
   onRequest?: (info: CachetCallInfo) => void;
   onUsage?: (usage: Usage, info: CachetCallInfo) => void;
@@ -126,131 +131,142 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
   const pending = new WeakMap<object, PendingCall>();
   const stateFor = (conversationId: string) => conversations.get(conversationId);
 
-  const observe = (call: PendingCall, body: unknown, usage: Usage | null) => {
-    let parsed = body;
-    if (typeof parsed === 'string') {
-      try {
-        parsed = JSON.parse(parsed);
-      } catch {
-        parsed = undefined;
-      }
-    }
+  const reporter = hookReporter('ai-sdk', options);
+
+  /** Break detection and usage for a finished call; contained: a problem here never reaches the caller. */
+  const observe = (call: PendingCall, body: unknown, readUsage: () => Usage | null, where: string) => {
     const { info } = call;
-    // The break goes out before the usage, so a span exporter sees it while the request is open.
-    if (typeof parsed === 'object' && parsed !== null) {
-      try {
+    try {
+      const read = readUsage();
+      const usage = read === null ? null : reporter.checkedUsage(read, where, info.conversationId);
+      const parsed = typeof body === 'string' ? parseJson(body) : body;
+      // The break goes out before the usage, so a span exporter sees it while the request is open.
+      if (typeof parsed === 'object' && parsed !== null) {
         const found = call.state.detector.observe(parsed, {
           at: call.at,
           turn: info.turn,
           step: info.step,
           ...(usage ? { usage } : {}),
         });
-        if (found) options.onBreak?.(found, info);
-      } catch {
-        // A body the detector cannot read (an unfamiliar gateway) must never fail the model call.
+        if (found) reporter.call(options.onBreak, 'onBreak', found, info);
       }
+      if (!usage) return;
+      reporter.call(options.onUsage, 'onUsage', usage, info);
+      publishUsage({
+        reporter,
+        where,
+        bus: options.bus,
+        conversationId: info.conversationId,
+        at: clock(),
+        turn: info.turn,
+        step: info.step,
+        model: info.model,
+        pricing: info.provider === 'anthropic' ? 'anthropic' : 'openai-chat',
+        usage,
+      });
+    } catch (error) {
+      reporter.report(error, where, info.conversationId);
     }
-    if (usage) {
-      options.onUsage?.(usage, info);
+  };
+
+  /** Cachet's layout of one call (tail, markers or cache key), remembered for the wrappers. */
+  const layOut = (params: MiddlewareCallParams, model: MiddlewareModel): MiddlewareCallParams => {
+    const provider = options.provider ?? providerOf(model.provider);
+    const cachetOptions = params.providerOptions?.cachet ?? {};
+    const conversationId =
+      stringOption(cachetOptions.conversationId, 'providerOptions.cachet.conversationId') ??
+      (typeof options.conversationId === 'function' ? options.conversationId(params) : options.conversationId) ??
+      defaultConversationId(model.modelId, params);
+    const tailTexts = [
+      ...resolveTail(() => options.tail?.(params), reporter, 'tail', conversationId),
+      ...resolveTail(() => cachetOptions.tail, reporter, 'providerOptions.cachet.tail', conversationId),
+    ];
+    const { params: withTail, tailParts } = appendTail(withoutCachetOptions(params), tailTexts, provider);
+    const state = stateFor(conversationId);
+    const { turn, step } = turnAndStep(params);
+    const info: CachetCallInfo = {
+      conversationId,
+      provider,
+      model: model.modelId,
+      turn,
+      step,
+      breakpoints: [],
+      promptCacheKey: null,
+      warnings: [],
+    };
+    let output = withTail;
+    if (provider === 'anthropic') {
+      const planned = planPromptBreakpoints({
+        params: withTail,
+        modelId: model.modelId,
+        tailMessageParts: tailParts,
+        previous: state.previous,
+        ttl,
+        existingMarkers,
+        counter,
+        ...(options.models ? { models: options.models } : {}),
+      });
+      output = planned.params;
+      state.previous = planned.plan.cacheState;
+      info.breakpoints = planned.plan.breakpoints.map(({ path, zone, ttl: markerTtl, reason }) => ({
+        path,
+        zone,
+        ttl: markerTtl,
+        reason,
+      }));
+      info.warnings = planned.plan.warnings;
       if (options.bus) {
-        const provider = info.provider === 'anthropic' ? 'anthropic' : 'openai-chat';
-        options.bus.emit('usage.recorded', info.conversationId, clock(), {
-          turn: info.turn,
-          step: info.step,
-          model: info.model,
-          usage,
-          costUsd: costOf(usage, provider, info.model).costUsd,
-          uncachedCostUsd: uncachedCostOf(usage, provider, info.model).costUsd,
+        const shared = sharedBlockCount(state.blocks, planned.blocks);
+        options.bus.emit('request.assembled', conversationId, clock(), {
+          turn,
+          step,
+          provider: 'anthropic',
+          model: model.modelId,
+          zoneTokens: planned.zoneTokens,
+          prefixHash: planned.blocks.at(-1)?.hash ?? '',
+          blockCount: planned.blocks.length,
+          sharedBlocks: shared,
+          blockHashes: planned.blocks.slice(shared),
+          breakpoints: info.breakpoints,
+          padding: null,
+          warnings: info.warnings,
         });
       }
+      state.blocks = planned.blocks;
+    } else if (provider === 'openai') {
+      const openai = output.providerOptions?.openai ?? {};
+      const promptCacheKey = typeof openai.promptCacheKey === 'string' ? openai.promptCacheKey : `cachet-${conversationId}`;
+      info.promptCacheKey = promptCacheKey;
+      output = {
+        ...output,
+        providerOptions: {
+          ...output.providerOptions,
+          openai: {
+            ...openai,
+            promptCacheKey,
+            ...(options.promptCacheRetention && openai.promptCacheRetention === undefined
+              ? { promptCacheRetention: options.promptCacheRetention }
+              : {}),
+          },
+        },
+      };
     }
+    reporter.call(options.onRequest, 'onRequest', info);
+    pending.set(output, { info, state, at: clock() });
+    return output;
   };
 
   return {
     specificationVersion: 'v3',
 
     async transformParams<P>({ params: input, model }: { type: 'generate' | 'stream'; params: P; model: MiddlewareModel }) {
-      const params = input as unknown as MiddlewareCallParams;
-      const provider = options.provider ?? providerOf(model.provider);
-      const cachetOptions = params.providerOptions?.cachet ?? {};
-      const conversationId =
-        stringOption(cachetOptions.conversationId, 'providerOptions.cachet.conversationId') ??
-        (typeof options.conversationId === 'function' ? options.conversationId(params) : options.conversationId) ??
-        defaultConversationId(model.modelId, params);
-      const tailTexts = [...toTexts(options.tail?.(params)), ...toTexts(cachetOptions.tail as string | string[] | undefined)];
-      const { params: withTail, tailParts } = appendTail(withoutCachetOptions(params), tailTexts, provider);
-      const state = stateFor(conversationId);
-      const { turn, step } = turnAndStep(params);
-      const info: CachetCallInfo = {
-        conversationId,
-        provider,
-        model: model.modelId,
-        turn,
-        step,
-        breakpoints: [],
-        promptCacheKey: null,
-        warnings: [],
-      };
-      let output = withTail;
-      if (provider === 'anthropic') {
-        const planned = planPromptBreakpoints({
-          params: withTail,
-          modelId: model.modelId,
-          tailMessageParts: tailParts,
-          previous: state.previous,
-          ttl,
-          existingMarkers,
-          counter,
-          ...(options.models ? { models: options.models } : {}),
-        });
-        output = planned.params;
-        state.previous = planned.plan.cacheState;
-        info.breakpoints = planned.plan.breakpoints.map(({ path, zone, ttl: markerTtl, reason }) => ({
-          path,
-          zone,
-          ttl: markerTtl,
-          reason,
-        }));
-        info.warnings = planned.plan.warnings;
-        if (options.bus) {
-          const shared = sharedBlockCount(state.blocks, planned.blocks);
-          options.bus.emit('request.assembled', conversationId, clock(), {
-            turn,
-            step,
-            provider: 'anthropic',
-            model: model.modelId,
-            zoneTokens: planned.zoneTokens,
-            prefixHash: planned.blocks.at(-1)?.hash ?? '',
-            blockCount: planned.blocks.length,
-            sharedBlocks: shared,
-            blockHashes: planned.blocks.slice(shared),
-            breakpoints: info.breakpoints,
-            padding: null,
-            warnings: info.warnings,
-          });
-        }
-        state.blocks = planned.blocks;
-      } else if (provider === 'openai') {
-        const openai = output.providerOptions?.openai ?? {};
-        const promptCacheKey = typeof openai.promptCacheKey === 'string' ? openai.promptCacheKey : `cachet-${conversationId}`;
-        info.promptCacheKey = promptCacheKey;
-        output = {
-          ...output,
-          providerOptions: {
-            ...output.providerOptions,
-            openai: {
-              ...openai,
-              promptCacheKey,
-              ...(options.promptCacheRetention && openai.promptCacheRetention === undefined
-                ? { promptCacheRetention: options.promptCacheRetention }
-                : {}),
-            },
-          },
-        };
+      try {
+        return layOut(input as unknown as MiddlewareCallParams, model) as unknown as P;
+      } catch (error) {
+        // Whatever went wrong, the call goes out as the caller built it.
+        reporter.report(error, 'transformParams');
+        return input;
       }
-      options.onRequest?.(info);
-      pending.set(output, { info, state, at: clock() });
-      return output as unknown as P;
     },
 
     async wrapGenerate<R>({ doGenerate, params }: { doGenerate: () => PromiseLike<R>; params: unknown; model: MiddlewareModel }) {
@@ -258,8 +274,9 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       const call = typeof params === 'object' && params !== null ? pending.get(params) : undefined;
       if (call) {
         const shaped = result as GenerateResultShape;
-        const usage = shaped.usage ? usageFromModelResult(shaped.usage, shaped.providerMetadata, call.info.provider) : null;
-        observe(call, shaped.request?.body, usage);
+        const readUsage = () =>
+          shaped.usage ? usageFromModelResult(shaped.usage, shaped.providerMetadata, call.info.provider) : null;
+        observe(call, shaped.request?.body, readUsage, 'wrapGenerate');
       }
       return result;
     },
@@ -280,15 +297,24 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       const watch = new TransformStream<unknown, unknown>({
         transform(part, controller) {
           controller.enqueue(part);
-          const shaped = part as { type?: string; usage?: ModelUsage; providerMetadata?: ProviderOptionsRecord };
-          if (shaped.type === 'finish' && shaped.usage) {
-            observe(call, body, usageFromModelResult(shaped.usage, shaped.providerMetadata, call.info.provider));
+          const shaped = part as { type?: string; usage?: ModelUsage; providerMetadata?: ProviderOptionsRecord } | null;
+          if (shaped?.type === 'finish' && shaped.usage) {
+            const { usage, providerMetadata } = shaped;
+            observe(call, body, () => usageFromModelResult(usage, providerMetadata, call.info.provider), 'wrapStream');
           }
         },
       });
       return { ...result, stream: result.stream.pipeThrough(watch) };
     },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function providerOf(provider: string): 'anthropic' | 'openai' | 'other' {

@@ -1,7 +1,6 @@
 import type { AIMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import type { CacheBreak } from '../../cache/break/break-detector.js';
-import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
@@ -11,11 +10,19 @@ import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/
 import { cacheControlMarker } from '../../providers/anthropic/place-breakpoints.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { anthropicBodyFromView } from '../shared/anthropic-body-from-view.js';
-import { defaultConversationId, tailTexts, turnAndStep } from '../shared/call-identity.js';
-import { createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { defaultConversationId, turnAndStep } from '../shared/call-identity.js';
+import { type ContainedHookOptions, type HookReporter, hookReporter } from '../shared/contained-hooks.js';
+import {
+  type ConversationState,
+  type ConversationStore,
+  createConversationStore,
+  sharedBlockCount,
+} from '../shared/conversation-store.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptPart } from '../shared/prompt-view.js';
+import { publishUsage } from '../shared/publish-usage.js';
+import { resolveTail } from '../shared/resolve-tail.js';
 import { applyLangChainMarkers, type LangChainRequestParts, langChainPromptView } from './langchain-prompt-view.js';
 import { usageFromLangChain } from './usage-from-langchain.js';
 
@@ -39,7 +46,7 @@ export interface CachetModelRequest extends LangChainRequestParts {
 }
 
 /** Options of the LangChain `cachetMiddleware`. Every field is optional. */
-export interface CachetLangChainOptions {
+export interface CachetLangChainOptions extends ContainedHookOptions {
   /** The conversation a call belongs to; default: a hash of the model, tool names and first user message. */
   conversationId?: string | ((request: CachetModelRequest) => string | undefined);
   /**
@@ -58,6 +65,7 @@ export interface CachetLangChainOptions {
    * model name, `raise` throws.
    */
   unsupportedModelBehavior?: 'ignore' | 'warn' | 'raise';
+  /** Publishes `request.assembled`, `usage.recorded` (checked usage only), `cache.break` and `warning.raised`. */
   bus?: EventBus;
   onRequest?: (info: CachetLangChainCallInfo) => void;
   onUsage?: (usage: Usage, info: CachetLangChainCallInfo) => void;
@@ -92,133 +100,175 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
   }
   const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
   const warned = new Set<string>();
+  const reporter = hookReporter('langchain', options);
+  const settings = { existingMarkers, ttl, counter, clock, reporter };
 
   return createMiddleware({
     name: 'CachetMiddleware',
     wrapModelCall: async (request, handler) => {
       const parts = request as unknown as CachetModelRequest;
-      const { provider, modelId, name } = modelOf(parts.model);
-      if (provider === 'other') {
-        if (unsupported === 'raise') throw new ValidationError('request.model', 'ChatAnthropic or ChatOpenAI', `got ${name}`);
-        if (unsupported === 'warn' && !warned.has(name)) {
-          warned.add(name);
-          console.warn(`cachetMiddleware: no cache layout for ${name}; the call is passed through`);
+      const model = modelOf(parts.model);
+      if (model.provider === 'other') {
+        if (unsupported === 'raise')
+          throw new ValidationError('request.model', 'ChatAnthropic or ChatOpenAI', `got ${model.name}`);
+        if (unsupported === 'warn' && !warned.has(model.name)) {
+          warned.add(model.name);
+          console.warn(`cachetMiddleware: no cache layout for ${model.name}; the call is passed through`);
         }
         return handler(request);
       }
-      const view = langChainPromptView(parts);
-      const conversationId =
-        (typeof options.conversationId === 'function' ? options.conversationId(parts) : options.conversationId) ??
-        defaultConversationId(modelId, view);
-      const tail = tailTexts(options.tail?.(parts));
-      const { turn, step } = turnAndStep(view);
-      const state = conversations.get(conversationId);
-      const info: CachetLangChainCallInfo = {
-        conversationId,
-        provider,
-        model: modelId,
-        turn,
-        step,
-        breakpoints: [],
-        promptCacheKey: null,
-        warnings: [],
-      };
-      const at = clock();
-      let next = request;
-      let wireView: MiddlewareCallParams | null = null;
-      if (provider === 'anthropic') {
-        const { view: withTail, tailParts } = appendTailToView(view, tail);
-        const planned = planPromptBreakpoints({
-          params: withTail,
-          modelId,
-          tailMessageParts: tailParts,
-          previous: state.previous,
-          ttl,
-          existingMarkers,
-          counter,
-          ...(options.models ? { models: options.models } : {}),
-        });
-        const marks = new Map(
-          planned.plan.breakpoints.map((breakpoint) => [breakpoint.path, cacheControlMarker(breakpoint.ttl)]),
-        );
-        const applied = applyLangChainMarkers(parts, marks, tail, 'anthropic');
-        info.breakpoints = planned.plan.breakpoints
-          .filter((breakpoint) => !applied.dropped.some((path) => breakpoint.path.startsWith(`${path}.`)))
-          .map(({ path, zone, ttl: markerTtl, reason }) => ({ path, zone, ttl: markerTtl, reason }));
-        info.warnings = [
-          ...planned.plan.warnings,
-          ...applied.dropped.map((path) =>
-            adapterWarning(
-              'marker-not-placed',
-              `no marker on the AI message at ${path}: LangChain rebuilds its tool-use blocks`,
-              path,
-            ),
-          ),
-          ...(applied.tailPlaced ? [] : [tailNotPlaced()]),
-        ];
-        state.previous = planned.plan.cacheState;
-        wireView = planned.params;
-        options.bus?.emit('request.assembled', conversationId, at, {
-          turn,
-          step,
-          provider: 'anthropic',
-          model: modelId,
-          zoneTokens: planned.zoneTokens,
-          prefixHash: planned.blocks.at(-1)?.hash ?? '',
-          blockCount: planned.blocks.length,
-          sharedBlocks: sharedBlockCount(state.blocks, planned.blocks),
-          blockHashes: planned.blocks.slice(sharedBlockCount(state.blocks, planned.blocks)),
-          breakpoints: info.breakpoints,
-          padding: null,
-          warnings: info.warnings,
-        });
-        state.blocks = planned.blocks;
-        next = {
-          ...request,
-          messages: applied.messages,
-          tools: applied.tools,
-          ...(applied.systemMessage ? { systemMessage: applied.systemMessage } : {}),
-        } as typeof request;
-      } else {
-        const settings = parts.modelSettings ?? {};
-        const promptCacheKey = typeof settings.promptCacheKey === 'string' ? settings.promptCacheKey : `cachet-${conversationId}`;
-        info.promptCacheKey = promptCacheKey;
-        const applied = applyLangChainMarkers(parts, new Map(), tail, 'openai');
-        if (!applied.tailPlaced) info.warnings = [tailNotPlaced()];
-        next = { ...request, messages: applied.messages, modelSettings: { ...settings, promptCacheKey } } as typeof request;
+      let prepared: PreparedCall | null = null;
+      try {
+        prepared = prepareCall(parts, model, options, settings, conversations);
+      } catch (error) {
+        // Whatever went wrong, the call goes out as the agent built it.
+        reporter.report(error, 'wrapModelCall');
       }
-      options.onRequest?.(info);
-      const reply = await handler(next);
-      const usage = usageFromLangChain(reply as AIMessage);
-      // The break goes out before the usage, so a span exporter sees it while the request is open.
-      if (wireView) {
-        try {
-          const found = state.detector.observe(anthropicBodyFromView(wireView, modelId), {
-            at,
-            turn,
-            step,
-            ...(usage ? { usage } : {}),
-          });
-          if (found) options.onBreak?.(found, info);
-        } catch {
-          // Break detection must never fail the agent.
-        }
-      }
-      if (usage) {
-        options.onUsage?.(usage, info);
-        const pricing = provider === 'anthropic' ? 'anthropic' : 'openai-chat';
-        options.bus?.emit('usage.recorded', conversationId, clock(), {
-          turn,
-          step,
-          model: modelId,
-          usage,
-          costUsd: costOf(usage, pricing, modelId).costUsd,
-          uncachedCostUsd: uncachedCostOf(usage, pricing, modelId).costUsd,
-        });
-      }
+      if (!prepared) return handler(request);
+      reporter.call(options.onRequest, 'onRequest', prepared.info);
+      const reply = await handler(prepared.request as typeof request);
+      observeReply(prepared, reply, options, settings);
       return reply;
     },
   });
+}
+
+interface CallSettings {
+  existingMarkers: ExistingMarkers;
+  ttl: Record<'global' | 'session' | 'history', AnthropicTtl>;
+  counter: TokenCounter;
+  clock: () => number;
+  reporter: HookReporter;
+}
+
+interface PreparedCall {
+  request: CachetModelRequest;
+  info: CachetLangChainCallInfo;
+  state: ConversationState;
+  /** The Anthropic request in Cachet's view, for break detection; null for OpenAI. */
+  wireView: MiddlewareCallParams | null;
+  at: number;
+}
+
+/** Cachet's layout of one model call: markers and tail (Anthropic) or cache key and tail (OpenAI). */
+function prepareCall(
+  parts: CachetModelRequest,
+  model: { provider: 'anthropic' | 'openai'; modelId: string },
+  options: CachetLangChainOptions,
+  settings: CallSettings,
+  conversations: ConversationStore,
+): PreparedCall {
+  const { provider, modelId } = model;
+  const view = langChainPromptView(parts);
+  const conversationId =
+    (typeof options.conversationId === 'function' ? options.conversationId(parts) : options.conversationId) ??
+    defaultConversationId(modelId, view);
+  const tail = resolveTail(() => options.tail?.(parts), settings.reporter, 'tail', conversationId);
+  const { turn, step } = turnAndStep(view);
+  const state = conversations.get(conversationId);
+  const info: CachetLangChainCallInfo = {
+    conversationId,
+    provider,
+    model: modelId,
+    turn,
+    step,
+    breakpoints: [],
+    promptCacheKey: null,
+    warnings: [],
+  };
+  const at = settings.clock();
+  if (provider === 'openai') {
+    const modelSettings = parts.modelSettings ?? {};
+    const promptCacheKey =
+      typeof modelSettings.promptCacheKey === 'string' ? modelSettings.promptCacheKey : `cachet-${conversationId}`;
+    info.promptCacheKey = promptCacheKey;
+    const applied = applyLangChainMarkers(parts, new Map(), tail, 'openai');
+    if (!applied.tailPlaced) info.warnings = [tailNotPlaced()];
+    const request = { ...parts, messages: applied.messages, modelSettings: { ...modelSettings, promptCacheKey } };
+    return { request, info, state, wireView: null, at };
+  }
+  const { view: withTail, tailParts } = appendTailToView(view, tail);
+  const planned = planPromptBreakpoints({
+    params: withTail,
+    modelId,
+    tailMessageParts: tailParts,
+    previous: state.previous,
+    ttl: settings.ttl,
+    existingMarkers: settings.existingMarkers,
+    counter: settings.counter,
+    ...(options.models ? { models: options.models } : {}),
+  });
+  const marks = new Map(planned.plan.breakpoints.map((breakpoint) => [breakpoint.path, cacheControlMarker(breakpoint.ttl)]));
+  const applied = applyLangChainMarkers(parts, marks, tail, 'anthropic');
+  info.breakpoints = planned.plan.breakpoints
+    .filter((breakpoint) => !applied.dropped.some((path) => breakpoint.path.startsWith(`${path}.`)))
+    .map(({ path, zone, ttl: markerTtl, reason }) => ({ path, zone, ttl: markerTtl, reason }));
+  info.warnings = [
+    ...planned.plan.warnings,
+    ...applied.dropped.map((path) =>
+      adapterWarning('marker-not-placed', `no marker on the AI message at ${path}: LangChain rebuilds its tool-use blocks`, path),
+    ),
+    ...(applied.tailPlaced ? [] : [tailNotPlaced()]),
+  ];
+  state.previous = planned.plan.cacheState;
+  const shared = sharedBlockCount(state.blocks, planned.blocks);
+  options.bus?.emit('request.assembled', conversationId, at, {
+    turn,
+    step,
+    provider: 'anthropic',
+    model: modelId,
+    zoneTokens: planned.zoneTokens,
+    prefixHash: planned.blocks.at(-1)?.hash ?? '',
+    blockCount: planned.blocks.length,
+    sharedBlocks: shared,
+    blockHashes: planned.blocks.slice(shared),
+    breakpoints: info.breakpoints,
+    padding: null,
+    warnings: info.warnings,
+  });
+  state.blocks = planned.blocks;
+  const request = {
+    ...parts,
+    messages: applied.messages,
+    tools: applied.tools,
+    ...(applied.systemMessage ? { systemMessage: applied.systemMessage } : {}),
+  };
+  return { request, info, state, wireView: planned.params, at };
+}
+
+/** Break detection and usage for a finished call; contained: a problem here never reaches the agent. */
+function observeReply(prepared: PreparedCall, reply: unknown, options: CachetLangChainOptions, settings: CallSettings): void {
+  const { info, reporter } = { info: prepared.info, reporter: settings.reporter };
+  try {
+    const read = usageFromLangChain(reply as AIMessage);
+    const usage = read === null ? null : reporter.checkedUsage(read, 'wrapModelCall', info.conversationId);
+    // The break goes out before the usage, so a span exporter sees it while the request is open.
+    if (prepared.wireView) {
+      const found = prepared.state.detector.observe(anthropicBodyFromView(prepared.wireView, info.model), {
+        at: prepared.at,
+        turn: info.turn,
+        step: info.step,
+        ...(usage ? { usage } : {}),
+      });
+      if (found) reporter.call(options.onBreak, 'onBreak', found, info);
+    }
+    if (!usage) return;
+    reporter.call(options.onUsage, 'onUsage', usage, info);
+    publishUsage({
+      reporter,
+      where: 'wrapModelCall',
+      bus: options.bus,
+      conversationId: info.conversationId,
+      at: settings.clock(),
+      turn: info.turn,
+      step: info.step,
+      model: info.model,
+      pricing: info.provider === 'anthropic' ? 'anthropic' : 'openai-chat',
+      usage,
+    });
+  } catch (error) {
+    reporter.report(error, 'wrapModelCall', info.conversationId);
+  }
 }
 
 function tailNotPlaced(): AdapterWarning {
@@ -228,7 +278,11 @@ function tailNotPlaced(): AdapterWarning {
   );
 }
 
-function modelOf(model: unknown): { provider: 'anthropic' | 'openai' | 'other'; modelId: string; name: string } {
+type ModelOf =
+  | { provider: 'anthropic' | 'openai'; modelId: string; name: string }
+  | { provider: 'other'; modelId: string; name: string };
+
+function modelOf(model: unknown): ModelOf {
   const record = model as {
     getName?: () => string;
     model?: unknown;
