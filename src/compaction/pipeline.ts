@@ -11,13 +11,14 @@ import { createIngestEmitter, createRequestEmitter, type StageEmit } from './emi
 import { createExtractiveSummarizer } from './extractive-summarizer.js';
 import { FileOffloadStore } from './file-offload-store.js';
 import { type IngestionStage, ingestionLimitsOf, ingestMessageStage, ingestPendingStage } from './ingestion-stage.js';
+import { judgeStage } from './judge-stage.js';
 import { runAsync, runSync } from './maybe-promise.js';
 import { type BeforeRequestContext, measureStage } from './measure-stage.js';
 import type { OffloadStore } from './offload-store.js';
 import { type CompactionOptions, type CompactionOptionsInput, resolveCompactionOptions } from './options.js';
 import { type PipelineSessionState, PipelineStates, parsePipelineState } from './pipeline-state.js';
 import { planStage } from './plan-stage.js';
-import { applyReason, emptyPlanVerdict, skipPolicy } from './skip-policy.js';
+import { emptyPlanVerdict } from './skip-policy.js';
 import type { Summarizer } from './summarizer.js';
 import { type ThinkingStyle, type ThinkingStyleRule, thinkingRuleFor } from './thinking-cleaner.js';
 import { type CompactionTool, createContextRestoreTool, createSessionNoteTool } from './tools.js';
@@ -206,7 +207,6 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     const events: CachetEvent[] = [];
     const emit = createRequestEmitter(session, now, events);
     const window = options.windowTokens;
-    const { emergency } = options.thresholds;
 
     const ingestion = yield* ingestPendingStage({ ...ingestionStage(session, emit), state, checkpointStore, now });
     const measured = measureStage({ session, state, options, counter, now, context });
@@ -263,49 +263,20 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       return finish();
     }
 
-    const { layer, saved, cost, tokensToRebill } = estimate;
-    const { steps, mandatory } = planned.plan;
+    const { layer, tokensToRebill } = estimate;
+    const { steps } = planned.plan;
     decision.layer = layer;
     decision.steps = steps;
     decision.tokensToRebill = tokensToRebill;
-    const skip = skipPolicy({
-      mandatory,
-      utilisation,
-      emergencyThreshold: emergency,
-      tokensBefore: before.total,
-      saved,
-      requestsSinceLast:
-        state.lastAppliedRequest === null ? Number.POSITIVE_INFINITY : state.requestIndex - state.lastAppliedRequest,
-      minIntervalRequests: options.minIntervalRequests,
-      minSavingShare: options.minSavingShare,
-      cacheHot,
-      pays: cost.pays,
-      breakEvenRequests: cost.breakEvenRequests,
-      tokensToRebill,
-      remainingRequests: measured.remainingRequests,
-    });
-    const reason = skip
-      ? skip.detail
-      : applyReason({
-          mandatory,
-          model: session.model,
-          utilisation,
-          emergencyThreshold: emergency,
-          cacheHot,
-          breakEvenRequests: cost.breakEvenRequests,
-          remainingRequests: measured.remainingRequests,
-          idleMs: state.lastRequestAt === null ? null : now - state.lastRequestAt,
-        });
-    emit('compaction.planned', {
-      layer,
-      utilisation,
-      tokensToRebill: cacheHot ? tokensToRebill : 0,
-      tokensSavedPerRequest: Math.max(0, saved),
-      decision: skip ? 'skip' : 'apply',
-      reason,
-      cacheState: cacheHot ? 'hot' : 'cold',
-      breakEvenRequests: Number.isFinite(cost.breakEvenRequests) ? cost.breakEvenRequests : null,
-      steps,
+    const { skip, reason } = judgeStage({
+      model: session.model,
+      state,
+      options,
+      measured,
+      planned,
+      estimate,
+      now,
+      emit,
     });
     decision.reason = reason;
     if (skip) {

@@ -202,20 +202,7 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
         };
       }
     }
-    if (context.usage) {
-      const expected = cachedTokens;
-      const read = context.usage.cacheReadTokens;
-      if (read < expected * (1 - USAGE_SHORTFALL) && expected - read >= threshold) {
-        const cause: CacheBreakCause = 'unknown';
-        return {
-          ...base,
-          cause,
-          missedTokens: expected - read,
-          explanation: `The provider read ${read} tokens where about ${expected} were cached by the previous request: ${causeSentence(cause)}.`,
-        };
-      }
-    }
-    return null;
+    return context.usage ? unexplainedShortfall(cachedTokens, context.usage.cacheReadTokens, threshold) : null;
   }
 
   const detector: BreakDetector = {
@@ -370,4 +357,20 @@ export function attachBreakDetector(
   options: Omit<BreakDetectorOptions, 'bus' | 'sessionId'> = {},
 ): BreakDetector {
   return createBreakDetector({ ...options, sessionId: session.id, ...(session.bus ? { bus: session.bus } : {}) });
+}
+
+/** A read well short of what the previous request cached, with no structural cause found: `unknown`. */
+function unexplainedShortfall(expected: number, read: number, threshold: number): Omit<CacheBreak, 'turn' | 'step'> | null {
+  if (read >= expected * (1 - USAGE_SHORTFALL) || expected - read < threshold) return null;
+  const cause: CacheBreakCause = 'unknown';
+  return {
+    zone: null,
+    path: null,
+    byteOffset: null,
+    before: null,
+    after: null,
+    cause,
+    missedTokens: expected - read,
+    explanation: `The provider read ${read} tokens where about ${expected} were cached by the previous request: ${causeSentence(cause)}.`,
+  };
 }

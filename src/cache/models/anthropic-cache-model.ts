@@ -19,6 +19,7 @@ import {
 } from '../wire/cache-rules.js';
 import { modelOf } from '../wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
+import type { NormalizedWireBody } from '../wire/wire-unit.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
 import { createPrefixHasher } from './unit-prefix.js';
 
@@ -113,88 +114,11 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
         rejected: rejection,
       });
     }
-    const positions = blockPositions(body);
     const live = (entry: Entry | undefined): boolean =>
       entry !== undefined && entry.request < requestIndex && at < entry.expiresAt;
-
-    // Reads: walk back from every breakpoint through at most 20 block positions.
-    let readEnd = -1;
-    let lookbackMissed: { entry: Entry; distance: number } | null = null;
-    let expiredInWindow: Entry | null = null;
-    for (const mark of breakpoints) {
-      let hit = -1;
-      for (let unitIndex = mark.index; unitIndex >= 0; unitIndex--) {
-        if (!body.units[unitIndex]!.block) continue;
-        const distance = positions[mark.index]! - positions[unitIndex]!;
-        const entry = entries.get(hashes[unitIndex]!);
-        if (distance >= ANTHROPIC_LOOKBACK_POSITIONS) {
-          if (entry && live(entry) && !lookbackMissed) lookbackMissed = { entry, distance };
-          continue;
-        }
-        if (entry && live(entry)) {
-          hit = unitIndex;
-          entry.expiresAt = at + ttlMs(entry.ttl);
-          break;
-        }
-        if (entry && entry.request < requestIndex && !expiredInWindow) expiredInWindow = entry;
-      }
-      readEnd = Math.max(readEnd, hit);
-    }
-    const cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
-    if (readEnd >= 0) {
-      const entry = entries.get(hashes[readEnd]!)!;
-      explanation.push(
-        `Read ${formatTokens(cacheReadTokens)} tokens from the entry ending at ${entry.path}, written ${formatAge(at - entry.writtenAt)} ago by request #${entry.request + 1} (${entry.ttl} TTL, refreshed).`,
-      );
-    }
-    if (lookbackMissed && lookbackMissed.entry.tokens > cacheReadTokens) {
-      explanation.push(
-        `An entry ending at ${lookbackMissed.entry.path} is ${lookbackMissed.distance} blocks before the nearest breakpoint: lookups search only ${ANTHROPIC_LOOKBACK_POSITIONS} positions, so it was not read.`,
-      );
-    } else {
-      lookbackMissed = null;
-    }
-    if (expiredInWindow && readEnd < 0) {
-      explanation.push(
-        `The entry ending at ${expiredInWindow.path} expired ${formatAge(at - expiredInWindow.expiresAt)} ago (${expiredInWindow.ttl} TTL).`,
-      );
-    }
-
-    // Writes: every breakpoint past the read whose prefix clears the minimum gets an entry.
-    let cacheWrite5mTokens = 0;
-    let cacheWrite1hTokens = 0;
-    let writtenUpTo = readEnd;
-    for (const mark of breakpoints) {
-      if (mark.index <= readEnd) continue;
-      const unit = body.units[mark.index]!;
-      if (cumulative[mark.index]! < floor) {
-        explanation.push(
-          `The prefix up to ${unit.path} is ${formatTokens(cumulative[mark.index]!)} tokens, below the ${formatTokens(floor)}-token minimum for ${row.family}: not cached.`,
-        );
-        continue;
-      }
-      const ttl = mark.ttl === '1h' ? '1h' : '5m';
-      const segment = cumulative[mark.index]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
-      if (ttl === '1h') cacheWrite1hTokens += segment;
-      else cacheWrite5mTokens += segment;
-      writtenUpTo = mark.index;
-      const existing = entries.get(hashes[mark.index]!);
-      if (!live(existing)) {
-        entries.set(hashes[mark.index]!, {
-          ttl,
-          writtenAt: at,
-          expiresAt: at + ttlMs(ttl),
-          request: requestIndex,
-          path: unit.path,
-          tokens: cumulative[mark.index]!,
-        });
-      }
-    }
-    if (cacheWrite5mTokens + cacheWrite1hTokens > 0) {
-      explanation.push(
-        `Wrote ${formatTokens(cacheWrite5mTokens + cacheWrite1hTokens)} tokens up to ${body.units[writtenUpTo]!.path}${cacheWrite1hTokens ? ` (${formatTokens(cacheWrite1hTokens)} with a 1-hour TTL)` : ''}.`,
-      );
-    }
+    const scan = { body, breakpoints, hashes, cumulative, entries, live, at, requestIndex, explanation };
+    const { readEnd, cacheReadTokens, lookbackMissed, expiredInWindow } = findReads(scan);
+    const { cacheWrite5mTokens, cacheWrite1hTokens } = writeEntries(scan, { readEnd, floor, family: row.family });
     if (breakpoints.length === 0) explanation.push('No cache_control breakpoint: nothing is read or written.');
     if (!counter.exact) explanation.push(`Token counts are estimates (${counter.name}); Anthropic's tokenizer is not public.`);
 
@@ -249,4 +173,114 @@ function rejectionOf(breakpoints: ReadonlyArray<{ ttl: string }>): string | null
     return 'Rejected (400): a 1-hour breakpoint follows a 5-minute one; longer TTLs must come first.';
   }
   return null;
+}
+
+/** What the read and write passes over one request's breakpoints share. */
+interface Scan {
+  body: NormalizedWireBody;
+  breakpoints: ReturnType<typeof anthropicBreakpoints>;
+  hashes: readonly string[];
+  cumulative: readonly number[];
+  entries: Map<string, Entry>;
+  live: (entry: Entry | undefined) => boolean;
+  at: number;
+  requestIndex: number;
+  explanation: string[];
+}
+
+/** Reads: walk back from every breakpoint through at most 20 block positions. */
+function findReads(scan: Scan): {
+  readEnd: number;
+  cacheReadTokens: number;
+  lookbackMissed: { entry: Entry; distance: number } | null;
+  expiredInWindow: Entry | null;
+} {
+  const { body, breakpoints, hashes, cumulative, entries, live, at, explanation, requestIndex } = scan;
+  const positions = blockPositions(body);
+  let readEnd = -1;
+  let lookbackMissed: { entry: Entry; distance: number } | null = null;
+  let expiredInWindow: Entry | null = null;
+  for (const mark of breakpoints) {
+    let hit = -1;
+    for (let unitIndex = mark.index; unitIndex >= 0; unitIndex--) {
+      if (!body.units[unitIndex]!.block) continue;
+      const distance = positions[mark.index]! - positions[unitIndex]!;
+      const entry = entries.get(hashes[unitIndex]!);
+      if (distance >= ANTHROPIC_LOOKBACK_POSITIONS) {
+        if (entry && live(entry) && !lookbackMissed) lookbackMissed = { entry, distance };
+        continue;
+      }
+      if (entry && live(entry)) {
+        hit = unitIndex;
+        entry.expiresAt = at + ttlMs(entry.ttl);
+        break;
+      }
+      if (entry && entry.request < requestIndex && !expiredInWindow) expiredInWindow = entry;
+    }
+    readEnd = Math.max(readEnd, hit);
+  }
+  const cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
+  if (readEnd >= 0) {
+    const entry = entries.get(hashes[readEnd]!)!;
+    explanation.push(
+      `Read ${formatTokens(cacheReadTokens)} tokens from the entry ending at ${entry.path}, written ${formatAge(at - entry.writtenAt)} ago by request #${entry.request + 1} (${entry.ttl} TTL, refreshed).`,
+    );
+  }
+  if (lookbackMissed && lookbackMissed.entry.tokens > cacheReadTokens) {
+    explanation.push(
+      `An entry ending at ${lookbackMissed.entry.path} is ${lookbackMissed.distance} blocks before the nearest breakpoint: lookups search only ${ANTHROPIC_LOOKBACK_POSITIONS} positions, so it was not read.`,
+    );
+  } else {
+    lookbackMissed = null;
+  }
+  if (expiredInWindow && readEnd < 0) {
+    explanation.push(
+      `The entry ending at ${expiredInWindow.path} expired ${formatAge(at - expiredInWindow.expiresAt)} ago (${expiredInWindow.ttl} TTL).`,
+    );
+  }
+  return { readEnd, cacheReadTokens, lookbackMissed, expiredInWindow };
+}
+
+/** Writes: every breakpoint past the read whose prefix clears the minimum gets an entry. */
+function writeEntries(
+  scan: Scan,
+  context: { readEnd: number; floor: number; family: string },
+): { cacheWrite5mTokens: number; cacheWrite1hTokens: number } {
+  const { body, breakpoints, hashes, cumulative, entries, live, at, explanation } = scan;
+  const { readEnd, floor } = context;
+  let cacheWrite5mTokens = 0;
+  let cacheWrite1hTokens = 0;
+  let writtenUpTo = readEnd;
+  for (const mark of breakpoints) {
+    if (mark.index <= readEnd) continue;
+    const unit = body.units[mark.index]!;
+    if (cumulative[mark.index]! < floor) {
+      explanation.push(
+        `The prefix up to ${unit.path} is ${formatTokens(cumulative[mark.index]!)} tokens, below the ${formatTokens(floor)}-token minimum for ${context.family}: not cached.`,
+      );
+      continue;
+    }
+    const ttl = mark.ttl === '1h' ? '1h' : '5m';
+    const segment = cumulative[mark.index]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
+    if (ttl === '1h') cacheWrite1hTokens += segment;
+    else cacheWrite5mTokens += segment;
+    writtenUpTo = mark.index;
+    const existing = entries.get(hashes[mark.index]!);
+    if (!live(existing)) {
+      entries.set(hashes[mark.index]!, {
+        ttl,
+        writtenAt: at,
+        expiresAt: at + ttlMs(ttl),
+        request: scan.requestIndex,
+        path: unit.path,
+        tokens: cumulative[mark.index]!,
+      });
+    }
+  }
+  if (cacheWrite5mTokens + cacheWrite1hTokens > 0) {
+    explanation.push(
+      `Wrote ${formatTokens(cacheWrite5mTokens + cacheWrite1hTokens)} tokens up to ${body.units[writtenUpTo]!.path}${cacheWrite1hTokens ? ` (${formatTokens(cacheWrite1hTokens)} with a 1-hour TTL)` : ''}.`,
+    );
+  }
+  return { cacheWrite5mTokens, cacheWrite1hTokens };
 }

@@ -100,50 +100,16 @@ export function createOpenAICacheModel(options: OpenAICacheModelOptions = {}): C
     const current: Prompt = { body, cumulative, tokens, total, writtenAt: at, expiresAt: at + lifetime, request: requestIndex };
 
     if (facts.explicitBreakpoints) {
-      const hashes = unitPrefixHashes(body);
-      const explicitLifetime = Math.max(
-        CACHE_LIFETIMES_MS.openAIExplicit,
-        retention === '24h' ? CACHE_LIFETIMES_MS.openAI24h : 0,
-      );
-      let readEnd = -1;
-      for (let unitIndex = body.units.length - 1; unitIndex >= 0; unitIndex--) {
-        const entry = explicit.get(hashes[unitIndex]!);
-        if (entry && entry.request < requestIndex && at < entry.expiresAt) {
-          readEnd = unitIndex;
-          entry.expiresAt = at + explicitLifetime;
-          readFrom = { path: entry.path, writtenAt: entry.writtenAt };
-          break;
-        }
-      }
-      cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
-      if (readFrom)
-        explanation.push(
-          `Read ${formatTokens(cacheReadTokens)} tokens up to the breakpoint at ${readFrom.path}, written ${formatAge(at - readFrom.writtenAt)} ago.`,
-        );
-      const marks = body.units.flatMap((unit, unitIndex) => (unit.breakpoint ? [unitIndex] : []));
-      const mode = body.promptCacheMode ?? 'implicit';
-      const written = mode === 'explicit' ? marks.slice(-4) : [...marks.slice(-3), body.units.length - 1];
-      let writtenUpTo = readEnd;
-      for (const mark of [...new Set(written)].sort((left, right) => left - right)) {
-        if (mark <= readEnd || mark < 0) continue;
-        if (cumulative[mark]! < facts.minimumPrefixTokens) continue;
-        cacheWrite5mTokens += cumulative[mark]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
-        writtenUpTo = mark;
-        explicit.set(hashes[mark]!, {
-          tokens: cumulative[mark]!,
-          path: body.units[mark]!.path,
-          writtenAt: at,
-          expiresAt: at + explicitLifetime,
-          request: requestIndex,
-        });
-      }
-      while (explicit.size > MAX_CONSIDERED_BREAKPOINTS) explicit.delete(explicit.keys().next().value!);
-      if (cacheWrite5mTokens > 0)
-        explanation.push(
-          `Wrote ${formatTokens(cacheWrite5mTokens)} tokens up to ${body.units[writtenUpTo]!.path} (billed 1.25×).`,
-        );
-      if (mode === 'explicit' && marks.length === 0)
-        explanation.push('prompt_cache_options.mode is explicit and the body has no breakpoint: no caching.');
+      ({ cacheReadTokens, cacheWrite5mTokens, readFrom } = judgeExplicitBreakpoints({
+        body,
+        cumulative,
+        explicit,
+        at,
+        requestIndex,
+        retention,
+        minimumPrefixTokens: facts.minimumPrefixTokens,
+        explanation,
+      }));
     } else {
       let best: { prompt: Prompt; tokens: number } | null = null;
       for (const prompt of prompts) {
@@ -270,3 +236,59 @@ function pathAtTokens(body: NormalizedWireBody, cumulative: readonly number[], t
 export const createOpenAiCacheModel = createOpenAICacheModel;
 /** @deprecated renamed `OpenAICacheModelOptions`; this alias goes in the next release. */
 export type OpenAiCacheModelOptions = OpenAICacheModelOptions;
+
+/** OpenAI's explicit `prompt_cache_breakpoint`s: read the longest live entry, write up to four new ones. */
+function judgeExplicitBreakpoints(input: {
+  body: NormalizedWireBody;
+  cumulative: readonly number[];
+  explicit: Map<string, ExplicitEntry>;
+  at: number;
+  requestIndex: number;
+  retention: string;
+  minimumPrefixTokens: number;
+  explanation: string[];
+}): { cacheReadTokens: number; cacheWrite5mTokens: number; readFrom: CacheVerdict['readFrom'] } {
+  const { body, cumulative, explicit, at, requestIndex, retention, minimumPrefixTokens, explanation } = input;
+  let readFrom: CacheVerdict['readFrom'] = null;
+  let cacheWrite5mTokens = 0;
+  const hashes = unitPrefixHashes(body);
+  const explicitLifetime = Math.max(CACHE_LIFETIMES_MS.openAIExplicit, retention === '24h' ? CACHE_LIFETIMES_MS.openAI24h : 0);
+  let readEnd = -1;
+  for (let unitIndex = body.units.length - 1; unitIndex >= 0; unitIndex--) {
+    const entry = explicit.get(hashes[unitIndex]!);
+    if (entry && entry.request < requestIndex && at < entry.expiresAt) {
+      readEnd = unitIndex;
+      entry.expiresAt = at + explicitLifetime;
+      readFrom = { path: entry.path, writtenAt: entry.writtenAt };
+      break;
+    }
+  }
+  const cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
+  if (readFrom)
+    explanation.push(
+      `Read ${formatTokens(cacheReadTokens)} tokens up to the breakpoint at ${readFrom.path}, written ${formatAge(at - readFrom.writtenAt)} ago.`,
+    );
+  const marks = body.units.flatMap((unit, unitIndex) => (unit.breakpoint ? [unitIndex] : []));
+  const mode = body.promptCacheMode ?? 'implicit';
+  const written = mode === 'explicit' ? marks.slice(-4) : [...marks.slice(-3), body.units.length - 1];
+  let writtenUpTo = readEnd;
+  for (const mark of [...new Set(written)].sort((left, right) => left - right)) {
+    if (mark <= readEnd || mark < 0) continue;
+    if (cumulative[mark]! < minimumPrefixTokens) continue;
+    cacheWrite5mTokens += cumulative[mark]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
+    writtenUpTo = mark;
+    explicit.set(hashes[mark]!, {
+      tokens: cumulative[mark]!,
+      path: body.units[mark]!.path,
+      writtenAt: at,
+      expiresAt: at + explicitLifetime,
+      request: requestIndex,
+    });
+  }
+  while (explicit.size > MAX_CONSIDERED_BREAKPOINTS) explicit.delete(explicit.keys().next().value!);
+  if (cacheWrite5mTokens > 0)
+    explanation.push(`Wrote ${formatTokens(cacheWrite5mTokens)} tokens up to ${body.units[writtenUpTo]!.path} (billed 1.25×).`);
+  if (mode === 'explicit' && marks.length === 0)
+    explanation.push('prompt_cache_options.mode is explicit and the body has no breakpoint: no caching.');
+  return { cacheReadTokens, cacheWrite5mTokens, readFrom };
+}
