@@ -1,7 +1,9 @@
+import { z } from 'zod';
+import { parseWith } from '../model/validate.js';
 import type { Session } from '../session/session.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { SessionNotes } from './session-notes.js';
-import type { StructuredSummary } from './structured-summary.js';
+import { type StructuredSummary, structuredSummarySchema } from './structured-summary.js';
 
 /** The pipeline's per-session state; archived in every checkpoint. */
 export interface PipelineSessionState {
@@ -15,6 +17,34 @@ export interface PipelineSessionState {
   carried: { userInstructions: string[]; activeErrors: Array<{ toolName: string; text: string }> };
   notes: string[];
   checkpoints: string[];
+}
+
+const count = z.number().int().nonnegative();
+const pipelineSessionStateSchema = z
+  .object({
+    lastRequestAt: z.number().finite().nullable(),
+    lastModel: z.string().nullable(),
+    requestIndex: count,
+    lastAppliedRequest: count.nullable(),
+    sentHistoryLength: count,
+    summary: structuredSummarySchema.nullable(),
+    carried: z.object({
+      userInstructions: z.array(z.string()),
+      activeErrors: z.array(z.object({ toolName: z.string(), text: z.string() })),
+    }),
+    notes: z.array(z.string()),
+    checkpoints: z.array(z.string()),
+  })
+  .strict();
+
+/**
+ * A pipeline state read back from a checkpoint, checked field by field: a checkpoint file
+ * edited or written by another version must fail here with a ValidationError naming the field
+ * (`checkpoint ckpt_….pipelineState.carried.userInstructions`), not later as a TypeError out of
+ * the tool loop.
+ */
+export function parsePipelineState(value: unknown, checkpointId: string): PipelineSessionState {
+  return parseWith(pipelineSessionStateSchema, value, `checkpoint ${checkpointId}.pipelineState`) as PipelineSessionState;
 }
 
 export function emptyPipelineState(): PipelineSessionState {

@@ -15,7 +15,7 @@ import { runAsync, runSync } from './maybe-promise.js';
 import { type BeforeRequestContext, measureStage } from './measure-stage.js';
 import type { OffloadStore } from './offload-store.js';
 import { type CompactionOptions, type CompactionOptionsInput, resolveCompactionOptions } from './options.js';
-import { type PipelineSessionState, PipelineStates } from './pipeline-state.js';
+import { type PipelineSessionState, PipelineStates, parsePipelineState } from './pipeline-state.js';
 import { planStage } from './plan-stage.js';
 import { applyReason, emptyPlanVerdict, skipPolicy } from './skip-policy.js';
 import type { Summarizer } from './summarizer.js';
@@ -181,8 +181,10 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       const checkpoint = await checkpointStore.get(checkpointId);
       if (!checkpoint)
         throw new ValidationError('checkpointId', 'the id of a stored checkpoint', `no checkpoint ${checkpointId}`);
+      // Checked before the session is rebuilt: an invalid state is refused whole, never adopted.
+      const state = parsePipelineState(structuredClone(checkpoint.pipelineState), checkpointId);
       const session = Session.fromJSON(checkpoint.session, restoreOptions);
-      states.adopt(session, structuredClone(checkpoint.pipelineState) as PipelineSessionState);
+      states.adopt(session, state);
       return session;
     },
 

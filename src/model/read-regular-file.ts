@@ -48,19 +48,8 @@ const READ_CHUNK_BYTES = 64 * 1024;
  * const text = await readRegularFile('workloads/coding-agent.yaml', { maxBytes: 16 * 1024 * 1024 });
  */
 export async function readRegularFile(file: string, options: ReadRegularFileOptions): Promise<string> {
-  let handle: FileHandle;
+  const { handle, stats } = await openRegularFile(file);
   try {
-    handle = await open(file, OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new FileReadError(file, 'not_found', 'file not found', { cause: error });
-    throw new FileReadError(file, 'unreadable', `cannot be read (${code ?? String(error)})`, { cause: error });
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) {
-      throw new FileReadError(file, 'not_regular_file', `not a regular file (${describeKind(stats)}); refused`);
-    }
     if (stats.size > options.maxBytes) {
       throw new FileReadError(file, 'too_large', tooLarge(stats.size, options.maxBytes));
     }
@@ -77,19 +66,54 @@ export async function readRegularFile(file: string, options: ReadRegularFileOpti
     }
     return Buffer.concat(chunks, total).toString('utf8');
   } catch (error) {
-    if (error instanceof CachetError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new FileReadError(file, 'unreadable', `cannot be read (${code ?? String(error)})`, { cause: error });
+    throw asFileReadError(file, error);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Open `file` for reading only if it is a regular file: a FIFO, socket, device or directory is
+ * refused before anything is read (opening does not block on a FIFO). The caller closes the
+ * handle. For reading a large file in pieces, e.g. line by line.
+ *
+ * @example
+ * const { handle, stats } = await openRegularFile('capture.jsonl');
+ * try { ... } finally { await handle.close(); }
+ */
+export async function openRegularFile(file: string): Promise<{ handle: FileHandle; stats: Stats }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new FileReadError(file, 'not_found', 'file not found', { cause: error });
+    throw new FileReadError(file, 'unreadable', `cannot be read (${code ?? String(error)})`, { cause: error });
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      throw new FileReadError(file, 'not_regular_file', `not a regular file (${describeKind(stats)}); refused`);
+    }
+    return { handle, stats };
+  } catch (error) {
+    await handle.close();
+    throw asFileReadError(file, error);
+  }
+}
+
+/** A read failure as a FileReadError naming the file (CachetErrors pass through). */
+export function asFileReadError(file: string, error: unknown): CachetError {
+  if (error instanceof CachetError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new FileReadError(file, 'unreadable', `cannot be read (${code ?? String(error)})`, { cause: error });
 }
 
 function tooLarge(size: number, maxBytes: number, grewWhileRead = false): string {
   return `${formatBytes(size)}${grewWhileRead ? ' or more (it grew while read)' : ''} is larger than the limit of ${formatBytes(maxBytes)}`;
 }
 
-function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;

@@ -53,6 +53,19 @@ describe('loading skills from directories', () => {
     await expect(loadSkill(root, join(workspace, 'outside'))).rejects.toBeInstanceOf(SkillPathError);
   });
 
+  it('refuses a nested directory such as nest/inner, as its own error text says (a plain name only)', async () => {
+    const root = join(workspace, 'skills');
+    mkdirSync(join(root, 'nest', 'inner'), { recursive: true });
+    writeFileSync(join(root, 'nest', 'inner', 'SKILL.md'), skillText('inner', 'Nested one level down.'));
+    for (const directory of ['nest/inner', 'nest\\inner', './nest', 'nest/', '.', '..', '', 'a\0b']) {
+      const error = await loadSkill({ path: root }, directory).catch((caught: unknown) => caught);
+      expect(error, directory).toBeInstanceOf(SkillPathError);
+      expect((error as Error).message).toMatch(/must be a plain name inside its root \(no path separator/);
+    }
+    // The root's listing does not see it either: only direct children are skills.
+    expect(await loadSkillsFromRoot({ path: root })).toEqual([]);
+  });
+
   it('refuses a symbolic link that resolves outside the root, naming where it points', async () => {
     mkdirSync(join(workspace, 'elsewhere', 'escape'), { recursive: true });
     writeFileSync(join(workspace, 'elsewhere', 'escape', 'SKILL.md'), skillText('escape', 'Lives elsewhere.'));

@@ -26,11 +26,11 @@ export interface LoadSkillOptions {
  */
 export async function loadSkill(root: SkillRoot, directory: string, options: LoadSkillOptions = {}): Promise<Skill> {
   const rootPath = resolve(root.path);
-  if (isAbsolute(directory) || directory.split(/[\\/]/).includes('..')) {
+  if (!isPlainName(directory)) {
     throw new SkillPathError(
       rootPath,
       directory,
-      'a skill directory must be a plain name inside its root (no absolute path, no "..")',
+      'a skill directory must be a plain name inside its root (no path separator, no absolute path, no "..")',
     );
   }
   const file = join(rootPath, directory, SKILL_FILE_NAME);
@@ -76,6 +76,16 @@ export async function loadSkillStore(roots: readonly SkillRoot[], options: LoadS
   const perRoot: Skill[][] = [];
   for (const root of roots) perRoot.push(await loadSkillsFromRoot(root, options));
   return SkillStore.fromRoots(perRoot);
+}
+
+/**
+ * One directory name directly under the root, as `loadSkillsFromRoot` lists them: not empty,
+ * not `.` or `..`, no `/` or `\\` (a nested path such as `nest/inner` is not a skill of this
+ * root), no NUL, not absolute on any platform.
+ */
+function isPlainName(directory: string): boolean {
+  if (directory === '' || directory === '.' || directory === '..') return false;
+  return !/[\\/\0]/.test(directory) && !isAbsolute(directory);
 }
 
 async function exists(path: string): Promise<boolean> {

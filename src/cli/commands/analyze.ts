@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { causeSentence } from '../../cache/break/diff-wire-bodies.js';
-import { analyzeCapture, type CaptureAnalysis } from '../../gateway/analyze/analyze-capture.js';
-import { readCapture } from '../../gateway/analyze/read-capture.js';
+import { type AnalyzedRequest, type CaptureAnalysis, CaptureAnalyzer } from '../../gateway/analyze/analyze-capture.js';
+import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
 import { formatPercent, formatTable, formatUsd } from '../format-table.js';
+import { parseCount } from './parse-port.js';
 
 export interface AnalyzeCommandOptions {
   json?: boolean;
@@ -32,7 +33,7 @@ export function registerAnalyzeCommand(program: Command): Command {
     .description('judge a capture (cachet proxy --capture, or JSONL of {at, body, usage?}) offline')
     .argument('<capture>', 'JSONL file, one request per line')
     .option('--json', 'print the whole analysis as one JSON object')
-    .option('--limit <n>', 'requests listed per conversation', (value) => Number.parseInt(value, 10), 20)
+    .option('--limit <n>', 'requests listed per conversation (0 or more)', parseCount, 20)
     .action(async (capture: string, options: AnalyzeCommandOptions) => {
       process.exitCode = await runAnalyze(capture, options);
     });
@@ -44,9 +45,14 @@ export async function runAnalyze(
   options: AnalyzeCommandOptions = {},
   output: AnalyzeOutput = { out: (line) => console.log(line), err: (line) => console.error(line) },
 ): Promise<number> {
+  const limit = options.limit ?? 20;
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    output.err(`cachet analyze: --limit: expected a whole number from 0, got ${limit}`);
+    return ANALYZE_BAD_INPUT_EXIT_CODE;
+  }
   let analysis: CaptureAnalysis;
   try {
-    analysis = analyzeCapture(await readCapture(path));
+    analysis = await analyzeFile(path, options.json ? Number.POSITIVE_INFINITY : limit);
   } catch (error) {
     output.err(`cachet analyze: ${error instanceof Error ? error.message : String(error)}`);
     return error instanceof CachetError ? ANALYZE_BAD_INPUT_EXIT_CODE : 1;
@@ -55,8 +61,26 @@ export async function runAnalyze(
     output.out(JSON.stringify(analysis));
     return 0;
   }
-  for (const line of formatAnalysis(analysis, options.limit ?? 20)) output.out(line);
+  for (const line of formatAnalysis(analysis, limit)) output.out(line);
   return 0;
+}
+
+/**
+ * Stream the capture through the analyzer line by line (memory bounded by the conversations,
+ * not the file), keeping `keep` request rows per conversation. A request the analysis
+ * refuses (a Gemini body, an unknown provider) is reported with its file and line.
+ */
+async function analyzeFile(path: string, keep: number): Promise<CaptureAnalysis> {
+  const analyzer = new CaptureAnalyzer({ keepRequestsPerConversation: keep });
+  for await (const { request, line } of readCaptureLines(path)) {
+    try {
+      analyzer.add(request);
+    } catch (error) {
+      if (error instanceof CachetError && !(error instanceof CaptureError)) throw new CaptureError(path, line, error.message);
+      throw error;
+    }
+  }
+  return analyzer.finish();
 }
 
 /** The text report: totals, then per conversation its figures, requests and top causes. */
@@ -65,27 +89,33 @@ function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
   const lines = [
     `${totals.requests} requests in ${analysis.conversations.length} conversations: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${formatUsd(totals.plannedCostUsd)})`,
   ];
+  // Grouped once: filtering every request per conversation made the report quadratic.
+  const byConversation = new Map<string, AnalyzedRequest[]>();
+  for (const request of analysis.requests) {
+    const list = byConversation.get(request.conversation);
+    if (list) list.push(request);
+    else byConversation.set(request.conversation, [request]);
+  }
   for (const conversation of analysis.conversations) {
     lines.push('');
     lines.push(
       `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${conversation.requests} requests, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}`,
     );
-    const requests = analysis.requests.filter((request) => request.conversation === conversation.id);
-    const rows = requests
-      .slice(0, limit)
-      .map((request) => [
-        String(request.index),
-        request.readTokens.toLocaleString('en-US'),
-        request.writeTokens.toLocaleString('en-US'),
-        request.uncachedTokens.toLocaleString('en-US'),
-        formatUsd(request.costUsd),
-        request.missCause ?? '',
-        request.changed
-          ? `${request.changed.path} @${request.changed.byteOffset}${request.changed.cacheImpact > 0 ? '' : ' (not cached)'}`
-          : '',
-      ]);
+    const requests = byConversation.get(conversation.id) ?? [];
+    const rows = requests.slice(0, limit).map((request) => [
+      // Numbered from 1, as a person counts the capture's requests (`index` in --json is from 0).
+      String(request.index + 1),
+      request.readTokens.toLocaleString('en-US'),
+      request.writeTokens.toLocaleString('en-US'),
+      request.uncachedTokens.toLocaleString('en-US'),
+      formatUsd(request.costUsd),
+      request.missCause ?? '',
+      request.changed
+        ? `${request.changed.path} @${request.changed.byteOffset}${request.changed.cacheImpact > 0 ? '' : ' (not cached)'}`
+        : '',
+    ]);
     lines.push(formatTable(['#', 'read', 'written', 'uncached', 'cost', 'miss cause', 'first change'], rows));
-    if (requests.length > limit) lines.push(`… ${requests.length - limit} more (--limit, or --json for all)`);
+    if (conversation.requests > limit) lines.push(`… ${conversation.requests - limit} more (--limit, or --json for all)`);
     for (const cause of conversation.topCauses.slice(0, 3)) {
       lines.push(
         `  ${cause.cause} ×${cause.count}, ${cause.missedTokens.toLocaleString('en-US')} tokens missed: ${cause.cause === 'no-breakpoint' ? 'no breakpoint covers the history' : causeSentence(cause.cause)}.`,

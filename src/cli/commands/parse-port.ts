@@ -10,6 +10,17 @@ export function parsePort(value: string): number {
 /** A positive whole number (bytes, milliseconds). */
 export function parsePositiveInteger(value: string): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number < 1) throw new InvalidArgumentError('expected a positive whole number');
+  if (!/^\d+$/.test(value) || number < 1 || !Number.isSafeInteger(number)) {
+    throw new InvalidArgumentError('expected a positive whole number');
+  }
+  return number;
+}
+
+/** A whole number from 0 (a count, such as rows to list). */
+export function parseCount(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number)) {
+    throw new InvalidArgumentError(`expected a whole number from 0, got ${JSON.stringify(value)}`);
+  }
   return number;
 }

@@ -79,3 +79,19 @@ describe('cachet proxy --host', () => {
     expect(existsSync(db)).toBe(false);
   });
 });
+
+describe('cachet serve --db', () => {
+  it('refuses a path where no trace store exists instead of creating an empty one', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'cachet-serve-db-'));
+    const typo = join(directory, 'tarces.db');
+    const lines: string[] = [];
+    const code = await main(['serve', '--db', typo, '--port', '0'], {
+      out: (text) => lines.push(text),
+      err: (text) => lines.push(text),
+      errIsTty: false,
+    });
+    expect(code).not.toBe(0);
+    expect(lines.join('')).toContain(`--db ${typo}: no trace store there`);
+    expect(existsSync(typo)).toBe(false);
+  });
+});

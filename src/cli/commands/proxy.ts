@@ -91,6 +91,10 @@ export async function runProxy(
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, {
     onError: (error) => output.err(`cachet proxy: trace store write failed, will retry: ${(error as Error).message}`),
+    onDeadLetter: (event, reason) =>
+      output.err(
+        `cachet proxy: ${event.type} of session ${event.sessionId} was refused by the store (kept in dead letters): ${reason}`,
+      ),
   });
   const captureFile = options.capture ? createWriteStream(options.capture, { flags: 'a' }) : null;
   captureFile?.on('error', (error) => output.err(`cachet proxy: capture file: ${error.message}`));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -33,9 +33,10 @@ describe('cachet serve', () => {
     const previous = process.env.CACHET_SERVE_TOKEN;
     delete process.env.CACHET_SERVE_TOKEN;
     try {
-      await expect(runServe({ db: join(directory, 'refused.db'), port: 0, host: '0.0.0.0' }, () => {})).rejects.toThrow(
-        /without a bearer token/,
-      );
+      // The store must exist (serve refuses a missing path first); the host is what is refused here.
+      const db = join(directory, 'refused.db');
+      writeFileSync(db, '');
+      await expect(runServe({ db, port: 0, host: '0.0.0.0' }, () => {})).rejects.toThrow(/without a bearer token/);
     } finally {
       if (previous !== undefined) process.env.CACHET_SERVE_TOKEN = previous;
     }

@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_SERVE_PORT, ServeConfigError } from '../../server/serve-config.js';
 import { serveTokenProblem } from '../../server/serve-token.js';
-import { openTraceStore } from '../../trace/open-trace-store.js';
+import { isPostgresLocation, openTraceStore } from '../../trace/open-trace-store.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 
@@ -47,6 +48,12 @@ export async function runServe(
   // Refuse an unusable token before touching the store (the CLI exits 2).
   const tokenProblem = token ? serveTokenProblem(token) : null;
   if (tokenProblem) throw new ServeConfigError(tokenProblem);
+  // Serving only reads: a mistyped path must not become a new, empty store that shows nothing.
+  if (!isPostgresLocation(options.db) && !existsSync(options.db)) {
+    throw new ServeConfigError(
+      `--db ${options.db}: no trace store there (cachet serve reads an existing store; cachet proxy, demo and simulate create one)`,
+    );
+  }
   const { startServer } = await loadWithPeers(() => import('../../server/start-server.js'), HTTP_PEERS, 'cachet serve');
   const store = await openTraceStore(options.db);
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -86,97 +86,143 @@ export interface CaptureAnalysis {
   totals: { requests: number; costUsd: number; plannedCostUsd: number; uncachedCostUsd: number; readShare: number };
 }
 
+/** How much of each conversation `CaptureAnalyzer` keeps. */
+export interface CaptureAnalyzerOptions {
+  /**
+   * Per-request records kept per conversation [all]; the conversation totals and causes always
+   * count every request. The text report keeps only the rows it prints, so a capture of any
+   * length is analysed in memory bounded by its conversations.
+   */
+  keepRequestsPerConversation?: number;
+}
+
 /**
  * Judge a captured sequence of wire bodies offline, conversation by conversation: what each
  * request read, wrote and cost, why it missed and which bytes changed; per conversation the
- * totals, the cost under Cachet's plan, and the top causes with advice.
+ * totals, the cost under Cachet's plan, and the top causes with advice. Requests are judged in
+ * the order given (stable-sorted by `at` here; `CaptureAnalyzer` streams them in capture order).
  *
  * @example
  * const analysis = analyzeCapture(await readCapture('proxy-capture.jsonl'));
  * analysis.conversations[0]?.topCauses[0]?.advice;
  */
 export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAnalysis {
-  // One counter per rule set for every conversation's models (their memos are shared).
-  const counters = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAICounterOrEstimate() } };
-  const groups = new Map<string, Array<{ request: CapturedRequest; index: number; provider: ProviderId }>>();
-  requests.forEach((request, index) => {
-    const provider = providerOf(request, index);
-    const id = request.conversation ?? conversationKey(wireRouteOfProvider(provider), request.body, null).id;
-    let group = groups.get(id);
-    if (!group) {
-      group = [];
-      groups.set(id, group);
-    }
-    group.push({ request, index, provider });
-  });
-
-  const analyzed: AnalyzedRequest[] = [];
-  const conversations: AnalyzedConversation[] = [];
-  for (const [id, group] of groups) {
-    group.sort((left, right) => left.request.at - right.request.at || left.index - right.index);
-    const provider = group[0]!.provider;
-    const actual = createCacheModel(provider, counters);
-    const planned = createCacheModel(provider, counters);
-    const results = judgeConversation(id, group, actual, planned);
-    analyzed.push(...results.requests);
-    conversations.push(results.conversation);
-  }
-  analyzed.sort((left, right) => left.index - right.index);
-  const sum = (pick: (conversation: AnalyzedConversation) => number) =>
-    conversations.reduce((total, conversation) => total + pick(conversation), 0);
-  const read = sum((conversation) => conversation.readTokens);
-  const input = sum((conversation) => conversation.readTokens + conversation.writeTokens + conversation.uncachedTokens);
-  return {
-    requests: analyzed,
-    conversations,
-    totals: {
-      requests: analyzed.length,
-      costUsd: sum((conversation) => conversation.costUsd),
-      plannedCostUsd: sum((conversation) => conversation.plannedCostUsd),
-      uncachedCostUsd: sum((conversation) => conversation.uncachedCostUsd),
-      readShare: input === 0 ? 0 : read / input,
-    },
-  };
+  const analyzer = new CaptureAnalyzer();
+  const order = requests.map((request, index) => ({ request, index }));
+  order.sort((left, right) => left.request.at - right.request.at || left.index - right.index);
+  for (const { request, index } of order) analyzer.add(request, index);
+  return analyzer.finish();
 }
 
-function judgeConversation(
-  id: string,
-  group: ReadonlyArray<{ request: CapturedRequest; index: number; provider: ProviderId }>,
-  actual: CacheModel,
-  planned: CacheModel,
-): { requests: AnalyzedRequest[]; conversation: AnalyzedConversation } {
-  const results: AnalyzedRequest[] = [];
-  const serverReasons: Array<ProviderCacheMissReason | null> = [];
-  let previous: { body: Record<string, unknown>; cachedTokens: number } | null = null;
-  let previousBreakpointPosition: number | null = null;
-  let costUsd = 0;
-  let uncachedCostUsd = 0;
-  let plannedCostUsd = 0;
-  let plannedRead = 0;
-  let plannedInput = 0;
-  for (const { request, index, provider } of group) {
+/**
+ * `analyzeCapture` one request at a time, for captures read line by line: each request is
+ * judged as it arrives against the previous one of its conversation, so only each
+ * conversation's cache state, previous body and running totals are held, never the capture.
+ *
+ * @example
+ * const analyzer = new CaptureAnalyzer({ keepRequestsPerConversation: 20 });
+ * for await (const { request } of readCaptureLines('capture.jsonl')) analyzer.add(request);
+ * const analysis = analyzer.finish();
+ */
+export class CaptureAnalyzer {
+  // One counter per rule set for every conversation's models (their memos are shared).
+  private readonly counters = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAICounterOrEstimate() } };
+  private readonly conversations = new Map<string, ConversationJudge>();
+  private readonly kept: AnalyzedRequest[] = [];
+  private readonly keepPerConversation: number;
+  private nextIndex = 0;
+
+  constructor(options: CaptureAnalyzerOptions = {}) {
+    this.keepPerConversation = options.keepRequestsPerConversation ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Judge the next request; `index` is its position in the capture [the count added so far]. */
+  add(request: CapturedRequest, index: number = this.nextIndex): AnalyzedRequest {
+    this.nextIndex = Math.max(this.nextIndex, index + 1);
+    const provider = providerOf(request, index);
+    const id = request.conversation ?? conversationKey(wireRouteOfProvider(provider), request.body, null).id;
+    let judge = this.conversations.get(id);
+    if (!judge) {
+      judge = new ConversationJudge(id, provider, request, this.counters);
+      this.conversations.set(id, judge);
+    }
+    const analyzed = judge.judge(request, index, provider);
+    if (judge.requests <= this.keepPerConversation) this.kept.push(analyzed);
+    return analyzed;
+  }
+
+  /** The analysis of everything added (requests in capture order, conversations by first appearance). */
+  finish(): CaptureAnalysis {
+    const requests = [...this.kept].sort((left, right) => left.index - right.index);
+    const conversations = [...this.conversations.values()].map((judge) => judge.summary());
+    let requestCount = 0;
+    let costUsd = 0;
+    let plannedCostUsd = 0;
+    let uncachedCostUsd = 0;
+    let read = 0;
+    let input = 0;
+    for (const conversation of conversations) {
+      requestCount += conversation.requests;
+      costUsd += conversation.costUsd;
+      plannedCostUsd += conversation.plannedCostUsd;
+      uncachedCostUsd += conversation.uncachedCostUsd;
+      read += conversation.readTokens;
+      input += conversation.readTokens + conversation.writeTokens + conversation.uncachedTokens;
+    }
+    return {
+      requests,
+      conversations,
+      totals: {
+        requests: requestCount,
+        costUsd,
+        plannedCostUsd,
+        uncachedCostUsd,
+        readShare: input === 0 ? 0 : read / input,
+      },
+    };
+  }
+}
+
+/** One conversation's running state: its cache models, previous request and totals. */
+class ConversationJudge {
+  requests = 0;
+  private readonly actual: CacheModel;
+  private readonly planned: CacheModel;
+  private readonly provider: ProviderId;
+  private readonly model: string;
+  private previous: { body: Record<string, unknown>; cachedTokens: number } | null = null;
+  private previousBreakpointPosition: number | null = null;
+  private readonly totals = { read: 0, write: 0, uncached: 0, output: 0, cost: 0, uncachedCost: 0 };
+  private readonly plan = { cost: 0, read: 0, input: 0 };
+  private readonly causes = new Map<MissCause, CauseSummary>();
+  private readonly agreement: Array<{ cause: MissCause; serverCause: ProviderCacheMissReason | null }> = [];
+
+  constructor(
+    readonly id: string,
+    provider: ProviderId,
+    first: CapturedRequest,
+    counters: Parameters<typeof createCacheModel>[1],
+  ) {
+    this.provider = provider;
+    this.model = typeof first.body.model === 'string' ? first.body.model : '';
+    this.actual = createCacheModel(provider, counters);
+    this.planned = createCacheModel(provider, counters);
+  }
+
+  judge(request: CapturedRequest, index: number, provider: ProviderId): AnalyzedRequest {
     const model = typeof request.body.model === 'string' ? request.body.model : '';
-    const verdict = actual.judge(request.body, { at: request.at });
+    const verdict = this.actual.judge(request.body, { at: request.at });
     const reported = request.usage ? reportedUsage(provider, request.usage, request.diagnostics, index) : null;
     const usage = reported ?? verdict.usage;
     const readTokens = usage.cacheReadTokens;
     const writeTokens = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
     const cost = costOf(usage, provider, model).costUsd;
-    costUsd += cost;
-    uncachedCostUsd += uncachedCostOf(usage, provider, model).costUsd;
-
-    const plan = planCacheFields(wireRouteOfProvider(provider), request.body, {
-      conversationId: id,
-      previousResponseId: null,
-      previousBreakpointPosition,
-    });
-    previousBreakpointPosition = plan.lastBreakpointPosition;
-    const plannedVerdict = planned.judge(plan.body, { at: request.at });
-    plannedCostUsd += costOf(plannedVerdict.usage, provider, model).costUsd;
-    plannedRead += plannedVerdict.cacheReadTokens;
-    plannedInput += plannedVerdict.inputTokens;
+    this.totals.cost += cost;
+    this.totals.uncachedCost += uncachedCostOf(usage, provider, model).costUsd;
+    this.judgePlan(request, provider, model);
 
     const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
+    const previous = this.previous;
     const missedTokens = previous ? Math.max(0, previous.cachedTokens - readTokens) : 0;
     // The byte diff costs as much as judging the body again: it is computed for misses only.
     let changed: AnalyzedRequest['changed'] = null;
@@ -184,9 +230,10 @@ function judgeConversation(
       const diff = diffWireBodies(previous.body, request.body, { format: provider });
       if (diff.byteDivergence) changed = { ...diff.byteDivergence, cacheImpact: diff.cacheImpact };
     }
-    results.push({
+    const missCause = previous && missedTokens > 0 ? missCauseOf(verdict, request.body, provider) : null;
+    const analyzed: AnalyzedRequest = {
       index,
-      conversation: id,
+      conversation: this.id,
       at: request.at,
       provider,
       model,
@@ -197,49 +244,68 @@ function judgeConversation(
       outputTokens: usage.outputTokens,
       costUsd: cost,
       modelledReadTokens: verdict.cacheReadTokens,
-      missCause: previous && missedTokens > 0 ? missCauseOf(verdict, request.body, provider) : null,
+      missCause,
       missedTokens,
       changed,
       serverCause: serverReason?.type ?? null,
-    });
-    serverReasons.push(serverReason);
-    previous = { body: request.body, cachedTokens: cachedAfter(actual.rules, verdict, reported) };
+    };
+    this.count(analyzed, serverReason);
+    this.previous = { body: request.body, cachedTokens: cachedAfter(this.actual.rules, verdict, reported) };
+    return analyzed;
   }
-  const first = group[0]!;
-  const totals = results.reduce(
-    (sum, result) => ({
-      read: sum.read + result.readTokens,
-      write: sum.write + result.writeTokens,
-      uncached: sum.uncached + result.uncachedTokens,
-      output: sum.output + result.outputTokens,
-    }),
-    { read: 0, write: 0, uncached: 0, output: 0 },
-  );
-  const input = totals.read + totals.write + totals.uncached;
-  return {
-    requests: results,
-    conversation: {
-      id,
-      provider: first.provider,
-      model: typeof first.request.body.model === 'string' ? first.request.body.model : '',
-      requests: results.length,
-      readTokens: totals.read,
-      writeTokens: totals.write,
-      uncachedTokens: totals.uncached,
-      outputTokens: totals.output,
-      readShare: input === 0 ? 0 : totals.read / input,
-      costUsd,
-      uncachedCostUsd,
-      plannedCostUsd,
-      plannedReadShare: plannedInput === 0 ? 0 : plannedRead / plannedInput,
-      topCauses: topCauses(results),
-      causeAgreement: summarizeCauseAgreement(
-        results.flatMap((result, position) =>
-          result.missCause ? [{ cause: result.missCause, serverCause: serverReasons[position] ?? null }] : [],
-        ),
+
+  summary(): AnalyzedConversation {
+    const { read, write, uncached, output } = this.totals;
+    const input = read + write + uncached;
+    return {
+      id: this.id,
+      provider: this.provider,
+      model: this.model,
+      requests: this.requests,
+      readTokens: read,
+      writeTokens: write,
+      uncachedTokens: uncached,
+      outputTokens: output,
+      readShare: input === 0 ? 0 : read / input,
+      costUsd: this.totals.cost,
+      uncachedCostUsd: this.totals.uncachedCost,
+      plannedCostUsd: this.plan.cost,
+      plannedReadShare: this.plan.input === 0 ? 0 : this.plan.read / this.plan.input,
+      topCauses: [...this.causes.values()].sort(
+        (left, right) => right.missedTokens - left.missedTokens || right.count - left.count,
       ),
-    },
-  };
+      causeAgreement: summarizeCauseAgreement(this.agreement),
+    };
+  }
+
+  /** The same request under Cachet's plan for cache fields, on the conversation's planned cache. */
+  private judgePlan(request: CapturedRequest, provider: ProviderId, model: string): void {
+    const plan = planCacheFields(wireRouteOfProvider(provider), request.body, {
+      conversationId: this.id,
+      previousResponseId: null,
+      previousBreakpointPosition: this.previousBreakpointPosition,
+    });
+    this.previousBreakpointPosition = plan.lastBreakpointPosition;
+    const plannedVerdict = this.planned.judge(plan.body, { at: request.at });
+    this.plan.cost += costOf(plannedVerdict.usage, provider, model).costUsd;
+    this.plan.read += plannedVerdict.cacheReadTokens;
+    this.plan.input += plannedVerdict.inputTokens;
+  }
+
+  private count(analyzed: AnalyzedRequest, serverReason: ProviderCacheMissReason | null): void {
+    this.requests++;
+    this.totals.read += analyzed.readTokens;
+    this.totals.write += analyzed.writeTokens;
+    this.totals.uncached += analyzed.uncachedTokens;
+    this.totals.output += analyzed.outputTokens;
+    const cause = analyzed.missCause;
+    if (!cause) return;
+    const entry = this.causes.get(cause) ?? { cause, count: 0, missedTokens: 0, advice: CAUSE_ADVICE[cause] };
+    entry.count++;
+    entry.missedTokens += analyzed.missedTokens;
+    this.causes.set(cause, entry);
+    this.agreement.push({ cause, serverCause: serverReason });
+  }
 }
 
 /** What the next request can read at best: under Anthropic rules what this one read or wrote; elsewhere its whole prompt. */
@@ -254,23 +320,6 @@ function missCauseOf(verdict: CacheVerdict, body: Record<string, unknown>, provi
   const normalized = normalizeWireBody(body, provider);
   if (cacheRulesFor(normalized) === 'anthropic' && anthropicBreakpoints(normalized).length === 0) return 'no-breakpoint';
   return 'unknown';
-}
-
-function topCauses(results: readonly AnalyzedRequest[]): CauseSummary[] {
-  const byCause = new Map<MissCause, CauseSummary>();
-  for (const result of results) {
-    if (!result.missCause) continue;
-    const entry = byCause.get(result.missCause) ?? {
-      cause: result.missCause,
-      count: 0,
-      missedTokens: 0,
-      advice: CAUSE_ADVICE[result.missCause],
-    };
-    entry.count++;
-    entry.missedTokens += result.missedTokens;
-    byCause.set(result.missCause, entry);
-  }
-  return [...byCause.values()].sort((left, right) => right.missedTokens - left.missedTokens || right.count - left.count);
 }
 
 function providerOf(request: CapturedRequest, index: number): ProviderId {

@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { CachetError } from '../../model/errors.js';
+import { findJsonProblem } from '../../model/json-value-check.js';
+import { FileReadError } from '../../model/read-regular-file.js';
+import { readRegularFileLines } from '../../model/read-regular-file-lines.js';
 import type { ProviderCacheMissReason } from '../../model/usage.js';
+import { joinPath } from '../../model/validate.js';
 
 /** One captured request: the proxy's capture lines, or a plain `{ at, body, usage? }` line. */
 export interface CapturedRequest {
@@ -35,14 +38,52 @@ const lineSchema = z
 export class CaptureError extends CachetError {
   readonly line: number;
   constructor(file: string, line: number, problem: string) {
-    super('invalid_capture', `${file}:${line}: ${problem}`);
+    super('invalid_capture', `${file}${line > 0 ? `:${line}` : ''}: ${problem}`);
     this.line = line;
   }
 }
 
+/** Longest capture line accepted [64 MiB, as `cachet diff` for one body]; a longer one is refused as it is read. */
+export const DEFAULT_MAX_CAPTURE_LINE_BYTES = 64 * 1024 * 1024;
+
 /**
- * Parse a capture (JSONL, one request per line; blank lines ignored). `at` is milliseconds
- * since the epoch or an ISO 8601 time.
+ * One capture line parsed and checked: valid JSON, no nesting past `MAX_JSON_DEPTH` (every
+ * later step walks the body recursively), the line shape, and a readable `at`. Throws a
+ * CaptureError naming file, line and field.
+ */
+export function parseCaptureLine(text: string, lineNumber: number, file = 'capture'): CapturedRequest {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CaptureError(file, lineNumber, `not valid JSON (${(error as Error).message})`);
+  }
+  const problem = findJsonProblem(json);
+  if (problem) throw new CaptureError(file, lineNumber, `${joinPath('', problem.path) || 'line'}: expected ${problem.message}`);
+  const parsed = lineSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new CaptureError(file, lineNumber, `${issue.path.join('.') || 'line'}: ${issue.message}`);
+  }
+  const { at, body, usage, conversation, provider, cacheMissReason } = parsed.data;
+  const diagnostics = parsed.data.diagnostics ?? usage?.diagnostics;
+  const time = typeof at === 'number' ? at : Date.parse(at);
+  if (Number.isNaN(time))
+    throw new CaptureError(file, lineNumber, `at: expected milliseconds or an ISO 8601 time, got ${JSON.stringify(at)}`);
+  return {
+    at: time,
+    body,
+    ...(usage ? { usage } : {}),
+    ...(conversation ? { conversation } : {}),
+    ...(provider ? { provider } : {}),
+    ...(cacheMissReason ? { cacheMissReason } : {}),
+    ...(diagnostics !== undefined ? { diagnostics } : {}),
+  };
+}
+
+/**
+ * Parse a capture held in memory (JSONL, one request per line; blank lines ignored). `at` is
+ * milliseconds since the epoch or an ISO 8601 time. For files, `readCaptureLines` streams.
  *
  * @example
  * parseCapture('{"at":"2026-11-23T10:00:00Z","body":{"model":"claude-sonnet-5","max_tokens":1,"messages":[]}}\n', 'a.jsonl');
@@ -52,43 +93,57 @@ export function parseCapture(text: string, file = 'capture'): CapturedRequest[] 
   const lines = text.split('\n');
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!.trim();
-    if (line.length === 0) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      throw new CaptureError(file, index + 1, `not valid JSON (${(error as Error).message})`);
-    }
-    const parsed = lineSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new CaptureError(file, index + 1, `${issue.path.join('.') || 'line'}: ${issue.message}`);
-    }
-    const { at, body, usage, conversation, provider, cacheMissReason } = parsed.data;
-    const diagnostics = parsed.data.diagnostics ?? usage?.diagnostics;
-    const time = typeof at === 'number' ? at : Date.parse(at);
-    if (Number.isNaN(time))
-      throw new CaptureError(file, index + 1, `at: expected milliseconds or an ISO 8601 time, got ${JSON.stringify(at)}`);
-    requests.push({
-      at: time,
-      body,
-      ...(usage ? { usage } : {}),
-      ...(conversation ? { conversation } : {}),
-      ...(provider ? { provider } : {}),
-      ...(cacheMissReason ? { cacheMissReason } : {}),
-      ...(diagnostics !== undefined ? { diagnostics } : {}),
-    });
+    if (line.length > 0) requests.push(parseCaptureLine(line, index + 1, file));
   }
   return requests;
 }
 
-export async function readCapture(path: string): Promise<CapturedRequest[]> {
-  let text: string;
+/** A captured request with the line it came from (from 1). */
+export interface CaptureLine {
+  request: CapturedRequest;
+  line: number;
+}
+
+/**
+ * The requests of a capture file, read line by line: memory stays bounded by the longest
+ * line however large the file. Refuses what is not a regular file (a FIFO, `/dev/zero`, a
+ * directory) and a line over `maxLineBytes`, with a CaptureError naming file and line.
+ *
+ * @example
+ * for await (const { request, line } of readCaptureLines('proxy-capture.jsonl')) console.log(line, request.at);
+ */
+export async function* readCaptureLines(path: string, options: { maxLineBytes?: number } = {}): AsyncGenerator<CaptureLine> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_CAPTURE_LINE_BYTES;
+  let lineNumber = 0;
   try {
-    text = await readFile(path, 'utf8');
+    for await (const { text, line } of readRegularFileLines(path, { maxLineBytes })) {
+      lineNumber = line;
+      if (text.trim().length === 0) continue;
+      yield { request: parseCaptureLine(text, line, path), line };
+    }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CaptureError(path, 0, code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(error)})`);
+    if (error instanceof FileReadError) {
+      throw new CaptureError(path, error.problem === 'too_large' ? lineNumber + 1 : 0, readProblem(error));
+    }
+    throw error;
   }
-  return parseCapture(text, path);
+}
+
+/** Every request of a capture file (read line by line, with `readCaptureLines`' checks). */
+export async function readCapture(path: string, options: { maxLineBytes?: number } = {}): Promise<CapturedRequest[]> {
+  const requests: CapturedRequest[] = [];
+  for await (const { request } of readCaptureLines(path, options)) requests.push(request);
+  return requests;
+}
+
+function readProblem(error: FileReadError): string {
+  switch (error.problem) {
+    case 'not_found':
+      return 'no such file';
+    case 'too_large':
+      return error.detail.replace(/^line \d+ is /, 'this line is ');
+    case 'not_regular_file':
+    case 'unreadable':
+      return error.detail;
+  }
 }

@@ -12,8 +12,8 @@ export type ConversationSource = 'header' | 'metadata.user_id' | 'prompt_cache_k
  * `x-cachet-conversation` header when the client sets it; Anthropic `metadata.user_id`; OpenAI
  * `prompt_cache_key`; otherwise a hash of the conversation's first user message (markers removed),
  * which every later request repeats even when the system prompt, tools or model change (the
- * changes the proxy is there to catch). Conversations opening with the same message share an id:
- * set the header to tell them apart.
+ * changes the proxy is there to catch). Conversations opening with the same message share a key
+ * (the proxy's session ids add the provider and the proxy instance): set the header to tell them apart.
  *
  * @example
  * conversationKey('anthropic', body, null); // { id: 'prefix-3f2a…', source: 'prefix-hash' }

@@ -11,7 +11,10 @@ export const DEFAULT_CONVERSATION_BYTES = 256 * 1024 * 1024;
 
 /** What the proxy remembers about one conversation between its requests. */
 export interface Conversation {
+  /** Session id in the trace store and the capture: the key, the provider and the proxy instance. */
   id: string;
+  /** The conversation key the client's requests share (`conversationKey`), e.g. the OpenAI `prompt_cache_key` the plan sets. */
+  key: string;
   provider: ProviderId;
   detector: BreakDetector;
   /** Exchanges recorded so far (the next one's `turn`). */
@@ -26,7 +29,7 @@ export interface Conversation {
 }
 
 export interface ConversationTracker {
-  get(id: string, provider: ProviderId): Conversation;
+  get(id: string, provider: ProviderId, key?: string): Conversation;
   /** Set a conversation's previous request, charging its bytes to the budget (evicting the least recent). */
   remember(conversation: Conversation, previous: NonNullable<Conversation['previous']>): void;
   readonly size: number;
@@ -75,13 +78,14 @@ export function createConversationTracker(
     return false;
   };
   return {
-    get(id, provider) {
+    get(id, provider, key = id) {
       let conversation = conversations.get(id);
       if (conversation) {
         conversations.delete(id);
       } else {
         conversation = {
           id,
+          key,
           provider,
           detector: createBreakDetector({
             format: provider,

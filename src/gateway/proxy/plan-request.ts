@@ -56,7 +56,7 @@ export function planRequest(
       route,
       parsed,
       {
-        conversationId: conversation.id,
+        conversationId: conversation.key,
         previousResponseId: conversation.lastResponseId,
         previousBreakpointPosition: conversation.lastBreakpointPosition,
       },

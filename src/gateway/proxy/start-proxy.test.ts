@@ -77,13 +77,18 @@ describe('cachet proxy: pass-through', () => {
   });
 
   it('groups by the conversation header, metadata.user_id and prompt_cache_key before the prefix hash', async () => {
-    harness = await startHarness();
+    harness = await startHarness({ proxy: { instance: 't1' } });
     await anthropic(harness.proxy.url).messages.create(anthropicTurn(1), { headers: { 'x-cachet-conversation': 'ticket-42' } });
     await anthropic(harness.proxy.url).messages.create({ ...anthropicTurn(1), metadata: { user_id: 'user-7' } });
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: `${harness.proxy.url}/v1`, maxRetries: 0 });
     await openai.chat.completions.create(chatTurn(1, 'keyed'));
     await harness.flush();
-    expect(harness.captured.map((entry) => entry.conversation)).toEqual(['ticket-42', 'user-7', 'conversation-keyed']);
+    // Session ids: the key, the provider and the proxy instance (two proxies on one store never share one).
+    expect(harness.captured.map((entry) => entry.conversation)).toEqual([
+      'ticket-42@anthropic-t1',
+      'user-7@anthropic-t1',
+      'conversation-keyed@openai-chat-t1',
+    ]);
     // The conversation header is Cachet's own and is not forwarded.
     expect(harness.emulator.received).toHaveLength(3);
   });
