@@ -144,7 +144,11 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
   };
   const idle = options.idleMs ?? 0;
   if (plan.action !== 'ping') state.stoppedBecause = 'done';
-  else plan.scheduleMs.forEach((at, index) => handles.push(timers.set(() => void ping(index), Math.max(0, at - idle))));
+  else {
+    plan.scheduleMs.forEach((at, index) => {
+      handles.push(timers.set(() => void ping(index), Math.max(0, at - idle)));
+    });
+  }
   return {
     plan,
     get pingsSent() {

@@ -146,6 +146,8 @@ function validate(input: KeepWarmInput): void {
   if (input.maxPings !== undefined && !(Number.isInteger(input.maxPings) && input.maxPings >= 0)) {
     throw new ValidationError('maxPings', 'a whole number ≥ 0', String(input.maxPings));
   }
-  input.gapsMs.forEach((gap, index) => nonNegative(gap, `gapsMs[${index}]`));
+  input.gapsMs.forEach((gap, index) => {
+    nonNegative(gap, `gapsMs[${index}]`);
+  });
   for (const key of ['read', 'write5m', 'write1h'] as const) nonNegative(input.pricing[key], `pricing.${key}`);
 }
