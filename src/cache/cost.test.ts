@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type Usage } from '../model/usage.js';
 import { costOf, sessionCostOf, uncachedCostOf } from './cost.js';
-import { findPrice, PRICES } from './pricing.js';
+import { genaiPriceRow, genaiPricesAvailable } from './genai-prices-fallback.js';
+import { findOwnPrice, findPrice, PRICES } from './pricing.js';
 
 function usage(figures: Partial<Usage>): Usage {
   return { ...emptyUsage(), ...figures };
@@ -48,8 +49,31 @@ describe('pricing table', () => {
     expect(findPrice('anthropic', 'claude-sonnet-4-20250514')?.model).toBe('claude-sonnet-4');
     expect(findPrice('anthropic', 'claude-opus-4-1-20250805')?.model).toBe('claude-opus-4-1');
     expect(findPrice('openai-chat', 'gpt-4o-mini-2024-07-18')?.model).toBe('gpt-4o-mini');
-    expect(findPrice('openai-responses', 'gpt-5.6')).toBeNull();
+    expect(findOwnPrice('openai-responses', 'gpt-5.6')).toBeNull();
   });
+
+  it.skipIf(!genaiPricesAvailable())(
+    'falls back to the bundled genai-prices data for a model Cachet does not know, marked so',
+    () => {
+      const row = findPrice('openai-responses', 'gpt-5.6');
+      expect(row?.priceSource).toBe('genai-prices');
+      expect(row?.source).toMatch(/^@pydantic\/genai-prices/);
+      const cost = costOf(usage({ uncachedInputTokens: 1_000 }), 'openai-responses', 'gpt-5.6');
+      expect(cost).toMatchObject({ priced: true, priceSource: 'genai-prices' });
+      expect(costOf(usage({ uncachedInputTokens: 1_000 }), 'anthropic', 'claude-sonnet-4-5').priceSource).toBe('cachet');
+    },
+  );
+
+  it.skipIf(!genaiPricesAvailable())(
+    "never prices an unknown version at an older one's rates, and leaves unknown models unpriced",
+    () => {
+      // genai-prices matches ids by prefix and has no Sonnet 5.5 row: it would price it as Sonnet 5.
+      expect(genaiPriceRow('anthropic', 'claude-sonnet-5-5')).toBeNull();
+      expect(genaiPriceRow('anthropic', 'claude-sonnet-5-20260101')?.model).toBe('claude-sonnet-5');
+      const cost = costOf(usage({ uncachedInputTokens: 1_000 }), 'anthropic', 'claude-nonesuch-9');
+      expect(cost).toMatchObject({ priced: false, priceSource: null, costUsd: 0 });
+    },
+  );
 
   it('passes OpenRouter ids through to the vendor price list', () => {
     expect(findPrice('openrouter', 'anthropic/claude-sonnet-4.5')?.model).toBe('claude-sonnet-4-5');
@@ -100,9 +124,10 @@ describe('costOf', () => {
       inputPerMTok: 1,
       cacheReadPerMTok: 0,
     };
-    expect(costOf(usage({ uncachedInputTokens: 1_000_000 }), 'anthropic', 'claude-sonnet-4-5', { prices: [row] }).costUsd).toBe(
-      1,
-    );
+    // 100k tokens: under the 200K long-context band the built-in row carries.
+    expect(
+      costOf(usage({ uncachedInputTokens: 100_000 }), 'anthropic', 'claude-sonnet-4-5', { prices: [row] }).costUsd,
+    ).toBeCloseTo(0.1);
   });
 
   it('local engines are free; unknown models are unpriced', () => {

@@ -15,6 +15,8 @@ export interface Cost {
   /** True for local engines, which cost nothing per token (report tokens and time instead). */
   free: boolean;
   row: PriceRow | null;
+  /** Whose prices: Cachet's own rows, the genai-prices fallback, or none (unpriced or free). */
+  priceSource: 'cachet' | 'genai-prices' | null;
 }
 
 export interface CostOptions {
@@ -54,6 +56,7 @@ export function costOf(usage: Usage, provider: ProviderId, model: string, option
     priced: true,
     free: false,
     row,
+    priceSource: row.priceSource ?? 'cachet',
   };
 }
 
@@ -126,5 +129,6 @@ function zeroCost(free: boolean): Cost {
     priced: free,
     free,
     row: null,
+    priceSource: null,
   };
 }

@@ -24,6 +24,7 @@ export {
   type WireDivergence,
 } from './break/diff-wire-bodies.js';
 export { type Cost, type CostOptions, costOf, type SessionCost, sessionCostOf, uncachedCostOf } from './cost.js';
+export { GENAI_PRICES_SOURCE, genaiPriceRow } from './genai-prices-fallback.js';
 export { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './models/anthropic-cache-model.js';
 export { type CacheModel, type CacheVerdict, type JudgeContext, judgeSequence } from './models/cache-verdict.js';
 export { type CacheModelOptions, createCacheModel } from './models/create-cache-model.js';
@@ -46,7 +47,7 @@ export {
   type OpenAiCacheModelOptions,
   roundToIncrement,
 } from './models/openai-cache-model.js';
-export { findPrice, PRICES, type PriceRow } from './pricing.js';
+export { findOwnPrice, findPrice, PRICES, type PriceRow } from './pricing.js';
 export {
   CACHE_LIFETIMES_MS,
   type CacheRules,

@@ -301,6 +301,25 @@ export interface ProxyForwardedPayload {
   plan: { client: ModelledRequestCost; planned: ModelledRequestCost; savedUsd: number } | null;
 }
 
+/** A pre-warm request Cachet's keep-warm sent (through the user's `send`) to keep a cache entry alive. */
+export interface CacheKeepalivePayload {
+  provider: string;
+  model: string;
+  /** 1 for the idle period's first ping. */
+  ping: number;
+  /** Tokens of the prefix the ping reads (and so refreshes). */
+  prefixTokens: number;
+  /** What the ping is expected to cost (a read of the prefix and its own few tokens), USD; null when unpriced. */
+  costUsd: number | null;
+  /** Pings' cost so far in this idle period, USD (null when unpriced). */
+  spentUsd: number | null;
+  /** The plan's expected saving for the idle period against letting the entry expire, USD (null when unpriced). */
+  expectedSavingUsd: number | null;
+  /** False when `send` failed (the conversation is unaffected; the failure is in `error`). */
+  sent: boolean;
+  error: string | null;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -308,6 +327,7 @@ export interface EventPayloads {
   'request.assembled': RequestAssembledPayload;
   'usage.recorded': UsageRecordedPayload;
   'cache.break': CacheBreakPayload;
+  'cache.keepalive': CacheKeepalivePayload;
   'skill.loaded': SkillLoadedPayload;
   'tool.failed': ToolFailedPayload;
   'compaction.planned': CompactionPlannedPayload;
@@ -339,6 +359,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'request.assembled',
   'usage.recorded',
   'cache.break',
+  'cache.keepalive',
   'skill.loaded',
   'tool.failed',
   'compaction.planned',

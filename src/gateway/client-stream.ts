@@ -1,5 +1,5 @@
 /** The Node response under a Hono app served by @hono/node-server (`context.env.outgoing`), when there is one. */
-interface NodeOutgoing {
+export interface NodeOutgoing {
   destroy(error?: Error): void;
 }
 

@@ -5,6 +5,15 @@ export {
   type DeferredToolPlacementInput,
 } from './choose-deferred-tool-placement.js';
 export {
+  KEEP_WARM_TEXT,
+  type KeepWarmHandle,
+  type KeepWarmOptions,
+  KeepWarmUnsupportedError,
+  keepWarmBody,
+  startKeepWarm,
+} from './keep-warm.js';
+export { type KeepWarmAction, type KeepWarmInput, type KeepWarmPlan, planKeepWarm } from './plan-keep-warm.js';
+export {
   type PreparedRequest,
   type PrepareRequestOptions,
   prepareRequest,

@@ -7,7 +7,11 @@ describe("decisions priced from the model's own row", () => {
     expect(cacheMultipliersFor('anthropic', 'claude-fable-5-1').read).toBeCloseTo(0.025);
     expect(cacheMultipliersFor('openrouter', 'anthropic/claude-opus-5.5').read).toBeCloseTo(0.05);
     const sonnet = cacheMultipliersFor('anthropic', 'claude-sonnet-4-5');
-    expect([sonnet.write5m, sonnet.write1h, sonnet.read].map((value) => value.toFixed(6))).toEqual(['1.250000', '2.000000', '0.100000']);
+    expect([sonnet.write5m, sonnet.write1h, sonnet.read].map((value) => value.toFixed(6))).toEqual([
+      '1.250000',
+      '2.000000',
+      '0.100000',
+    ]);
     expect(cacheMultipliersFor('anthropic', 'not-a-model')).toEqual({ write5m: 1.25, write1h: 2, read: 0.1 });
     expect(tailPricingFor('anthropic', 'claude-fable-5-1').read).toBeCloseTo(0.025);
   });

@@ -130,6 +130,8 @@ export function eventColumns(event: CachetEvent): EventColumns {
         loadReason: event.payload.loadReason,
         loadTokens: event.payload.loadTokens,
       };
+    case 'cache.keepalive':
+      return { ...EMPTY, model: event.payload.model, provider: event.payload.provider };
     case 'tool.failed':
     case 'compaction.planned':
     case 'compaction.applied':

@@ -13,7 +13,16 @@ const isRecord = (value: unknown): value is JsonRecord => typeof value === 'obje
 export function validateAnthropicBody(body: unknown): string | null {
   if (!isRecord(body)) return 'body: expected a JSON object';
   if (typeof body.model !== 'string' || body.model.length === 0) return 'model: Field required';
-  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) return 'max_tokens: Field required';
+  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 0) return 'max_tokens: Field required';
+  // max_tokens: 0 is a pre-warm request (the prefix is cached, nothing generated); Anthropic
+  // refuses it with streaming, extended thinking or structured outputs.
+  if (body.max_tokens === 0) {
+    if (body.stream === true) return 'max_tokens: 0 cannot be combined with stream';
+    if (isRecord(body.thinking) && body.thinking.type !== 'disabled') return 'max_tokens: 0 cannot be combined with thinking';
+    if (isRecord(body.output_config) && body.output_config.format !== undefined) {
+      return 'max_tokens: 0 cannot be combined with structured outputs (output_config.format)';
+    }
+  }
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
   if (body.tools !== undefined && !Array.isArray(body.tools)) return 'tools: Input should be a valid list';
   const messages = body.messages as unknown[];

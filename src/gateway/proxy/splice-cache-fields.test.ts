@@ -68,7 +68,7 @@ describe('spliceCacheFields: the plan edited into the client’s bytes', () => {
     const tail = encoder.encode(' bytes"}]}');
     const input = new Uint8Array([...head, 0xff, 0xc3, 0x28, ...tail]);
     const { sent } = splice('anthropic', input);
-    const at = [...sent].findIndex((byte) => byte === 0xff);
+    const at = [...sent].indexOf(0xff);
     expect([...sent.subarray(at, at + 3)]).toEqual([0xff, 0xc3, 0x28]);
     expect(decoder.decode(sent)).toContain('"content":[{"type":"text","text":"bad ');
   });

@@ -54,15 +54,17 @@ export function spliceCacheFields(
       }
     };
     const tools = lastMember(root, 'tools')?.value;
-    tools?.items?.forEach((tool, index) => visitBlock(tool, `tools[${index}]`));
+    for (const [index, tool] of (tools?.items ?? []).entries()) visitBlock(tool, `tools[${index}]`);
     const system = lastMember(root, 'system')?.value;
     if (system?.kind === 'string') visitBlock(system, 'system[0]');
-    system?.items?.forEach((block, index) => visitBlock(block, `system[${index}]`));
-    lastMember(root, 'messages')?.value.items?.forEach((message, messageIndex) => {
+    for (const [index, block] of (system?.items ?? []).entries()) visitBlock(block, `system[${index}]`);
+    for (const [messageIndex, message] of (lastMember(root, 'messages')?.value.items ?? []).entries()) {
       const content = lastMember(message, 'content')?.value;
       if (content?.kind === 'string') visitBlock(content, `messages[${messageIndex}].content[0]`);
-      content?.items?.forEach((block, index) => visitBlock(block, `messages[${messageIndex}].content[${index}]`));
-    });
+      for (const [index, block] of (content?.items ?? []).entries()) {
+        visitBlock(block, `messages[${messageIndex}].content[${index}]`);
+      }
+    }
     for (const [span, edit] of objectEdits) {
       const set: Record<string, string> = {};
       if (span === root && changed('diagnostics')) set.diagnostics = JSON.stringify(planned.body.diagnostics);

@@ -1,5 +1,5 @@
 import { matchModelRow } from '../../model/match-model.js';
-import { type CacheMultipliers, cacheMultipliersOf, type PriceRow } from '../shared/price-row.js';
+import { type CacheMultipliers, cacheMultipliersOf, longPromptBand, type PriceRow } from '../shared/price-row.js';
 
 const PRICING_PAGE = 'platform.claude.com/docs/en/about-claude/pricing (model pricing table, "Prompt caching")';
 const ANTHROPIC_SOURCE = `${PRICING_PAGE}, archived 2026`;
@@ -47,16 +47,19 @@ const HAIKU_55_SOURCE = `${PRICING_PAGE}: Haiku 5.5 prompt <= 100k $0.10 / $0.50
 function haiku55(): PriceRow {
   const base = anthropicPrice('claude-haiku-5-5', 0.1, 0.5, { read: 0.1, source: HAIKU_55_SOURCE, checked: CHECKED_NOW });
   const long = anthropicPrice('claude-haiku-5-5', 0.5, 2.5);
+  return { ...base, longPrompt: longPromptBand(100_000, long) };
+}
+
+/**
+ * Sonnet 4.5 with the 1M-token context window (beta) bills a prompt over 200K tokens at $6 / $22.50
+ * with the standard multipliers on every token of the request (pricing page, "Long context
+ * pricing"; genai-prices agrees). Prompts that long exist only with the beta on.
+ */
+function sonnet45(): PriceRow {
+  const long = anthropicPrice('claude-sonnet-4-5', 6, 22.5);
   return {
-    ...base,
-    longPrompt: {
-      thresholdTokens: 100_000,
-      inputPerMTok: long.inputPerMTok,
-      cacheWrite5mPerMTok: long.cacheWrite5mPerMTok,
-      cacheWrite1hPerMTok: long.cacheWrite1hPerMTok,
-      cacheReadPerMTok: long.cacheReadPerMTok,
-      outputPerMTok: long.outputPerMTok,
-    },
+    ...anthropicPrice('claude-sonnet-4-5', 3, 15, { read: 0.1, checked: CHECKED_NOW }),
+    longPrompt: longPromptBand(200_000, long),
   };
 }
 
@@ -79,7 +82,7 @@ export const ANTHROPIC_PRICES: readonly PriceRow[] = [
   anthropicPrice('claude-opus-4', 15, 75),
   anthropicPrice('claude-sonnet-5', 2, 10, { read: 0.1, source: SONNET_5_SOURCE }),
   anthropicPrice('claude-sonnet-4-6', 3, 15),
-  anthropicPrice('claude-sonnet-4-5', 3, 15),
+  sonnet45(),
   anthropicPrice('claude-sonnet-4', 3, 15),
   anthropicPrice('claude-haiku-4-5', 1, 5),
   anthropicPrice('claude-3-5-haiku', 0.8, 4),

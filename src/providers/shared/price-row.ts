@@ -19,6 +19,8 @@ export interface PriceRow extends PriceRates {
    * (Claude Haiku 5.5 above 100k). Modelled per request, never averaged.
    */
   longPrompt?: PriceRates & { thresholdTokens: number };
+  /** Where the row came from: Cachet's own tables (absent) or the genai-prices fallback. */
+  priceSource?: 'cachet' | 'genai-prices';
   source: string;
   checked: string;
 }
@@ -52,4 +54,21 @@ export function cacheMultipliersOf(row: PriceRates): CacheMultipliers {
  */
 export function ratesForPrompt(row: PriceRow, promptTokens: number): PriceRates {
   return row.longPrompt && promptTokens > row.longPrompt.thresholdTokens ? row.longPrompt : row;
+}
+
+/**
+ * A long-prompt band from another row's rates (only the five rate fields are kept).
+ *
+ * @example
+ * ({ ...base, longPrompt: longPromptBand(100_000, longRates) });
+ */
+export function longPromptBand(thresholdTokens: number, rates: PriceRates): PriceRates & { thresholdTokens: number } {
+  return {
+    thresholdTokens,
+    inputPerMTok: rates.inputPerMTok,
+    cacheWrite5mPerMTok: rates.cacheWrite5mPerMTok,
+    cacheWrite1hPerMTok: rates.cacheWrite1hPerMTok,
+    cacheReadPerMTok: rates.cacheReadPerMTok,
+    outputPerMTok: rates.outputPerMTok,
+  };
 }

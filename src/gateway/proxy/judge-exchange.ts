@@ -1,0 +1,140 @@
+import { costOf } from '../../cache/cost.js';
+import type { CacheModel } from '../../cache/models/cache-verdict.js';
+import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
+import type { ModelledRequestCost, ProxyForwardedPayload } from '../../events/catalog.js';
+import { totalInputTokens, type Usage } from '../../model/usage.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { providerEntry } from '../../providers/registry.js';
+import type { Conversation, ConversationTracker, TrackerCounters } from './conversation-tracker.js';
+import { parseJsonRecord } from './receive-request.js';
+
+/** The proxy's judge stage: the plan's savings against the client's own markers, and the break detector on a shortfall. */
+
+type JsonRecord = Record<string, unknown>;
+
+/** Bytes charged to the plan-savings models by default, all conversations together. */
+export const DEFAULT_PLAN_MODEL_BYTES = 256 * 1024 * 1024;
+
+export interface PlanModels {
+  /**
+   * The conversation's two models (client's bodies, planned bodies), most recently used kept;
+   * `bodyBytes` is its current body's size, charged twice against the budget.
+   */
+  of(conversation: Conversation, bodyBytes: number): { client: CacheModel; planned: CacheModel };
+  readonly bytes: number;
+  readonly evictions: number;
+}
+
+/**
+ * Each conversation keeps two cache models holding about one normalized copy of its last body
+ * each; beyond the byte budget the least recently judged conversations' models are dropped (a
+ * conversation judged again after that starts both models cold, so the comparison stays fair).
+ */
+export function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DEFAULT_PLAN_MODEL_BYTES): PlanModels {
+  const counters: CacheModelOptions = {
+    anthropic: { counter: trackerCounters.anthropic },
+    openai: { counter: trackerCounters.openai },
+  };
+  const byConversation = new Map<string, { client: CacheModel; planned: CacheModel; charged: number }>();
+  let bytes = 0;
+  let evictions = 0;
+  return {
+    of(conversation, bodyBytes) {
+      let models = byConversation.get(conversation.id);
+      if (models) {
+        byConversation.delete(conversation.id);
+        bytes -= models.charged;
+      } else {
+        models = {
+          client: createCacheModel(conversation.provider, counters),
+          planned: createCacheModel(conversation.provider, counters),
+          charged: 0,
+        };
+      }
+      models.charged = 2 * bodyBytes;
+      bytes += models.charged;
+      for (const [id, oldest] of byConversation) {
+        if (bytes <= maxBytes) break;
+        byConversation.delete(id);
+        bytes -= oldest.charged;
+        evictions++;
+      }
+      byConversation.set(conversation.id, models);
+      return models;
+    },
+    get bytes() {
+      return bytes;
+    },
+    get evictions() {
+      return evictions;
+    },
+  };
+}
+
+/**
+ * What the client's own body would have read and cost, against the planned body, each judged by
+ * the conversation's own cache model (the upstream only ever sees the planned one). Null when a
+ * body cannot be judged (a shape the model refuses): the exchange is still recorded.
+ */
+export function comparePlan(
+  models: { client: CacheModel; planned: CacheModel },
+  exchange: { clientBody: JsonRecord; sentBody: JsonRecord; at: number },
+  provider: ProviderId,
+  model: string,
+): ProxyForwardedPayload['plan'] {
+  const at = exchange.at;
+  const judged = (cacheModel: CacheModel, body: JsonRecord): ModelledRequestCost | null => {
+    try {
+      const verdict = cacheModel.judge(body, { at });
+      return {
+        inputTokens: verdict.inputTokens,
+        cacheReadTokens: verdict.cacheReadTokens,
+        cacheWriteTokens: verdict.cacheWriteTokens,
+        costUsd: costOf(verdict.usage, provider, model).costUsd,
+      };
+    } catch {
+      return null;
+    }
+  };
+  const client = judged(models.client, exchange.clientBody);
+  const planned = judged(models.planned, exchange.sentBody);
+  if (!client || !planned) return null;
+  return { client, planned, savedUsd: client.costUsd - planned.costUsd };
+}
+
+/** Shortfalls smaller than this are rounding (OpenAI reads in 128-token steps), not misses. */
+const OPENAI_READ_SLACK = 256;
+
+/**
+ * Judge a request with the break detector only when it read less than the previous request
+ * left cached (or the provider names a miss): comparing two 50 KB bodies costs about a
+ * millisecond, and most requests of a healthy conversation read everything. The detector then
+ * publishes `cache.break` with Cachet's cause and the server's.
+ */
+export function judgeMiss(
+  tracker: ConversationTracker,
+  conversation: Conversation,
+  exchange: { sentBytes: Uint8Array; at: number; judge: boolean },
+  usage: Usage,
+  model: string,
+  turn: number,
+): void {
+  const anthropicRules = providerEntry(conversation.provider).route(model).rules === 'anthropic';
+  const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
+  const cachedTokens = anthropicRules ? usage.cacheReadTokens + written : totalInputTokens(usage);
+  const previous = conversation.previous;
+  tracker.remember(conversation, { bytes: exchange.sentBytes, at: exchange.at, cachedTokens });
+  if (!previous || !exchange.judge) return;
+  const slack = anthropicRules ? 0 : OPENAI_READ_SLACK;
+  const shortfall = previous.cachedTokens - usage.cacheReadTokens > slack;
+  if (!shortfall && !usage.cacheMissReason?.missedTokens) return;
+  // Both bodies as they went upstream, read from the same bytes form (a plan's object form differs in shape).
+  const previousBody = parseJsonRecord(previous.bytes);
+  const body = parseJsonRecord(exchange.sentBytes);
+  if (!previousBody || !body) return;
+  conversation.detector.reset();
+  conversation.detector.observe(previousBody, { at: previous.at });
+  conversation.detector.observe(body, { at: exchange.at, usage, turn, step: 0 });
+  // The detector is only asked about this pair: holding its copies until the next miss would double the budget.
+  conversation.detector.reset();
+}

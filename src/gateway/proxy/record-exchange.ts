@@ -1,0 +1,107 @@
+import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import type { EventBus } from '../../events/event-bus.js';
+import type { StreamSummary } from '../../providers/shared/stream-summary.js';
+import type { CaptureRecord } from './capture-record.js';
+import type { Conversation, ConversationTracker } from './conversation-tracker.js';
+import { comparePlan, judgeMiss, type PlanModels } from './judge-exchange.js';
+
+type JsonRecord = Record<string, unknown>;
+
+/** One completed exchange, as the record stage receives it. */
+export interface Exchange {
+  at: number;
+  clientBody: JsonRecord;
+  sentBody: JsonRecord;
+  sentBytes: Uint8Array;
+  planned: boolean;
+  plannedBreakpoints: string[];
+  summary: StreamSummary;
+  status: number;
+  durationMs: number;
+  /** False when the judge queue was full: recorded, not judged. */
+  judge: boolean;
+  /** The first unjudged exchange of a burst (warned about once). */
+  firstDropped: boolean;
+}
+
+export interface RecorderDependencies {
+  bus: EventBus | undefined;
+  capture: ((record: CaptureRecord) => void) | undefined;
+  tracker: ConversationTracker;
+  planModels: PlanModels;
+  /** Judge what the plan saved (`--plan` without `--no-plan-savings`). */
+  planSavings: boolean;
+  /** Exchanges waiting in the judge queue, for the warning's text. */
+  pending: () => number;
+}
+
+/**
+ * The proxy's record stage: per exchange, `session.started` (first turn), `proxy.forwarded`
+ * (with the plan's savings when judged), `usage.recorded` with its cost, the break detector on a
+ * shortfall, and a capture line.
+ */
+export function createExchangeRecorder(
+  dependencies: RecorderDependencies,
+): (conversation: Conversation, exchange: Exchange) => void {
+  const { bus, capture, tracker, planModels } = dependencies;
+  return (conversation, exchange) => {
+    const usage = exchange.summary.usage!;
+    const model = typeof exchange.sentBody.model === 'string' ? exchange.sentBody.model : '';
+    const turn = conversation.recorded++;
+    const durationMs = Math.round(exchange.durationMs * 10) / 10;
+    conversation.lastResponseId = exchange.summary.responseId;
+    if (bus) {
+      if (turn === 0) {
+        bus.emit('session.started', conversation.id, exchange.at, {
+          model,
+          provider: conversation.provider,
+          strategy: exchange.planned ? 'proxy-plan' : 'proxy',
+          globalPrefixHash: '',
+          sessionPrefixHash: conversation.id,
+        });
+      }
+      bus.emit('proxy.forwarded', conversation.id, exchange.at, {
+        turn,
+        step: 0,
+        provider: conversation.provider,
+        model,
+        mode: exchange.planned ? 'plan' : 'pass-through',
+        status: exchange.status,
+        durationMs,
+        responseId: exchange.summary.responseId,
+        plannedBreakpoints: exchange.plannedBreakpoints,
+        plan:
+          exchange.judge && exchange.planned && dependencies.planSavings
+            ? comparePlan(planModels.of(conversation, exchange.sentBytes.byteLength), exchange, conversation.provider, model)
+            : null,
+      });
+      bus.emit('usage.recorded', conversation.id, exchange.at, {
+        turn,
+        step: 0,
+        model,
+        usage,
+        costUsd: costOf(usage, conversation.provider, model).costUsd,
+        uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
+      });
+      if (exchange.firstDropped) {
+        bus.emit('warning.raised', conversation.id, exchange.at, {
+          source: 'proxy.judge',
+          message: `judging skipped: ${dependencies.pending()} exchanges were waiting to be recorded (judge queue full); traffic is unaffected`,
+        });
+      }
+    }
+    judgeMiss(tracker, conversation, exchange, usage, model, turn);
+    capture?.({
+      at: exchange.at,
+      conversation: conversation.id,
+      provider: conversation.provider,
+      body: exchange.clientBody,
+      ...(exchange.planned ? { sent: exchange.sentBody } : {}),
+      usage: usage.raw,
+      responseId: exchange.summary.responseId,
+      ...(usage.cacheMissReason === undefined ? {} : { cacheMissReason: usage.cacheMissReason }),
+      status: exchange.status,
+      durationMs,
+    });
+  };
+}

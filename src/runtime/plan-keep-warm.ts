@@ -1,0 +1,153 @@
+import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
+import { ValidationError } from '../model/errors.js';
+import type { CacheMultipliers } from '../providers/shared/price-row.js';
+
+const ONE_HOUR = 60 * 60_000;
+
+export interface KeepWarmInput {
+  /** Tokens the cache entry holds (the session's cached prefix): what a re-write costs. */
+  prefixTokens: number;
+  /**
+   * Idle periods seen so far — the session's gaps between requests and earlier sessions' (the
+   * TTL policy's `gapsMs` and `priorGapsMs`), in ms. They are the distribution the plan prices.
+   */
+  gapsMs: readonly number[];
+  /** How long the session has been idle already, in ms [0]: only longer gaps remain possible. */
+  idleMs?: number;
+  /** Lifetime of the entry, refreshed by every read (a ping is a read) [Anthropic's 5 minutes]. */
+  ttlMs?: number;
+  /** Price multipliers on the input rate (the model's price row: `cacheMultipliersOf`). */
+  pricing: CacheMultipliers;
+  /** The model's input rate, USD per million tokens, to state the saving in USD [unpriced]. */
+  inputPerMTok?: number;
+  /** Uncached input tokens each ping adds after the prefix (its own short user message) [8]. */
+  pingOverheadTokens?: number;
+  /** Pings before expiry, at most [12: an hour of 5-minute entries]. */
+  maxPings?: number;
+  /** How long before expiry a ping is sent, ms [20 s: the request must land before the entry expires]. */
+  marginMs?: number;
+}
+
+/**
+ * `let-expire`: send nothing, re-write on return if the gap outlives the entry. `ping`: send up to
+ * `pings` pre-warm requests (`scheduleMs`, each refreshing the entry). `write-1h`: cheaper still
+ * to write the prefix with the 1-hour TTL at the next request (the TTL policy's choice).
+ */
+export type KeepWarmAction = 'let-expire' | 'ping' | 'write-1h';
+
+export interface KeepWarmPlan {
+  action: KeepWarmAction;
+  /** Pings to send at most (0 unless `ping`). */
+  pings: number;
+  /** When to send them, ms after the last request (each one `ttl − margin` after the one before). */
+  scheduleMs: number[];
+  /** Expected cost of the prefix until the next request, in input-token equivalents, per action. */
+  expectedCost: { letExpire: number; ping: number; write1h: number };
+  /** `letExpire − chosen`, input-token equivalents (≥ 0), and in USD when `inputPerMTok` is known. */
+  expectedSaving: number;
+  expectedSavingUsd: number | null;
+  /** Idle periods the plan priced (gaps longer than `idleMs`). */
+  gapsPriced: number;
+  reason: string;
+}
+
+/**
+ * Decide, for one idle period, between letting the cache expire, pinging it before expiry, and a
+ * 1-hour write — priced on the gaps the session has shown. A ping reads the whole prefix (at the
+ * read rate, plus its own few uncached tokens) and refreshes the entry; letting it expire costs a
+ * full re-write when the user returns later than the TTL. Holding a 5-minute entry for an hour
+ * takes 12 pings, so pings pay only when returns within a few lifetimes are likely. With no
+ * gaps learned there is nothing to price: the plan lets it expire.
+ *
+ * @example
+ * planKeepWarm({ prefixTokens: 200_000, gapsMs: [30_000, 9 * 60_000, 12 * 60_000], pricing }).action; // 'ping'
+ */
+export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
+  validate(input);
+  const ttl = input.ttlMs ?? CACHE_LIFETIMES_MS.anthropic5m;
+  const margin = Math.min(input.marginMs ?? 20_000, ttl / 2);
+  const interval = ttl - margin;
+  const idle = input.idleMs ?? 0;
+  const gaps = input.gapsMs.filter((gap) => gap > idle);
+  const overhead = input.pingOverheadTokens ?? 8;
+  const { read, write5m, write1h } = input.pricing;
+  const prefix = input.prefixTokens;
+  const average = (cost: (gap: number) => number) => gaps.reduce((total, gap) => total + cost(gap), 0) / gaps.length;
+  // The next request's prefix: read if the entry is alive when it comes, else written again.
+  const returnCost = (gap: number, aliveUntil: number) => (gap <= aliveUntil ? read : write5m) * prefix;
+  const pingCost = (pings: number) =>
+    average((gap) => {
+      // Pings at interval, 2·interval, …: each is sent only while the user is still away.
+      const sent = Math.min(pings, Math.max(0, Math.ceil(gap / interval) - 1));
+      return sent * (read * prefix + overhead) + returnCost(gap, sent * interval + ttl);
+    });
+  if (gaps.length === 0) {
+    return {
+      action: 'let-expire',
+      pings: 0,
+      scheduleMs: [],
+      expectedCost: { letExpire: 0, ping: 0, write1h: 0 },
+      expectedSaving: 0,
+      expectedSavingUsd: input.inputPerMTok === undefined ? null : 0,
+      gapsPriced: 0,
+      reason: idle > 0 ? `no gap seen so far lasted longer than ${idle} ms` : 'no gaps learned yet: nothing to price',
+    };
+  }
+  const letExpire = pingCost(0);
+  let best = { pings: 0, cost: letExpire };
+  for (let pings = 1; pings <= (input.maxPings ?? 12); pings++) {
+    const cost = pingCost(pings);
+    if (cost < best.cost - 1e-9) best = { pings, cost };
+  }
+  const oneHour = (write1h - write5m) * prefix + average((gap) => returnCost(gap, ONE_HOUR));
+  const action: KeepWarmAction =
+    oneHour < best.cost - 1e-9 && oneHour < letExpire ? 'write-1h' : best.pings > 0 ? 'ping' : 'let-expire';
+  const chosen = action === 'write-1h' ? oneHour : best.cost;
+  const saving = letExpire - chosen;
+  const pings = action === 'ping' ? best.pings : 0;
+  return {
+    action,
+    pings,
+    scheduleMs: Array.from({ length: pings }, (_, index) => (index + 1) * interval),
+    expectedCost: { letExpire, ping: best.cost, write1h: oneHour },
+    expectedSaving: saving,
+    expectedSavingUsd: input.inputPerMTok === undefined ? null : (saving * input.inputPerMTok) / 1e6,
+    gapsPriced: gaps.length,
+    reason: reasonFor(action, pings, gaps.length, saving),
+  };
+}
+
+function reasonFor(action: KeepWarmAction, pings: number, gaps: number, saving: number): string {
+  const tokens = Math.round(saving);
+  switch (action) {
+    case 'ping':
+      return `over ${gaps} idle periods, up to ${pings} ping${pings === 1 ? '' : 's'} cost less than re-writing the prefix (expected saving ${tokens} input-token equivalents)`;
+    case 'write-1h':
+      return `over ${gaps} idle periods, a 1-hour write costs less than pings or a re-write (expected saving ${tokens} input-token equivalents)`;
+    case 'let-expire':
+      return `over ${gaps} idle periods, no ping schedule costs less than letting the entry expire`;
+  }
+}
+
+function validate(input: KeepWarmInput): void {
+  const nonNegative = (value: number | undefined, path: string) => {
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new ValidationError(path, 'a finite number ≥ 0', String(value));
+    }
+  };
+  nonNegative(input.prefixTokens, 'prefixTokens');
+  nonNegative(input.idleMs, 'idleMs');
+  nonNegative(input.pingOverheadTokens, 'pingOverheadTokens');
+  nonNegative(input.marginMs, 'marginMs');
+  nonNegative(input.inputPerMTok, 'inputPerMTok');
+  if (input.ttlMs !== undefined && !(Number.isFinite(input.ttlMs) && input.ttlMs > 0)) {
+    throw new ValidationError('ttlMs', 'a finite number > 0', String(input.ttlMs));
+  }
+  if (input.maxPings !== undefined && !(Number.isInteger(input.maxPings) && input.maxPings >= 0)) {
+    throw new ValidationError('maxPings', 'a whole number ≥ 0', String(input.maxPings));
+  }
+  input.gapsMs.forEach((gap, index) => {
+    nonNegative(gap, `gapsMs[${index}]`);
+  });
+  for (const key of ['read', 'write5m', 'write1h'] as const) nonNegative(input.pricing[key], `pricing.${key}`);
+}
