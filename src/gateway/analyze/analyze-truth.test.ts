@@ -3,8 +3,14 @@ import { judgeSequence } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { words } from '../../cache/test-support/fixtures.js';
 import { planCacheFields } from '../proxy/plan-cache-fields.js';
-import { anthropicTurn } from '../test-support/sessions.js';
+import { anthropicTurn as typedTurn } from '../test-support/sessions.js';
 import { analyzeCapture } from './analyze-capture.js';
+
+/** The shared fixture as the plain JSON record a capture line holds. */
+const anthropicTurn = (turn: number, options: Parameters<typeof typedTurn>[1] = {}) =>
+  typedTurn(turn, options) as unknown as Record<string, unknown> & {
+    messages: Array<{ content: Array<Record<string, unknown>> }>;
+  };
 
 const T0 = Date.UTC(2026, 10, 23, 10, 0, 0);
 const persona = `You are a careful coding agent. ${words(5000, 'rule')}`;
@@ -50,7 +56,7 @@ describe('cachet analyze tells the truth (#22 item 6)', () => {
     expect(plain.breakpoints.at(-1)).toBe('messages[4].content[0]');
     // A client marker on an earlier message is not a tail: the plan still marks the end.
     const early = anthropicTurn(3, { marked: false });
-    (early.messages[0]!.content as unknown as Array<Record<string, unknown>>)[0]!.cache_control = { type: 'ephemeral' };
+    early.messages[0]!.content[0]!.cache_control = { type: 'ephemeral' };
     expect(planCacheFields('anthropic', early, context).breakpoints.at(-1)).toBe('messages[4].content[0]');
   });
 
@@ -58,7 +64,7 @@ describe('cachet analyze tells the truth (#22 item 6)', () => {
     const systemOnly = (turn: number) => {
       const body = anthropicTurn(turn);
       for (const message of body.messages) {
-        for (const block of message.content as Array<Record<string, unknown>>) delete block.cache_control;
+        for (const block of message.content) delete block.cache_control;
       }
       return body;
     };
