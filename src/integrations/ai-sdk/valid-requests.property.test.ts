@@ -35,7 +35,9 @@ describe('cachetMiddleware for the AI SDK: every request valid over random tool 
       { numRuns: AI_SDK_PROPERTY_RUNS },
     );
     // The runs exercised what they claim to: thinking, images, parallel results, a tail after tool results.
-    expect(Math.min(coverage.thinking, coverage.images, coverage.parallelResults, coverage.tailAfterResults)).toBeGreaterThan(0);
+    expect(
+      Math.min(coverage.thinking, coverage.images, coverage.parallelResults, coverage.tailAfterResults, coverage.turnTail),
+    ).toBeGreaterThan(0);
     console.log(JSON.stringify(coverage));
     console.log(`ai-sdk property: ${AI_SDK_PROPERTY_RUNS} conversations, ${requests} requests, 0 invalid`);
   }, 120_000);

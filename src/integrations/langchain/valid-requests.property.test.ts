@@ -40,6 +40,7 @@ describe('cachetMiddleware for LangChain: every request valid over random tool l
       ],
       tail: ['Current time: 09:00', 'Recalled: the build uses vitest.'],
       existingMarkers: 'replace',
+      tailScope: 'request',
     };
     expect(await expectValid(script)).toBe(2);
   });
@@ -53,7 +54,9 @@ describe('cachetMiddleware for LangChain: every request valid over random tool l
       { numRuns: LANGCHAIN_PROPERTY_RUNS },
     );
     // The runs exercised what they claim to: thinking, images, parallel results, a tail after tool results.
-    expect(Math.min(coverage.thinking, coverage.images, coverage.parallelResults, coverage.tailAfterResults)).toBeGreaterThan(0);
+    expect(
+      Math.min(coverage.thinking, coverage.images, coverage.parallelResults, coverage.tailAfterResults, coverage.turnTail),
+    ).toBeGreaterThan(0);
     console.log(JSON.stringify(coverage));
     console.log(`langchain property: ${LANGCHAIN_PROPERTY_RUNS} conversations, ${requests} requests, 0 invalid`);
   }, 120_000);

@@ -40,7 +40,7 @@ describe('cachetPiHooks: every request valid over random tool loops', () => {
       }),
       { numRuns: PI_PROPERTY_RUNS },
     );
-    expect(Math.min(coverage.images, coverage.parallelResults, coverage.tailAfterResults)).toBeGreaterThan(0);
+    expect(Math.min(coverage.images, coverage.parallelResults, coverage.tailAfterResults, coverage.turnTail)).toBeGreaterThan(0);
     console.log(JSON.stringify(coverage));
     console.log(`pi property: ${PI_PROPERTY_RUNS} conversations, ${requests} requests, 0 invalid`);
   }, 120_000);
