@@ -22,19 +22,50 @@ async function measure(run: (origin: string) => Promise<unknown>): Promise<RunFi
 const rows: Array<[string, RunFigures]> = [
   ['AI SDK 6: cookbook dynamic prompt caching', await measure((origin) => runCodingAgentOnAiSdk(origin, 'recipe'))],
   ['AI SDK 6: cachetMiddleware()', await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet'))],
-  ['AI SDK 6: cachetMiddleware() + tail', await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail'))],
+  [
+    'AI SDK 6: cachetMiddleware() + tail, scope request',
+    await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail', { tailScope: 'request' })),
+  ],
+  ['AI SDK 6: cachetMiddleware() + tail, scope auto', await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail'))],
+  [
+    'AI SDK 6: cachetMiddleware() + tail, scope turn',
+    await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail', { tailScope: 'turn' })),
+  ],
   ['LangChain: anthropicPromptCachingMiddleware', await measure((origin) => runCodingAgentOnLangChain(origin, 'recipe'))],
   ['LangChain: cachetMiddleware()', await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet'))],
-  ['LangChain: cachetMiddleware() + tail', await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail'))],
+  [
+    'LangChain: cachetMiddleware() + tail, scope request',
+    await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail', { tailScope: 'request' })),
+  ],
+  [
+    'LangChain: cachetMiddleware() + tail, scope auto',
+    await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail')),
+  ],
+  [
+    'LangChain: cachetMiddleware() + tail, scope turn',
+    await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail', { tailScope: 'turn' })),
+  ],
   ['pi-ai: its own markers', await measure((origin) => runCodingAgentOnPi(origin, 'pi'))],
-  ['pi-ai: cachetPiHooks() + tail', await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail'))],
+  [
+    'pi-ai: cachetPiHooks() + tail, scope request',
+    await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail', { tailScope: 'request' })),
+  ],
+  ['pi-ai: cachetPiHooks() + tail, scope auto', await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail'))],
+  [
+    'pi-ai: cachetPiHooks() + tail, scope turn',
+    await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail', { tailScope: 'turn' })),
+  ],
 ];
 
 const format = (value: number) => value.toLocaleString('en-US');
-console.log('| run | requests | input | read | written | uncached | read share | max markers | rejected |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+// Input cost in input-token units at Anthropic's 5-minute rates (write 1.25×, read 0.1×).
+const cost = (figures: RunFigures) => figures.uncachedTokens + 1.25 * figures.cacheWriteTokens + 0.1 * figures.cacheReadTokens;
+console.log(
+  '| run | requests | input | read | written | uncached | read share | input cost (token units) | max markers | rejected |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const [name, figures] of rows) {
   console.log(
-    `| ${name} | ${figures.requests} | ${format(figures.inputTokens)} | ${format(figures.cacheReadTokens)} | ${format(figures.cacheWriteTokens)} | ${format(figures.uncachedTokens)} | ${(figures.readShare * 100).toFixed(1)}% | ${figures.maxMarkers} | ${figures.rejected} |`,
+    `| ${name} | ${figures.requests} | ${format(figures.inputTokens)} | ${format(figures.cacheReadTokens)} | ${format(figures.cacheWriteTokens)} | ${format(figures.uncachedTokens)} | ${(figures.readShare * 100).toFixed(1)}% | ${format(Math.round(cost(figures)))} | ${figures.maxMarkers} | ${figures.rejected} |`,
   );
 }

@@ -23,8 +23,20 @@ const anthropic = createAnthropic({ baseURL: `${server.origin}/v1`, apiKey: 'no-
 const bus = new EventBus();
 bus.on('cache.break', (event) => console.log(`  cache.break: ${event.payload.cause} at ${event.payload.path}`));
 
-// The one change: wrap the model.
-const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-5'), middleware: cachetMiddleware({ bus }) });
+// The one change: wrap the model. Volatile context goes in the tail, after the last breakpoint,
+// not in the system prompt; the middleware tells the tail function which turn and step it is.
+const middleware = cachetMiddleware({
+  bus,
+  tail: (_params, { turn }) => [
+    { text: clockText(turn - 1), scope: 'auto' }, // turn or request scope, chosen by cost
+    { text: memoryRecallText(turn - 1), scope: 'auto' },
+  ],
+  onRequest: (info) => {
+    const scopes = info.tailScopes.map((decision) => decision.scope).join(', ');
+    console.log(`  turn ${info.turn} step ${info.step}: tail ${scopes || '(kept in the turn’s message)'}`);
+  },
+});
+const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-5'), middleware });
 
 const messages: ModelMessage[] = [];
 for (const [turn, script] of CODING_AGENT_TURNS.entries()) {
@@ -35,8 +47,6 @@ for (const [turn, script] of CODING_AGENT_TURNS.entries()) {
     messages,
     tools: aiSdkTools(),
     stopWhen: stepCountIs(6),
-    // Volatile context goes in the tail, after the last breakpoint, not in the system prompt.
-    providerOptions: { cachet: { tail: [clockText(turn), memoryRecallText(turn)] } },
   });
   messages.push(...result.response.messages);
   console.log(`turn ${turn + 1}: ${result.steps.length} requests, "${result.text.slice(0, 60)}…"`);

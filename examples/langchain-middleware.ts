@@ -18,22 +18,24 @@ import {
 import { runFigures, startCodingAgentServer } from '../src/integrations/test-support/coding-agent-server.js';
 
 const server = await startCodingAgentServer();
-let turn = 0;
 const agent = createAgent({
   model: new ChatAnthropic({ model: 'claude-sonnet-4-5', apiKey: 'no-key-needed', anthropicApiUrl: server.origin }),
   tools: langChainTools(),
   systemPrompt: CODING_AGENT_PERSONA,
   middleware: [
     cachetMiddleware({
-      tail: () => [clockText(turn), memoryRecallText(turn)],
+      // The middleware tells the tail function which turn and step it is: no state of your own.
+      tail: (_request, { turn }) => [
+        { text: clockText(turn - 1), scope: 'auto' }, // turn or request scope, chosen by cost
+        { text: memoryRecallText(turn - 1), scope: 'auto' },
+      ],
       onUsage: (usage, info) =>
         console.log(`  turn ${info.turn} step ${info.step}: read ${usage.cacheReadTokens}, wrote ${usage.cacheWrite5mTokens}`),
     }),
   ],
 });
 let messages: BaseMessage[] = [];
-for (const [index, script] of CODING_AGENT_TURNS.entries()) {
-  turn = index;
+for (const script of CODING_AGENT_TURNS) {
   messages = (await agent.invoke({ messages: [...messages, new HumanMessage(script.user)] })).messages;
 }
 const figures = runFigures(server.verdicts, server.bodies);

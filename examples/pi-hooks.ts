@@ -22,7 +22,10 @@ const model: Model<'anthropic-messages'> = {
   contextWindow: 200_000,
   maxTokens: 8_192,
 };
-const cachet = cachetPiHooks({ conversationId: 'pi-example', tail: () => clockText(0) });
+const cachet = cachetPiHooks({
+  conversationId: 'pi-example',
+  tail: ({ turn }) => ({ text: clockText(turn - 1), scope: 'auto' }),
+});
 const context: Context = {
   systemPrompt: CODING_AGENT_PERSONA,
   messages: [{ role: 'user', content: 'The CI job fails. Find out why.', timestamp: Date.now() }],

@@ -47,6 +47,7 @@ export {
   type OpenAiCacheModelOptions,
   roundToIncrement,
 } from './models/openai-cache-model.js';
+export { type ModelCatalogRow, modelCatalog, STALE_AFTER_DAYS } from './model-catalog.js';
 export { findOwnPrice, findPrice, PRICES, type PriceRow } from './pricing.js';
 export {
   CACHE_LIFETIMES_MS,

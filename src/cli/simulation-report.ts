@@ -1,3 +1,4 @@
+import { findPrice } from '../cache/pricing.js';
 import { providerEntry } from '../providers/registry.js';
 import type { SimulationResult } from '../simulate/simulate-workload.js';
 import { formatCount, formatPercent, formatSaving, formatTable, formatUsd } from './format-table.js';
@@ -20,6 +21,8 @@ export function simulationJson(result: SimulationResult) {
     model: result.model,
     strategy: result.strategy,
     priced: result.priced,
+    // Whose prices: Cachet's own rows or the @pydantic/genai-prices fallback (null when unpriced).
+    priceSource: result.priced ? (findPrice(result.provider, result.model)?.priceSource ?? 'cachet') : null,
     requests: result.requests.map((request) => ({
       turn: request.turn,
       step: request.step,

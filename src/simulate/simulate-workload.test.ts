@@ -103,8 +103,19 @@ describe('simulateWorkload', () => {
 
   it('produces exactly the JSON shape of `cachet simulate --json`', () => {
     const json = simulationJson(results.cachet!);
-    // Issue 4's keys, unchanged, then `priced` (issue 13) and issue 10's oracle summary and three totals.
-    expect(Object.keys(json)).toEqual(['workload', 'provider', 'model', 'strategy', 'priced', 'requests', 'totals', 'oracle']);
+    // Issue 4's keys, unchanged, then `priced` (issue 13), `priceSource` (issue 23) and issue 10's oracle summary and three totals.
+    expect(Object.keys(json)).toEqual([
+      'workload',
+      'provider',
+      'model',
+      'strategy',
+      'priced',
+      'priceSource',
+      'requests',
+      'totals',
+      'oracle',
+    ]);
+    expect(json.priceSource).toBe('cachet');
     expect(Object.keys(json.requests[0]!)).toEqual([
       'turn',
       'step',

@@ -191,7 +191,11 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
       const uncovered = uncoveredByBreakpoint(before, shared);
       const read = context.usage.cacheReadTokens;
       const missed = uncovered ? tokensOf(before, uncovered.from, shared) : 0;
-      if (uncovered && missed >= threshold && read >= cachedTokens * (1 - USAGE_SHORTFALL)) {
+      // What the previous request's breakpoints wrote (nothing when it had none): reading that much
+      // means everything lost lay past them, where no breakpoint had written it.
+      const lastMark = anthropicBreakpoints(before).at(-1);
+      const written = lastMark ? tokensOf(before, 0, lastMark.index + 1) : 0;
+      if (uncovered && missed >= threshold && read >= written * (1 - USAGE_SHORTFALL)) {
         return {
           ...base,
           cause: 'no-breakpoint',

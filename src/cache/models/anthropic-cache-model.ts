@@ -146,6 +146,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
       cacheWrite1hTokens,
       readFrom: readEnd >= 0 ? { path: body.units[readEnd]!.path, writtenAt: entries.get(hashes[readEnd]!)!.writtenAt } : null,
       missCause,
+      ...(missCause && structural?.cause === missCause ? { missedTokens: structural.missedTokens } : {}),
       explanation,
       rejected: null,
     });

@@ -25,6 +25,8 @@ export interface CacheVerdict {
   readFrom: { path: string; writtenAt: number } | null;
   /** Why the request read less than the previous request left cached; null when it did not. */
   missCause: CacheBreakCause | null;
+  /** Tokens lost to `missCause`, as the break detector measured them (absent when the model does not say). */
+  missedTokens?: number;
   /** Sentences for people: what was read, written, and why anything was missed. */
   explanation: string[];
   /** Problems with the body (markers the provider rejects or ignores). */

@@ -49,7 +49,11 @@ describe('readGgufTemplate', () => {
         ['tokenizer.chat_template', template],
       ]),
     );
-    await expect(readGgufTemplate(path)).resolves.toEqual({ architecture: 'gemma3', chatTemplate: template, slidingWindow: 1024 });
+    await expect(readGgufTemplate(path)).resolves.toEqual({
+      architecture: 'gemma3',
+      chatTemplate: template,
+      slidingWindow: 1024,
+    });
   });
 
   it('says so when the file carries no template, and when it is not a GGUF file', async () => {

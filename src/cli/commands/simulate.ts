@@ -130,7 +130,12 @@ export const EXIT_REQUEST_NOT_MET = 1;
  * as unknown cost, never as free.
  */
 function unpricedModelWarning(provider: ProviderId, model: string): string | null {
-  if (providerEntry(provider).route(model).rules === 'local' || findPrice(provider, model) !== null) return null;
+  if (providerEntry(provider).route(model).rules === 'local') return null;
+  const row = findPrice(provider, model);
+  if (row?.priceSource === 'genai-prices') {
+    return `"${model}" is not in Cachet's price tables: priced from ${row.source} (priceSource "genai-prices" in --json).`;
+  }
+  if (row !== null) return null;
   return `no price is known for model "${model}" on ${provider}: costs are reported as unknown (costUsd null in --json), not as free. Check the model id (a route is priced only when Cachet has its upstream's price list).`;
 }
 

@@ -223,10 +223,14 @@ class ConversationJudge {
 
     const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
     const previous = this.previous;
-    const missedTokens = previous ? Math.max(0, previous.cachedTokens - readTokens) : 0;
-    // The byte diff costs as much as judging the body again: it is computed for misses only.
+    // Against what the previous request left cached; a prefix it never wrote (no breakpoint
+    // covered it) is lost too, though nothing cached was: the model's detector measures that.
+    const lostCached = previous ? Math.max(0, previous.cachedTokens - readTokens) : 0;
+    const neverWritten = previous && verdict.missCause === 'no-breakpoint' ? (verdict.missedTokens ?? 0) : 0;
+    const missedTokens = Math.max(lostCached, neverWritten);
+    // The byte diff costs as much as judging the body again: it is computed only where something cached was lost.
     let changed: AnalyzedRequest['changed'] = null;
-    if (previous && missedTokens > 0) {
+    if (previous && lostCached > 0) {
       const diff = diffWireBodies(previous.body, request.body, { format: provider });
       if (diff.byteDivergence) changed = { ...diff.byteDivergence, cacheImpact: diff.cacheImpact };
     }

@@ -40,7 +40,10 @@ export interface PlannedBody {
  * `--plan`: rewrite the cache fields of a body, never its content. Anthropic: the client's
  * markers are replaced with Cachet's plan (end of tools, end of system, end of history, and a
  * lookback guard on the previous request's last block when the new end is 20 or more block
- * positions past it), all with one TTL, plus `diagnostics` opt-in. OpenAI: `prompt_cache_key`
+ * positions past it), all with one TTL. A client tail is kept out of the cache as the client
+ * placed it: when the client's last marker of the system prompt or of the final message has
+ * blocks after it (volatile text sent with this request only), that zone's marker stays there,
+ * so the plan neither writes the tail at the write premium nor reads less than the client did, plus `diagnostics` opt-in. OpenAI: `prompt_cache_key`
  * set to the conversation id when absent, and the retention when asked. Returns a new object.
  *
  * @example
@@ -63,10 +66,13 @@ export function planCacheFields(
   delete planned.cache_control;
   const marker = options.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
   const blocks = markableBlocks(planned);
+  // Read before the client's markers are removed.
+  const tailStarts = { system: clientTailStart(blocks, 'system'), messages: clientTailStart(blocks, 'messages') };
   for (const block of blocks) delete block.block.cache_control;
+  const lastOf = (zone: 'tools' | 'system' | 'messages') =>
+    (zone === 'tools' ? null : tailStarts[zone]) ?? blocks.findLast((block) => block.zone === zone && block.markable);
 
   const chosen: Array<{ block: JsonRecord; path: string; position: number }> = [];
-  const lastOf = (zone: string) => blocks.findLast((block) => block.zone === zone && block.markable);
   const tools = lastOf('tools');
   const system = lastOf('system');
   const history = lastOf('messages');
@@ -112,12 +118,26 @@ function copyMarkableContainers(body: JsonRecord): JsonRecord {
   return planned;
 }
 
+/**
+ * The client's last marked block of `zone` when markable blocks follow it in the same place (the
+ * system prompt, or the final message for history): the text after it is the client's tail,
+ * which the next request will not repeat. Null when the client marked the zone's end or nothing.
+ */
+function clientTailStart(blocks: readonly MarkableBlock[], zone: string): MarkableBlock | null {
+  const last = blocks.findLast((block) => block.zone === zone && block.markable);
+  const marked = blocks.findLast((block) => block.zone === zone && block.markable && isRecord(block.block.cache_control));
+  if (!last || !marked || marked === last || marked.message !== last.message) return null;
+  return marked;
+}
+
 interface MarkableBlock {
   block: JsonRecord;
   path: string;
   zone: 'tools' | 'system' | 'messages';
   /** Position among the body's content blocks, in prefix order (tools, system, messages). */
   position: number;
+  /** Index of the message holding the block (null for tools and system). */
+  message: number | null;
   markable: boolean;
 }
 
@@ -128,11 +148,11 @@ interface MarkableBlock {
  */
 function markableBlocks(body: JsonRecord): MarkableBlock[] {
   const blocks: MarkableBlock[] = [];
-  const push = (block: unknown, path: string, zone: MarkableBlock['zone']) => {
+  const push = (block: unknown, path: string, zone: MarkableBlock['zone'], message: number | null = null) => {
     if (!isRecord(block)) return;
     const markable =
       block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
-    blocks.push({ block, path, zone, position: blocks.length, markable });
+    blocks.push({ block, path, zone, position: blocks.length, markable, message });
   };
   if (Array.isArray(body.tools)) {
     for (const [index, tool] of body.tools.entries()) push(tool, `tools[${index}]`, 'tools');
@@ -149,7 +169,7 @@ function markableBlocks(body: JsonRecord): MarkableBlock[] {
       }
       if (!Array.isArray(message.content)) return;
       for (const [index, block] of message.content.entries()) {
-        push(block, `messages[${messageIndex}].content[${index}]`, 'messages');
+        push(block, `messages[${messageIndex}].content[${index}]`, 'messages', messageIndex);
       }
     });
   }

@@ -70,7 +70,7 @@ describe('cachetMiddleware contained: nothing it reads or calls can break the ho
       },
     ],
     ['returns a number', () => 42],
-    ['returns a list with an object', () => ['ok', { text: 'x' }]],
+    ['returns a list with a bad item', () => ['ok', { text: 'x', scope: 'forever' }]],
     ['returns a huge text', () => 'x'.repeat(4_000_001)],
   ] as const) {
     it(`a tail function that ${label}: reported, the call goes out without a tail`, async () => {

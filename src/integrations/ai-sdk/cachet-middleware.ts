@@ -5,11 +5,13 @@ import type { AdapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
+import { tailPricingFor } from '../../runtime/tail-pricing.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { defaultConversationId, turnAndStep } from '../shared/call-identity.js';
 import { type ContainedHookOptions, hookReporter } from '../shared/contained-hooks.js';
 import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
+import { scopeTail, withPersistedTail } from '../shared/persisted-tail.js';
 import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
 import type {
   MiddlewareCallParams,
@@ -20,6 +22,7 @@ import type {
 } from '../shared/prompt-view.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
+import type { ScopeDecision, TailContext, TailValue } from '../shared/turn-tail.js';
 import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
 
 /** What the middleware decided for one model call, passed to `onRequest`. */
@@ -36,6 +39,8 @@ export interface CachetCallInfo {
   promptCacheKey: string | null;
   /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
   warnings: AdapterWarning[];
+  /** The scope each tail item got at this call, and why (declared, or the cost comparison). */
+  tailScopes: ScopeDecision[];
 }
 
 /** Options of `cachetMiddleware`. Every field is optional. */
@@ -49,13 +54,17 @@ export interface CachetMiddlewareOptions extends ContainedHookOptions {
    */
   conversationId?: string | ((params: MiddlewareCallParams) => string | undefined);
   /**
-   * Volatile context for this call only (clock, memory recall, working context): placed where
-   * Cachet puts its turn tail, after the last breakpoint — appended to the last user message, or
-   * as a user message after the tool results of a tool loop (Anthropic merges it into the same
-   * wire message; OpenAI gets a trailing system message there). A per-call
-   * `providerOptions.cachet.tail` (string or string[]) is used as well.
+   * Volatile context (clock, memory recall, working context), called at every model call with
+   * the call and `{ turn, step, conversationId }` (a new user message starts a turn; tool results
+   * continue it). Return strings or `{ text, scope }` items; `scope` as in `Session`: `request`
+   * texts go after the last breakpoint of this call only (appended to the last user message, or
+   * after the tool results — Anthropic merges them into that wire message, OpenAI gets a trailing
+   * system message); `turn` texts are written once into the user message that opened the turn
+   * and kept there, so later steps and turns read them from the cache; `auto` [default] chooses
+   * by cost from the conversation's learned steps per turn. A per-call
+   * `providerOptions.cachet.tail` is used as well.
    */
-  tail?: (params: MiddlewareCallParams) => string | readonly string[] | undefined;
+  tail?: (params: MiddlewareCallParams, context: TailContext) => TailValue;
   /** Anthropic TTL per zone (tools, system, history) ['5m']; 1h zones are kept before 5m ones. */
   ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
   /**
@@ -177,13 +186,26 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       stringOption(cachetOptions.conversationId, 'providerOptions.cachet.conversationId') ??
       (typeof options.conversationId === 'function' ? options.conversationId(params) : options.conversationId) ??
       defaultConversationId(model.modelId, params);
-    const tailTexts = [
-      ...resolveTail(() => options.tail?.(params), reporter, 'tail', conversationId),
-      ...resolveTail(() => cachetOptions.tail, reporter, 'providerOptions.cachet.tail', conversationId),
-    ];
-    const { params: withTail, tailParts } = appendTail(withoutCachetOptions(params), tailTexts, provider);
     const state = stateFor(conversationId);
     const { turn, step } = turnAndStep(params);
+    const context: TailContext = { turn, step, conversationId };
+    const items = [
+      ...resolveTail(() => options.tail?.(params, context), reporter, 'tail', conversationId),
+      ...resolveTail(() => cachetOptions.tail, reporter, 'providerOptions.cachet.tail', conversationId),
+    ];
+    const bare = withoutCachetOptions(params);
+    const { keys, plan } = scopeTail({
+      messages: bare.prompt,
+      opensTurn: (message) => message.role === 'user',
+      content: (message) => message.content,
+      state: state.turnTail,
+      step,
+      items,
+      countTokens: (text) => counter.countText(text),
+      pricing: tailPricingFor(provider === 'anthropic' ? 'anthropic' : 'openai-chat', model.modelId),
+    });
+    const withPersisted = withPersistedTail(bare, keys, plan.persisted);
+    const { params: withTail, tailParts } = appendTail(withPersisted, plan.requestTexts, provider);
     const info: CachetCallInfo = {
       conversationId,
       provider,
@@ -193,6 +215,7 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       breakpoints: [],
       promptCacheKey: null,
       warnings: [],
+      tailScopes: plan.decisions,
     };
     let output = withTail;
     if (provider === 'anthropic') {

@@ -1,4 +1,4 @@
-import type { AIMessage } from '@langchain/core/messages';
+import { type AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import type { CacheBreak } from '../../cache/break/break-detector.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
@@ -8,6 +8,7 @@ import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
 import { cacheControlMarker } from '../../providers/anthropic/place-breakpoints.js';
+import { tailPricingFor } from '../../runtime/tail-pricing.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { anthropicBodyFromView } from '../shared/anthropic-body-from-view.js';
 import { defaultConversationId, turnAndStep } from '../shared/call-identity.js';
@@ -19,11 +20,18 @@ import {
   sharedBlockCount,
 } from '../shared/conversation-store.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
+import { scopeTail } from '../shared/persisted-tail.js';
 import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptPart } from '../shared/prompt-view.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
-import { applyLangChainMarkers, type LangChainRequestParts, langChainPromptView } from './langchain-prompt-view.js';
+import type { ScopeDecision, TailContext, TailValue } from '../shared/turn-tail.js';
+import {
+  applyLangChainMarkers,
+  type LangChainRequestParts,
+  langChainPromptView,
+  withPersistedHumanTail,
+} from './langchain-prompt-view.js';
 import { usageFromLangChain } from './usage-from-langchain.js';
 
 /** What the middleware decided for one model call. */
@@ -37,6 +45,8 @@ export interface CachetLangChainCallInfo {
   promptCacheKey: string | null;
   /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
   warnings: AdapterWarning[];
+  /** The scope each tail item got at this call, and why (declared, or the cost comparison). */
+  tailScopes: ScopeDecision[];
 }
 
 /** The slice of LangChain's `ModelRequest` the middleware reads (kept structural across versions). */
@@ -50,11 +60,15 @@ export interface CachetLangChainOptions extends ContainedHookOptions {
   /** The conversation a call belongs to; default: a hash of the model, tool names and first user message. */
   conversationId?: string | ((request: CachetModelRequest) => string | undefined);
   /**
-   * Volatile context for this call only (clock, memory recall): appended after the history,
-   * after the last breakpoint — to the last human message, or as a human message after the tool
-   * results of a tool loop. Use it instead of a dynamic system prompt.
+   * Volatile context (clock, memory recall), called at every model call with the request and
+   * `{ turn, step, conversationId }` (a new human message starts a turn; tool results continue
+   * it). Return strings or `{ text, scope }` items, `scope` as in `Session`: `request` texts go
+   * after the last breakpoint of this call only (appended to the last human message, or after
+   * the tool results in the same user message); `turn` texts are written once into the human
+   * message that opened the turn and kept there, read from the cache by later steps and turns;
+   * `auto` [default] chooses by cost. Use it instead of a dynamic system prompt.
    */
-  tail?: (request: CachetModelRequest) => string | readonly string[] | undefined;
+  tail?: (request: CachetModelRequest, context: TailContext) => TailValue;
   /** Anthropic TTL per zone (tools, system, history) ['5m']. */
   ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
   /** Caller markers: `replace` [default] or `keep` (they take slots first; never over four). */
@@ -159,13 +173,30 @@ function prepareCall(
   conversations: ConversationStore,
 ): PreparedCall {
   const { provider, modelId } = model;
-  const view = langChainPromptView(parts);
+  const ownView = langChainPromptView(parts);
   const conversationId =
     (typeof options.conversationId === 'function' ? options.conversationId(parts) : options.conversationId) ??
-    defaultConversationId(modelId, view);
-  const tail = resolveTail(() => options.tail?.(parts), settings.reporter, 'tail', conversationId);
-  const { turn, step } = turnAndStep(view);
+    defaultConversationId(modelId, ownView);
+  const { turn, step } = turnAndStep(ownView);
+  const items = resolveTail(
+    () => options.tail?.(parts, { turn, step, conversationId }),
+    settings.reporter,
+    'tail',
+    conversationId,
+  );
   const state = conversations.get(conversationId);
+  const { keys, plan } = scopeTail({
+    messages: parts.messages,
+    opensTurn: (message) => HumanMessage.isInstance(message),
+    content: (message) => message.content,
+    state: state.turnTail,
+    step,
+    items,
+    countTokens: (text) => settings.counter.countText(text),
+    pricing: tailPricingFor(provider === 'anthropic' ? 'anthropic' : 'openai-chat', modelId),
+  });
+  const tail = plan.requestTexts;
+  const request = { ...parts, messages: withPersistedHumanTail(parts.messages, keys, plan.persisted) };
   const info: CachetLangChainCallInfo = {
     conversationId,
     provider,
@@ -175,18 +206,41 @@ function prepareCall(
     breakpoints: [],
     promptCacheKey: null,
     warnings: [],
+    tailScopes: plan.decisions,
   };
+  return provider === 'openai'
+    ? prepareOpenAICall(request, info, state, tail, settings.clock())
+    : prepareAnthropicCall(request, info, state, tail, options, settings);
+}
+
+function prepareOpenAICall(
+  parts: CachetModelRequest,
+  info: CachetLangChainCallInfo,
+  state: ConversationState,
+  tail: readonly string[],
+  at: number,
+): PreparedCall {
+  const modelSettings = parts.modelSettings ?? {};
+  const promptCacheKey =
+    typeof modelSettings.promptCacheKey === 'string' ? modelSettings.promptCacheKey : `cachet-${info.conversationId}`;
+  info.promptCacheKey = promptCacheKey;
+  const applied = applyLangChainMarkers(parts, new Map(), tail, 'openai');
+  if (!applied.tailPlaced) info.warnings = [tailNotPlaced()];
+  const request = { ...parts, messages: applied.messages, modelSettings: { ...modelSettings, promptCacheKey } };
+  return { request, info, state, wireView: null, at };
+}
+
+function prepareAnthropicCall(
+  parts: CachetModelRequest,
+  info: CachetLangChainCallInfo,
+  state: ConversationState,
+  tail: readonly string[],
+  options: CachetLangChainOptions,
+  settings: CallSettings,
+): PreparedCall {
+  const { conversationId, model: modelId, turn, step } = info;
+  const view = langChainPromptView(parts);
   const at = settings.clock();
-  if (provider === 'openai') {
-    const modelSettings = parts.modelSettings ?? {};
-    const promptCacheKey =
-      typeof modelSettings.promptCacheKey === 'string' ? modelSettings.promptCacheKey : `cachet-${conversationId}`;
-    info.promptCacheKey = promptCacheKey;
-    const applied = applyLangChainMarkers(parts, new Map(), tail, 'openai');
-    if (!applied.tailPlaced) info.warnings = [tailNotPlaced()];
-    const request = { ...parts, messages: applied.messages, modelSettings: { ...modelSettings, promptCacheKey } };
-    return { request, info, state, wireView: null, at };
-  }
   const { view: withTail, tailParts } = appendTailToView(view, tail);
   const planned = planPromptBreakpoints({
     params: withTail,

@@ -124,6 +124,23 @@ export function applyLangChainMarkers(
 
 type ContentBlock = Record<string, unknown>;
 
+/** The messages with each turn's persisted tail texts appended to the human message that opened it. */
+export function withPersistedHumanTail(
+  messages: BaseMessage[],
+  keys: ReadonlyArray<string | null>,
+  persisted: ReadonlyMap<string, readonly string[]>,
+): BaseMessage[] {
+  if (persisted.size === 0) return messages;
+  return messages.map((message, index) => {
+    const key = keys[index];
+    const texts = key ? persisted.get(key) : undefined;
+    if (!texts || !HumanMessage.isInstance(message)) return message;
+    const blocks: unknown[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const content = [...blocks, ...texts.map((text) => ({ type: 'text', text }))];
+    return new HumanMessage({ ...message, content } as unknown as ConstructorParameters<typeof HumanMessage>[0]);
+  });
+}
+
 /** An empty text block the API refuses ("text content blocks must be non-empty"); dropping it changes nothing. */
 function isEmptyText(block: unknown): boolean {
   const record = block as ContentBlock;

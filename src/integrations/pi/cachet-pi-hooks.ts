@@ -3,14 +3,17 @@ import type { EventBus } from '../../events/event-bus.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
+import { tailPricingFor } from '../../runtime/tail-pricing.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { type ContainedHookOptions, hookReporter } from '../shared/contained-hooks.js';
 import { createConversationStore } from '../shared/conversation-store.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
+import { scopeTail } from '../shared/persisted-tail.js';
 import type { ExistingMarkers } from '../shared/plan-prompt-breakpoints.js';
 import { planWireBreakpoints } from '../shared/plan-wire-breakpoints.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
+import type { TailContext, TailValue } from '../shared/turn-tail.js';
 
 /** What pi-ai passes as `model` to `onPayload` (the fields Cachet reads). */
 export interface PiModelLike {
@@ -31,11 +34,15 @@ export interface CachetPiOptions extends ContainedHookOptions {
   /** The conversation these calls belong to (a pi `sessionId`, say). Required: pi payloads carry no stable id. */
   conversationId: string;
   /**
-   * Volatile context for the next call (clock, memory recall), appended after the last breakpoint.
-   * A function that throws or returns something other than strings is reported (`onError`) and the
-   * call goes out without a tail.
+   * Volatile context (clock, memory recall), called at every payload with `{ turn, step,
+   * conversationId }` read from the payload (a user message that is not only tool results starts
+   * a turn). Return strings or `{ text, scope }` items, `scope` as in `Session`: `request` texts
+   * are appended after the last breakpoint of this call only; `turn` texts are written once into
+   * the user message that opened the turn and kept there; `auto` [default] chooses by cost.
+   * A function that throws or returns something else is reported (`onError`) and the call goes
+   * out without a tail.
    */
-  tail?: () => string | readonly string[] | undefined;
+  tail?: (context: TailContext) => TailValue;
   ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
   /** pi-ai marks the system prompt, last tool and last user message itself: `replace` [default] or `keep` them. */
   existingMarkers?: ExistingMarkers;
@@ -83,15 +90,31 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
   const reporter = hookReporter('pi', options);
   let lastModel: PiModelLike | null = null;
   let turn = 0;
+  let step = 0;
 
   const layOut = (payload: unknown, model: PiModelLike): unknown => {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       throw new ValidationError('payload', 'a request body object', `got ${payload === null ? 'null' : typeof payload}`);
     }
     if (typeof model?.api !== 'string') throw new ValidationError('model.api', 'a string');
+    const messages = (payload as { messages?: unknown }).messages;
+    if (Array.isArray(messages)) ({ turn, step } = wireTurnAndStep(messages));
     if (model.api === 'anthropic-messages') {
-      const laidOut = planWireBreakpoints(payload, {
-        tail: resolveTail(() => options.tail?.(), reporter, 'tail', conversationId),
+      if (!Array.isArray(messages)) throw new ValidationError('payload.messages', 'a list of messages');
+      const items = resolveTail(() => options.tail?.({ turn, step, conversationId }), reporter, 'tail', conversationId);
+      const { keys, plan } = scopeTail({
+        messages: messages as WireMessage[],
+        opensTurn: opensWireTurn,
+        content: (message) => message.content,
+        state: state.turnTail,
+        step,
+        items,
+        countTokens: (text) => counter.countText(text),
+        pricing: tailPricingFor('anthropic', String((payload as { model?: unknown }).model ?? model.id)),
+      });
+      const withPersisted = { ...payload, messages: withPersistedWireTail(messages as WireMessage[], keys, plan.persisted) };
+      const laidOut = planWireBreakpoints(withPersisted, {
+        tail: plan.requestTexts,
         previous: state.previous,
         ttl,
         existingMarkers,
@@ -111,7 +134,6 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
   return {
     onPayload(payload, model) {
       lastModel = typeof model === 'object' && model !== null ? model : null;
-      turn++;
       let body: unknown;
       try {
         body = layOut(payload, model);
@@ -120,7 +142,7 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
         return payload;
       }
       try {
-        const found = state.detector.observe(body, { at: clock(), turn, step: 0 });
+        const found = state.detector.observe(body, { at: clock(), turn, step });
         if (found) reporter.call(options.onBreak, 'onBreak', found);
       } catch {
         // An unfamiliar payload shape must never stop the call.
@@ -150,11 +172,43 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
         conversationId,
         at: clock(),
         turn,
-        step: 0,
+        step,
         model: modelId,
         pricing: lastModel?.api?.startsWith('openai') ? 'openai-chat' : 'anthropic',
         usage: read,
       });
     },
   };
+}
+
+type WireMessage = { role?: unknown; content?: unknown };
+
+/** A user message that is not only tool results opens a turn. */
+function opensWireTurn(message: WireMessage): boolean {
+  if (message?.role !== 'user') return false;
+  if (!Array.isArray(message.content)) return true;
+  return !message.content.every((block) => (block as { type?: unknown })?.type === 'tool_result');
+}
+
+function wireTurnAndStep(messages: readonly WireMessage[]): { turn: number; step: number } {
+  const turn = messages.filter(opensWireTurn).length;
+  const lastOpener = messages.findLastIndex(opensWireTurn);
+  const step = messages.slice(lastOpener + 1).filter((message) => message?.role === 'assistant').length;
+  return { turn, step };
+}
+
+/** The messages with each turn's persisted tail texts appended to the user message that opened it. */
+function withPersistedWireTail(
+  messages: readonly WireMessage[],
+  keys: ReadonlyArray<string | null>,
+  persisted: ReadonlyMap<string, readonly string[]>,
+): WireMessage[] {
+  return messages.map((message, index) => {
+    const key = keys[index];
+    const texts = key ? persisted.get(key) : undefined;
+    if (!texts) return message;
+    const blocks =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content as unknown[]);
+    return { ...message, content: [...blocks, ...texts.map((text) => ({ type: 'text', text }))] };
+  });
 }

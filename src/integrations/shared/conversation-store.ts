@@ -4,6 +4,7 @@ import { ValidationError } from '../../model/errors.js';
 import type { AnthropicCacheState } from '../../providers/anthropic/place-breakpoints.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { PromptBlockHash } from './plan-prompt-breakpoints.js';
+import { createTurnTailState, type TurnTailState } from './turn-tail.js';
 
 /** What a middleware remembers about one conversation between its calls. */
 export interface ConversationState {
@@ -12,6 +13,8 @@ export interface ConversationState {
   detector: BreakDetector;
   /** The previous request's block hashes, for `sharedBlocks`. */
   blocks: PromptBlockHash[];
+  /** Turn-scoped tail texts and the figures that choose tail scopes. */
+  turnTail: TurnTailState;
 }
 
 export interface ConversationStore {
@@ -42,6 +45,7 @@ export function createConversationStore(options: {
         state = {
           previous: null,
           blocks: [],
+          turnTail: createTurnTailState(),
           detector: createBreakDetector({
             counter: options.counter,
             ...(options.bus ? { bus: options.bus, sessionId: conversationId } : {}),

@@ -138,6 +138,21 @@ export const STEP_GAP_MS = 8_000;
 export const SCRIPT_START_MS = Date.UTC(2026, 10, 23, 9, 0, 0);
 
 /** The clock text an agent puts in its prompt at a turn (changes every turn). */
+/**
+ * The script's volatile context as a drop-in tail function returns it, from the call's own
+ * `{ turn }` (1 = the first user turn): no state outside the call. `scope` as in `Session`.
+ */
+export function codingAgentTail(
+  context: { turn: number },
+  scope: 'auto' | 'turn' | 'request' = 'auto',
+): Array<{ text: string; scope: 'auto' | 'turn' | 'request' }> {
+  const index = Math.max(0, context.turn - 1);
+  return [
+    { text: clockText(index), scope },
+    { text: memoryRecallText(index), scope },
+  ];
+}
+
 export function clockText(turn: number): string {
   return `Current time: ${new Date(SCRIPT_START_MS + turn * TURN_GAP_MS).toISOString()}`;
 }

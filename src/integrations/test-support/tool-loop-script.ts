@@ -24,6 +24,8 @@ export interface ToolLoopTurn {
 export interface ToolLoopScript {
   turns: ToolLoopTurn[];
   tail: string[];
+  /** The scope every tail item asks for. */
+  tailScope: 'auto' | 'turn' | 'request';
   existingMarkers: 'replace' | 'keep';
 }
 
@@ -65,8 +67,14 @@ export const toolLoopScript: fc.Arbitrary<ToolLoopScript> = fc.record({
     )
     .map((turns) => turns.map((turn) => (turn.userText === '' ? { ...turn, image: true } : turn))),
   tail: fc.array(fc.oneof(sentence, fc.constant('')), { minLength: 0, maxLength: 2 }),
+  tailScope: fc.constantFrom('auto' as const, 'turn' as const, 'request' as const),
   existingMarkers: fc.constantFrom('replace' as const, 'keep' as const),
 });
+
+/** The script's tail as a drop-in's tail function returns it. */
+export function scriptedTail(script: ToolLoopScript): Array<{ text: string; scope: ToolLoopScript['tailScope'] }> {
+  return script.tail.map((text) => ({ text, scope: script.tailScope }));
+}
 
 /** The model's content blocks for each step of the script, in call order. */
 export function scriptedContents(script: ToolLoopScript): Array<Array<Record<string, unknown>>> {
@@ -149,20 +157,22 @@ export function toolLoopViolation(
     const lastResult = message.content.findLastIndex((block) => block.type === 'tool_result');
     if (firstOther !== -1 && lastResult > firstOther) return `messages.${index}: a tool_result after other content`;
   }
-  const own = unmarked(ownBody.messages) as WireMessage[];
-  const sent = unmarked(messages) as WireMessage[];
+  // Tail texts end user messages: request texts the last one, turn texts the message that opened their turn.
+  const texts = new Set(tail.filter((text) => text !== ''));
+  const own = (unmarked(ownBody.messages) as WireMessage[]).map((message) => withoutTrailingTail(message, texts));
+  const sent = (unmarked(messages) as WireMessage[]).map((message) => withoutTrailingTail(message, texts));
   if (sent.length !== own.length) return `${sent.length} messages where the library sent ${own.length}`;
-  const texts = tail.filter((text) => text !== '');
-  const last = sent.at(-1);
-  if (last && texts.length > 0 && Array.isArray(last.content)) {
-    const end = last.content.slice(-texts.length).map((block) => block.text);
-    if (JSON.stringify(end) === JSON.stringify(texts)) last.content = last.content.slice(0, -texts.length);
-    if (last.content.length === 0) return 'the tail is alone in the last message';
-  }
   const normalised = (list: WireMessage[]) => JSON.stringify(list.map(blocksOf));
   if (normalised(sent) !== normalised(own)) return 'messages differ from the library’s own beyond markers and the tail';
   if (JSON.stringify(systemBlocks(cachetBody.system)) !== JSON.stringify(systemBlocks(ownBody.system))) return 'system differs';
   return null;
+}
+
+function withoutTrailingTail(message: WireMessage, texts: ReadonlySet<string>): WireMessage {
+  if (message.role !== 'user' || texts.size === 0) return message;
+  const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+  while (blocks.length > 0 && blocks.at(-1)?.type === 'text' && texts.has(String(blocks.at(-1)?.text))) blocks.pop();
+  return { ...message, content: blocks };
 }
 
 /** A message's blocks without empty text blocks (Cachet drops those: the API refuses them). */
@@ -186,10 +196,12 @@ export interface ToolLoopCoverage {
   images: number;
   parallelResults: number;
   tailAfterResults: number;
+  /** Bodies where an earlier turn's opening message kept a turn-scoped tail text. */
+  turnTail: number;
 }
 
 export function emptyCoverage(): ToolLoopCoverage {
-  return { bodies: 0, thinking: 0, images: 0, parallelResults: 0, tailAfterResults: 0 };
+  return { bodies: 0, thinking: 0, images: 0, parallelResults: 0, tailAfterResults: 0, turnTail: 0 };
 }
 
 export function addCoverage(coverage: ToolLoopCoverage, body: Record<string, unknown>, tail: string[]): void {
@@ -204,4 +216,6 @@ export function addCoverage(coverage: ToolLoopCoverage, body: Record<string, unk
   const texts = tail.filter((text) => text !== '');
   if (texts.length > 0 && last.some((block) => block.type === 'tool_result') && last.at(-1)?.text === texts.at(-1))
     coverage.tailAfterResults++;
+  const earlier = messages.slice(0, -1).filter((message) => message.role === 'user');
+  if (texts.length > 0 && earlier.some((message) => texts.includes(String(message.content.at(-1)?.text)))) coverage.turnTail++;
 }

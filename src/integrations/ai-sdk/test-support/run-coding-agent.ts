@@ -15,9 +15,8 @@ import {
   CODING_AGENT_PERSONA,
   CODING_AGENT_TOOLS,
   CODING_AGENT_TURNS,
-  clockText,
+  codingAgentTail,
   dynamicSystemPrompt,
-  memoryRecallText,
   scriptedToolOutput,
 } from '../../test-support/coding-agent-script.js';
 import { type CachetMiddlewareOptions, cachetMiddleware } from '../cachet-middleware.js';
@@ -66,11 +65,17 @@ export function addCacheControlToMessages({
 export async function runCodingAgentOnAiSdk(
   origin: string,
   mode: AiSdkRunMode,
-  options: { stream?: boolean; middleware?: CachetMiddlewareOptions } = {},
+  options: { stream?: boolean; middleware?: CachetMiddlewareOptions; tailScope?: 'auto' | 'turn' | 'request' } = {},
 ): Promise<ModelMessage[]> {
   const anthropic = createAnthropic({ baseURL: `${origin}/v1`, apiKey: 'no-key-needed' });
   const base = anthropic(CODING_AGENT_MODEL);
-  const model = mode === 'recipe' ? base : wrapLanguageModel({ model: base, middleware: cachetMiddleware(options.middleware) });
+  const middleware = cachetMiddleware({
+    ...options.middleware,
+    ...(mode === 'cachet-tail'
+      ? { tail: (_params: unknown, context: { turn: number }) => codingAgentTail(context, options.tailScope) }
+      : {}),
+  });
+  const model = mode === 'recipe' ? base : wrapLanguageModel({ model: base, middleware });
   const tools = aiSdkTools();
   const messages: ModelMessage[] = [];
   for (const [turn, script] of CODING_AGENT_TURNS.entries()) {
@@ -80,9 +85,7 @@ export async function runCodingAgentOnAiSdk(
       tools,
       messages,
       stopWhen: stepCountIs(6),
-      ...(mode === 'cachet-tail'
-        ? { system: CODING_AGENT_PERSONA, providerOptions: { cachet: { tail: [clockText(turn), memoryRecallText(turn)] } } }
-        : { system: dynamicSystemPrompt(turn) }),
+      ...(mode === 'cachet-tail' ? { system: CODING_AGENT_PERSONA } : { system: dynamicSystemPrompt(turn) }),
       ...(mode === 'recipe'
         ? {
             prepareStep: ({ messages: stepMessages }: { messages: ModelMessage[] }) => ({

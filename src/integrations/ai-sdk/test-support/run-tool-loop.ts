@@ -3,6 +3,7 @@ import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLan
 import { recordingFetch } from '../../test-support/recording-fetch.js';
 import {
   scriptedContents,
+  scriptedTail,
   TINY_PNG,
   TOOL_LOOP_TOOL,
   type ToolLoopScript,
@@ -21,7 +22,7 @@ export async function runOnAiSdk(script: ToolLoopScript, withCachet: boolean): P
   const model = withCachet
     ? wrapLanguageModel({
         model: base,
-        middleware: cachetMiddleware({ existingMarkers: script.existingMarkers, tail: () => script.tail }),
+        middleware: cachetMiddleware({ existingMarkers: script.existingMarkers, tail: () => scriptedTail(script) }),
       })
     : base;
   const tools = {

@@ -7,9 +7,8 @@ import {
   CODING_AGENT_PERSONA,
   CODING_AGENT_TOOLS,
   CODING_AGENT_TURNS,
-  clockText,
+  codingAgentTail,
   dynamicSystemPrompt,
-  memoryRecallText,
   scriptedToolOutput,
 } from '../../test-support/coding-agent-script.js';
 import { type CachetLangChainOptions, cachetMiddleware } from '../cachet-middleware.js';
@@ -42,7 +41,7 @@ export function langChainTools() {
 export async function runCodingAgentOnLangChain(
   origin: string,
   mode: LangChainRunMode,
-  options: { middleware?: CachetLangChainOptions } = {},
+  options: { middleware?: CachetLangChainOptions; tailScope?: 'auto' | 'turn' | 'request' } = {},
 ): Promise<BaseMessage[]> {
   let turn = 0;
   const model = new ChatAnthropic({ model: CODING_AGENT_MODEL, apiKey: 'no-key-needed', anthropicApiUrl: origin, maxRetries: 0 });
@@ -52,7 +51,12 @@ export async function runCodingAgentOnLangChain(
       ? [dynamicPrompt, anthropicPromptCachingMiddleware()]
       : mode === 'cachet'
         ? [dynamicPrompt, cachetMiddleware(options.middleware)]
-        : [cachetMiddleware({ ...options.middleware, tail: () => [clockText(turn), memoryRecallText(turn)] })];
+        : [
+            cachetMiddleware({
+              ...options.middleware,
+              tail: (_request, context) => codingAgentTail(context, options.tailScope),
+            }),
+          ];
   const agent = createAgent({
     model,
     tools: langChainTools(),

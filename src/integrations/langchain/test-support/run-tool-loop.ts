@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { recordingFetch } from '../../test-support/recording-fetch.js';
 import {
   scriptedContents,
+  scriptedTail,
   TINY_PNG,
   TOOL_LOOP_TOOL,
   type ToolLoopScript,
@@ -33,7 +34,9 @@ export async function runOnLangChain(script: ToolLoopScript, withCachet: boolean
     model,
     tools: [lookup],
     systemPrompt: 'You are a careful coding agent.',
-    middleware: withCachet ? [cachetMiddleware({ existingMarkers: script.existingMarkers, tail: () => script.tail })] : [],
+    middleware: withCachet
+      ? [cachetMiddleware({ existingMarkers: script.existingMarkers, tail: () => scriptedTail(script) })]
+      : [],
   });
   let messages: BaseMessage[] = [];
   for (const turn of script.turns) {

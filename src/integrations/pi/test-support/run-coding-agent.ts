@@ -4,9 +4,8 @@ import {
   CODING_AGENT_PERSONA,
   CODING_AGENT_TOOLS,
   CODING_AGENT_TURNS,
-  clockText,
+  codingAgentTail,
   dynamicSystemPrompt,
-  memoryRecallText,
   scriptedToolOutput,
 } from '../../test-support/coding-agent-script.js';
 import { type CachetPiOptions, cachetPiHooks } from '../cachet-pi-hooks.js';
@@ -33,11 +32,15 @@ export function localPiModel(origin: string): Model<'anthropic-messages'> {
 export async function runCodingAgentOnPi(
   origin: string,
   mode: PiRunMode,
-  options: Partial<CachetPiOptions> = {},
+  options: Partial<CachetPiOptions> & { tailScope?: 'auto' | 'turn' | 'request' } = {},
 ): Promise<AssistantMessage[]> {
   const model = localPiModel(origin);
-  let turn = 0;
-  const hooks = cachetPiHooks({ conversationId: 'pi-run', ...options, tail: () => [clockText(turn), memoryRecallText(turn)] });
+  const { tailScope, ...hookOptions } = options;
+  const hooks = cachetPiHooks({
+    conversationId: 'pi-run',
+    ...hookOptions,
+    tail: (context) => codingAgentTail(context, tailScope),
+  });
   const tools: Tool[] = CODING_AGENT_TOOLS.map((definition) => ({
     name: definition.name,
     description: definition.description,
@@ -46,7 +49,6 @@ export async function runCodingAgentOnPi(
   const context: Context = { messages: [], tools };
   const replies: AssistantMessage[] = [];
   for (const [index, script] of CODING_AGENT_TURNS.entries()) {
-    turn = index;
     context.systemPrompt = mode === 'pi' ? dynamicSystemPrompt(index) : CODING_AGENT_PERSONA;
     context.messages.push({ role: 'user', content: script.user, timestamp: 0 });
     for (let step = 0; step < 6; step++) {

@@ -3,6 +3,7 @@ import type { ScriptedServer } from '../../test-support/scripted-server.js';
 import { startScriptedServer } from '../../test-support/scripted-server.js';
 import {
   scriptedContents,
+  scriptedTail,
   TINY_PNG,
   TOOL_LOOP_TOOL,
   type ToolLoopScript,
@@ -46,7 +47,11 @@ export async function runOnPi(
     contextWindow: 200_000,
     maxTokens: 8_192,
   };
-  const hooks = cachetPiHooks({ conversationId: 'tool-loop', existingMarkers: script.existingMarkers, tail: () => script.tail });
+  const hooks = cachetPiHooks({
+    conversationId: 'tool-loop',
+    existingMarkers: script.existingMarkers,
+    tail: () => scriptedTail(script),
+  });
   const context: Context = {
     systemPrompt: 'You are a careful coding agent.',
     messages: [],

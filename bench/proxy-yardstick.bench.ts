@@ -1,0 +1,206 @@
+/**
+ * `cachet proxy` against a minimal Node pass-through proxy (node:http piping request and reply,
+ * keep-alive both ways) on the same upstream, in one run (issue 21 targets: CPU per request ≤ 2×
+ * the yardstick's in pass-through, ≤ 3× under `--plan`, for 5, 50 and 500 KB bodies at
+ * concurrency 1 and 32). Client, upstream and proxies share this process: a proxy's CPU per
+ * request is the process CPU of its run minus that of the direct run (same client, same upstream),
+ * so only ratios measured here mean anything. Then: the latency a small client sees while another
+ * sends 60 KB whitespace-free Chat requests through `--plan` (target: within 2× of idle).
+ */
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
+import { EventBus } from '../src/events/event-bus.js';
+import { startProxy } from '../src/gateway/proxy/start-proxy.js';
+import { recordEvents } from '../src/trace/record-events.js';
+import { openSqliteTraceStore } from '../src/trace/sqlite-trace-store.js';
+
+const SIZES_KB = [5, 50, 500];
+const CONCURRENCIES = [1, 32];
+const REQUESTS: Record<number, number> = { 5: 600, 50: 300, 500: 64 };
+const CONVERSATIONS = 32;
+
+const reply = JSON.stringify({
+  id: 'msg_bench',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-5',
+  content: [{ type: 'text', text: 'ok' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 20, cache_read_input_tokens: 12_000, cache_creation_input_tokens: 0, output_tokens: 2 },
+});
+const upstream = createServer((incoming, outgoing) => {
+  incoming.resume();
+  incoming.on('end', () => {
+    outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
+    outgoing.end(reply);
+  });
+});
+const listen = async (server: ReturnType<typeof createServer>) => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+};
+const upstreamPort = await listen(upstream);
+
+// The yardstick: the least a Node proxy can do (no parsing, no recording).
+const yardstickAgent = new Agent({ keepAlive: true, maxSockets: 64 });
+const yardstick = createServer((incoming, outgoing) => {
+  const forward = httpRequest(
+    {
+      host: '127.0.0.1',
+      port: upstreamPort,
+      path: incoming.url,
+      method: incoming.method,
+      headers: incoming.headers,
+      agent: yardstickAgent,
+    },
+    (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers as IncomingHttpHeaders);
+      answer.pipe(outgoing);
+    },
+  );
+  incoming.pipe(forward);
+});
+const yardstickPort = await listen(yardstick);
+
+const store = openSqliteTraceStore(':memory:');
+const bus = new EventBus();
+const recorder = recordEvents(bus, store);
+const passThrough = await startProxy({ upstream: `http://127.0.0.1:${upstreamPort}`, bus });
+const planned = await startProxy({ upstream: `http://127.0.0.1:${upstreamPort}`, bus, plan: true });
+
+function body(conversation: number, kilobytes: number): string {
+  const system = `You are agent ${conversation}. ${'Follow the repository conventions and run the tests. '.repeat(40)}`;
+  const messages: unknown[] = [];
+  let size = system.length;
+  for (let index = 0; size < kilobytes * 1024 - 600; index++) {
+    const text = `[${conversation}] turn ${index} ${'lorem ipsum dolor sit amet '.repeat(20)}`;
+    messages.push({ role: index % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] });
+    size += text.length + 60;
+  }
+  if (messages.length % 2 === 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'go on' }] });
+  return JSON.stringify({
+    model: 'claude-sonnet-5',
+    max_tokens: 1024,
+    system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }],
+    messages,
+  });
+}
+
+const clientAgent = new Agent({ keepAlive: true, maxSockets: 64 });
+function call(port: number, payload: string, path = '/v1/messages'): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: clientAgent,
+        headers: { 'content-type': 'application/json', 'x-api-key': 'sk-bench', 'content-length': Buffer.byteLength(payload) },
+      },
+      (incoming) => {
+        incoming.resume();
+        incoming.on('end', () =>
+          incoming.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${incoming.statusCode}`)),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+async function run(port: number, bodies: string[], requests: number, concurrency: number) {
+  const latencies: number[] = [];
+  let next = 0;
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        const index = next++;
+        latencies.push(await call(port, bodies[index % bodies.length]!));
+      }
+    }),
+  );
+  await passThrough.settled();
+  await planned.settled();
+  const used = process.cpuUsage(cpu);
+  latencies.sort((left, right) => left - right);
+  return { cpuPerRequestUs: (used.user + used.system) / requests, medianMs: latencies[Math.floor(latencies.length / 2)]! };
+}
+
+console.log(
+  `machine: ${availableParallelism()} cores, load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ')}`,
+);
+console.log("CPU per request is the proxy's own (run minus direct run, same process); ratios against the yardstick.");
+console.log('size   conc  direct µs  yardstick µs  cachet µs (ratio)  --plan µs (ratio)   median ms: direct/yard/cachet/plan');
+const targets = {
+  direct: upstreamPort,
+  yardstick: yardstickPort,
+  cachet: Number(new URL(passThrough.url).port),
+  plan: Number(new URL(planned.url).port),
+};
+for (const kilobytes of SIZES_KB) {
+  const bodies = Array.from({ length: CONVERSATIONS }, (_, conversation) => body(conversation, kilobytes));
+  for (const concurrency of CONCURRENCIES) {
+    const requests = REQUESTS[kilobytes]!;
+    const measured: Record<string, { cpuPerRequestUs: number; medianMs: number }> = {};
+    for (const [name, port] of Object.entries(targets)) {
+      await run(port, bodies, Math.min(64, requests), concurrency); // warm-up
+      (globalThis as { gc?: () => void }).gc?.();
+      measured[name] = await run(port, bodies, requests, concurrency);
+    }
+    const own = (name: string) => Math.max(1, measured[name]!.cpuPerRequestUs - measured.direct!.cpuPerRequestUs);
+    const ratio = (name: string) => (own(name) / own('yardstick')).toFixed(2);
+    console.log(
+      `${`${kilobytes} KB`.padEnd(7)}${String(concurrency).padEnd(6)}${measured.direct!.cpuPerRequestUs.toFixed(0).padStart(9)}  ${own('yardstick').toFixed(0).padStart(12)}  ${`${own('cachet').toFixed(0)} (${ratio('cachet')}×)`.padStart(17)}  ${`${own('plan').toFixed(0)} (${ratio('plan')}×)`.padStart(17)}   ${['direct', 'yardstick', 'cachet', 'plan'].map((name) => measured[name]!.medianMs.toFixed(2)).join(' / ')}`,
+    );
+  }
+}
+
+// Hostile neighbour: 60 KB without whitespace, through --plan, every 20 ms; a small client's latency.
+const hostile = JSON.stringify({
+  model: 'gpt-4.1',
+  messages: [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: 'z'.repeat(60 * 1024) },
+  ],
+});
+const small = body(0, 5);
+const samples = async (count: number) => {
+  const latencies: number[] = [];
+  for (let index = 0; index < count; index++) latencies.push(await call(targets.plan, small));
+  latencies.sort((left, right) => left - right);
+  return latencies[Math.floor(latencies.length / 2)]!;
+};
+const idle = await samples(200);
+let hostileSent = 0;
+let stop = false;
+const neighbour = (async () => {
+  while (!stop) {
+    await call(targets.plan, hostile, '/v1/chat/completions').catch(() => {});
+    hostileSent++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+})();
+const loaded = await samples(200);
+stop = true;
+await neighbour;
+console.log(
+  `60 KB whitespace-free neighbour under --plan (${hostileSent} sent): small client's median ${loaded.toFixed(2)} ms vs idle ${idle.toFixed(2)} ms — ${(loaded / idle).toFixed(2)}× (target ≤ 2×)`,
+);
+console.log(`proxy stats: ${JSON.stringify(planned.stats())}`);
+
+await passThrough.close();
+await planned.close();
+await recorder.stop();
+await store.close();
+clientAgent.destroy();
+yardstickAgent.destroy();
+await new Promise((resolve) => yardstick.close(resolve));
+await new Promise((resolve) => upstream.close(resolve));
