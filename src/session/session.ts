@@ -390,10 +390,7 @@ export class Session {
     };
   }
 
-  /**
-   * Restore a session from `toJSON()` output. Tail providers, bus and clock are behaviour,
-   * not state: pass them again. Validates everything it reads.
-   */
+  /** Restore a session from `toJSON()` output (validated). Tail providers, bus and clock are behaviour: pass them again. */
   static fromJSON(data: unknown, options: Pick<SessionOptions, 'tail' | 'bus' | 'clock' | 'limits'> = {}): Session {
     const parsed = parseSerializedSession(data, options.limits);
     return new Session({ id: parsed.id, model: parsed.model, global: { system: [] }, ...options }, parsed);

@@ -1,20 +1,8 @@
-import { createHash } from 'node:crypto';
-import type {
-  AssistantContentBlock,
-  ImageBlock,
-  TextBlock,
-  ThinkingBlock,
-  ToolDefinition,
-  ToolResultBlock,
-  ToolUseBlock,
-} from '../model/content.js';
-import { CachetError, ValidationError } from '../model/errors.js';
+import type { AssistantContentBlock, ThinkingBlock, ToolDefinition, ToolResultBlock, ToolUseBlock } from '../model/content.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
-import { validateTools } from '../model/validate.js';
 import { thinkingFromReasoningItem } from '../providers/openai-responses/reasoning-items.js';
 import { parseDuration } from './duration.js';
 import { type FillerKind, generateFiller } from './filler.js';
-import { syntheticPng } from './synthetic-png.js';
 import type {
   DiscoverableTool,
   Workload,
@@ -24,25 +12,11 @@ import type {
   WorkloadTurnParams,
   WorkloadWarning,
 } from './workload.js';
-import {
-  FILLER_KINDS,
-  type StepInput,
-  type TailInput,
-  type ToolInput,
-  type TurnInput,
-  type WorkloadFile,
-} from './workload-schema.js';
+import { checkedTools, digest, signatureFor, textResult, toImage, toolUseId, toToolDefinition } from './workload-blocks.js';
+import { WorkloadContentError } from './workload-content-error.js';
+import { FILLER_KINDS, type StepInput, type TailInput, type TurnInput, type WorkloadFile } from './workload-schema.js';
 
-/** Thrown by `expandWorkload` for content that parses but does not make sense; the loader adds the file. */
-export class WorkloadContentError extends CachetError {
-  readonly path: string;
-  readonly problem: string;
-  constructor(path: string, problem: string) {
-    super('invalid_workload', `${path}: ${problem}`);
-    this.path = path;
-    this.problem = problem;
-  }
-}
+export { WorkloadContentError } from './workload-content-error.js';
 
 export const SKILL_LOAD_TOOL: ToolDefinition = {
   name: 'skill_load',
@@ -393,43 +367,5 @@ function mergeTail(
     time: merged.time ?? false,
     workingContext: merged.workingContext ?? null,
     skills: merged.skills ?? [],
-  };
-}
-
-function toToolDefinition(tool: ToolInput): ToolDefinition {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as JsonObject };
-}
-
-function checkedTools(tools: ToolDefinition[], path: string): ToolDefinition[] {
-  try {
-    return validateTools(tools, path);
-  } catch (error) {
-    if (error instanceof ValidationError) throw new WorkloadContentError(error.path, error.message.slice(error.path.length + 2));
-    throw error;
-  }
-}
-
-/** An empty tool output is a result without content blocks: every provider accepts that, none an empty text block. */
-function textResult(toolUseId: string, text: string): ToolResultBlock {
-  return { type: 'tool_result', toolUseId, content: text.length > 0 ? [{ type: 'text', text } satisfies TextBlock] : [] };
-}
-
-/** Deterministic ids shaped like Anthropic's, so bodies are byte-stable across runs. */
-function toolUseId(context: TurnContext, step: number, call: number): string {
-  return `toolu_${digest(`${context.workload}/${context.turn}/${step}/${call}`).slice(0, 24)}`;
-}
-
-function signatureFor(context: TurnContext, step: number): string {
-  return Buffer.from(digest(`signature/${context.workload}/${context.turn}/${step}`), 'hex').toString('base64');
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-function toImage(image: { name: string; width: number; height: number }, seed: string): ImageBlock {
-  return {
-    type: 'image',
-    source: { kind: 'base64', mediaType: 'image/png', data: syntheticPng(image.width, image.height, seed).toString('base64') },
   };
 }

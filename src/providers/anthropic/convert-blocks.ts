@@ -4,6 +4,7 @@ import type {
   ImageBlockParam,
   TextBlockParam,
   Tool,
+  ToolChoice,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { canonicalize } from '../../model/canonical-json.js';
@@ -11,6 +12,7 @@ import type { AssistantContentBlock, DocumentBlock, ImageBlock, ToolDefinition, 
 import { ValidationError } from '../../model/errors.js';
 import { deepFreeze } from '../../model/freeze.js';
 import type { JsonObject } from '../../model/json.js';
+import type { GenerationParams } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
 
 /** Image media types the Messages API accepts for base64 sources. */
@@ -117,4 +119,25 @@ function convertDocument(block: DocumentBlock, path: string): DocumentBlockParam
 
 function isImageMediaType(value: string): value is ImageMediaType {
   return (IMAGE_MEDIA_TYPES as readonly string[]).includes(value);
+}
+
+/** The request's tool choice and parallel-call setting as Anthropic's `tool_choice`. */
+export function convertToolChoice(params: GenerationParams): ToolChoice | undefined {
+  const choice = params.toolChoice;
+  const disableParallel = params.parallelToolCalls === false;
+  if (!choice) return disableParallel ? { type: 'auto', disable_parallel_tool_use: true } : undefined;
+  switch (choice.type) {
+    case 'none':
+      return { type: 'none' };
+    case 'auto':
+      return disableParallel ? { type: 'auto', disable_parallel_tool_use: true } : { type: 'auto' };
+    case 'any':
+      return disableParallel ? { type: 'any', disable_parallel_tool_use: true } : { type: 'any' };
+    case 'tool':
+      return disableParallel
+        ? { type: 'tool', name: choice.name, disable_parallel_tool_use: true }
+        : { type: 'tool', name: choice.name };
+    default:
+      return assertNever(choice);
+  }
 }

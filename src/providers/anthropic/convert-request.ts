@@ -5,7 +5,6 @@ import type {
   MessageParam,
   TextBlockParam,
   Tool,
-  ToolChoice,
   ToolSearchToolBm25_20251119,
   ToolSearchToolRegex20251119,
   ToolUnion,
@@ -19,7 +18,7 @@ import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
-import { convertContentBlock, convertTool, textBlock } from './convert-blocks.js';
+import { convertContentBlock, convertTool, convertToolChoice, textBlock } from './convert-blocks.js';
 import { resolveAnthropicModel } from './models.js';
 import { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './options.js';
 import { type PaddingBlock, pinPadding, planRequestPadding } from './padding.js';
@@ -326,26 +325,6 @@ function addTail(
       cacheable: item.text.length > 0,
       tokens: list.count(item),
     });
-  }
-}
-
-function convertToolChoice(params: GenerationParams): ToolChoice | undefined {
-  const choice = params.toolChoice;
-  const disableParallel = params.parallelToolCalls === false;
-  if (!choice) return disableParallel ? { type: 'auto', disable_parallel_tool_use: true } : undefined;
-  switch (choice.type) {
-    case 'none':
-      return { type: 'none' };
-    case 'auto':
-      return disableParallel ? { type: 'auto', disable_parallel_tool_use: true } : { type: 'auto' };
-    case 'any':
-      return disableParallel ? { type: 'any', disable_parallel_tool_use: true } : { type: 'any' };
-    case 'tool':
-      return disableParallel
-        ? { type: 'tool', name: choice.name, disable_parallel_tool_use: true }
-        : { type: 'tool', name: choice.name };
-    default:
-      return assertNever(choice);
   }
 }
 
