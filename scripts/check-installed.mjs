@@ -9,7 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
-const DROP_IN_HOSTS = { './ai-sdk': 'ai', './langchain': 'langchain', './otel': '@opentelemetry/api' };
+const DROP_IN_HOSTS = {
+  './ai-sdk': ['ai', '@ai-sdk/provider', '@ai-sdk/anthropic', '@ai-sdk/openai'],
+  './langchain': ['langchain', '@langchain/core'],
+  './otel': ['@opentelemetry/api'],
+};
 const work = mkdtempSync(join(tmpdir(), 'cachet-installed-'));
 const problems = [];
 
@@ -67,8 +71,8 @@ try {
       encoding: 'utf8',
     });
     // A drop-in is imported by users of its host library: without it, the error names that package.
-    const host = DROP_IN_HOSTS[subpath];
-    const namesHost = host && imported.stderr.includes(`Cannot find package '${host}'`);
+    const hosts = DROP_IN_HOSTS[subpath] ?? [];
+    const namesHost = hosts.some((host) => imported.stderr.includes(`Cannot find package '${host}'`));
     if (imported.status !== 0 && !namesHost) problems.push(`import '${specifier}' failed:\n${imported.stderr.slice(0, 600)}`);
   }
   const size = directorySize(join(project, 'node_modules'));

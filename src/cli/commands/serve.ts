@@ -48,13 +48,14 @@ export async function runServe(
   // Refuse an unusable token before touching the store (the CLI exits 2).
   const tokenProblem = token ? serveTokenProblem(token) : null;
   if (tokenProblem) throw new ServeConfigError(tokenProblem);
+  // A missing package is named first: the user must install it whatever the store.
+  const { startServer } = await loadWithPeers(() => import('../../server/start-server.js'), HTTP_PEERS, 'cachet serve');
   // Serving only reads: a mistyped path must not become a new, empty store that shows nothing.
   if (!isPostgresLocation(options.db) && !existsSync(options.db)) {
     throw new ServeConfigError(
       `--db ${options.db}: no trace store there (cachet serve reads an existing store; cachet proxy, demo and simulate create one)`,
     );
   }
-  const { startServer } = await loadWithPeers(() => import('../../server/start-server.js'), HTTP_PEERS, 'cachet serve');
   const store = await openTraceStore(options.db);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
