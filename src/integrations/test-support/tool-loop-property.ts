@@ -12,6 +12,36 @@ import {
 /** Conversations per property run; CACHET_PROPERTY_RUNS raises it for a longer local run (the note records one). */
 export const TOOL_LOOP_PROPERTY_RUNS = Number(process.env.CACHET_PROPERTY_RUNS ?? 40);
 
+/**
+ * Two scripts that between them exercise every coverage counter (thinking, an image, parallel
+ * results, a request-scoped tail after results, a turn-scoped tail kept in an earlier message),
+ * run before the random ones so the coverage check does not depend on the random seed.
+ */
+export const COVERING_SCRIPTS: ReadonlyArray<ToolLoopScript> = (['turn', 'request'] as const).map((tailScope) => ({
+  turns: [
+    {
+      userText: 'read src/app.ts',
+      image: true,
+      steps: [
+        { thinking: true, text: 'ok', toolCalls: 2 },
+        { thinking: false, text: '', toolCalls: 1 },
+        { thinking: true, text: 'the build is red', toolCalls: 0 },
+      ],
+    },
+    {
+      userText: 'alpha beta',
+      image: false,
+      steps: [
+        { thinking: false, text: null, toolCalls: 3 },
+        { thinking: false, text: 'ok', toolCalls: 0 },
+      ],
+    },
+  ],
+  tail: ['gamma delta'],
+  tailScope,
+  existingMarkers: 'replace' as const,
+}));
+
 type Run = (script: ToolLoopScript, withCachet: boolean) => Promise<Array<Record<string, unknown>>>;
 
 /** One script through the library with and without Cachet: every Cachet body valid and unchanged in meaning. */
@@ -41,7 +71,7 @@ export async function checkToolLoopProperty(
     fc.asyncProperty(toolLoopScript, async (script) => {
       requests += await expectValidToolLoop(run, script, coverage);
     }),
-    { numRuns: TOOL_LOOP_PROPERTY_RUNS },
+    { numRuns: TOOL_LOOP_PROPERTY_RUNS, examples: COVERING_SCRIPTS.map((script) => [script] as [ToolLoopScript]) },
   );
   expect(Math.min(...required.map((key) => coverage[key]))).toBeGreaterThan(0);
   console.log(JSON.stringify(coverage));
