@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    setupFiles: ['./scripts/vitest-property-seed.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });
