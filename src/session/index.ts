@@ -7,6 +7,7 @@ export {
   type TailScopeInput,
   type TailScopePricing,
 } from './choose-tail-scope.js';
+export { EmptySessionForkError, type ForkOptions, forkRequest } from './fork-request.js';
 export { type ResolvedTurnTail, type ResolveTurnTailOptions, resolveTurnTail, type ScopeDecision } from './resolve-turn-tail.js';
 export type { SegmentInput, SerializedSession, SessionExpectations, SessionOptions } from './session.js';
 export { SESSION_FORMAT_VERSION, Session } from './session.js';
