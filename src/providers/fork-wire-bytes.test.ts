@@ -80,12 +80,17 @@ describe('forkRequest: the fork reuses the parent prefix byte for byte', () => {
         const session = parentSession(model, ending);
         const { adapter } = providerEntry(provider);
         const parentBody = adapter.convertRequest(assemble(session)).body as Record<string, unknown>;
-        const forkBody = adapter.convertRequest(forkRequest(session, { instruction: INSTRUCTION })).body as Record<string, unknown>;
+        const forkBody = adapter.convertRequest(forkRequest(session, { instruction: INSTRUCTION })).body as Record<
+          string,
+          unknown
+        >;
         // Wire key order is not prefix order (Bedrock sends messages before system): every field
         // but the one that carries the instruction is byte-identical, and that one shares its bytes
         // up to and past the last persisted block.
         expect(Object.keys(forkBody)).toEqual(Object.keys(parentBody));
-        const differing = Object.keys(forkBody).filter((key) => JSON.stringify(forkBody[key]) !== JSON.stringify(parentBody[key]));
+        const differing = Object.keys(forkBody).filter(
+          (key) => JSON.stringify(forkBody[key]) !== JSON.stringify(parentBody[key]),
+        );
         expect(differing).toHaveLength(1);
         const parent = JSON.stringify(parentBody[differing[0] as string]);
         const fork = JSON.stringify(forkBody[differing[0] as string]);
@@ -119,7 +124,10 @@ describe('forkRequest: the fork reuses the parent prefix byte for byte', () => {
   });
 
   it('runs on another model when asked (the layout is kept; that model has no cache of it)', () => {
-    const fork = forkRequest(parentSession('claude-sonnet-4-5', 'assistant'), { instruction: INSTRUCTION, model: 'claude-haiku-4-5' });
+    const fork = forkRequest(parentSession('claude-sonnet-4-5', 'assistant'), {
+      instruction: INSTRUCTION,
+      model: 'claude-haiku-4-5',
+    });
     expect(fork.model).toBe('claude-haiku-4-5');
   });
 
