@@ -12,11 +12,14 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 if (!binaries.found && !inCi) console.warn(`SKIPPED PostgreSQL trace store tests: ${binaries.reason}`);
 
-describe.runIf(!binaries.found && inCi)('PostgreSQL trace store under CI', () => {
-  it('needs the PostgreSQL server binaries', () => {
-    throw new Error(`CI=true requires PostgreSQL: ${binaries.found ? '' : binaries.reason}`);
+// Registered only when it applies, so a run with the binaries reports nothing skipped.
+if (!binaries.found && inCi) {
+  describe('PostgreSQL trace store under CI', () => {
+    it('needs the PostgreSQL server binaries', () => {
+      throw new Error(`CI=true requires PostgreSQL: ${binaries.reason}`);
+    });
   });
-});
+}
 
 describe.skipIf(!binaries.found)('PostgreSQL trace store', () => {
   let server: ThrowawayPostgres | undefined;

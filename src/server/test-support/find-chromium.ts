@@ -1,21 +1,46 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-export type ChromiumLookup = { found: true; executablePath: string } | { found: false; reason: string };
+export type ChromiumLookup =
+  | { found: true; executablePath: string; source: 'CHROMIUM_PATH' | 'system' | '@sparticuz/chromium' }
+  | { found: false; reason: string };
 
-/** Debian's `chromium` (or `CHROMIUM_PATH`); playwright cannot download browsers on this machine. */
-export function findChromium(): ChromiumLookup {
+/**
+ * A Chromium for the browser tests, without root and without a download at test time:
+ * `CHROMIUM_PATH`, else a system Chromium on the PATH (Debian's `chromium`), else the Chromium
+ * that the dev dependency `@sparticuz/chromium` carries inside its npm tarball (brotli-packed,
+ * unpacked to the temp folder on first use, about 3 s; linux x64). Playwright's own browser
+ * download cannot run on machines without open network, so it is never used.
+ */
+export async function findChromium(): Promise<ChromiumLookup> {
   const fromEnvironment = process.env.CHROMIUM_PATH;
-  if (fromEnvironment && existsSync(fromEnvironment)) return { found: true, executablePath: fromEnvironment };
+  if (fromEnvironment && existsSync(fromEnvironment)) {
+    return { found: true, executablePath: fromEnvironment, source: 'CHROMIUM_PATH' };
+  }
+  const onPath = systemChromium();
+  if (onPath) return { found: true, executablePath: onPath, source: 'system' };
+  try {
+    const packaged = (await import('@sparticuz/chromium')).default;
+    return { found: true, executablePath: await packaged.executablePath(), source: '@sparticuz/chromium' };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return {
+      found: false,
+      reason: `no Chromium: none on the PATH, and @sparticuz/chromium could not provide one (${detail}); run npm ci, install Debian's "chromium", or set CHROMIUM_PATH`,
+    };
+  }
+}
+
+function systemChromium(): string | undefined {
   for (const name of ['chromium', 'chromium-browser']) {
     try {
       const path = execFileSync('which', [name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-      if (path) return { found: true, executablePath: path };
+      if (path) return path;
     } catch {
       // not on the PATH under this name
     }
   }
-  return { found: false, reason: 'no Chromium found (which chromium); install Debian package "chromium" or set CHROMIUM_PATH' };
+  return undefined;
 }
 
 /** Flags for an offline, sandbox-less headless run (containers as root, no GPU, no network). */
