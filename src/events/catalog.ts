@@ -15,10 +15,29 @@ export interface EventBase {
   seq: number;
 }
 
-export interface SessionStartedPayload {
-  model: string;
+/**
+ * What a session is, for grouping and filtering across sessions (the dashboard's overview,
+ * `/metrics`). All optional; stored as columns of `session.started`.
+ */
+export interface SessionLabels {
   provider?: string;
   strategy?: string;
+  /** Where the traffic came from: `library`, `simulation`, `proxy`, or the harness an import read (`claude-code`, `codex`...). */
+  source?: string;
+  /** The client program when known (a proxy's `User-Agent` product, e.g. `claude-cli/2.1.3`). */
+  client?: string;
+  /** A run grouping several sessions (one `cachet demo`, a CI job). */
+  run?: string;
+  /** The workload a simulation replayed. */
+  workload?: string;
+  /** The project, repository or API-key label, where known. */
+  project?: string;
+  /** Simulations only: the hindsight oracle's cost of the same workload (regret = cost ÷ this − 1). */
+  oracleCostUsd?: number;
+}
+
+export interface SessionStartedPayload extends SessionLabels {
+  model: string;
   globalPrefixHash: string;
   sessionPrefixHash: string;
 }

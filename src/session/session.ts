@@ -1,3 +1,4 @@
+import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Message, ToolDefinition } from '../model/content.js';
 import { ValidationError } from '../model/errors.js';
@@ -33,8 +34,8 @@ export interface SessionOptions {
   /** The session's clock (ms since the epoch). Simulations pass the workload's clock. */
   clock?: () => number;
   limits?: Partial<SizeLimits>;
-  /** Extra fields for `session.started` (provider, strategy). */
-  labels?: { provider?: string; strategy?: string };
+  /** Extra fields for `session.started` (provider, strategy, source, run, workload...). */
+  labels?: SessionLabels;
   /**
    * Tools the model may load later (client-side tool search). They are never part of the
    * tools zone: a `tool_result` loads them by name through `toolReferences`. On Anthropic the
@@ -153,8 +154,7 @@ export class Session {
     this.generationParams = parseWith(generationParamsSchema, params, 'options.params') as GenerationParams;
     this.bus?.emit('session.started', this.id, this.clock(), {
       model: this.modelName,
-      provider: options.labels?.provider,
-      strategy: options.labels?.strategy,
+      ...options.labels,
       globalPrefixHash: this.blockIndex.globalPrefixHash(this),
       sessionPrefixHash: this.blockIndex.staticPrefixHash(this),
     });

@@ -1,3 +1,4 @@
+import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
 import type { ProviderId } from '../providers/adapter.js';
@@ -61,7 +62,14 @@ export interface CachetStrategyOptions {
  */
 export function cachetStrategy(
   workload: Workload,
-  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus; options?: CachetStrategyOptions },
+  context: {
+    provider: ProviderId;
+    model: string;
+    sessionId: string;
+    bus?: EventBus;
+    labels?: SessionLabels;
+    options?: CachetStrategyOptions;
+  },
 ): StrategyDriver {
   let now = workload.turns[0]?.at ?? 0;
   const system = [{ label: 'persona', text: workload.persona.trimEnd() }];
@@ -89,7 +97,7 @@ export function cachetStrategy(
     params: { maxTokens: workload.maxTokens },
     bus: context.bus,
     clock: () => now,
-    labels: { provider: context.provider, strategy: 'cachet' },
+    labels: { ...context.labels, provider: context.provider, strategy: 'cachet' },
     ...(deferral ? { deferredTools: deferredLibrary.map((entry) => entry.tool) } : {}),
     // The turn shape a deployment reads from its traces; here the workload's.
     expectations: { stepsPerTurn: expectedRequests / Math.max(1, workload.turns.length), requestsPerSession: expectedRequests },

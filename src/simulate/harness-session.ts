@@ -1,3 +1,4 @@
+import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { CanonicalRequest } from '../model/request.js';
 import type { ConversionResult, ProviderId } from '../providers/adapter.js';
@@ -15,7 +16,7 @@ import { sessionStaticText, skillIndexText } from './workload-content.js';
 export function harnessSession(
   strategy: string,
   workload: Workload,
-  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
+  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus; labels?: SessionLabels },
   clock: () => number,
 ): Session {
   return new Session({
@@ -25,7 +26,7 @@ export function harnessSession(
     params: { maxTokens: workload.maxTokens },
     bus: context.bus,
     clock,
-    labels: { provider: context.provider, strategy },
+    labels: { ...context.labels, provider: context.provider, strategy },
   });
 }
 

@@ -1,3 +1,4 @@
+import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
 import type { BlockRecord, CanonicalRequest, SystemSegment } from '../model/request.js';
@@ -33,7 +34,7 @@ import {
 export function harnessStrategy(
   design: 'naive' | 'markers',
   workload: Workload,
-  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
+  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus; labels?: SessionLabels },
 ): StrategyDriver {
   let now = workload.turns[0]?.at ?? 0;
   const session = harnessSession(design, workload, context, () => now);

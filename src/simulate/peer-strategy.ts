@@ -1,3 +1,4 @@
+import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { CanonicalRequest, SystemSegment } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
@@ -48,7 +49,7 @@ const LANGCHAIN_MIN_MESSAGES = 3;
 export function peerStrategy(
   design: PeerDesign,
   workload: Workload,
-  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
+  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus; labels?: SessionLabels },
 ): StrategyDriver {
   let now = workload.turns[0]?.at ?? 0;
   const session = harnessSession(design, workload, context, () => now);

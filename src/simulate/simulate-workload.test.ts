@@ -83,6 +83,13 @@ describe('simulateWorkload', () => {
     expect(assembled).toHaveLength(again.requests.length);
     expect(recorded).toHaveLength(again.requests.length);
     expect(events[0]!.type).toBe('session.started');
+    // Labels for the overview: where the session came from, its workload and the oracle's cost (regret).
+    expect(events[0]!.payload).toMatchObject({
+      source: 'simulation',
+      workload: coding.name,
+      strategy: 'cachet',
+      oracleCostUsd: again.totals.oracleCostUsd,
+    });
   });
 
   it('sizes zones with the same counting the cache model bills (tool results, tool inputs, schemas, images)', async () => {

@@ -2,6 +2,7 @@ import { costOf, uncachedCostOf } from '../cache/cost.js';
 import { createCacheModel } from '../cache/models/create-cache-model.js';
 import { unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
+import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import { ValidationError } from '../model/errors.js';
 import { assertNever } from '../model/validate.js';
@@ -125,6 +126,8 @@ export interface SimulateOptions {
   /** Cachet's events (and the harness strategies' request and usage events) go here. */
   bus?: EventBus;
   sessionId?: string;
+  /** Extra `session.started` labels (a `run`, a `project`); `source: 'simulation'`, the workload and the oracle's cost are set already. */
+  labels?: SessionLabels;
   cachet?: CachetStrategyOptions;
   compaction?: CompactionHook;
   /**
@@ -156,12 +159,18 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   const model = options.model ?? simulationModel(workload, provider);
   const strategy = options.strategy ?? 'cachet';
   const sessionId = options.sessionId ?? `${workload.name}/${strategy}/${provider}`;
-  const context = { provider, model, sessionId, bus: options.bus };
+  const baseline = baselineFor(workload, provider, model, options.baseline);
+  const labels: SessionLabels = {
+    source: 'simulation',
+    workload: workload.name,
+    ...(baseline.oracle.priced ? { oracleCostUsd: baseline.oracle.cost } : {}),
+    ...options.labels,
+  };
+  const context = { provider, model, sessionId, bus: options.bus, labels };
   const driver = driverFor(strategy, workload, context, options.cachet);
   const adapter = adapterFor(provider);
   const local = providerEntry(provider).route(model).rules === 'local';
   const counter = sharedCounter(provider, model);
-  const baseline = baselineFor(workload, provider, model, options.baseline);
   const cache = createCacheModel(provider, local ? {} : { counter });
   const compactedIdeal = options.compaction ? compactedIdealReads(provider, model, counter, adapter, local) : null;
   const breaks = watchCacheBreaks(driver.session, provider);
@@ -247,7 +256,7 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
 function driverFor(
   strategy: StrategyName,
   workload: Workload,
-  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
+  context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus; labels?: SessionLabels },
   cachet: CachetStrategyOptions | undefined,
 ): StrategyDriver {
   switch (strategy) {

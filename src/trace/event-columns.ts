@@ -14,6 +14,12 @@ export interface EventColumns {
   model: string | null;
   provider: string | null;
   strategy: string | null;
+  source: string | null;
+  client: string | null;
+  run: string | null;
+  workload: string | null;
+  project: string | null;
+  oracleCostUsd: number | null;
   uncachedInputTokens: number | null;
   cacheReadTokens: number | null;
   cacheWrite5mTokens: number | null;
@@ -40,6 +46,12 @@ export const EVENT_COLUMN_NAMES = [
   'model',
   'provider',
   'strategy',
+  'source',
+  'client',
+  'run',
+  'workload',
+  'project',
+  'oracle_cost_usd',
   'uncached_input_tokens',
   'cache_read_tokens',
   'cache_write_5m_tokens',
@@ -62,6 +74,12 @@ const EMPTY: EventColumns = {
   model: null,
   provider: null,
   strategy: null,
+  source: null,
+  client: null,
+  run: null,
+  workload: null,
+  project: null,
+  oracleCostUsd: null,
   uncachedInputTokens: null,
   cacheReadTokens: null,
   cacheWrite5mTokens: null,
@@ -86,6 +104,12 @@ export function eventColumns(event: CachetEvent): EventColumns {
         model: event.payload.model,
         provider: event.payload.provider ?? null,
         strategy: event.payload.strategy ?? null,
+        source: event.payload.source ?? null,
+        client: event.payload.client ?? null,
+        run: event.payload.run ?? null,
+        workload: event.payload.workload ?? null,
+        project: event.payload.project ?? null,
+        oracleCostUsd: event.payload.oracleCostUsd ?? null,
       };
     case 'turn.started':
       return { ...EMPTY, turn: event.payload.turn };
@@ -166,6 +190,12 @@ export function eventRowValues(event: CachetEvent): unknown[] {
     columns.model,
     columns.provider,
     columns.strategy,
+    columns.source,
+    columns.client,
+    columns.run,
+    columns.workload,
+    columns.project,
+    columns.oracleCostUsd,
     columns.uncachedInputTokens,
     columns.cacheReadTokens,
     columns.cacheWrite5mTokens,
@@ -185,6 +215,8 @@ export function eventRowValues(event: CachetEvent): unknown[] {
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const money = z.number().finite();
+/** A session label: a short name (it becomes a filter value and a metrics label). */
+const label = z.string().max(200).nullish();
 
 const eventEnvelopeSchema = z.object({
   type: z.enum(EVENT_TYPES as [string, ...string[]]),
@@ -196,7 +228,13 @@ const eventEnvelopeSchema = z.object({
 
 /** The payload fields that become columns are checked too: a bad figure would poison every sum. */
 const columnPayloadSchemas: Partial<Record<string, z.ZodType>> = {
-  'session.started': z.object({ model: z.string().min(1) }),
+  'session.started': z.object({
+    model: z.string().min(1),
+    ...Object.fromEntries(
+      ['provider', 'strategy', 'source', 'client', 'run', 'workload', 'project'].map((name) => [name, label]),
+    ),
+    oracleCostUsd: money.nonnegative().nullish(),
+  }),
   'request.assembled': z.object({ turn: count, step: count, model: z.string(), provider: z.string() }),
   'proxy.forwarded': z.object({ turn: count, step: count, model: z.string(), provider: z.string() }),
   'usage.recorded': z.object({

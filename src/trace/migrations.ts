@@ -26,6 +26,20 @@ const sharedIndexes = [
   'CREATE INDEX events_model_type ON events (model, type)',
 ];
 
+/** The `session.started` labels the overview groups and filters by (null on every other event). */
+function sessionLabelColumns(moneyType: string): string[] {
+  return [
+    ...['source', 'client', 'run', 'workload', 'project'].map((name) => `ALTER TABLE events ADD COLUMN ${name} TEXT`),
+    `ALTER TABLE events ADD COLUMN oracle_cost_usd ${moneyType}`,
+  ];
+}
+
+/**
+ * A break's request is found by session, type, turn and step (to price the break at its model);
+ * the overview's per-session and per-bucket sums read usage rows by type and session.
+ */
+const overviewIndexes = ['CREATE INDEX events_session_turn ON events (session_id, type, turn, step)'];
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -96,6 +110,14 @@ export const MIGRATIONS: readonly Migration[] = [
           ALTER COLUMN at TYPE DOUBLE PRECISION`,
         deadLettersTable('BIGSERIAL PRIMARY KEY', 'DOUBLE PRECISION'),
       ],
+    },
+  },
+  {
+    version: 3,
+    name: 'session labels as columns (source, client, run, workload, project, oracle cost); overview indexes',
+    statements: {
+      sqlite: [...sessionLabelColumns('REAL'), ...overviewIndexes],
+      postgres: [...sessionLabelColumns('DOUBLE PRECISION'), ...overviewIndexes],
     },
   },
 ];

@@ -37,6 +37,10 @@ describe('SQLite trace store specifics', () => {
     expect(database.prepare('SELECT version, name FROM cachet_migrations').all()).toEqual([
       { version: 1, name: 'events table with aggregated columns' },
       { version: 2, name: 'PostgreSQL columns hold what SQLite accepts; dead_letters table' },
+      {
+        version: 3,
+        name: 'session labels as columns (source, client, run, workload, project, oracle cost); overview indexes',
+      },
     ]);
     database.close();
   });

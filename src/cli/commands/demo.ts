@@ -90,6 +90,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
             baseline,
             bus,
             sessionId: `demo-${runId}/${workload.name}/${strategy}`,
+            labels: { run: `demo-${runId}` },
             onProgress: (done, count) => progress(output, `${label} ${done}/${count} requests`, done === count),
           }),
         );

@@ -238,6 +238,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
           durationMs,
           judge,
           firstDropped,
+          client: clientProduct(request.headers.get('user-agent')),
         });
       });
     };
@@ -284,4 +285,10 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       judgingDropped: judgeQueue.dropped,
     }),
   };
+}
+
+/** `claude-cli/2.1.3 (external, cli)` -> `claude-cli/2.1.3`: the product token names the client without its details. */
+export function clientProduct(userAgent: string | null): string | null {
+  const product = userAgent?.trim().split(/\s+/)[0]?.slice(0, 80);
+  return product ? product : null;
 }

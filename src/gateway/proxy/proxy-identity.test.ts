@@ -84,7 +84,11 @@ describe('cachet proxy: identities never collide', () => {
       const providers = await Promise.all(
         sessions.map(async (session) => {
           const [started] = await store.events({ sessionId: session.sessionId, types: ['session.started'] });
-          return (started!.payload as { provider: string }).provider;
+          const payload = started!.payload as { provider: string; source?: string; client?: string };
+          // Proxy sessions say where they came from: the proxy, and the client's User-Agent product.
+          expect(payload.source).toBe('proxy');
+          expect(payload.client).toMatch(/^\S+$/);
+          return payload.provider;
         }),
       );
       expect(providers.sort()).toEqual(['anthropic', 'anthropic', 'openai-chat']);

@@ -22,6 +22,8 @@ export interface Exchange {
   judge: boolean;
   /** The first unjudged exchange of a burst (warned about once). */
   firstDropped: boolean;
+  /** The client program, from its `User-Agent` (product token only), when it sent one. */
+  client: string | null;
 }
 
 export interface RecorderDependencies {
@@ -56,6 +58,8 @@ export function createExchangeRecorder(
           model,
           provider: conversation.provider,
           strategy: exchange.planned ? 'proxy-plan' : 'proxy',
+          source: 'proxy',
+          ...(exchange.client ? { client: exchange.client } : {}),
           globalPrefixHash: '',
           sessionPrefixHash: conversation.id,
         });
