@@ -1,5 +1,6 @@
 import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
 import type { BlockRecord, CanonicalRequest, TailItem } from '../model/request.js';
+import { lazyRequest } from '../model/request-view.js';
 import { validatePairing } from '../model/validate.js';
 import type { Session } from './session.js';
 import type { TailContext } from './tail-provider.js';
@@ -41,32 +42,45 @@ export function assemble(session: Session, options: AssembleOptions = {}): Canon
     ? options.resolvedTail.filter((item) => item.text.length > 0)
     : renderTail(session, { now: options.now, tail: options.tail });
 
-  const blocks: BlockRecord[] = session.blockIndex.persistedBlocks(session).slice();
-  let prefix = blocks.at(-1)?.prefixHash ?? EMPTY_PREFIX_HASH;
+  // The persisted records and messages are shared append-only arrays: the request keeps a
+  // snapshot (array, length) of each and copies them only if someone reads `blocks` or
+  // `messages`, so a request costs work for its tail, not for the whole history.
+  const persisted = session.blockIndex.persistedBlocks(session);
+  const persistedBlockCount = persisted.length;
+  const tailBlocks: BlockRecord[] = [];
+  let prefix = persisted.at(-1)?.prefixHash ?? EMPTY_PREFIX_HASH;
   tailItems.forEach((item, index) => {
     const hash = hashOf(item as unknown as { zone: string; text: string });
     prefix = chainHash(prefix, hash);
-    blocks.push({ zone: 'tail', path: `tail[${index}]`, hash, prefixHash: prefix });
+    tailBlocks.push({ zone: 'tail', path: `tail[${index}]`, hash, prefixHash: prefix });
   });
+  const messages = session.messageLog.snapshot(sessionMessages, history);
 
   const deferredTools = session.deferredTools;
-  return {
-    sessionId: session.id,
-    model: session.model,
-    tools: session.tools.slice(),
-    system: session.system.slice(),
-    messages: sessionMessages.concat(history),
-    tail: { items: tailItems, inToolLoop },
-    params: { ...session.params },
-    layout: {
-      globalToolCount: session.globalTools,
-      discoveredToolCount: session.tools.length - session.globalTools,
-      sessionMessageCount: sessionMessages.length,
-      historyMessageCount: history.length,
+  return lazyRequest(
+    {
+      sessionId: session.id,
+      model: session.model,
+      tools: session.tools.slice(),
+      system: session.system.slice(),
+      tail: { items: tailItems, inToolLoop },
+      params: { ...session.params },
+      layout: {
+        globalToolCount: session.globalTools,
+        discoveredToolCount: session.tools.length - session.globalTools,
+        sessionMessageCount: sessionMessages.length,
+        historyMessageCount: history.length,
+      },
     },
-    blocks,
-    ...(deferredTools ? { deferredTools: { tools: deferredTools.tools.slice(), loaded: deferredTools.loaded.slice() } } : {}),
-  };
+    {
+      messageSource: messages.source,
+      messageCount: messages.length,
+      blockSource: persisted,
+      persistedBlockCount,
+      tailBlocks,
+    },
+    deferredTools ? { tools: deferredTools.tools.slice(), loaded: deferredTools.loaded.slice() } : undefined,
+  );
 }
 
 /**

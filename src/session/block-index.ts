@@ -86,9 +86,10 @@ export class BlockIndex {
   }
 
   /**
-   * Records of every persisted block (static zones, then history) as one flat array, so a
-   * request costs one array copy rather than a concatenation of one array per message.
-   * Callers must copy it before adding to it.
+   * Records of every persisted block (static zones, then history) as one flat array, extended
+   * in place as history grows. Entries are never changed in place: a rewrite or tool discovery
+   * starts a new array, so `(array, length)` is a snapshot a request can keep without copying.
+   * Callers must not change it.
    */
   persistedBlocks(session: IndexedZones): readonly BlockRecord[] {
     const staticRecords = this.staticBlocks(session);

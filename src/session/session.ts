@@ -9,7 +9,9 @@ import { generationParamsSchema } from '../model/schemas.js';
 import { parseWith, validateMessage, validatePairing, validateSystemSegment, validateTools } from '../model/validate.js';
 import { BlockIndex } from './block-index.js';
 import { validateHistoryOrder } from './history-order.js';
+import { MessageLog } from './message-log.js';
 import { parseSerializedSession, SESSION_FORMAT_VERSION, type SerializedSession } from './serialized-session.js';
+import { toolReferencesOf } from './tool-references.js';
 
 export { SESSION_FORMAT_VERSION, type SerializedSession } from './serialized-session.js';
 
@@ -96,6 +98,8 @@ export class Session {
   private turnTailKindList: TailItem['kind'][] = [];
   private rewriteCount = 0;
   readonly expectations: SessionExpectations;
+  /** @internal session-static messages then history, shared by requests without copying (see assemble). */
+  readonly messageLog = new MessageLog();
   /** @internal memoised hashes of the prefix; see BlockIndex. */
   readonly blockIndex = new BlockIndex();
 
@@ -230,8 +234,10 @@ export class Session {
       allowPendingAtEnd: true,
       offset: index - pairingWindow.length + 1,
     });
-    const references = this.toolReferencesOf(parsed, path);
-    this.historyList.push(deepFreeze(parsed));
+    const references = toolReferencesOf(parsed, path, this.deferredToolList);
+    const frozen = deepFreeze(parsed);
+    this.historyList.push(frozen);
+    this.messageLog.push(frozen);
     for (const name of references) if (!this.loadedDeferredTools.includes(name)) this.loadedDeferredTools.push(name);
     if (!options.injected && parsed.role === 'user' && parsed.content.some((block) => block.type !== 'tool_result')) {
       if (this.turnNumber > 0) {
@@ -243,24 +249,6 @@ export class Session {
       this.turnNumber += 1;
       this.bus?.emit('turn.started', this.id, this.clock(), { turn: this.turnNumber });
     }
-  }
-
-  private toolReferencesOf(message: Message, path: string): string[] {
-    const names: string[] = [];
-    message.content.forEach((block, index) => {
-      if (block.type !== 'tool_result' || !block.toolReferences) return;
-      block.toolReferences.forEach((name, nameIndex) => {
-        if (!this.deferredToolList.some((tool) => tool.name === name)) {
-          throw new ValidationError(
-            `${path}.content[${index}].toolReferences[${nameIndex}]`,
-            'the name of a tool declared in options.deferredTools',
-            `got ${JSON.stringify(name)}`,
-          );
-        }
-        names.push(name);
-      });
-    });
-    return names;
   }
 
   /**
@@ -300,6 +288,7 @@ export class Session {
     const offset = this.sessionMessageList.length;
     const message = validateMessage({ role: 'user', content }, `messages[${index + offset}]`, this.limits);
     this.historyList[index] = deepFreeze(message);
+    this.messageLog.replace(offset + index, this.historyList[index] as Message);
     this.blockIndex.invalidateFrom(index);
     this.turnTailTurn = this.turnNumber;
     this.turnTailKindList = items.map((item) => item.kind);
@@ -340,6 +329,7 @@ export class Session {
     validateHistoryOrder(this.sessionMessageList.at(-1), parsed, (index) => `messages[${index + offset}]`);
     const before = this.historyList.length;
     this.historyList = parsed.map((message) => deepFreeze(message));
+    this.messageLog.reset();
     this.blockIndex.invalidateHistory();
     this.rewriteCount += 1;
     this.bus?.emit('history.rewritten', this.id, this.clock(), {

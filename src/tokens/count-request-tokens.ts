@@ -1,5 +1,6 @@
 import { ValidationError } from '../model/errors.js';
 import type { CanonicalRequest, Zone } from '../model/request.js';
+import { requestBlockAt, requestBlockCount, requestMessageAt, requestMessageCount } from '../model/request-view.js';
 import type { CountableItem, TokenCounter } from './token-counter.js';
 
 /** Tokens of a request per zone. `total` is their sum; framing tokens (role markers) are not included. */
@@ -30,10 +31,10 @@ const prefixMemos = new WeakMap<TokenCounter, Map<string, ZoneTotals>>();
  * tokens.history; // tokens of the append-only history
  */
 export function countRequestTokens(request: CanonicalRequest, counter: TokenCounter): RequestTokenCount {
-  const blocks = request.blocks;
+  // Entries are read one by one (not `request.blocks`), so a lazily built request is not copied.
   const tailCount = request.tail.items.length;
-  const persisted = blocks.length - tailCount;
-  const messageCount = request.messages.length;
+  const persisted = requestBlockCount(request) - tailCount;
+  const messageCount = requestMessageCount(request);
   const staticCount = request.tools.length + request.system.length;
   let memo = prefixMemos.get(counter);
   if (!memo) {
@@ -47,9 +48,9 @@ export function countRequestTokens(request: CanonicalRequest, counter: TokenCoun
   const pending: Array<{ index: number; item: CountableItem }> = [];
   let totals: ZoneTotals = [0, 0, 0];
   let messageIndex = messageCount - 1;
-  let contentIndex = (request.messages[messageIndex]?.content.length ?? 0) - 1;
+  let contentIndex = (requestMessageAt(request, messageIndex)?.content.length ?? 0) - 1;
   for (let index = persisted - 1; index >= 0; index--) {
-    const record = blocks[index];
+    const record = requestBlockAt(request, index);
     if (!record) break;
     const known = memo.get(keyPrefix + record.prefixHash);
     if (known) {
@@ -60,9 +61,9 @@ export function countRequestTokens(request: CanonicalRequest, counter: TokenCoun
     if (index >= staticCount) {
       while (contentIndex < 0 && messageIndex > 0) {
         messageIndex--;
-        contentIndex = (request.messages[messageIndex]?.content.length ?? 0) - 1;
+        contentIndex = (requestMessageAt(request, messageIndex)?.content.length ?? 0) - 1;
       }
-      item = request.messages[messageIndex]?.content[contentIndex];
+      item = requestMessageAt(request, messageIndex)?.content[contentIndex];
       contentIndex--;
     } else if (index >= request.tools.length) {
       item = request.system[index - request.tools.length];
@@ -75,7 +76,7 @@ export function countRequestTokens(request: CanonicalRequest, counter: TokenCoun
   if (memo.size + pending.length > MAX_PREFIX_ENTRIES) memo.clear();
   for (let position = pending.length - 1; position >= 0; position--) {
     const entry = pending[position] as { index: number; item: CountableItem };
-    const record = blocks[entry.index];
+    const record = requestBlockAt(request, entry.index);
     if (!record || record.zone === 'tail')
       throw new ValidationError(`request.blocks[${entry.index}].zone`, 'a persisted zone before the tail');
     const next: ZoneTotals = [totals[0], totals[1], totals[2]];

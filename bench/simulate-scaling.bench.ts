@@ -1,0 +1,101 @@
+/**
+ * `simulateWorkload` per-request cost as the session grows: the long-session workload with its
+ * `repeat` counts scaled to about 100 / 1,000 / 5,000 turns, one process per size. Reports CPU
+ * ms per request of the cachet strategy (the baseline — ideal reads and oracle — timed apart).
+ * Target (issue 20): per-request cost flat, 5,000 ÷ 100 turns ≤ 2. Run: `npm run bench -- simulate-scaling`.
+ * CACHET_SCALING_TURNS=100,1000 picks the sizes.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { simulateWorkload } from '../src/simulate/simulate-workload.js';
+import { simulationBaseline } from '../src/simulate/simulation-baseline.js';
+import { loadWorkload } from '../src/workloads/load-workload.js';
+
+const WORKLOAD = join(dirname(fileURLToPath(import.meta.url)), '..', 'workloads', '05-long-session-idle-gaps.yaml');
+/** The file's two `repeat` blocks of one turn pair each: `count: n` gives about 2n turns. */
+const SIZES = (process.env.CACHET_SCALING_TURNS ?? '100,1000,5000').split(',').map(Number);
+
+interface SizeResult {
+  turns: number;
+  requests: number;
+  baselineMsPerRequest: number;
+  simulateMsPerRequest: number;
+  lastTenthMsPerRequest: number;
+}
+
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+async function measure(turns: number): Promise<SizeResult> {
+  const text = readFileSync(WORKLOAD, 'utf8');
+  const count = Math.max(1, Math.round(turns / 2));
+  const directory = mkdtempSync(join(tmpdir(), 'cachet-scaling-'));
+  const file = join(directory, 'long-session.yaml');
+  writeFileSync(file, text.replaceAll('count: 100', `count: ${count}`));
+  try {
+    const workload = await loadWorkload(file);
+    const requestCount = workload.turns.reduce((total, turn) => total + turn.steps.length, 0);
+    let started = cpuMs();
+    const baseline = simulationBaseline(workload, workload.provider, workload.model);
+    const baselineMs = cpuMs() - started;
+    const stamps: number[] = [];
+    started = cpuMs();
+    simulateWorkload(workload, { strategy: 'cachet', baseline, onProgress: () => stamps.push(cpuMs()) });
+    const simulateMs = cpuMs() - started;
+    const tenth = Math.max(1, Math.floor(stamps.length / 10));
+    const lastTenth = ((stamps.at(-1) as number) - (stamps.at(-1 - tenth) as number)) / tenth;
+    return {
+      turns: workload.turns.length,
+      requests: requestCount,
+      baselineMsPerRequest: baselineMs / requestCount,
+      simulateMsPerRequest: simulateMs / requestCount,
+      lastTenthMsPerRequest: lastTenth,
+    };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const workerFlag = process.argv.indexOf('--turns');
+if (workerFlag >= 0) {
+  process.stdout.write(JSON.stringify(await measure(Number(process.argv[workerFlag + 1]))));
+} else {
+  const results: SizeResult[] = [];
+  for (const turns of SIZES) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--turns', String(turns)], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
+    if (child.status !== 0) {
+      console.error(child.stderr);
+      process.exit(1);
+    }
+    results.push(JSON.parse(child.stdout) as SizeResult);
+  }
+  console.log('cachet simulate, long-session workload scaled by its repeat counts (CPU ms per request)\n');
+  console.log('turns  requests  baseline ms/req  simulate ms/req  last tenth ms/req');
+  for (const result of results) {
+    console.log(
+      [
+        String(result.turns).padStart(5),
+        String(result.requests).padStart(9),
+        result.baselineMsPerRequest.toFixed(2).padStart(16),
+        result.simulateMsPerRequest.toFixed(2).padStart(16),
+        result.lastTenthMsPerRequest.toFixed(2).padStart(18),
+      ].join(' '),
+    );
+  }
+  const first = results[0];
+  const last = results.at(-1);
+  if (first && last && last !== first) {
+    const ratio = last.lastTenthMsPerRequest / first.lastTenthMsPerRequest;
+    console.log(
+      `\nratio ${last.turns}/${first.turns} turns (last tenth per request): ${ratio.toFixed(2)}× (target ≤ 2×) ${ratio <= 2 ? 'MET' : 'NOT MET'}`,
+    );
+  }
+}
