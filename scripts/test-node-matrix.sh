@@ -30,10 +30,5 @@ for major in "$@"; do
   [ ! -L "$copy/node_modules" ] || { echo "node-matrix: $copy/node_modules must be a directory" >&2; exit 1; }
   rm -rf "$copy/node_modules/better-sqlite3"
   cp -r "$sqlite13/node_modules/better-sqlite3" "$copy/node_modules/better-sqlite3"
-  # The real llama.cpp engine the local-engine tests load (scripts/install-llama-engine.sh).
-  if [ -d "$root/.cache/llama-engine" ]; then
-    mkdir -p "$copy/.cache"
-    ln -s "$root/.cache/llama-engine" "$copy/.cache/llama-engine"
-  fi
   (cd "$copy" && PATH="$(dirname "$node_binary"):$PATH" "$node_binary" node_modules/vitest/vitest.mjs run)
 done

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getLlama, type LlamaContextSequence, LlamaLogLevel, type Token } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateWorkload } from '../../simulate/simulate-workload.js';
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
@@ -17,30 +17,14 @@ import {
 } from './test-support/tool-loop-workload.js';
 
 /**
- * The real engine: llama.cpp through node-llama-cpp's prebuilt binary, installed by
- * `scripts/install-llama-engine.sh` into .cache/llama-engine (not a dependency). Skipped when
- * absent outside CI; in CI (`CI` set) a missing engine fails the suite.
+ * The real engine: llama.cpp through node-llama-cpp 3.22.1 and its prebuilt CPU binary
+ * (`@node-llama-cpp/linux-x64`), both dev dependencies, so `npm ci && npm test` runs these tests
+ * with no other step. Nothing is built or downloaded: no install script is needed (npm 11 does not
+ * run them by default), `build: 'never'` and `skipDownload` keep node-llama-cpp on the prebuilt binary.
  */
-const ENGINE_ENTRY = fileURLToPath(
-  new URL('../../../.cache/llama-engine/node_modules/node-llama-cpp/dist/index.js', import.meta.url),
-);
-const available = existsSync(ENGINE_ENTRY);
-
-/** The part of node-llama-cpp's API this test uses. */
-interface Sequence {
-  readonly nextTokenIndex: number;
-  readonly tokenMeter: { readonly usedInputTokens: number };
-  adaptStateToTokens(tokens: number[], allowShift?: boolean): Promise<void>;
-  evaluateWithoutGeneratingNewTokens(tokens: number[]): Promise<void>;
-}
-interface Engine {
-  getLlama(options: { gpu: false; build: 'never'; logLevel: 'error' }): Promise<{
-    loadModel(options: { modelPath: string }): Promise<{
-      createContext(options: { contextSize: number; threads: number }): Promise<{ getSequence(): Sequence }>;
-      dispose(): Promise<void>;
-    }>;
-  }>;
-}
+type Sequence = LlamaContextSequence;
+/** llama.cpp's token ids as node-llama-cpp types them. */
+const asTokens = (ids: readonly number[]) => ids as Token[];
 
 interface FamilyCase {
   name: string;
@@ -130,13 +114,15 @@ const WORKLOAD_CASES: Array<Omit<FamilyCase, 'reasoning' | 'sendReasoning' | 'to
   },
 ];
 
-/** Why the engine tests skip, said once in the test names (CI never skips: a missing engine fails there). */
-const SKIP_REASON = available ? '' : ' [skipped: node-llama-cpp not installed; run scripts/install-llama-engine.sh]';
-
 /** One engine per GGUF file, loaded once. */
 async function withEngine<T>(modelPath: string, contextSize: number, use: (sequence: Sequence) => Promise<T>): Promise<T> {
-  const engine = (await import(pathToFileURL(ENGINE_ENTRY).href)) as Engine;
-  const llama = await engine.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  const llama = await getLlama({
+    gpu: false,
+    build: 'never',
+    skipDownload: true,
+    progressLogs: false,
+    logLevel: LlamaLogLevel.error,
+  });
   const model = await llama.loadModel({ modelPath });
   try {
     const context = await model.createContext({ contextSize, threads: 1 });
@@ -155,14 +141,14 @@ async function measuredReuse(sequence: Sequence, rendered: ReadonlyArray<{ promp
   for (const { prompt, reply } of rendered) {
     // The engine keeps what matches its state and erases the rest; it must evaluate at least
     // the last prompt token to sample, so a fully matching prompt keeps all but that one.
-    await sequence.adaptStateToTokens(prompt, false);
+    await sequence.adaptStateToTokens(asTokens(prompt), false);
     const kept = Math.min(sequence.nextTokenIndex, prompt.length - 1);
-    if (kept < sequence.nextTokenIndex) await sequence.adaptStateToTokens(prompt.slice(0, kept), false);
+    if (kept < sequence.nextTokenIndex) await sequence.adaptStateToTokens(asTokens(prompt.slice(0, kept)), false);
     const before = sequence.tokenMeter.usedInputTokens;
-    await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(sequence.nextTokenIndex));
+    await sequence.evaluateWithoutGeneratingNewTokens(asTokens(prompt.slice(sequence.nextTokenIndex)));
     measured.push(prompt.length - (sequence.tokenMeter.usedInputTokens - before));
     // The reply the engine generated stays in the slot (without its end-of-turn token).
-    if (reply.length > 0) await sequence.evaluateWithoutGeneratingNewTokens(reply);
+    if (reply.length > 0) await sequence.evaluateWithoutGeneratingNewTokens(asTokens(reply));
   }
   return measured;
 }
@@ -173,72 +159,68 @@ function contextSizeFor(rendered: ReadonlyArray<{ prompt: number[]; reply: numbe
   return 2 ** Math.ceil(Math.log2(longest + 64));
 }
 
-describe.skipIf(!available && !process.env.CI)(
-  `local engine cache model = llama.cpp (node-llama-cpp, tiny random-weight GGUFs)${SKIP_REASON}`,
-  () => {
-    let directory: string;
-    beforeAll(() => {
-      if (!available) throw new Error('CI: run scripts/install-llama-engine.sh first (node-llama-cpp is not installed)');
-      directory = mkdtempSync(join(tmpdir(), 'cachet-gguf-'));
-    });
-    afterAll(() => {
-      if (directory) rmSync(directory, { recursive: true, force: true });
-    });
+describe('local engine cache model = llama.cpp (node-llama-cpp, tiny random-weight GGUFs)', () => {
+  let directory: string;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'cachet-gguf-'));
+  });
+  afterAll(() => {
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
 
-    function ggufFor(family: FamilyCase['family']): string {
-      const modelPath = join(directory, `tiny-${family}.gguf`);
-      if (!existsSync(modelPath)) writeTinyGguf({ path: modelPath, family, embedding: 16, heads: 2, layers: 1 });
-      return modelPath;
-    }
+  function ggufFor(family: FamilyCase['family']): string {
+    const modelPath = join(directory, `tiny-${family}.gguf`);
+    if (!existsSync(modelPath)) writeTinyGguf({ path: modelPath, family, embedding: 16, heads: 2, layers: 1 });
+    return modelPath;
+  }
 
-    it.each(CASES)(
-      'predicts the reused prefix the engine measures on every request of a multi-step tool loop: $name',
-      async (testCase) => {
-        const tokenizer = loadLenmlTokenizerSync(testCase.packageName);
-        const session = bodies(
-          testCase.model,
-          toolLoop(testCase.toolCallContent ?? '', testCase.reasoning),
-          testCase.sendReasoning,
-        );
-        const rendered = renderedSession(tokenizer, testCase.rendering, session);
-        const measured = await withEngine(ggufFor(testCase.family), 4096, (sequence) => measuredReuse(sequence, rendered));
-        const cacheModel = createLocalEngineCacheModel();
-        const predicted = session.map(
-          ({ body, reply }, index) => cacheModel.judge(body, { at: index * 1000, reply }).cacheReadTokens,
-        );
-        expect(measured[0]).toBe(0);
-        expect(measured.slice(1).every((reuse) => reuse > 0)).toBe(true);
-        expect(predicted).toEqual(measured);
-      },
-      120_000,
-    );
+  it.each(CASES)(
+    'predicts the reused prefix the engine measures on every request of a multi-step tool loop: $name',
+    async (testCase) => {
+      const tokenizer = loadLenmlTokenizerSync(testCase.packageName);
+      const session = bodies(
+        testCase.model,
+        toolLoop(testCase.toolCallContent ?? '', testCase.reasoning),
+        testCase.sendReasoning,
+      );
+      const rendered = renderedSession(tokenizer, testCase.rendering, session);
+      const measured = await withEngine(ggufFor(testCase.family), 4096, (sequence) => measuredReuse(sequence, rendered));
+      const cacheModel = createLocalEngineCacheModel();
+      const predicted = session.map(
+        ({ body, reply }, index) => cacheModel.judge(body, { at: index * 1000, reply }).cacheReadTokens,
+      );
+      expect(measured[0]).toBe(0);
+      expect(measured.slice(1).every((reuse) => reuse > 0)).toBe(true);
+      expect(predicted).toEqual(measured);
+    },
+    120_000,
+  );
 
-    it.each(WORKLOAD_CASES)(
-      "the bundled local workload (python-app-local): the simulator's predicted reuse equals the engine's on every request: $name",
-      async (testCase) => {
-        const workload = await loadWorkload('python-app-local');
-        const exchanges: EngineExchange[] = [];
-        const simulation = simulateWorkload(workload, {
-          model: testCase.model,
-          strategy: 'cachet',
-          onBody: (body, { reply }) => {
-            if (!reply) throw new Error('the simulator gives local engines the reply each request generated');
-            exchanges.push({ body: body as EngineExchange['body'], reply });
-          },
-        });
-        const tokenizer: LoadedTokenizer = loadLenmlTokenizerSync(testCase.packageName);
-        const rendered = renderedSession(tokenizer, testCase.rendering, exchanges);
-        // The simulator's prompts are the engine's: same token counts request by request.
-        expect(rendered.map(({ prompt }) => prompt.length)).toEqual(simulation.requests.map((request) => request.inputTokens));
-        const measured = await withEngine(ggufFor(testCase.family), contextSizeFor(rendered), (sequence) =>
-          measuredReuse(sequence, rendered),
-        );
-        expect(simulation.requests).toHaveLength(17);
-        expect(measured[0]).toBe(0);
-        expect(measured.slice(1).every((reuse) => reuse > 0)).toBe(true);
-        expect(simulation.requests.map((request) => request.cacheReadTokens)).toEqual(measured);
-      },
-      300_000,
-    );
-  },
-);
+  it.each(WORKLOAD_CASES)(
+    "the bundled local workload (python-app-local): the simulator's predicted reuse equals the engine's on every request: $name",
+    async (testCase) => {
+      const workload = await loadWorkload('python-app-local');
+      const exchanges: EngineExchange[] = [];
+      const simulation = simulateWorkload(workload, {
+        model: testCase.model,
+        strategy: 'cachet',
+        onBody: (body, { reply }) => {
+          if (!reply) throw new Error('the simulator gives local engines the reply each request generated');
+          exchanges.push({ body: body as EngineExchange['body'], reply });
+        },
+      });
+      const tokenizer: LoadedTokenizer = loadLenmlTokenizerSync(testCase.packageName);
+      const rendered = renderedSession(tokenizer, testCase.rendering, exchanges);
+      // The simulator's prompts are the engine's: same token counts request by request.
+      expect(rendered.map(({ prompt }) => prompt.length)).toEqual(simulation.requests.map((request) => request.inputTokens));
+      const measured = await withEngine(ggufFor(testCase.family), contextSizeFor(rendered), (sequence) =>
+        measuredReuse(sequence, rendered),
+      );
+      expect(simulation.requests).toHaveLength(17);
+      expect(measured[0]).toBe(0);
+      expect(measured.slice(1).every((reuse) => reuse > 0)).toBe(true);
+      expect(simulation.requests.map((request) => request.cacheReadTokens)).toEqual(measured);
+    },
+    300_000,
+  );
+});
