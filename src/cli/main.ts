@@ -11,6 +11,7 @@ import { registerAnalyzeCommand } from './commands/analyze.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerEmulateCommand } from './commands/emulate.js';
+import { registerImportCommand } from './commands/import.js';
 import { registerModelsCommand } from './commands/models.js';
 import { registerProxyCommand } from './commands/proxy.js';
 import { registerRenderCommand } from './commands/render.js';
@@ -40,6 +41,7 @@ export function createProgram(output: CliOutput = processOutput): Command {
   registerProxyCommand(program);
   registerEmulateCommand(program);
   registerAnalyzeCommand(program);
+  registerImportCommand(program);
   registerWorkloadsCommand(program, output);
   registerModelsCommand(program, output);
   for (const command of program.commands) command.exitOverride();

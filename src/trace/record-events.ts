@@ -2,6 +2,7 @@ import type { CachetEvent, TraceDroppedPayload } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { DeadLetter } from './dead-letter.js';
 import { validateEvent } from './event-columns.js';
+import { redactEvent, type StoreContent } from './store-content.js';
 import type { TraceStore } from './trace-store.js';
 import { isEventRejection } from './trace-store-error.js';
 
@@ -27,6 +28,11 @@ export interface RecordEventsOptions {
    * by a `trace.dropped` event once the store accepts writes again.
    */
   maxQueuedEvents?: number;
+  /**
+   * How much prompt content is stored [full]: `hashes` keeps hashes of changed text instead of
+   * the text, `none` keeps neither (see `StoreContent`). Applied before events are queued.
+   */
+  storeContent?: StoreContent;
   /** Retry delays while the store is unavailable: doubles from `initialMs` (100) to `maxMs` (30,000). */
   retryDelay?: { initialMs?: number; maxMs?: number };
 }
@@ -242,7 +248,9 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
     return draining;
   };
 
-  const unsubscribe = bus.onAny((event) => {
+  const storeContent = options.storeContent ?? 'full';
+  const unsubscribe = bus.onAny((published) => {
+    const event = redactEvent(published, storeContent);
     let invalid: string | undefined;
     try {
       validateEvent(event);

@@ -4,12 +4,15 @@ import { type AnalyzedRequest, type CaptureAnalysis, CaptureAnalyzer } from '../
 import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
 import { formatPercent, formatTable, formatUsd } from '../format-table.js';
+import { runLogAnalysis } from './import.js';
 import { parseCount } from './parse-port.js';
 
 export interface AnalyzeCommandOptions {
   json?: boolean;
   /** Requests listed per conversation in the text report [20]; --json always has all. */
   limit?: number;
+  /** Read a harness's session logs (claude-code, codex, opencode, pi) instead of a capture. */
+  from?: string;
 }
 
 export interface AnalyzeOutput {
@@ -31,7 +34,8 @@ export function registerAnalyzeCommand(program: Command): Command {
   return program
     .command('analyze')
     .description('judge a capture (cachet proxy --capture, or JSONL of {at, body, usage?}) offline')
-    .argument('<capture>', 'JSONL file, one request per line')
+    .argument('<capture>', 'JSONL file, one request per line (with --from: a harness log file or directory)')
+    .option('--from <harness>', 'read session logs of claude-code, codex, opencode or pi (as cachet import does)')
     .option('--json', 'print the whole analysis as one JSON object')
     .option('--limit <n>', 'requests listed per conversation (0 or more)', parseCount, 20)
     .action(async (capture: string, options: AnalyzeCommandOptions) => {
@@ -45,6 +49,7 @@ export async function runAnalyze(
   options: AnalyzeCommandOptions = {},
   output: AnalyzeOutput = { out: (line) => console.log(line), err: (line) => console.error(line) },
 ): Promise<number> {
+  if (options.from !== undefined) return runLogAnalysis(options.from, path, options.json === true, output);
   const limit = options.limit ?? 20;
   if (!Number.isSafeInteger(limit) || limit < 0) {
     output.err(`cachet analyze: --limit: expected a whole number from 0, got ${limit}`);
