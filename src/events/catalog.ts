@@ -40,10 +40,6 @@ export interface SessionStartedPayload extends SessionLabels {
   model: string;
   globalPrefixHash: string;
   sessionPrefixHash: string;
-  /** Where the session came from when not from Cachet's own loop: an imported harness (`claude-code`, `codex`, `opencode`, `pi`). */
-  source?: string;
-  /** The project (working directory) the harness ran in, hashed or left out under `storeContent` `hashes`/`none`. */
-  project?: string;
   /** For a subagent's conversation, the session it ran inside. */
   parentSession?: string;
 }
