@@ -79,6 +79,8 @@ export function* applyStage(input: {
       previous: state.summary,
       restoreIds,
       notes: input.notes.all,
+      // The session before the rewrite: a summariser that forks it reads its cache.
+      parent: { session, keptMessages: history.length - tailStart, lastRequestAt: state.lastRequestAt },
       bus: session.bus,
       now,
     })) as StructuredSummary;

@@ -4,6 +4,8 @@ import type { CachetEvent } from '../events/catalog.js';
 import { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
 import { anthropicAdapter } from '../providers/anthropic/index.js';
+import { assemble } from '../session/assemble.js';
+import { Session } from '../session/session.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { createLlmSummarizer, parseSummary } from './llm-summarizer.js';
 import type { SummaryInput } from './summarizer.js';
@@ -146,5 +148,90 @@ describe('LLM summariser', () => {
     expect((await responses.summarize(input())).userGoal).toBe('via responses');
     expect(parseSummary(`\`\`\`json\n${JSON.stringify({ userGoal: 'g' })}\n\`\`\``).activeTasks).toEqual([]);
     expect(() => parseSummary('{"userGoal": 3}')).toThrow();
+  });
+});
+
+/** A long span: the fork's prefix read has to outweigh Sonnet's dearer output. */
+const longSpan: Message[] = [
+  ...span,
+  { role: 'user', content: [{ type: 'text', text: `Also read the build log:\n${'log line: cache ok\n'.repeat(8_000)}` }] },
+  { role: 'assistant', content: [{ type: 'text', text: 'Read it.' }] },
+];
+
+/** A parent session holding the long span and two kept messages, its last request at t = 0. */
+function parentSession(): Session {
+  const session = new Session({
+    id: 's1',
+    model: 'claude-sonnet-4-5',
+    global: { system: [{ label: 'persona', text: 'You are a careful coding agent.' }] },
+    clock: () => 0,
+  });
+  for (const message of longSpan) session.append(message);
+  session.appendUserText('Now the next file.');
+  session.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }] });
+  return session;
+}
+
+function forking(fork: 'auto' | 'always' | 'never') {
+  const sent: MessageCreateParamsNonStreaming[] = [];
+  const bus = new EventBus();
+  const routed: Array<CachetEvent<'compaction.summarized'>['payload']> = [];
+  bus.on('compaction.summarized', (event: CachetEvent<'compaction.summarized'>) => routed.push(event.payload));
+  const summarizer = createLlmSummarizer({
+    adapter: anthropicAdapter,
+    send: async (body) => {
+      sent.push(body);
+      return { content: [{ type: 'text', text: JSON.stringify(reply) }] };
+    },
+    model: 'claude-haiku-4-5',
+    windowTokens: 200_000,
+    mainModel: 'claude-sonnet-4-5',
+    mainWindowTokens: 200_000,
+    counter: anthropicEstimator(),
+    fork,
+  });
+  const parent = parentSession();
+  const run = (now: number) =>
+    summarizer.summarize({ ...input(bus), span: longSpan, now, parent: { session: parent, keptMessages: 2, lastRequestAt: 0 } });
+  return { sent, routed, parent, run };
+}
+
+describe('LLM summariser forks by default', () => {
+  it('forks a warm parent on the main model: the parent prefix byte for byte, both prices in the event', async () => {
+    const { sent, routed, parent, run } = forking('auto');
+    const summary = await run(60_000);
+    expect(summary.decisions).toEqual(['use fake timers']);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.model).toBe('claude-sonnet-4-5');
+    const parentBody = anthropicAdapter.convertRequest(assemble(parent)).body;
+    expect(JSON.stringify(sent[0]?.system)).toBe(JSON.stringify(parentBody.system));
+    expect(JSON.stringify(sent[0]?.messages.slice(0, -1))).toBe(JSON.stringify(parentBody.messages));
+    const instruction = JSON.stringify(sent[0]?.messages.at(-1));
+    expect(instruction).toContain('except its last 2 messages');
+    expect(instruction).toContain('t1 → ctx_0123456789abcdef');
+    expect(instruction).not.toContain('cache_control');
+    expect(routed).toHaveLength(1);
+    expect(routed[0]).toMatchObject({ choice: 'fork', model: 'claude-sonnet-4-5', parentWarm: true });
+    expect(routed[0]?.forkCostUsd).toBeLessThan(routed[0]?.freshCostUsd ?? 0);
+  });
+
+  it('calls the auxiliary model fresh when the parent cache has expired, and the fresh call writes nothing', async () => {
+    const { sent, routed, run } = forking('auto');
+    await run(10 * 60_000);
+    expect(sent[0]?.model).toBe('claude-haiku-4-5');
+    expect(JSON.stringify(sent[0]?.messages)).not.toContain('cache_control');
+    expect(routed[0]).toMatchObject({ choice: 'fresh', parentWarm: false });
+    expect(routed[0]?.freshCostUsd).toBeLessThan(routed[0]?.forkCostUsd ?? 0);
+  });
+
+  it('obeys fork: never and fork: always', async () => {
+    const never = forking('never');
+    await never.run(60_000);
+    expect(never.sent[0]?.model).toBe('claude-haiku-4-5');
+    expect(never.routed).toHaveLength(0);
+    const always = forking('always');
+    await always.run(10 * 60_000);
+    expect(always.sent[0]?.model).toBe('claude-sonnet-4-5');
+    expect(always.routed[0]).toMatchObject({ choice: 'fork', parentWarm: false });
   });
 });

@@ -1,8 +1,10 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import type { Message } from '../model/content.js';
 import type { JsonValue } from '../model/json.js';
+import type { CanonicalRequest } from '../model/request.js';
 import type { ProviderAdapter } from '../providers/adapter.js';
 import { assemble } from '../session/assemble.js';
+import { forkRequest } from '../session/fork-request.js';
 import { Session } from '../session/session.js';
 import { counterForModel } from '../tokens/counter-for-model.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -10,21 +12,31 @@ import { createExtractiveSummarizer, mergeSummaries } from './extractive-summari
 import { measureRequest } from './request-tokens.js';
 import { type StructuredSummary, SUMMARY_FIELDS, structuredSummarySchema } from './structured-summary.js';
 import type { Summarizer, SummaryInput } from './summarizer.js';
+import { chooseSummaryRoute, type SummaryRoute } from './summary-route.js';
 
 export interface LlmSummarizerOptions<Body, AdapterOptions = unknown> {
   /** A Cachet adapter (anthropic, openai-chat, ...): the request is built like any other. */
   adapter: ProviderAdapter<Body, AdapterOptions>;
+  /** Options for every call; a fork reads the parent's cache only with the parent's own options (same TTLs). */
   adapterOptions?: AdapterOptions;
   /** Sends a wire body and returns the provider's response; injected so tests need no network. */
   send: (body: Body) => Promise<unknown>;
   /** The (auxiliary) summariser model and its context window. */
   model: string;
   windowTokens: number;
-  /** The session's main model: used when the auxiliary window is too small for the input. */
+  /** The session's main model: forks run on it, and it takes over when the auxiliary window is too small. */
   mainModel: string;
   mainWindowTokens: number;
   counter?: TokenCounter;
   maxOutputTokens?: number;
+  /**
+   * `auto` [default]: when the pipeline passes the parent session, fork it on the main model or
+   * call the auxiliary model fresh, whichever `chooseSummaryRoute` prices lower for this call;
+   * `always`: fork whenever there is a parent; `never`: always the fresh call.
+   */
+  fork?: 'auto' | 'always' | 'never';
+  /** How long the parent's cache entry lives after its last request, ms [300,000: Anthropic's 5 minutes]. */
+  parentTtlMs?: number;
   /** Reads the reply text out of a response; the default knows Anthropic, Chat Completions and Responses shapes. */
   extractText?: (response: unknown) => string;
   /** Used when no model can take the input or the reply cannot be parsed (default: extractive). */
@@ -37,8 +49,17 @@ const INSTRUCTIONS =
   'errorsAndResolutions, filesAndResources, keyFacts, constraintsAndPreferences, openQuestions, nextSteps, sessionNotes. ' +
   'Keep restore ids (ctx_...) next to the work they belong to. Copy session notes verbatim.';
 
+/** Output tokens a summary is expected to take, for pricing the two ways (a summary rarely fills its cap). */
+const EXPECTED_SUMMARY_TOKENS = 1_000;
+
 /**
  * A summariser that asks a model, through a Cachet adapter, for the eleven-field summary.
+ * Forks by default: given the parent session (the compaction pipeline passes it), it prices a
+ * cache-safe fork on the main model (`forkRequest`: the parent's exact prefix, read from its
+ * cache when warm, with the instruction after the last breakpoint) against a fresh call of the
+ * auxiliary model with the transcript as text, takes the cheaper, and publishes both prices in
+ * `compaction.summarized`. The fresh call is one-shot too: its prompt is sent after the last
+ * breakpoint, so it writes no entry nobody reads.
  * Auxiliary model shield: when the summariser model's window cannot hold the input, it uses
  * the main model and emits `warning.raised`; when neither can, or the reply is unusable, it
  * falls back to the extractive summariser with a warning. It never throws for those reasons,
@@ -54,52 +75,162 @@ export function createLlmSummarizer<Body, AdapterOptions = unknown>(
   options: LlmSummarizerOptions<Body, AdapterOptions>,
 ): Summarizer {
   const counter = options.counter ?? counterForModel(options.adapter.id, options.model);
-  const maxOutputTokens = options.maxOutputTokens ?? 2_000;
-  const extractText = options.extractText ?? defaultExtractText;
-  const fallback = options.fallback ?? createExtractiveSummarizer();
+  const context: CallContext<Body, AdapterOptions> = {
+    options,
+    counter,
+    mainCounter: options.counter ?? counterForModel(options.adapter.id, options.mainModel),
+    maxOutputTokens: options.maxOutputTokens ?? 2_000,
+    extractText: options.extractText ?? defaultExtractText,
+    fallback: options.fallback ?? createExtractiveSummarizer(),
+  };
   return {
     name: `llm:${options.model}`,
     async summarize(input: SummaryInput): Promise<StructuredSummary> {
-      const warn = (message: string) =>
-        input.bus?.emit('warning.raised', input.sessionId, input.now, { source: 'compaction.summarizer', message });
-      const prompt = buildPrompt(input);
-      const candidates = [
-        { model: options.model, window: options.windowTokens },
-        { model: options.mainModel, window: options.mainWindowTokens },
-      ];
-      for (const [index, candidate] of candidates.entries()) {
-        const session = new Session({
-          id: `${input.sessionId}/summary`,
-          model: candidate.model,
-          global: { system: [{ label: 'summarizer', text: INSTRUCTIONS }] },
-          params: { maxTokens: maxOutputTokens },
-          clock: () => input.now,
-        });
-        session.appendUserText(prompt);
-        const request = assemble(session, { now: input.now });
-        const needed = measureRequest(request, counter).total + maxOutputTokens;
-        if (needed > candidate.window) {
-          if (index === 0) {
-            warn(
-              `summariser model ${candidate.model} has a ${candidate.window}-token window but the summary needs ${needed}; using the main model ${options.mainModel}`,
-            );
-          }
-          continue;
-        }
-        try {
-          const response = await options.send(options.adapter.convertRequest(request, options.adapterOptions).body);
-          const parsed = parseSummary(extractText(response));
-          parsed.sessionNotes = [...input.notes];
-          return input.previous ? mergeSummaries(input.previous, parsed) : parsed;
-        } catch (error) {
-          warn(`summariser ${candidate.model} failed (${(error as Error).message}); using the extractive summariser`);
-          return fallback.summarize(input);
-        }
+      const fresh = freshCall(context, input);
+      const route = routeOf(context, input, fresh);
+      if (route?.choice === 'fork' && route.fork) return complete(context, input, route.fork, options.mainModel);
+      if (fresh.model !== options.model) {
+        warn(
+          input,
+          `summariser model ${options.model} has a ${options.windowTokens}-token window but the summary needs ${fresh.needed}; using the main model ${options.mainModel}`,
+        );
       }
-      warn(`no summariser model can take ${input.span.length} messages; using the extractive summariser`);
-      return fallback.summarize(input);
+      if (fresh.model === null || fresh.request === null) {
+        warn(input, `no summariser model can take ${input.span.length} messages; using the extractive summariser`);
+        return context.fallback.summarize(input);
+      }
+      return complete(context, input, fresh.request, fresh.model);
     },
   };
+}
+
+interface CallContext<Body, AdapterOptions> {
+  options: LlmSummarizerOptions<Body, AdapterOptions>;
+  counter: TokenCounter;
+  mainCounter: TokenCounter;
+  maxOutputTokens: number;
+  extractText: (response: unknown) => string;
+  fallback: Summarizer;
+}
+
+function warn(input: SummaryInput, message: string): void {
+  input.bus?.emit('warning.raised', input.sessionId, input.now, { source: 'compaction.summarizer', message });
+}
+
+/** The fresh call: the transcript as one text after the instructions, on the first model whose window holds it. */
+function freshCall<Body, AdapterOptions>(context: CallContext<Body, AdapterOptions>, input: SummaryInput) {
+  const { options } = context;
+  const prompt = buildPrompt(input);
+  const candidates = [
+    { model: options.model, window: options.windowTokens },
+    { model: options.mainModel, window: options.mainWindowTokens },
+  ];
+  let needed = 0;
+  for (const candidate of candidates) {
+    const session = new Session({
+      id: `${input.sessionId}/summary`,
+      model: candidate.model,
+      global: { system: [{ label: 'summarizer', text: INSTRUCTIONS }] },
+      params: { maxTokens: context.maxOutputTokens },
+      clock: () => input.now,
+    });
+    // The transcript goes after the last breakpoint: a one-shot call writes nothing.
+    const request = assemble(session, {
+      now: input.now,
+      resolvedTail: [{ kind: 'custom', text: prompt, scope: 'request', position: 'end' }],
+    });
+    const promptTokens = measureRequest(request, context.counter).total;
+    const total = promptTokens + context.maxOutputTokens;
+    if (candidate.model === options.model) needed = total;
+    if (total <= candidate.window) return { model: candidate.model, request, promptTokens, needed };
+  }
+  return { model: null, request: null, promptTokens: 0, needed };
+}
+
+/** Price the fork against the fresh call and publish `compaction.summarized`; null without a parent to fork. */
+function routeOf<Body, AdapterOptions>(
+  context: CallContext<Body, AdapterOptions>,
+  input: SummaryInput,
+  fresh: ReturnType<typeof freshCall>,
+): (SummaryRoute & { fork: CanonicalRequest | null }) | null {
+  const { options } = context;
+  const parent = input.parent;
+  if (!parent || (options.fork ?? 'auto') === 'never' || parent.session.history.length === 0) return null;
+  const instruction = buildForkInstruction(input, parent.keptMessages);
+  const forked = forkRequest(parent.session, { instruction, model: options.mainModel });
+  const fork: CanonicalRequest = { ...forked, params: { ...forked.params, maxTokens: context.maxOutputTokens } };
+  const measured = measureRequest(fork, context.mainCounter).total;
+  const instructionTokens = context.mainCounter.countText(instruction);
+  const prefixTokens = Math.max(0, measured - instructionTokens);
+  const ttl = options.parentTtlMs ?? 300_000;
+  const parentWarm =
+    parent.lastRequestAt !== null && input.now - parent.lastRequestAt < ttl && parent.session.model === options.mainModel;
+  const priced = chooseSummaryRoute({
+    provider: options.adapter.id,
+    mainModel: options.mainModel,
+    auxModel: fresh.model ?? options.model,
+    prefixTokens,
+    parentWarm,
+    forkInstructionTokens: instructionTokens,
+    freshPromptTokens: fresh.promptTokens,
+    expectedOutputTokens: Math.min(EXPECTED_SUMMARY_TOKENS, context.maxOutputTokens),
+    forkFits: measured + context.maxOutputTokens <= options.mainWindowTokens,
+    freshFits: fresh.model !== null,
+  });
+  const route = options.fork === 'always' && priced.choice !== 'none' ? { ...priced, choice: 'fork' as const } : priced;
+  input.bus?.emit('compaction.summarized', input.sessionId, input.now, {
+    summarizer: `llm:${options.model}`,
+    choice: route.choice,
+    model: route.choice === 'fork' ? options.mainModel : fresh.model,
+    parentWarm,
+    prefixTokens,
+    freshPromptTokens: fresh.promptTokens,
+    forkCostUsd: route.forkCostUsd,
+    freshCostUsd: route.freshCostUsd,
+    forkInputCostUsd: route.forkInputCostUsd,
+    freshInputCostUsd: route.freshInputCostUsd,
+    reason: options.fork === 'always' ? 'fork: always' : route.reason,
+  });
+  return { ...route, fork: route.choice === 'fork' ? fork : null };
+}
+
+/** Send one summary request and parse its reply; any failure falls back to the extractive summary. */
+async function complete<Body, AdapterOptions>(
+  context: CallContext<Body, AdapterOptions>,
+  input: SummaryInput,
+  request: CanonicalRequest,
+  model: string,
+): Promise<StructuredSummary> {
+  const { options } = context;
+  try {
+    const response = await options.send(options.adapter.convertRequest(request, options.adapterOptions).body);
+    const parsed = parseSummary(context.extractText(response));
+    parsed.sessionNotes = [...input.notes];
+    return input.previous ? mergeSummaries(input.previous, parsed) : parsed;
+  } catch (error) {
+    warn(input, `summariser ${model} failed (${(error as Error).message}); using the extractive summariser`);
+    return context.fallback.summarize(input);
+  }
+}
+
+/** The fork's instruction: which messages to summarise (all but the last `kept`), and the reply's shape. */
+function buildForkInstruction(input: SummaryInput, kept: number): string {
+  const which =
+    kept > 0
+      ? `Summarise the conversation above except its last ${kept} message${kept === 1 ? '' : 's'}, which stay verbatim after your summary.`
+      : 'Summarise the whole conversation above.';
+  const parts = ['<compaction_request>', `${INSTRUCTIONS} Do not call tools; this reply is not part of the conversation.`, which];
+  if (input.restoreIds.size > 0) {
+    parts.push('Restore ids of tool results (tool_use id → restore id):');
+    for (const [toolUseId, restoreId] of input.restoreIds) parts.push(`- ${toolUseId} → ${restoreId}`);
+  }
+  if (input.previous) parts.push('<previous_summary>', JSON.stringify(input.previous), '</previous_summary>');
+  if (input.notes.length > 0) parts.push('<session_notes>', ...input.notes.map((note) => `- ${note}`), '</session_notes>');
+  parts.push(
+    `Reply with the JSON object (keys: ${SUMMARY_FIELDS.map((field) => field.key).join(', ')}).`,
+    '</compaction_request>',
+  );
+  return parts.join('\n');
 }
 
 function buildPrompt(input: SummaryInput): string {

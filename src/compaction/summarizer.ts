@@ -1,5 +1,6 @@
 import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
+import type { Session } from '../session/session.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { StructuredSummary } from './structured-summary.js';
 
@@ -14,6 +15,12 @@ export interface SummaryInput {
   restoreIds: ReadonlyMap<string, string>;
   /** Session notes, verbatim (the pipeline also writes them into the field itself). */
   notes: readonly string[];
+  /**
+   * The session being compacted, before the rewrite, so a summariser can fork it and read its
+   * cache (`forkRequest`): `keptMessages` of its history stay verbatim after the summary, and
+   * `lastRequestAt` (ms, null before the first) tells whether its cache entry is still alive.
+   */
+  parent?: { session: Session; keptMessages: number; lastRequestAt: number | null };
   /** Where warnings go (auxiliary model fallbacks). */
   bus?: EventBus;
   now: number;

@@ -341,6 +341,30 @@ export interface CacheKeepalivePayload {
   error: string | null;
 }
 
+/**
+ * The LLM summariser chose how to make a compaction summary: a cache-safe fork on the main model
+ * (reads the parent's cache) or a fresh call on the auxiliary model, by expected cost.
+ */
+export interface CompactionSummarizedPayload {
+  /** The summariser's name (`llm:claude-haiku-4-5`). */
+  summarizer: string;
+  /** `fork`, `fresh`, or `none` when neither call fits its window (the extractive summary is used). */
+  choice: 'fork' | 'fresh' | 'none';
+  /** The model the summary call goes to (null when none). */
+  model: string | null;
+  /** Whether the parent's cache entry was judged alive (its last request within the TTL, same model). */
+  parentWarm: boolean;
+  /** Tokens of the parent's prefix the fork repeats, and of the fresh call's prompt. */
+  prefixTokens: number;
+  freshPromptTokens: number;
+  /** Expected cost of each way, input and output, and of its input alone, USD (null when unpriced or too big). */
+  forkCostUsd: number | null;
+  freshCostUsd: number | null;
+  forkInputCostUsd: number | null;
+  freshInputCostUsd: number | null;
+  reason: string;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -354,6 +378,7 @@ export interface EventPayloads {
   'compaction.planned': CompactionPlannedPayload;
   'compaction.applied': CompactionAppliedPayload;
   'compaction.skipped': CompactionSkippedPayload;
+  'compaction.summarized': CompactionSummarizedPayload;
   'context.offloaded': ContextOffloadedPayload;
   'context.restored': ContextRestoredPayload;
   'checkpoint.created': CheckpointCreatedPayload;
@@ -386,6 +411,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'compaction.planned',
   'compaction.applied',
   'compaction.skipped',
+  'compaction.summarized',
   'context.offloaded',
   'context.restored',
   'checkpoint.created',

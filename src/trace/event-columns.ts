@@ -160,6 +160,7 @@ export function eventColumns(event: CachetEvent): EventColumns {
     case 'compaction.planned':
     case 'compaction.applied':
     case 'compaction.skipped':
+    case 'compaction.summarized':
     case 'context.offloaded':
     case 'context.restored':
     case 'checkpoint.created':

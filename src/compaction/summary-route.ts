@@ -1,0 +1,87 @@
+import { findPrice } from '../cache/pricing.js';
+import type { ProviderId } from '../providers/provider-id.js';
+import { type PriceRates, ratesForPrompt } from '../providers/shared/price-row.js';
+
+/** The summary call's two ways, as the LLM summariser prices them per call. */
+export interface SummaryRouteInput {
+  provider: ProviderId;
+  /** The session's model (the fork runs on it and reads its cache) and the auxiliary model (a fresh call). */
+  mainModel: string;
+  auxModel: string;
+  /** Tokens of the parent's prefix the fork repeats (tools, system, history). */
+  prefixTokens: number;
+  /** True when the parent's last request is recent enough for its entry to be alive. */
+  parentWarm: boolean;
+  /** Tokens after the prefix in the fork (the instruction). */
+  forkInstructionTokens: number;
+  /** Tokens of the fresh call's prompt (instructions + the transcript as text). */
+  freshPromptTokens: number;
+  /** Output tokens either call is expected to produce. */
+  expectedOutputTokens: number;
+  /** Whether each call fits its model's window. */
+  forkFits: boolean;
+  freshFits: boolean;
+}
+
+export interface SummaryRoute {
+  /** `fork`: the main model reads the parent's cache; `fresh`: the auxiliary model pays the transcript uncached. */
+  choice: 'fork' | 'fresh' | 'none';
+  /** Expected cost of each way (input and output), USD; null when unpriced or when it does not fit. */
+  forkCostUsd: number | null;
+  freshCostUsd: number | null;
+  /** Expected input cost of each way alone, USD (what the prefix read saves shows here). */
+  forkInputCostUsd: number | null;
+  freshInputCostUsd: number | null;
+  reason: string;
+}
+
+const perToken = (rate: number) => rate / 1e6;
+
+/**
+ * Fork on the main model or call the auxiliary model fresh, by expected cost. A warm fork pays
+ * the prefix at the main model's read rate (Sonnet 4.5: 0.1 × $3 = $0.30/MTok, below a fresh
+ * Haiku 4.5 input at $1/MTok); a cold one writes it (the fork's history breakpoint) at the
+ * 5-minute write rate. The fresh call pays its whole prompt at the auxiliary input rate. Output
+ * is priced at each model's own rate. Unpriced models: fork when warm, else fresh.
+ *
+ * @example
+ * chooseSummaryRoute({ provider: 'anthropic', mainModel: 'claude-sonnet-4-5', auxModel: 'claude-haiku-4-5',
+ *   prefixTokens: 120_000, parentWarm: true, forkInstructionTokens: 300, freshPromptTokens: 110_000,
+ *   expectedOutputTokens: 1_000, forkFits: true, freshFits: true }).choice; // 'fork'
+ */
+export function chooseSummaryRoute(input: SummaryRouteInput): SummaryRoute {
+  const mainRow = findPrice(input.provider, input.mainModel);
+  const auxRow = findPrice(input.provider, input.auxModel);
+  const forkPrompt = input.prefixTokens + input.forkInstructionTokens;
+  const forkInput = (rates: PriceRates) =>
+    input.prefixTokens * perToken(input.parentWarm ? rates.cacheReadPerMTok : rates.cacheWrite5mPerMTok) +
+    input.forkInstructionTokens * perToken(rates.inputPerMTok);
+  const forkRates = mainRow ? ratesForPrompt(mainRow, forkPrompt) : null;
+  const freshRates = auxRow ? ratesForPrompt(auxRow, input.freshPromptTokens) : null;
+  const forkInputCostUsd = forkRates && input.forkFits ? forkInput(forkRates) : null;
+  const freshInputCostUsd = freshRates && input.freshFits ? input.freshPromptTokens * perToken(freshRates.inputPerMTok) : null;
+  const forkCostUsd =
+    forkRates && forkInputCostUsd !== null
+      ? forkInputCostUsd + input.expectedOutputTokens * perToken(forkRates.outputPerMTok)
+      : null;
+  const freshCostUsd =
+    freshRates && freshInputCostUsd !== null
+      ? freshInputCostUsd + input.expectedOutputTokens * perToken(freshRates.outputPerMTok)
+      : null;
+  const priced = { forkCostUsd, freshCostUsd, forkInputCostUsd, freshInputCostUsd };
+  if (!input.forkFits && !input.freshFits) return { choice: 'none', ...priced, reason: 'neither call fits its window' };
+  if (!input.forkFits) return { choice: 'fresh', ...priced, reason: 'the fork does not fit the main model window' };
+  if (!input.freshFits) return { choice: 'fork', ...priced, reason: 'the fresh call does not fit the auxiliary window' };
+  if (forkCostUsd === null || freshCostUsd === null) {
+    return input.parentWarm
+      ? { choice: 'fork', ...priced, reason: 'unpriced: the parent cache is warm, so the fork reads it' }
+      : { choice: 'fresh', ...priced, reason: 'unpriced: the parent cache is cold, so nothing is read' };
+  }
+  return forkCostUsd <= freshCostUsd
+    ? { choice: 'fork', ...priced, reason: `the fork costs ${usd(forkCostUsd)} against ${usd(freshCostUsd)} fresh` }
+    : { choice: 'fresh', ...priced, reason: `the fresh call costs ${usd(freshCostUsd)} against ${usd(forkCostUsd)} for a fork` };
+}
+
+function usd(value: number): string {
+  return `$${value.toFixed(4)}`;
+}
