@@ -1,7 +1,7 @@
 import { totalInputTokens, type Usage } from '../model/usage.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
-import { ratesForPrompt } from '../providers/shared/price-row.js';
+import { type PriceSource, ratesForPrompt } from '../providers/shared/price-row.js';
 import { findPrice, type PriceRow } from './pricing.js';
 
 /** What one request (or a whole session) cost, by bucket, in USD. */
@@ -15,8 +15,8 @@ export interface Cost {
   /** True for local engines, which cost nothing per token (report tokens and time instead). */
   free: boolean;
   row: PriceRow | null;
-  /** Whose prices: Cachet's own rows, the genai-prices fallback, or none (unpriced or free). */
-  priceSource: 'cachet' | 'genai-prices' | null;
+  /** Whose prices: Cachet's own rows, a models file, the genai-prices fallback, or none (unpriced or free). */
+  priceSource: PriceSource | null;
 }
 
 export interface CostOptions {

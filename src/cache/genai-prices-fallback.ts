@@ -13,7 +13,7 @@ interface GenaiPrices {
   calcPrice(
     usage: Record<string, number>,
     modelId: string,
-    options: { providerId: string },
+    options: { providerId: string; timestamp?: Date },
   ): { model: { id: string }; model_price: Record<string, TieredValue> } | null;
 }
 
@@ -78,6 +78,17 @@ function rates(prices: Record<string, TieredValue>, pick: (value: TieredValue) =
 }
 
 /**
+ * The time genai-prices is asked for: noon UTC of today. Its data carries time-of-day prices
+ * (DeepSeek's off-peak discount, 16:30–00:30 UTC, halves every rate), and asked without a time
+ * it prices at the clock's hour, so the same model got two prices a day and the cross-check
+ * failed every evening. Cachet prices at the standard (daytime) rates; dated price changes
+ * still apply by day.
+ */
+function standardPriceTime(now: Date = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12));
+}
+
+/**
  * The genai-prices row for a model in one vendor's price list, as a Cachet `PriceRow` marked
  * `priceSource: 'genai-prices'`; null when genai-prices does not know it either (or knows only
  * another version of it). A tiered price becomes the row's `longPrompt` band.
@@ -86,7 +97,8 @@ function rates(prices: Record<string, TieredValue>, pick: (value: TieredValue) =
  * genaiPriceRow('google', 'gemini-3.5-flash')?.cacheReadPerMTok; // 0.15
  */
 export function genaiPriceRow(vendor: string, model: string): PriceRow | null {
-  const result = genaiPrices()?.calcPrice({ input_tokens: 0 }, model, { providerId: GENAI_PROVIDER[vendor] ?? vendor }) ?? null;
+  const options = { providerId: GENAI_PROVIDER[vendor] ?? vendor, timestamp: standardPriceTime() };
+  const result = genaiPrices()?.calcPrice({ input_tokens: 0 }, model, options) ?? null;
   if (!result || matchedAnotherVersion(model, result.model.id)) return null;
   const prices = result.model_price;
   const baseRates = rates(prices, base);

@@ -1,3 +1,4 @@
+export { installUserModelRows, withUserModelRows } from '../providers/shared/user-model-rows.js';
 export {
   attachBreakDetector,
   type BreakDetector,
@@ -25,6 +26,7 @@ export {
 } from './break/diff-wire-bodies.js';
 export { type Cost, type CostOptions, costOf, type SessionCost, sessionCostOf, uncachedCostOf } from './cost.js';
 export { GENAI_PRICES_SOURCE, genaiPriceRow } from './genai-prices-fallback.js';
+export { type ModelCatalogRow, modelCatalog, STALE_AFTER_DAYS } from './model-catalog.js';
 export { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './models/anthropic-cache-model.js';
 export { type CacheModel, type CacheVerdict, type JudgeContext, judgeSequence } from './models/cache-verdict.js';
 export { type CacheModelOptions, createCacheModel } from './models/create-cache-model.js';
@@ -47,7 +49,7 @@ export {
   type OpenAiCacheModelOptions,
   roundToIncrement,
 } from './models/openai-cache-model.js';
-export { type ModelCatalogRow, modelCatalog, STALE_AFTER_DAYS } from './model-catalog.js';
+export { loadModelsFile, type ModelsFile, ModelsFileError, parseModelsFile, type UserModelRow } from './models-file.js';
 export { findOwnPrice, findPrice, PRICES, type PriceRow } from './pricing.js';
 export {
   CACHE_LIFETIMES_MS,

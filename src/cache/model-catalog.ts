@@ -5,7 +5,9 @@
  */
 import { resolveAnthropicModel } from '../providers/anthropic/models.js';
 import { PROVIDER_IDS, type ProviderId, providerEntry } from '../providers/registry.js';
-import { cacheMultipliersOf, type PriceRow } from '../providers/shared/price-row.js';
+import { cacheMultipliersOf, type PriceRow, type PriceSource } from '../providers/shared/price-row.js';
+import { activeUserModelRows, type UserModelRow, withUserModelRows } from '../providers/shared/user-model-rows.js';
+import { findPrice } from './pricing.js';
 
 /** Rows checked longer ago than this are flagged stale. */
 export const STALE_AFTER_DAYS = 180;
@@ -28,7 +30,10 @@ export interface ModelCatalogRow {
   longPromptThresholdTokens: number | null;
   /** Request parameters in the cache key, where the model's table says (Claude rules); null elsewhere. */
   cacheKeyParams: readonly string[] | null;
-  priceSource: 'cachet' | 'genai-prices';
+  /** Where the row came from: Cachet's tables, a models file (the whole row), or the genai-prices fallback (prices). */
+  priceSource: PriceSource;
+  /** The models-file row (`FILE#index`) for rows from a models file; null otherwise. */
+  origin: string | null;
   source: string;
   checked: string;
   /** True when `checked` is more than `STALE_AFTER_DAYS` before `today`. */
@@ -40,14 +45,15 @@ function isStale(checked: string, today: Date): boolean {
   return Number.isFinite(at) && today.getTime() - at > STALE_AFTER_DAYS * DAY_MS;
 }
 
-function catalogRow(provider: ProviderId, price: PriceRow, today: Date): ModelCatalogRow {
+function catalogRow(provider: ProviderId, price: PriceRow, today: Date, user: UserModelRow | null = null): ModelCatalogRow {
   const entry = providerEntry(provider);
-  const capabilities = entry.adapter.capabilities(price.model);
-  const route = entry.route(price.model);
+  const model = user?.model ?? price.model;
+  const capabilities = entry.adapter.capabilities(model);
+  const route = entry.route(model);
   const multipliers = cacheMultipliersOf(price);
   return {
     provider,
-    model: price.model,
+    model,
     floorTokens: capabilities.minimumPrefixTokens,
     ttlOptions: capabilities.ttlOptions,
     inputPerMTok: price.inputPerMTok,
@@ -58,31 +64,46 @@ function catalogRow(provider: ProviderId, price: PriceRow, today: Date): ModelCa
     multipliers,
     longPromptThresholdTokens: price.longPrompt?.thresholdTokens ?? null,
     cacheKeyParams: route.rules === 'anthropic' ? resolveAnthropicModel(route.upstreamModel).cacheKeyParams : null,
-    priceSource: price.priceSource ?? 'cachet',
-    source: price.source,
-    checked: price.checked,
-    stale: isStale(price.checked, today),
+    priceSource: user ? 'models-file' : (price.priceSource ?? 'cachet'),
+    origin: user?.origin ?? null,
+    source: user?.source ?? price.source,
+    checked: user?.checked ?? price.checked,
+    stale: isStale(user?.checked ?? price.checked, today),
   };
 }
 
 /**
  * The catalog: one row per price row of each provider (OpenAI's list appears once, under
- * `openai-chat`; Claude on Bedrock and OpenRouter reads the Anthropic rows). Models no row
- * knows are priced from the genai-prices data at run time and are not listed.
+ * `openai-chat`; Claude on Bedrock and OpenRouter reads the Anthropic rows), then the rows of
+ * the models file in force (`models`, or `--models-file`), each replacing the built-in row of
+ * the same id and marked `priceSource: 'models-file'`. Models no row knows are priced from the
+ * genai-prices data at run time and are not listed.
  *
  * @example
  * modelCatalog({ provider: 'anthropic' }).find((row) => row.model === 'claude-fable-5-1')?.multipliers.read; // 0.025
  */
-export function modelCatalog(options: { provider?: ProviderId; today?: Date } = {}): ModelCatalogRow[] {
-  const today = options.today ?? new Date();
+export function modelCatalog(
+  options: { provider?: ProviderId; today?: Date; models?: readonly UserModelRow[] } = {},
+): ModelCatalogRow[] {
+  return withUserModelRows(options.models, () => catalogRows(options.provider, options.today ?? new Date()));
+}
+
+function catalogRows(only: ProviderId | undefined, today: Date): ModelCatalogRow[] {
+  const user = activeUserModelRows().filter((row) => !only || row.provider === only);
+  const replaced = new Set(user.map((row) => `${row.provider}/${row.model.toLowerCase()}`));
   const seen = new Set<PriceRow>();
   const rows: ModelCatalogRow[] = [];
-  for (const provider of options.provider ? [options.provider] : PROVIDER_IDS) {
+  for (const provider of only ? [only] : PROVIDER_IDS) {
     for (const price of providerEntry(provider).prices) {
-      if (seen.has(price)) continue;
+      if (seen.has(price) || replaced.has(`${provider}/${price.model.toLowerCase()}`)) continue;
       seen.add(price);
       rows.push(catalogRow(provider, price, today));
     }
+  }
+  for (const row of user) {
+    // A row that sets no prices shows the prices the model is billed at (built-in or fallback).
+    const price = row.price ?? findPrice(row.provider, row.model);
+    if (price) rows.push(catalogRow(row.provider, price, today, row));
   }
   return rows;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { genaiPricesAvailable } from './genai-prices-fallback.js';
+import { genaiPriceRow, genaiPricesAvailable } from './genai-prices-fallback.js';
 import { crossCheckPrices } from './price-crosscheck.js';
 
 const DisagreementsFile = z.object({
@@ -37,5 +37,21 @@ describe.skipIf(!genaiPricesAvailable())('Cachet prices against @pydantic/genai-
     for (const [key, entry] of Object.entries(listed)) {
       expect(found.get(key), key).toMatchObject({ cachet: entry.cachet, genaiPrices: entry.genaiPrices });
     }
+  });
+});
+
+describe.skipIf(!genaiPricesAvailable())('the genai-prices fallback at any hour', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("prices at the standard rates, not DeepSeek's off-peak half price after 16:30 UTC", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const at = (time: string) => {
+      vi.setSystemTime(new Date(time));
+      return genaiPriceRow('deepseek', 'deepseek-chat')?.inputPerMTok;
+    };
+    expect(at('2026-11-27T20:00:00Z')).toBe(at('2026-11-27T10:00:00Z'));
+    expect(at('2026-11-27T23:59:00Z')).toBe(0.27);
   });
 });

@@ -2,6 +2,7 @@ import { matchModelRow } from '../model/match-model.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry, registeredPrices } from '../providers/registry.js';
 import type { PriceRow } from '../providers/shared/price-row.js';
+import { userPriceRows } from '../providers/shared/user-model-rows.js';
 import { genaiPriceRow } from './genai-prices-fallback.js';
 
 export type { PriceRow } from '../providers/shared/price-row.js';
@@ -14,7 +15,8 @@ export type { PriceRow } from '../providers/shared/price-row.js';
 export const PRICES: readonly PriceRow[] = registeredPrices();
 
 /**
- * The price row for a model on a wire API: caller rows first, then the built-in table, in the
+ * The price row for a model on a wire API: caller rows first, then the active models-file rows,
+ * then the built-in table, in the
  * price list the provider's route names (`providerEntry(provider).route(model).priceVendor`:
  * OpenRouter's `anthropic/claude-sonnet-4.5` is looked up as `claude-sonnet-4-5` in Anthropic's
  * list). Ids match by `matchModelRow`'s rule, the longest id winning. A model neither knows is
@@ -32,7 +34,8 @@ export function findPrice(provider: ProviderId, model: string, overrides: readon
 }
 
 /**
- * `findPrice` without the genai-prices fallback: caller rows and Cachet's own table only.
+ * `findPrice` without the genai-prices fallback: caller rows, the active models-file rows
+ * (`--models-file`, `priceSource: 'models-file'`) and Cachet's own table.
  *
  * @example
  * findOwnPrice('openai-chat', 'gpt-4o-mini-2024-07-18')?.model; // 'gpt-4o-mini'
@@ -42,5 +45,6 @@ export function findOwnPrice(provider: ProviderId, model: string, overrides: rea
   if (route.priceVendor === null) return null;
   const vendor = route.priceVendor;
   const ofVendor = (rows: readonly PriceRow[]) => rows.filter((row) => row.vendor === vendor);
-  return matchModelRow(route.upstreamModel, [ofVendor(overrides), ofVendor(PRICES)], (row) => [row.model]) ?? null;
+  const tables = [ofVendor(overrides), userPriceRows(vendor), ofVendor(PRICES)];
+  return matchModelRow(route.upstreamModel, tables, (row) => [row.model]) ?? null;
 }

@@ -28,3 +28,9 @@ export function oneOf<T extends string>(values: readonly T[]): (value: string) =
 export const parseProvider: (value: string) => ProviderId = oneOf(PROVIDER_NAMES);
 
 export const parseStrategy: (value: string) => StrategyName = oneOf(STRATEGY_NAMES);
+
+/** The `--models-file` option every command that prices or plans a model takes. */
+export const MODELS_FILE_OPTION = {
+  flags: '--models-file <file>',
+  description: 'JSON/YAML model rows that override or add models: floor, TTLs, prices (docs/providers.md, "Models file")',
+} as const;

@@ -1,9 +1,11 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { loadModelsFile, ModelsFileError } from '../cache/models-file.js';
 import { createSimulationCompactionHook } from '../compaction/simulation-hook.js';
 import { CachetError } from '../model/errors.js';
 import { missingDependencyOf } from '../model/optional-dependency.js';
+import { installUserModelRows } from '../providers/shared/user-model-rows.js';
 import { ServeConfigError } from '../server/serve-config.js';
 import { WorkloadError } from '../workloads/workload-error.js';
 import { type CliOutput, processOutput } from './cli-options.js';
@@ -20,7 +22,7 @@ import { registerSimulateCommand } from './commands/simulate.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
 import { packageVersion } from './package-version.js';
 
-/** Exit codes: 0 done, 1 any failure, 2 a bad workload file (or bad input file for `diff`, an unusable `serve` token/host, or a missing optional package). */
+/** Exit codes: 0 done, 1 any failure, 2 a bad workload file or models file (or bad input file for `diff`, an unusable `serve` token/host, or a missing optional package). */
 export const EXIT_BAD_WORKLOAD = 2;
 export const EXIT_FAILURE = 1;
 
@@ -45,7 +47,24 @@ export function createProgram(output: CliOutput = processOutput): Command {
   registerWorkloadsCommand(program, output);
   registerModelsCommand(program, output);
   for (const command of program.commands) command.exitOverride();
+  useModelsFileOption(program);
   return program;
+}
+
+/**
+ * `--models-file FILE` on any command: its rows are in force while the command runs (for the
+ * life of the process under `proxy`, which keeps serving after its action returns).
+ */
+function useModelsFileOption(program: Command): void {
+  let restore: (() => void) | null = null;
+  program.hook('preAction', async (_program, command) => {
+    const file = command.opts().modelsFile as string | undefined;
+    if (file) restore = installUserModelRows((await loadModelsFile(file)).rows);
+  });
+  program.hook('postAction', (_program, command) => {
+    if (command.name() !== 'proxy') restore?.();
+    restore = null;
+  });
 }
 
 /**
@@ -66,7 +85,7 @@ export async function main(argv: string[], output: CliOutput = processOutput): P
         ? 0
         : EXIT_FAILURE;
     }
-    if (error instanceof WorkloadError || error instanceof ServeConfigError) {
+    if (error instanceof WorkloadError || error instanceof ServeConfigError || error instanceof ModelsFileError) {
       output.err(`error: ${error.message}\n`);
       return EXIT_BAD_WORKLOAD;
     }

@@ -9,6 +9,7 @@ import { assertNever } from '../model/validate.js';
 import type { OracleResult } from '../oracle/hindsight-oracle.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
+import { type UserModelRow, withUserModelRows } from '../providers/shared/user-model-rows.js';
 import { watchCacheBreaks } from '../runtime/break-watch.js';
 import { sharedCounter } from '../runtime/prepare-request.js';
 import { recordUsage } from '../runtime/record-usage.js';
@@ -122,6 +123,11 @@ export type CompactionHook = (context: {
 export interface SimulateOptions {
   provider?: ProviderId;
   model?: string;
+  /**
+   * Model rows that override or add models for this run (`loadModelsFile(path).rows`): floors,
+   * TTLs and prices every decision, the oracle and the cost report read.
+   */
+  models?: readonly UserModelRow[];
   strategy?: StrategyName;
   /** Cachet's events (and the harness strategies' request and usage events) go here. */
   bus?: EventBus;
@@ -155,6 +161,10 @@ export interface SimulateOptions {
  * result.totals.efficiency; // ≥ 0.99
  */
 export function simulateWorkload(workload: Workload, options: SimulateOptions = {}): SimulationResult {
+  return withUserModelRows(options.models, () => runSimulation(workload, options));
+}
+
+function runSimulation(workload: Workload, options: SimulateOptions): SimulationResult {
   const provider = options.provider ?? workload.provider;
   const model = options.model ?? simulationModel(workload, provider);
   const strategy = options.strategy ?? 'cachet';

@@ -3,6 +3,7 @@ import { causeSentence } from '../../cache/break/diff-wire-bodies.js';
 import { type AnalyzedRequest, type CaptureAnalysis, CaptureAnalyzer } from '../../gateway/analyze/analyze-capture.js';
 import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
+import { MODELS_FILE_OPTION } from '../cli-options.js';
 import { formatPercent, formatTable, formatUsd } from '../format-table.js';
 import { runLogAnalysis } from './import.js';
 import { parseCount } from './parse-port.js';
@@ -37,6 +38,7 @@ export function registerAnalyzeCommand(program: Command): Command {
     .argument('<capture>', 'JSONL file, one request per line (with --from: a harness log file or directory)')
     .option('--from <harness>', 'read session logs of claude-code, codex, opencode or pi (as cachet import does)')
     .option('--json', 'print the whole analysis as one JSON object')
+    .option(MODELS_FILE_OPTION.flags, MODELS_FILE_OPTION.description)
     .option('--limit <n>', 'requests listed per conversation (0 or more)', parseCount, 20)
     .action(async (capture: string, options: AnalyzeCommandOptions) => {
       process.exitCode = await runAnalyze(capture, options);

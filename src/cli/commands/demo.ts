@@ -14,7 +14,7 @@ import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 import { bundledWorkloadNames } from '../../workloads/bundled-workloads.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import type { Workload } from '../../workloads/workload.js';
-import { type CliOutput, processOutput } from '../cli-options.js';
+import { type CliOutput, MODELS_FILE_OPTION, processOutput } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { DEMO_LEGEND, demoTable, demoVerdict } from '../demo-report.js';
 import { estimatedCountsNote, missingToRun } from '../requirement-notes.js';
@@ -51,6 +51,7 @@ export function registerDemoCommand(program: Command, output: CliOutput = proces
     )
     .option('--no-trace', 'do not write traces')
     .option('--only <names...>', 'only workloads whose name contains one of these')
+    .option(MODELS_FILE_OPTION.flags, MODELS_FILE_OPTION.description)
     .action(async (options: DemoCommandOptions) => {
       process.exitCode = await runDemo(options, output);
     });

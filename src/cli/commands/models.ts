@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type ModelCatalogRow, modelCatalog, STALE_AFTER_DAYS } from '../../cache/model-catalog.js';
 import type { ProviderId } from '../../providers/registry.js';
-import { type CliOutput, parseProvider, processOutput } from '../cli-options.js';
+import { type CliOutput, MODELS_FILE_OPTION, parseProvider, processOutput } from '../cli-options.js';
 import { formatTable } from '../format-table.js';
 
 interface ModelsOptions {
@@ -23,6 +23,7 @@ export function registerModelsCommand(program: Command, output: CliOutput = proc
     .description('list every model row: floor, TTLs, prices, read/write multipliers, cache-key parameters, source')
     .option('--provider <provider>', 'only this provider’s rows', parseProvider)
     .option('--json', 'print the rows as JSON')
+    .option(MODELS_FILE_OPTION.flags, MODELS_FILE_OPTION.description)
     .action((options: ModelsOptions) => {
       process.exitCode = runModels(options, output);
     });
@@ -44,6 +45,7 @@ function tableRow(row: ModelCatalogRow): string[] {
     row.longPromptThresholdTokens === null ? '—' : `>${row.longPromptThresholdTokens / 1000}k`,
     row.cacheKeyParams?.join(' ') ?? '—',
     row.checked,
+    row.priceSource,
   ];
 }
 
@@ -64,11 +66,13 @@ export function runModels(options: ModelsOptions, output: CliOutput = processOut
     'long band',
     'cache key',
     'checked',
+    'from',
   ];
   output.out(formatTable(header, rows.map(tableRow)));
   const stale = rows.filter((row) => row.stale).length;
+  const fromFile = rows.filter((row) => row.priceSource === 'models-file').length;
   output.out(
-    `\n${rows.length} rows from Cachet's tables${stale ? `; ${stale} checked more than ${STALE_AFTER_DAYS} days ago (stale)` : ''}. Models not listed are priced from @pydantic/genai-prices when it knows them (priceSource "genai-prices" in --json reports). Sources: --json.`,
+    `\n${rows.length - fromFile} rows from Cachet's tables${fromFile ? `, ${fromFile} from the models file` : ''}${stale ? `; ${stale} checked more than ${STALE_AFTER_DAYS} days ago (stale)` : ''}. Models not listed are priced from @pydantic/genai-prices when it knows them (priceSource "genai-prices" in --json reports). Sources: --json.`,
   );
   return 0;
 }

@@ -7,7 +7,7 @@ import { printableUpstream, resolveUpstream } from '../../gateway/proxy/wire-rou
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
-import { oneOf } from '../cli-options.js';
+import { MODELS_FILE_OPTION, oneOf } from '../cli-options.js';
 import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 import { stopOnSignal } from './emulate.js';
 import { parsePort, parsePositiveInteger } from './parse-port.js';
@@ -58,6 +58,7 @@ export function registerProxyCommand(program: Command): Command {
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--allow-remote', 'accept a --host other machines can reach (requests and API keys then cross the network)')
     .option('--plan', "rewrite cache fields (never content) with Cachet's plan")
+    .option(MODELS_FILE_OPTION.flags, MODELS_FILE_OPTION.description)
     .option('--ttl <ttl>', 'TTL of planned Anthropic breakpoints (5m, 1h)', oneOf(['5m', '1h'] as const), '5m')
     .option(
       '--retention <retention>',

@@ -9,7 +9,7 @@ import { type CompactionHook, simulateWorkload, simulationModel } from '../../si
 import { simulationRequirements } from '../../simulate/simulation-requirements.js';
 import { STRATEGY_NAMES, type StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
-import { type CliOutput, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
+import { type CliOutput, MODELS_FILE_OPTION, parseProvider, parseStrategy, processOutput } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { estimatedCountsNote, missingToRun } from '../requirement-notes.js';
 import { simulationJson, simulationText } from '../simulation-report.js';
@@ -50,7 +50,8 @@ export function registerSimulateCommand(
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
     .option('--strategy <strategy>', STRATEGY_NAMES.join(', '), parseStrategy, 'cachet')
     .option('--json', 'print exactly one JSON object with per-request figures and totals')
-    .option('--events <file>', "write Cachet's events as JSON lines to this file");
+    .option('--events <file>', "write Cachet's events as JSON lines to this file")
+    .option(MODELS_FILE_OPTION.flags, MODELS_FILE_OPTION.description);
   if (compaction) {
     command
       .option('--compaction', 'compact history between requests (cachet strategy)')

@@ -1,4 +1,5 @@
 import { matchModelRow } from '../../model/match-model.js';
+import { type UserModelRow, userRowsAs } from '../shared/user-model-rows.js';
 
 /**
  * Anthropic model facts that decide caching behaviour, as data. Every row names its source and
@@ -184,13 +185,37 @@ export const ANTHROPIC_MAX_BREAKPOINTS = 4;
 export const ANTHROPIC_LOOKBACK_POSITIONS = 20;
 
 /**
- * The row for a model id: caller overrides first, then the built-in table, the longest matching
- * id within a table wins (`matchModelRow`).
+ * The row for a model id: caller overrides first, then the active models-file rows
+ * (`--models-file`), then the built-in table, the longest matching id within a table wins
+ * (`matchModelRow`).
  *
  * @example
  * resolveAnthropicModel('claude-haiku-4-5-20251001').effectiveFloorTokens; // 4096
  * resolveAnthropicModel('my-proxy-model', [{ ...row, models: ['my-proxy-model'] }]);
  */
 export function resolveAnthropicModel(model: string, overrides: readonly AnthropicModelRow[] = []): AnthropicModelRow {
-  return matchModelRow(model, [overrides, ANTHROPIC_MODELS], (row) => row.models) ?? UNKNOWN_ANTHROPIC_MODEL;
+  const tables = [overrides, userRowsAs(['anthropic'], 'anthropic-models', anthropicRowOf), ANTHROPIC_MODELS];
+  return matchModelRow(model, tables, (row) => row.models) ?? UNKNOWN_ANTHROPIC_MODEL;
+}
+
+/**
+ * A models-file row as an Anthropic model row: the facts it sets (floor, TTLs, cache-key
+ * parameters) over the built-in row it would otherwise match (or the unknown row). A row that
+ * sets only prices changes no model facts (null).
+ */
+function anthropicRowOf(user: UserModelRow): AnthropicModelRow | null {
+  if (user.floorTokens === undefined && user.ttlOptions === undefined && user.cacheKeyParams === undefined) return null;
+  const base = matchModelRow(user.model, [ANTHROPIC_MODELS], (row) => row.models) ?? UNKNOWN_ANTHROPIC_MODEL;
+  const floor = user.floorTokens ?? base.effectiveFloorTokens;
+  return {
+    models: [user.model],
+    family: base.models.length > 0 ? base.family : user.model,
+    documentedFloorTokens: user.floorTokens ?? base.documentedFloorTokens,
+    effectiveFloorTokens: floor,
+    paddingTarget: target(floor),
+    ttlOptions: user.ttlOptions ?? base.ttlOptions,
+    cacheKeyParams: user.cacheKeyParams ?? base.cacheKeyParams,
+    source: user.source,
+    checked: user.checked,
+  };
 }

@@ -1,5 +1,6 @@
 import { matchModelRow } from '../../model/match-model.js';
 import { type CacheMultipliers, cacheMultipliersOf, longPromptBand, type PriceRow } from '../shared/price-row.js';
+import { userPriceRows } from '../shared/user-model-rows.js';
 
 const PRICING_PAGE = 'platform.claude.com/docs/en/about-claude/pricing (model pricing table, "Prompt caching")';
 const ANTHROPIC_SOURCE = `${PRICING_PAGE}, archived 2026`;
@@ -94,12 +95,12 @@ export const STANDARD_ANTHROPIC_MULTIPLIERS: CacheMultipliers = { write5m: 1.25,
 
 /**
  * The cache multipliers of a Claude model from its price row (the read multiplier differs by
- * model); the standard ones when no row matches. Padding, TTL and Bedrock's Claude rows read this.
+ * model; a models-file row wins over the built-in one); the standard ones when no row matches. Padding, TTL and Bedrock's Claude rows read this.
  *
  * @example
  * anthropicCacheMultipliers('claude-fable-5-1').read; // 0.025
  */
 export function anthropicCacheMultipliers(model: string, overrides: readonly PriceRow[] = []): CacheMultipliers {
-  const row = matchModelRow(model, [overrides, ANTHROPIC_PRICES], (price) => [price.model]);
+  const row = matchModelRow(model, [overrides, userPriceRows('anthropic'), ANTHROPIC_PRICES], (price) => [price.model]);
   return row ? cacheMultipliersOf(row) : STANDARD_ANTHROPIC_MULTIPLIERS;
 }

@@ -7,6 +7,8 @@
 import { matchModelRow } from '../../model/match-model.js';
 import { type AnthropicModelRow, resolveAnthropicModel } from '../anthropic/models.js';
 import { anthropicCacheMultipliers } from '../anthropic/prices.js';
+import { cacheMultipliersOf } from '../shared/price-row.js';
+import { type UserModelRow, userRowsAs } from '../shared/user-model-rows.js';
 
 export type BedrockTtl = '5m' | '1h';
 /** The Converse fields a `cachePoint` block may go in, in prefix order. */
@@ -40,7 +42,20 @@ const BEDROCK_DOCS = 'docs.aws.amazon.com/bedrock/latest/userguide/prompt-cachin
 const CACHE_POINT_DOCS = 'docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CachePointBlock.html';
 const CHECKED = '2026-11-23';
 
-/** Claude models that accept `ttl: "1h"` on Bedrock [aws.amazon.com/about-aws/whats-new, 1-hour prompt caching, Jan 2026]. */
+/**
+ * Claude models that accept `ttl: "1h"` on Bedrock [aws.amazon.com/about-aws/whats-new, 1-hour
+ * prompt caching, 2026-01-26; docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html:
+ * "most models support a 5-minute TTL", the extended 1-hour TTL for Claude Opus 4.5, Haiku 4.5
+ * and Sonnet 4.5; the 4.6 rows from users' Bedrock tests (opencode#23106)].
+ *
+ * The Claude 5 generation (Fable, Mythos, Opus 5 / 5.5, Sonnet 5 / 5.5, Haiku 5.5) is NOT listed,
+ * checked 2026-11-27: neither the Bedrock prompt-caching guide nor any AWS page found names a
+ * Claude 5 model for the 1-hour TTL. Bedrock rejects an unsupported `ttl` with a
+ * ValidationException, so Cachet plans these models with 5 minutes until AWS documents more;
+ * a user who has seen `1h` honoured adds `ttlOptions: [5m, 1h]` in a models file (provider bedrock)
+ * or measures it with `npm run probe:anthropic`.
+ */
+export const BEDROCK_CLAUDE_ONE_HOUR_CHECKED = '2026-11-27';
 const CLAUDE_ONE_HOUR: readonly string[] = [
   'claude-sonnet-4-5',
   'claude-haiku-4-5',
@@ -122,7 +137,8 @@ export function isBedrockClaude(modelId: string): boolean {
 }
 
 /**
- * The row for a Bedrock model id: caller overrides first, then Nova rows, then Claude rows
+ * The row for a Bedrock model id: caller overrides first, then the active models-file rows
+ * (provider bedrock), then Nova rows, then Claude rows
  * derived from the Anthropic table with Bedrock's exceptions applied. Unknown models get the
  * cautious row (4,096-token minimum, 5-minute TTL, no tools).
  *
@@ -131,11 +147,31 @@ export function isBedrockClaude(modelId: string): boolean {
  * resolveBedrockModel('amazon.nova-pro-v1:0').cacheFields; // ['system', 'messages']
  */
 export function resolveBedrockModel(modelId: string, overrides: readonly BedrockModelRow[] = []): BedrockModelRow {
-  const own = matchModelRow(modelId, [overrides, BEDROCK_MODELS], (row) => row.models);
+  const own = matchModelRow(modelId, [overrides, userRowsAs(['bedrock'], 'bedrock-models', bedrockRowOf)], (row) => row.models);
+  return own ?? builtInBedrockRow(modelId);
+}
+
+function builtInBedrockRow(modelId: string): BedrockModelRow {
+  const own = matchModelRow(modelId, [BEDROCK_MODELS], (row) => row.models);
   if (own) return own;
   const base = bedrockBaseModelId(modelId);
   if (base.startsWith('claude-')) return claudeRow(base);
   return UNKNOWN_BEDROCK_MODEL;
+}
+
+/** A models-file row (provider bedrock) over the built-in row its id resolves to. */
+function bedrockRowOf(user: UserModelRow): BedrockModelRow {
+  const base = builtInBedrockRow(user.model);
+  return {
+    ...base,
+    models: [user.model],
+    family: base.models.length > 0 ? base.family : user.model,
+    minimumTokensPerCheckpoint: user.floorTokens ?? base.minimumTokensPerCheckpoint,
+    ttlOptions: user.ttlOptions ?? base.ttlOptions,
+    pricing: user.price ? cacheMultipliersOf(user.price) : base.pricing,
+    source: user.source,
+    checked: user.checked,
+  };
 }
 
 function claudeRow(base: string): BedrockModelRow {

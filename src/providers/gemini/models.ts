@@ -1,4 +1,5 @@
 import { matchModelRow } from '../../model/match-model.js';
+import { type UserModelRow, userRowsAs } from '../shared/user-model-rows.js';
 
 /**
  * Gemini model facts that decide caching, as data: implicit caching (automatic on 2.5 and
@@ -80,11 +81,29 @@ export const UNKNOWN_GEMINI_MODEL: GeminiModelRow = {
 };
 
 /**
- * The row for a model id (`models/` prefix allowed): caller overrides first, then the table.
+ * The row for a model id (`models/` prefix allowed): caller overrides first, then the active
+ * models-file rows, then the table.
  *
  * @example
  * resolveGeminiModel('gemini-2.5-flash').implicitMinimumTokens; // 2048
  */
 export function resolveGeminiModel(model: string, overrides: readonly GeminiModelRow[] = []): GeminiModelRow {
-  return matchModelRow(model, [overrides, GEMINI_MODELS], (row) => row.models) ?? UNKNOWN_GEMINI_MODEL;
+  const user = userRowsAs(['gemini'], 'gemini-models', geminiRowOf);
+  return matchModelRow(model, [overrides, user, GEMINI_MODELS], (row) => row.models) ?? UNKNOWN_GEMINI_MODEL;
+}
+
+/** A models-file row over the built-in row its id matches: its minimum and its read multiplier. */
+function geminiRowOf(user: UserModelRow): GeminiModelRow | null {
+  if (user.floorTokens === undefined && !user.price) return null;
+  const base = matchModelRow(user.model, [GEMINI_MODELS], (row) => row.models) ?? UNKNOWN_GEMINI_MODEL;
+  const price = user.price;
+  return {
+    ...base,
+    models: [user.model],
+    implicitMinimumTokens: user.floorTokens ?? base.implicitMinimumTokens,
+    explicitMinimumTokens: user.floorTokens ?? base.explicitMinimumTokens,
+    readMultiplier: price && price.inputPerMTok > 0 ? price.cacheReadPerMTok / price.inputPerMTok : base.readMultiplier,
+    source: user.source,
+    checked: user.checked,
+  };
 }

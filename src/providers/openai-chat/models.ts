@@ -1,4 +1,5 @@
 import { matchModelRow } from '../../model/match-model.js';
+import { type UserModelRow, userRowsAs } from '../shared/user-model-rows.js';
 
 /**
  * OpenAI model facts that change how Cachet builds a request, as data. Rows list the model ids
@@ -125,7 +126,7 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
 ];
 
 /**
- * Facts for `model`: the matching row of `overrides`, then of the built-in table, then the
+ * Facts for `model`: the matching row of `overrides`, then of the active models-file rows, then of the built-in table, then the
  * fallback row (automatic caching only).
  *
  * @example
@@ -134,5 +135,22 @@ export const OPENAI_MODELS: readonly OpenAIModelFacts[] = [
  */
 export function resolveOpenAIModel(model: string, overrides: readonly OpenAIModelFacts[] = []): OpenAIModelFacts {
   const fallback = OPENAI_MODELS[OPENAI_MODELS.length - 1]!;
-  return matchModelRow(model, [overrides, OPENAI_MODELS], (row) => row.models) ?? fallback;
+  const user = userRowsAs(['openai-chat', 'openai-responses'], 'openai-models', openAIRowOf);
+  return matchModelRow(model, [overrides, user, OPENAI_MODELS], (row) => row.models) ?? fallback;
+}
+
+/** A models-file row over the built-in row its id matches: its floor and its read discount. */
+function openAIRowOf(user: UserModelRow): OpenAIModelFacts | null {
+  if (user.floorTokens === undefined && !user.price) return null;
+  const base = matchModelRow(user.model, [OPENAI_MODELS], (row) => row.models) ?? OPENAI_MODELS[OPENAI_MODELS.length - 1]!;
+  const price = user.price;
+  return {
+    ...base,
+    models: [user.model],
+    minimumPrefixTokens: user.floorTokens ?? base.minimumPrefixTokens,
+    cachedInputDiscount:
+      price && price.inputPerMTok > 0 ? 1 - price.cacheReadPerMTok / price.inputPerMTok : base.cachedInputDiscount,
+    source: user.source,
+    checked: user.checked,
+  };
 }

@@ -7,6 +7,9 @@ export interface PriceRates {
   outputPerMTok: number;
 }
 
+/** Whose prices: Cachet's own rows, a user's models file (`--models-file`), or the genai-prices fallback. */
+export type PriceSource = 'cachet' | 'models-file' | 'genai-prices';
+
 /** Prices of one model in USD per million tokens, by billing bucket. */
 export interface PriceRow extends PriceRates {
   /** Whose price list the row comes from (`anthropic`, `openai`; OpenRouter passes these prices through). */
@@ -19,8 +22,8 @@ export interface PriceRow extends PriceRates {
    * (Claude Haiku 5.5 above 100k). Modelled per request, never averaged.
    */
   longPrompt?: PriceRates & { thresholdTokens: number };
-  /** Where the row came from: Cachet's own tables (absent) or the genai-prices fallback. */
-  priceSource?: 'cachet' | 'genai-prices';
+  /** Where the row came from: Cachet's own tables (absent), a user's models file, or the genai-prices fallback. */
+  priceSource?: PriceSource;
   source: string;
   checked: string;
 }
