@@ -23,6 +23,23 @@ describe('Bedrock model rows', () => {
     });
   });
 
+  it('plans the Claude 5 generation with 5 minutes only: no AWS source lists it for the 1-hour TTL (checked 2026-11-27)', () => {
+    for (const model of [
+      'claude-fable-5-1',
+      'claude-mythos-5-1',
+      'claude-opus-5-5',
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-opus-5',
+    ]) {
+      const row = resolveBedrockModel(`us.anthropic.${model}-v1:0`);
+      expect(row.ttlOptions, model).toEqual(['5m']);
+      // Floors and read multipliers still come from the Anthropic rows.
+      expect(row.minimumTokensPerCheckpoint, model).toBe(resolveAnthropicModel(model).effectiveFloorTokens);
+    }
+    expect(resolveBedrockModel('us.anthropic.claude-fable-5-1-v1:0').pricing.read).toBeCloseTo(0.025);
+  });
+
   it('gives Nova its own row: no tools, 20K cap, no write premium', () => {
     expect(resolveBedrockModel('us.amazon.nova-pro-v1:0')).toMatchObject({
       cacheFields: ['system', 'messages'],
