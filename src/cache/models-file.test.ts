@@ -42,7 +42,12 @@ models:
       FILE,
     );
     // Sonnet 5.5: output and the 0.05× read come from the built-in row, the input rate from the file.
-    expect(rows[0]?.price).toMatchObject({ inputPerMTok: 3, outputPerMTok: 10, cacheReadPerMTok: expect.closeTo(0.15, 9), priceSource: 'models-file' });
+    expect(rows[0]?.price).toMatchObject({
+      inputPerMTok: 3,
+      outputPerMTok: 10,
+      cacheReadPerMTok: expect.closeTo(0.15, 9),
+      priceSource: 'models-file',
+    });
     expect(rows[0]).toMatchObject({ floorTokens: 2048, source: 'my probe', checked: '2026-11-27', origin: `${FILE}#0` });
     // A new Claude model: standard write multipliers, the stated read multiplier.
     expect(rows[1]?.price).toMatchObject({ cacheReadPerMTok: 0.2, cacheWrite5mPerMTok: 5, cacheWrite1hPerMTok: 8 });
@@ -68,10 +73,38 @@ models:
   });
 
   it.each([
-    ['a negative price', '- {provider: anthropic, model: claude-x-1, inputPerMTok: -1, outputPerMTok: 5}', 0, 'claude-x-1', 'inputPerMTok', /negative/],
-    ['a floor of 0', '- {provider: anthropic, model: claude-sonnet-5-5, floorTokens: 0}', 0, 'claude-sonnet-5-5', 'floorTokens', /at least 1/],
-    ['an unknown provider', '- {provider: anthropics, model: claude-sonnet-5-5}', 0, 'claude-sonnet-5-5', 'provider', /unknown provider "anthropics"/],
-    ['an unknown field', '- {provider: anthropic, model: claude-sonnet-5-5, floor: 512}', 0, 'claude-sonnet-5-5', 'floor', /unknown field/],
+    [
+      'a negative price',
+      '- {provider: anthropic, model: claude-x-1, inputPerMTok: -1, outputPerMTok: 5}',
+      0,
+      'claude-x-1',
+      'inputPerMTok',
+      /negative/,
+    ],
+    [
+      'a floor of 0',
+      '- {provider: anthropic, model: claude-sonnet-5-5, floorTokens: 0}',
+      0,
+      'claude-sonnet-5-5',
+      'floorTokens',
+      /at least 1/,
+    ],
+    [
+      'an unknown provider',
+      '- {provider: anthropics, model: claude-sonnet-5-5}',
+      0,
+      'claude-sonnet-5-5',
+      'provider',
+      /unknown provider "anthropics"/,
+    ],
+    [
+      'an unknown field',
+      '- {provider: anthropic, model: claude-sonnet-5-5, floor: 512}',
+      0,
+      'claude-sonnet-5-5',
+      'floor',
+      /unknown field/,
+    ],
     [
       'a duplicate id',
       '- {provider: gemini, model: gemini-3.5-flash, floorTokens: 2048}\n- {provider: gemini, model: Gemini-3.5-Flash, floorTokens: 1024}',
@@ -80,10 +113,38 @@ models:
       'model',
       /duplicate of row 0/,
     ],
-    ['a missing read price for a new model', '- {provider: openai-chat, model: gpt-9, inputPerMTok: 1, outputPerMTok: 4}', 0, 'gpt-9', 'cacheReadPerMTok', /required/],
-    ['a floor where the provider has none', '- {provider: deepseek, model: deepseek-chat, floorTokens: 64}', 0, 'deepseek-chat', 'floorTokens', /no floor/],
-    ['a TTL where the provider has no choice', '- {provider: gemini, model: gemini-3.5-flash, ttlOptions: [1h]}', 0, 'gemini-3.5-flash', 'ttlOptions', /no TTL choice/],
-    ['a model nobody prices, without prices', '- {provider: anthropic, model: claude-kestrel-9, floorTokens: 512}', 0, 'claude-kestrel-9', 'inputPerMTok', /no price/],
+    [
+      'a missing read price for a new model',
+      '- {provider: openai-chat, model: gpt-9, inputPerMTok: 1, outputPerMTok: 4}',
+      0,
+      'gpt-9',
+      'cacheReadPerMTok',
+      /required/,
+    ],
+    [
+      'a floor where the provider has none',
+      '- {provider: deepseek, model: deepseek-chat, floorTokens: 64}',
+      0,
+      'deepseek-chat',
+      'floorTokens',
+      /no floor/,
+    ],
+    [
+      'a TTL where the provider has no choice',
+      '- {provider: gemini, model: gemini-3.5-flash, ttlOptions: [1h]}',
+      0,
+      'gemini-3.5-flash',
+      'ttlOptions',
+      /no TTL choice/,
+    ],
+    [
+      'a model nobody prices, without prices',
+      '- {provider: anthropic, model: claude-kestrel-9, floorTokens: 512}',
+      0,
+      'claude-kestrel-9',
+      'inputPerMTok',
+      /no price/,
+    ],
   ])('refuses %s with a typed error naming the file, the row and the field', (_case, text, row, model, field, problem) => {
     const error = failure(text);
     expect(error).toMatchObject({ code: 'invalid_models_file', file: FILE, row, model, field });
@@ -111,7 +172,10 @@ describe('models-file rows in force', () => {
 
   it('win over the built-in rows in every table, for dated ids too, and only while in force', () => {
     withUserModelRows(rows, () => {
-      expect(resolveAnthropicModel('claude-sonnet-5-5-20261101')).toMatchObject({ effectiveFloorTokens: 2048, ttlOptions: ['5m'] });
+      expect(resolveAnthropicModel('claude-sonnet-5-5-20261101')).toMatchObject({
+        effectiveFloorTokens: 2048,
+        ttlOptions: ['5m'],
+      });
       expect(anthropicCacheMultipliers('claude-sonnet-5-5').read).toBeCloseTo(0.025);
       expect(findPrice('anthropic', 'claude-sonnet-5-5')).toMatchObject({ cacheReadPerMTok: 0.05, priceSource: 'models-file' });
       expect(findPrice('openrouter', 'anthropic/claude-sonnet-5.5')?.priceSource).toBe('models-file');

@@ -20,7 +20,12 @@ describe('--models-file', () => {
   it('cachet models lists the file’s rows as their source', async () => {
     const output = captured();
     expect(await main(['models', '--provider', 'anthropic', '--json', '--models-file', cheaperHaiku], output)).toBe(0);
-    const rows = JSON.parse(output.stdout.join('')) as Array<{ model: string; priceSource: string; source: string; floorTokens: number }>;
+    const rows = JSON.parse(output.stdout.join('')) as Array<{
+      model: string;
+      priceSource: string;
+      source: string;
+      floorTokens: number;
+    }>;
     expect(rows.filter((row) => row.model === 'claude-haiku-4-5')).toEqual([
       expect.objectContaining({ priceSource: 'models-file', source: 'test row', floorTokens: 256 }),
     ]);
