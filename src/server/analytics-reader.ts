@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { OverviewQuery, OverviewReport, SessionListPage, SessionListQuery } from '../trace/overview.js';
 import type {
   BreakCauseCount,
   CacheEffectivenessReport,
@@ -13,7 +14,10 @@ import type {
 import { TraceStoreError } from '../trace/trace-store-error.js';
 
 /** The read queries the server answers. */
-export type AnalyticsReader = Pick<TraceStore, 'cacheEffectiveness' | 'skills' | 'breakCauses' | 'sessions' | 'requests'> & {
+export type AnalyticsReader = Pick<
+  TraceStore,
+  'cacheEffectiveness' | 'skills' | 'breakCauses' | 'sessions' | 'requests' | 'overview' | 'sessionList'
+> & {
   close(): Promise<void>;
 };
 
@@ -21,7 +25,9 @@ export type AnalyticsReader = Pick<TraceStore, 'cacheEffectiveness' | 'skills' |
 export type AnalyticsCall =
   | { method: 'cacheEffectiveness' | 'skills' | 'breakCauses'; filter: TraceFilter }
   | { method: 'sessions'; options: { limit?: number; offset?: number } }
-  | { method: 'requests'; sessionId: string };
+  | { method: 'requests'; sessionId: string }
+  | { method: 'overview'; query: OverviewQuery }
+  | { method: 'sessionList'; query: SessionListQuery };
 
 /**
  * Where the server runs its read queries. better-sqlite3 is synchronous: an aggregate over
@@ -38,6 +44,8 @@ export function createAnalyticsReader(store: TraceStore): AnalyticsReader {
       breakCauses: (filter) => store.breakCauses(filter),
       sessions: (options) => store.sessions(options),
       requests: (sessionId) => store.requests(sessionId),
+      overview: (query) => store.overview(query),
+      sessionList: (query) => store.sessionList(query),
       close: async () => {},
     };
   }
@@ -85,6 +93,12 @@ class WorkerAnalyticsReader implements AnalyticsReader {
   }
   requests(sessionId: string) {
     return this.call<RequestSummary[]>({ method: 'requests', sessionId });
+  }
+  overview(query: OverviewQuery = {}) {
+    return this.call<OverviewReport>({ method: 'overview', query });
+  }
+  sessionList(query: SessionListQuery = {}) {
+    return this.call<SessionListPage>({ method: 'sessionList', query });
   }
 
   async close(): Promise<void> {

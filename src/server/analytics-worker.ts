@@ -6,6 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { requireOptional } from '../model/optional-dependency.js';
 import { queryBreakCauses, queryCacheEffectiveness, querySkills } from '../trace/analytics-queries.js';
+import { queryOverview } from '../trace/overview-queries.js';
+import { querySessionList } from '../trace/session-list-queries.js';
 import type { SqlRunner } from '../trace/sql-runner.js';
 import { queryRequests, querySessions } from '../trace/trace-queries.js';
 import type { AnalyticsCall } from './analytics-reader.js';
@@ -14,7 +16,10 @@ const { path } = workerData as { path: string };
 const SqliteDatabase = requireOptional<typeof Database>('better-sqlite3', 'better-sqlite3', 'The analytics worker');
 const database = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
 database.pragma('busy_timeout = 10000');
-const runner: SqlRunner = { all: async (sql, params) => database.prepare(sql).all(...params) as Record<string, unknown>[] };
+const runner: SqlRunner = {
+  dialect: 'sqlite',
+  all: async (sql, params) => database.prepare(sql).all(...params) as Record<string, unknown>[],
+};
 
 async function answer(call: AnalyticsCall): Promise<unknown> {
   switch (call.method) {
@@ -28,6 +33,10 @@ async function answer(call: AnalyticsCall): Promise<unknown> {
       return querySessions(runner, call.options);
     case 'requests':
       return queryRequests(runner, call.sessionId);
+    case 'overview':
+      return queryOverview(runner, call.query);
+    case 'sessionList':
+      return querySessionList(runner, call.query);
   }
 }
 

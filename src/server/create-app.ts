@@ -12,7 +12,16 @@ import { concurrencyLimit } from './concurrency-limit.js';
 import { loadDashboardAssets } from './dashboard-assets.js';
 import { loopbackHostOnly } from './host-guard.js';
 import { honoCore, honoMiddleware } from './http-peers.js';
-import { analyticsQuerySchema, describeQueryError, sessionsQuerySchema, toTraceFilter } from './query-schemas.js';
+import {
+  analyticsQuerySchema,
+  describeQueryError,
+  overviewQuerySchema,
+  sessionListQuerySchema,
+  sessionsQuerySchema,
+  toOverviewQuery,
+  toSessionListQuery,
+  toTraceFilter,
+} from './query-schemas.js';
 import { serveTokenProblem } from './serve-token.js';
 
 export interface AppOptions {
@@ -163,6 +172,20 @@ export function createApp(options: AppOptions): Hono {
       truncated: events.length === MAX_EVENT_LIMIT,
       sessions: [...bySession].map(([sessionId, payloads]) => ({ sessionId, ...summarizePlanSavings(payloads) })),
     };
+  });
+
+  // Across sessions (the dashboard's landing page): aggregates computed by the store in SQL.
+  app.get('/analytics/overview', async (context) => {
+    const query = overviewQuerySchema.safeParse(context.req.query());
+    if (!query.success) return context.json(invalid(query.error), 400);
+    const overview = toOverviewQuery(query.data);
+    return cachedJson(context, `overview ${JSON.stringify(overview)}`, () => reader.overview(overview));
+  });
+  app.get('/analytics/session_list', async (context) => {
+    const query = sessionListQuerySchema.safeParse(context.req.query());
+    if (!query.success) return context.json(invalid(query.error), 400);
+    const list = toSessionListQuery(query.data);
+    return cachedJson(context, `session_list ${JSON.stringify(list)}`, () => reader.sessionList(list));
   });
 
   app.get('/sessions', async (context) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type OverviewQuery, SESSION_DIMENSIONS, SESSION_SORTS, type SessionListQuery } from '../trace/overview.js';
 import type { TraceFilter } from '../trace/trace-store.js';
 
 const MAX_TIME_MS = 8_640_000_000_000_000;
@@ -38,6 +39,45 @@ export const sessionsQuerySchema = z
     offset: z.coerce.number().int().min(0).optional(),
   })
   .strict();
+
+const label = z.string().trim().min(1, 'expected a non-empty value').max(200);
+const labelFilters = Object.fromEntries(SESSION_DIMENSIONS.map((name) => [name, label.optional()])) as Record<
+  (typeof SESSION_DIMENSIONS)[number],
+  z.ZodOptional<typeof label>
+>;
+const overviewFields = { ...labelFilters, model: label.optional(), from: timeSchema.optional(), to: timeSchema.optional() };
+const fromNotAfterTo = (query: { from?: number; to?: number }) =>
+  query.from === undefined || query.to === undefined || query.from <= query.to;
+
+/** Query of `/analytics/overview`: the label filters, model, time range and the series bucket. */
+export const overviewQuerySchema = z
+  .object({ ...overviewFields, bucket: z.enum(['hour', 'day']).optional() })
+  .strict()
+  .refine(fromNotAfterTo, { message: '"from" must not be after "to"', path: ['from'] });
+
+/** Query of `/analytics/session_list`: the overview's filters, a grouping label, a sort and a page. */
+export const sessionListQuerySchema = z
+  .object({
+    ...overviewFields,
+    group: z.enum([...SESSION_DIMENSIONS, 'model']).optional(),
+    sort: z.enum(SESSION_SORTS).optional(),
+    limit: z.coerce.number().int().min(1).max(500).optional(),
+    offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  })
+  .strict()
+  .refine(fromNotAfterTo, { message: '"from" must not be after "to"', path: ['from'] });
+
+export function toOverviewQuery(query: z.infer<typeof overviewQuerySchema>): OverviewQuery {
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as OverviewQuery;
+}
+
+export function toSessionListQuery(query: z.infer<typeof sessionListQuerySchema>): SessionListQuery {
+  const { group, ...rest } = query;
+  return {
+    ...(Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as SessionListQuery),
+    ...(group ? { groupBy: group } : {}),
+  };
+}
 
 export function toTraceFilter(query: z.infer<typeof analyticsQuerySchema>): TraceFilter {
   const filter: TraceFilter = {};

@@ -7,6 +7,8 @@ export type { Migration } from './migrations.js';
 export { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 export type { OpenTraceStoreOptions } from './open-trace-store.js';
 export { isPostgresLocation, openTraceStore } from './open-trace-store.js';
+export type * from './overview.js';
+export { SESSION_DIMENSIONS, SESSION_SORTS } from './overview.js';
 export { openPostgresTraceStore, PostgresTraceStore, redactPassword } from './postgres-trace-store.js';
 export type { EventRecorder, RecordEventsOptions, RecorderStats } from './record-events.js';
 export { recordEvents } from './record-events.js';

@@ -42,6 +42,7 @@ export class PostgresTraceStore extends SqlTraceStore {
     // would crash the host process. The pool replaces dead clients; the next query reports the outage.
     this.pool.on('error', () => {});
     this.runner = {
+      dialect: 'postgres',
       all: async (sql, params) => {
         try {
           return (await this.pool.query(toPostgresPlaceholders(sql), params as unknown[])).rows;

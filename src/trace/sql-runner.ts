@@ -6,6 +6,8 @@ export type SqlRow = Record<string, unknown>;
  * (PostgreSQL runners rewrite them to `$1`, `$2`...).
  */
 export interface SqlRunner {
+  /** For the few expressions the two dialects spell differently (time buckets). */
+  readonly dialect: 'sqlite' | 'postgres';
   all(sql: string, params: readonly unknown[]): Promise<SqlRow[]>;
 }
 

@@ -3,6 +3,9 @@ import { ValidationError } from '../model/errors.js';
 import { queryBreakCauses, queryCacheEffectiveness, querySkills } from './analytics-queries.js';
 import { type DeadLetter, type DeadLetterEntry, deadLetterText } from './dead-letter.js';
 import { validateEvent } from './event-columns.js';
+import type { OverviewQuery, SessionListQuery } from './overview.js';
+import { queryOverview } from './overview-queries.js';
+import { querySessionList } from './session-list-queries.js';
 import { type SqlRunner, toNumber } from './sql-runner.js';
 import { queryEvents, queryRequests, querySessions } from './trace-queries.js';
 import type { EventQuery, TraceBackend, TraceFilter, TraceStore } from './trace-store.js';
@@ -78,5 +81,11 @@ export abstract class SqlTraceStore implements TraceStore {
   }
   breakCauses(filter?: TraceFilter) {
     return queryBreakCauses(this.runner, filter);
+  }
+  overview(query?: OverviewQuery) {
+    return queryOverview(this.runner, query);
+  }
+  sessionList(query?: SessionListQuery) {
+    return querySessionList(this.runner, query);
   }
 }

@@ -62,6 +62,7 @@ export class SqliteTraceStore extends SqlTraceStore {
       for (const row of rows) insertDeadLetter.run(...row);
     });
     this.runner = {
+      dialect: 'sqlite',
       all: async (sql, params) => {
         try {
           return this.database.prepare(sql).all(...params) as Record<string, unknown>[];

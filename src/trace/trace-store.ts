@@ -1,6 +1,10 @@
 import type { CacheBreakCause, CachetEvent, EventType, SkillLoadReason } from '../events/catalog.js';
 import type { ProviderCacheMissReason } from '../model/usage.js';
+import type { CacheFigures, TokenBuckets } from './cache-figures.js';
 import type { DeadLetter, DeadLetterEntry } from './dead-letter.js';
+import type { OverviewQuery, OverviewReport, SessionListPage, SessionListQuery } from './overview.js';
+
+export type { CacheFigures, TokenBuckets } from './cache-figures.js';
 
 /** Which backend holds the traces. */
 export type TraceBackend = 'sqlite' | 'postgres';
@@ -22,18 +26,6 @@ export interface EventQuery {
   afterSeq?: number;
   /** At most this many events: 1 to `MAX_EVENT_LIMIT` (10,000, also the default). */
   limit?: number;
-}
-
-export interface TokenBuckets {
-  uncachedInput: number;
-  cacheRead: number;
-  cacheWrite5m: number;
-  cacheWrite1h: number;
-  /** 5-minute and 1-hour writes together. */
-  cacheWrite: number;
-  output: number;
-  /** Uncached + read + written: every input token. */
-  totalInput: number;
 }
 
 export interface SessionSummary {
@@ -78,22 +70,6 @@ export interface RequestSummary {
   costUsd: number;
   uncachedCostUsd: number;
   breaks: RequestBreak[];
-}
-
-export interface CacheFigures {
-  requests: number;
-  tokens: TokenBuckets;
-  /** Cache read ÷ total input. */
-  hitRate: number;
-  /** Cache write ÷ total input. Healthy sessions stay at or below 1/N for N requests. */
-  cacheWriteShare: number;
-  costUsd: number;
-  /** What the same requests would have cost with no caching at all. */
-  uncachedCostUsd: number;
-  /** `uncachedCostUsd - costUsd` (negative when writes cost more than reads saved). */
-  savingsUsd: number;
-  firstAt: number | null;
-  lastAt: number | null;
 }
 
 export interface SessionCacheFigures extends CacheFigures {
@@ -163,6 +139,10 @@ export interface TraceStore {
   cacheEffectiveness(filter?: TraceFilter): Promise<CacheEffectivenessReport>;
   skills(filter?: TraceFilter): Promise<SkillsReport>;
   breakCauses(filter?: TraceFilter): Promise<BreakCauseCount[]>;
+  /** Across sessions: spend and savings over time, miss causes by money lost, worst sessions, regret, filter values. */
+  overview(query?: OverviewQuery): Promise<OverviewReport>;
+  /** A page of sessions matching a filter, with the groups they fall into by one label. */
+  sessionList(query?: SessionListQuery): Promise<SessionListPage>;
   /**
    * Changes whenever events are added (SQLite: the largest event id; PostgreSQL: the largest
    * id and the current second, as concurrent transactions may commit ids out of order). The
