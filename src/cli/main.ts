@@ -10,6 +10,7 @@ import { ServeConfigError } from '../server/serve-config.js';
 import { WorkloadError } from '../workloads/workload-error.js';
 import { type CliOutput, processOutput } from './cli-options.js';
 import { registerAnalyzeCommand } from './commands/analyze.js';
+import { registerCheckCommand } from './commands/check.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerEmulateCommand } from './commands/emulate.js';
@@ -44,6 +45,7 @@ export function createProgram(output: CliOutput = processOutput): Command {
   registerEmulateCommand(program);
   registerAnalyzeCommand(program);
   registerImportCommand(program);
+  registerCheckCommand(program);
   registerWorkloadsCommand(program, output);
   registerModelsCommand(program, output);
   for (const command of program.commands) command.exitOverride();
