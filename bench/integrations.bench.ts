@@ -1,16 +1,79 @@
 /**
- * The scripted six-turn coding agent (tool loops of 2–3 steps, clock and memory recall changing
- * every turn) run through the real libraries against a local Messages API, every captured body
- * judged by Cachet's Anthropic cache model. Prints reads, writes and the read share per run.
+ * The scripted six-turn coding agent (clock and memory recall in the system prompt every turn)
+ * run through each library's real package against a local Messages API, every captured body
+ * judged by Cachet's Anthropic cache model; once with one tool call per step, once with parallel
+ * tool calls. Per library: its own recipe, Cachet in one line, Cachet's recommended
+ * configuration (static system prompt, clock and memory as an `auto`-scoped tail) and
+ * `volatile: 'auto'` on the recipe's dynamic system prompt with no other change. Prints input
+ * cost in token units and its ratios to the recipe and to Cachet's own `Session` on the same
+ * script, and checks the targets (recommended and volatile ≤ recipe and ≤ 1.005 × Session).
  *   npm run bench -- integrations
  */
 import { runCodingAgentOnAiSdk } from '../src/integrations/ai-sdk/test-support/run-coding-agent.js';
 import { runCodingAgentOnLangChain } from '../src/integrations/langchain/test-support/run-coding-agent.js';
 import { runCodingAgentOnPi } from '../src/integrations/pi/test-support/run-coding-agent.js';
+import {
+  CODING_AGENT_TURNS,
+  PARALLEL_CODING_AGENT_TURNS,
+  type ScriptedUserTurn,
+} from '../src/integrations/test-support/coding-agent-script.js';
 import { type RunFigures, runFigures, startCodingAgentServer } from '../src/integrations/test-support/coding-agent-server.js';
+import { runCodingAgentOnSession } from '../src/integrations/test-support/run-coding-agent-on-session.js';
 
-async function measure(run: (origin: string) => Promise<unknown>): Promise<RunFigures> {
-  const server = await startCodingAgentServer();
+type Row = { name: string; role: 'recipe' | 'one-line' | 'recommended' | 'volatile'; run: (origin: string) => Promise<unknown> };
+
+const LIBRARIES: Array<{ library: string; rows: Row[] }> = [
+  {
+    library: 'AI SDK 6',
+    rows: [
+      { name: 'cookbook dynamic prompt caching', role: 'recipe', run: (origin) => runCodingAgentOnAiSdk(origin, 'recipe') },
+      { name: 'cachetMiddleware()', role: 'one-line', run: (origin) => runCodingAgentOnAiSdk(origin, 'cachet') },
+      { name: 'cachetMiddleware({ tail })', role: 'recommended', run: (origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail') },
+      {
+        name: "cachetMiddleware({ volatile: 'auto' })",
+        role: 'volatile',
+        run: (origin) => runCodingAgentOnAiSdk(origin, 'cachet', { middleware: { volatile: 'auto' } }),
+      },
+    ],
+  },
+  {
+    library: 'LangChain',
+    rows: [
+      { name: 'anthropicPromptCachingMiddleware', role: 'recipe', run: (origin) => runCodingAgentOnLangChain(origin, 'recipe') },
+      { name: 'cachetMiddleware()', role: 'one-line', run: (origin) => runCodingAgentOnLangChain(origin, 'cachet') },
+      {
+        name: 'cachetMiddleware({ tail })',
+        role: 'recommended',
+        run: (origin) => runCodingAgentOnLangChain(origin, 'cachet-tail'),
+      },
+      {
+        name: "cachetMiddleware({ volatile: 'auto' })",
+        role: 'volatile',
+        run: (origin) => runCodingAgentOnLangChain(origin, 'cachet', { middleware: { volatile: 'auto' } }),
+      },
+    ],
+  },
+  {
+    library: 'pi-ai',
+    rows: [
+      { name: 'its own markers', role: 'recipe', run: (origin) => runCodingAgentOnPi(origin, 'pi') },
+      { name: 'cachetPiHooks()', role: 'one-line', run: (origin) => runCodingAgentOnPi(origin, 'cachet') },
+      { name: 'cachetPiHooks({ tail })', role: 'recommended', run: (origin) => runCodingAgentOnPi(origin, 'cachet-tail') },
+      {
+        name: "cachetPiHooks({ volatile: 'auto' })",
+        role: 'volatile',
+        run: (origin) => runCodingAgentOnPi(origin, 'cachet', { volatile: 'auto' }),
+      },
+    ],
+  },
+];
+
+// Input cost in input-token units at Anthropic's 5-minute rates (write 1.25×, read 0.1×).
+const cost = (figures: RunFigures) => figures.uncachedTokens + 1.25 * figures.cacheWriteTokens + 0.1 * figures.cacheReadTokens;
+const format = (value: number) => Math.round(value).toLocaleString('en-US');
+
+async function measure(turns: readonly ScriptedUserTurn[], run: (origin: string) => Promise<unknown>): Promise<RunFigures> {
+  const server = await startCodingAgentServer(turns);
   try {
     await run(server.origin);
     return runFigures(server.verdicts, server.bodies);
@@ -19,53 +82,37 @@ async function measure(run: (origin: string) => Promise<unknown>): Promise<RunFi
   }
 }
 
-const rows: Array<[string, RunFigures]> = [
-  ['AI SDK 6: cookbook dynamic prompt caching', await measure((origin) => runCodingAgentOnAiSdk(origin, 'recipe'))],
-  ['AI SDK 6: cachetMiddleware()', await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet'))],
-  [
-    'AI SDK 6: cachetMiddleware() + tail, scope request',
-    await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail', { tailScope: 'request' })),
-  ],
-  ['AI SDK 6: cachetMiddleware() + tail, scope auto', await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail'))],
-  [
-    'AI SDK 6: cachetMiddleware() + tail, scope turn',
-    await measure((origin) => runCodingAgentOnAiSdk(origin, 'cachet-tail', { tailScope: 'turn' })),
-  ],
-  ['LangChain: anthropicPromptCachingMiddleware', await measure((origin) => runCodingAgentOnLangChain(origin, 'recipe'))],
-  ['LangChain: cachetMiddleware()', await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet'))],
-  [
-    'LangChain: cachetMiddleware() + tail, scope request',
-    await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail', { tailScope: 'request' })),
-  ],
-  [
-    'LangChain: cachetMiddleware() + tail, scope auto',
-    await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail')),
-  ],
-  [
-    'LangChain: cachetMiddleware() + tail, scope turn',
-    await measure((origin) => runCodingAgentOnLangChain(origin, 'cachet-tail', { tailScope: 'turn' })),
-  ],
-  ['pi-ai: its own markers', await measure((origin) => runCodingAgentOnPi(origin, 'pi'))],
-  [
-    'pi-ai: cachetPiHooks() + tail, scope request',
-    await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail', { tailScope: 'request' })),
-  ],
-  ['pi-ai: cachetPiHooks() + tail, scope auto', await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail'))],
-  [
-    'pi-ai: cachetPiHooks() + tail, scope turn',
-    await measure((origin) => runCodingAgentOnPi(origin, 'cachet-tail', { tailScope: 'turn' })),
-  ],
-];
-
-const format = (value: number) => value.toLocaleString('en-US');
-// Input cost in input-token units at Anthropic's 5-minute rates (write 1.25×, read 0.1×).
-const cost = (figures: RunFigures) => figures.uncachedTokens + 1.25 * figures.cacheWriteTokens + 0.1 * figures.cacheReadTokens;
-console.log(
-  '| run | requests | input | read | written | uncached | read share | input cost (token units) | max markers | rejected |',
-);
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const [name, figures] of rows) {
+const failures: string[] = [];
+for (const [label, turns] of [
+  ['one tool call per step', CODING_AGENT_TURNS],
+  ['parallel tool calls', PARALLEL_CODING_AGENT_TURNS],
+] as const) {
+  const session = cost(runCodingAgentOnSession(turns));
+  console.log(`\n### Scripted coding agent, ${label} — Cachet Session: ${format(session)} token units\n`);
   console.log(
-    `| ${name} | ${figures.requests} | ${format(figures.inputTokens)} | ${format(figures.cacheReadTokens)} | ${format(figures.cacheWriteTokens)} | ${format(figures.uncachedTokens)} | ${(figures.readShare * 100).toFixed(1)}% | ${format(Math.round(cost(figures)))} | ${figures.maxMarkers} | ${figures.rejected} |`,
+    '| library | run | requests | read share | input cost (token units) | vs recipe | vs Session | max markers | rejected |',
   );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const { library, rows } of LIBRARIES) {
+    let recipe = Number.NaN;
+    for (const row of rows) {
+      const figures = await measure(turns, row.run);
+      const total = cost(figures);
+      if (row.role === 'recipe') recipe = total;
+      console.log(
+        `| ${library} | ${row.name} | ${figures.requests} | ${(figures.readShare * 100).toFixed(1)}% | ${format(total)} | ${(total / recipe).toFixed(3)} | ${(total / session).toFixed(3)} | ${figures.maxMarkers} | ${figures.rejected} |`,
+      );
+      const bounded = row.role === 'recommended' || row.role === 'volatile';
+      if (figures.rejected > 0 || (bounded && (total > recipe || total > 1.005 * session))) {
+        failures.push(
+          `${label}: ${library} ${row.name} (${(total / session).toFixed(3)} × Session, ${figures.rejected} rejected)`,
+        );
+      }
+    }
+  }
 }
+console.log(
+  failures.length === 0
+    ? '\nPASS: recommended and volatile runs ≤ recipe and ≤ 1.005 × Session, no rejected request'
+    : `\nFAIL:\n${failures.join('\n')}`,
+);

@@ -365,6 +365,33 @@ export interface CompactionSummarizedPayload {
   reason: string;
 }
 
+/** One system-prompt paragraph `volatile: 'auto'` moved into the turn tail. */
+export interface VolatileParagraphRecord {
+  /** Where it was: `system[<text>].paragraph[<index>]`. */
+  path: string;
+  /** `clock` (date/time text), `memory-recall` (a recalled-memory heading) or `system-changed` (it changed between calls). */
+  cause: 'clock' | 'memory-recall' | 'system-changed';
+  /** `sight`: recognised from the first request; `change`: it differed from the conversation's first request. */
+  detectedBy: 'sight' | 'change';
+  tokens: number;
+  /** Its first 80 characters. */
+  excerpt: string;
+}
+
+/** `volatile: 'auto'` moved per-turn paragraphs of the system prompt into the turn tail (a drop-in or `cachet proxy --plan`). */
+export interface VolatileMovedPayload {
+  turn: number;
+  step: number;
+  moved: VolatileParagraphRecord[];
+  /**
+   * Estimated tokens after the first moved paragraph whose text changed since the previous call
+   * (the rest of the system prompt and the history before this call's new messages): left in
+   * place, that change would have made the call write them again instead of reading them. 0 when
+   * no moved text changed.
+   */
+  savedTokens: number;
+}
+
 /** Payload type for each event type. */
 export interface EventPayloads {
   'session.started': SessionStartedPayload;
@@ -391,6 +418,7 @@ export interface EventPayloads {
   'listener.failed': ListenerFailedPayload;
   'trace.dropped': TraceDroppedPayload;
   'proxy.forwarded': ProxyForwardedPayload;
+  'volatile.moved': VolatileMovedPayload;
 }
 
 export type EventType = keyof EventPayloads;
@@ -424,4 +452,5 @@ export const EVENT_TYPES: readonly EventType[] = [
   'listener.failed',
   'trace.dropped',
   'proxy.forwarded',
+  'volatile.moved',
 ];

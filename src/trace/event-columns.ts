@@ -173,6 +173,8 @@ export function eventColumns(event: CachetEvent): EventColumns {
     case 'listener.failed':
     case 'trace.dropped':
       return EMPTY;
+    case 'volatile.moved':
+      return { ...EMPTY, turn: event.payload.turn, step: event.payload.step };
     default:
       return assertNever(event);
   }
@@ -238,6 +240,7 @@ const columnPayloadSchemas: Partial<Record<string, z.ZodType>> = {
   }),
   'request.assembled': z.object({ turn: count, step: count, model: z.string(), provider: z.string() }),
   'proxy.forwarded': z.object({ turn: count, step: count, model: z.string(), provider: z.string() }),
+  'volatile.moved': z.object({ turn: count, step: count }),
   'usage.recorded': z.object({
     turn: count,
     step: count,

@@ -39,3 +39,26 @@ function spansClock(text: string, index: number): boolean {
   }
   return false;
 }
+
+/**
+ * Date/time text a prompt shows as "now", recognised without a second request to compare with:
+ * an ISO date or timestamp, a time with seconds or am/pm, or a written date with its year —
+ * and, in the same text, a word that labels it as the present (`time`, `date`, `today`, `now`,
+ * `clock`, `timestamp`). Stricter than the divergence pattern above, which only ever looks at
+ * text that already changed: a fixed date ("knowledge cutoff 2025-01") is not a clock.
+ */
+const PRESENT_CLOCK_VALUE = new RegExp(
+  [
+    String.raw`\d{4}-\d{2}-\d{2}`,
+    String.raw`\b\d{1,2}:\d{2}:\d{2}\b`,
+    String.raw`\b\d{1,2}:\d{2}\s?[AaPp]\.?[Mm]\b`,
+    String.raw`\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}(?:st|nd|rd|th)?,? \d{4}`,
+    String.raw`\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}`,
+  ].join('|'),
+);
+const PRESENT_CLOCK_LABEL = /\b(?:time|date|today|now|clock|timestamp)\b/i;
+
+/** True when `text` shows the current date or time (see `PRESENT_CLOCK_VALUE`): a clock, on sight. */
+export function showsPresentClock(text: string): boolean {
+  return PRESENT_CLOCK_VALUE.test(text) && PRESENT_CLOCK_LABEL.test(text);
+}

@@ -2,7 +2,6 @@ import type { CacheBreak } from '../../cache/break/break-detector.js';
 import type { BreakpointRecord } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { AdapterWarning } from '../../model/adapter-warning.js';
-import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
 import { tailPricingFor } from '../../runtime/tail-pricing.js';
@@ -12,17 +11,21 @@ import { type ContainedHookOptions, hookReporter } from '../shared/contained-hoo
 import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { scopeTail, withPersistedTail } from '../shared/persisted-tail.js';
-import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
-import type {
-  MiddlewareCallParams,
-  MiddlewareModel,
-  PromptMessage,
-  PromptPart,
-  ProviderOptionsRecord,
-} from '../shared/prompt-view.js';
+import { type ExistingMarkers, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
+import type { MiddlewareCallParams, MiddlewareModel, ProviderOptionsRecord } from '../shared/prompt-view.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { ScopeDecision, TailContext, TailValue } from '../shared/turn-tail.js';
+import {
+  moveVolatileSystem,
+  publishVolatileMove,
+  type VolatileOption,
+  viewHistoryTokens,
+  viewSystemTexts,
+  volatileOptionOf,
+  withViewSystemTexts,
+} from '../shared/volatile-auto.js';
+import { appendTail, parseJson, providerOf, stringOption, withoutCachetOptions } from './prompt-edits.js';
 import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
 
 /** What the middleware decided for one model call, passed to `onRequest`. */
@@ -65,6 +68,14 @@ export interface CachetMiddlewareOptions extends ContainedHookOptions {
    * `providerOptions.cachet.tail` is used as well.
    */
   tail?: (params: MiddlewareCallParams, context: TailContext) => TailValue;
+  /**
+   * `auto`: move the per-turn paragraphs of the system prompt (present date/time and recalled
+   * memories on sight, any other paragraph once it differs from the conversation's first call)
+   * into a turn-scoped tail, so the rest of the system prompt stays byte-stable. The model then
+   * reads that text after the user message that opened the turn instead of in the system
+   * prompt. Publishes `volatile.moved`. `off` [default]. See docs/integrations/ai-sdk.md.
+   */
+  volatile?: VolatileOption;
   /** Anthropic TTL per zone (tools, system, history) ['5m']; 1h zones are kept before 5m ones. */
   ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
   /**
@@ -141,6 +152,7 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
   const stateFor = (conversationId: string) => conversations.get(conversationId);
 
   const reporter = hookReporter('ai-sdk', options);
+  const volatile = volatileOptionOf(options.volatile);
 
   /** Break detection and usage for a finished call; contained: a problem here never reaches the caller. */
   const observe = (call: PendingCall, body: unknown, readUsage: () => Usage | null, where: string) => {
@@ -193,7 +205,21 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       ...resolveTail(() => options.tail?.(params, context), reporter, 'tail', conversationId),
       ...resolveTail(() => cachetOptions.tail, reporter, 'providerOptions.cachet.tail', conversationId),
     ];
-    const bare = withoutCachetOptions(params);
+    const cachetFree = withoutCachetOptions(params);
+    const move =
+      volatile === 'auto'
+        ? moveVolatileSystem({
+            state: state.volatile,
+            texts: viewSystemTexts(cachetFree),
+            counter,
+            historyTokens: () => viewHistoryTokens(cachetFree, counter),
+            reporter,
+            conversationId,
+          })
+        : null;
+    const bare = move ? withViewSystemTexts(cachetFree, move.texts) : cachetFree;
+    if (move) items.unshift(...move.items);
+    publishVolatileMove(move, options.bus, conversationId, clock(), turn, step);
     const { keys, plan } = scopeTail({
       messages: bare.prompt,
       opensTurn: (message) => message.role === 'user',
@@ -330,54 +356,4 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       return { ...result, stream: result.stream.pipeThrough(watch) };
     },
   };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function providerOf(provider: string): 'anthropic' | 'openai' | 'other' {
-  if (provider.startsWith('anthropic')) return 'anthropic';
-  if (provider.startsWith('openai')) return 'openai';
-  return 'other';
-}
-
-function stringOption(value: unknown, path: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '')
-    throw new ValidationError(path, 'a non-empty string', `got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function withoutCachetOptions(params: MiddlewareCallParams): MiddlewareCallParams {
-  if (!params.providerOptions?.cachet) return params;
-  const { cachet: _cachet, ...providerOptions } = params.providerOptions;
-  return { ...params, providerOptions };
-}
-
-/** Appends the turn tail after the persisted history and returns the paths of the parts it added. */
-function appendTail(
-  params: MiddlewareCallParams,
-  texts: readonly string[],
-  provider: 'anthropic' | 'openai' | 'other',
-): { params: MiddlewareCallParams; tailParts: Set<string> } {
-  const tailParts = new Set<string>();
-  if (texts.length === 0) return { params, tailParts };
-  const parts: PromptPart[] = texts.map((text) => ({ type: 'text', text }));
-  const prompt = [...params.prompt];
-  const last = prompt.at(-1);
-  if (last?.role === 'user' && typeof last.content !== 'string') {
-    prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
-    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
-  } else if (provider === 'openai') {
-    prompt.push({ role: 'system', content: texts.join('\n\n') } satisfies PromptMessage);
-  } else {
-    prompt.push({ role: 'user', content: parts });
-    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, index));
-  }
-  return { params: { ...params, prompt }, tailParts };
 }

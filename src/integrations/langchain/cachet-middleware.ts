@@ -26,12 +26,14 @@ import type { MiddlewareCallParams, PromptPart } from '../shared/prompt-view.js'
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { ScopeDecision, TailContext, TailValue } from '../shared/turn-tail.js';
+import { type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
 import {
   applyLangChainMarkers,
   type LangChainRequestParts,
   langChainPromptView,
   withPersistedHumanTail,
 } from './langchain-prompt-view.js';
+import { moveLangChainVolatileSystem } from './langchain-volatile.js';
 import { usageFromLangChain } from './usage-from-langchain.js';
 
 /** What the middleware decided for one model call. */
@@ -69,6 +71,14 @@ export interface CachetLangChainOptions extends ContainedHookOptions {
    * `auto` [default] chooses by cost. Use it instead of a dynamic system prompt.
    */
   tail?: (request: CachetModelRequest, context: TailContext) => TailValue;
+  /**
+   * `auto`: move the per-turn paragraphs of the system prompt (present date/time and recalled
+   * memories on sight, any other paragraph once it differs from the conversation's first call)
+   * into a turn-scoped tail, so the rest stays byte-stable; the model reads that text after the
+   * human message that opened the turn. Works with `dynamicSystemPromptMiddleware` placed before
+   * this one. Publishes `volatile.moved`. `off` [default].
+   */
+  volatile?: VolatileOption;
   /** Anthropic TTL per zone (tools, system, history) ['5m']. */
   ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
   /** Caller markers: `replace` [default] or `keep` (they take slots first; never over four). */
@@ -115,7 +125,7 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
   const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
   const warned = new Set<string>();
   const reporter = hookReporter('langchain', options);
-  const settings = { existingMarkers, ttl, counter, clock, reporter };
+  const settings = { existingMarkers, ttl, counter, clock, reporter, volatile: volatileOptionOf(options.volatile) };
 
   return createMiddleware({
     name: 'CachetMiddleware',
@@ -153,6 +163,7 @@ interface CallSettings {
   counter: TokenCounter;
   clock: () => number;
   reporter: HookReporter;
+  volatile: VolatileOption;
 }
 
 interface PreparedCall {
@@ -166,25 +177,36 @@ interface PreparedCall {
 
 /** Cachet's layout of one model call: markers and tail (Anthropic) or cache key and tail (OpenAI). */
 function prepareCall(
-  parts: CachetModelRequest,
+  given: CachetModelRequest,
   model: { provider: 'anthropic' | 'openai'; modelId: string },
   options: CachetLangChainOptions,
   settings: CallSettings,
   conversations: ConversationStore,
 ): PreparedCall {
   const { provider, modelId } = model;
-  const ownView = langChainPromptView(parts);
+  const ownView = langChainPromptView(given);
   const conversationId =
-    (typeof options.conversationId === 'function' ? options.conversationId(parts) : options.conversationId) ??
+    (typeof options.conversationId === 'function' ? options.conversationId(given) : options.conversationId) ??
     defaultConversationId(modelId, ownView);
   const { turn, step } = turnAndStep(ownView);
-  const items = resolveTail(
-    () => options.tail?.(parts, { turn, step, conversationId }),
-    settings.reporter,
-    'tail',
-    conversationId,
-  );
   const state = conversations.get(conversationId);
+  const moved =
+    settings.volatile === 'auto'
+      ? moveLangChainVolatileSystem(given, {
+          ...settings,
+          state,
+          bus: options.bus,
+          conversationId,
+          at: settings.clock(),
+          turn,
+          step,
+        })
+      : { request: given, items: [] };
+  const parts = moved.request;
+  const items = [
+    ...moved.items,
+    ...resolveTail(() => options.tail?.(given, { turn, step, conversationId }), settings.reporter, 'tail', conversationId),
+  ];
   const { keys, plan } = scopeTail({
     messages: parts.messages,
     opensTurn: (message) => HumanMessage.isInstance(message),

@@ -19,6 +19,7 @@ describe('cachetMiddleware for LangChain: every request valid over random tool l
       tail: ['Current time: 09:00', 'Recalled: the build uses vitest.'],
       existingMarkers: 'replace',
       tailScope: 'request',
+      volatileSystem: true,
     };
     expect(await expectValidToolLoop(runOnLangChain, script)).toBe(2);
   });
@@ -30,6 +31,7 @@ describe('cachetMiddleware for LangChain: every request valid over random tool l
       'parallelResults',
       'tailAfterResults',
       'turnTail',
+      'volatileMoved',
     ]);
   }, 120_000);
 });

@@ -14,6 +14,8 @@ import { planWireBreakpoints } from '../shared/plan-wire-breakpoints.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { TailContext, TailValue } from '../shared/turn-tail.js';
+import { moveVolatileSystem, publishVolatileMove, type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
+import { wireHistoryTokens, wireSystemTexts, withWireSystemTexts } from './wire-system.js';
 
 /** What pi-ai passes as `model` to `onPayload` (the fields Cachet reads). */
 export interface PiModelLike {
@@ -43,6 +45,13 @@ export interface CachetPiOptions extends ContainedHookOptions {
    * out without a tail.
    */
   tail?: (context: TailContext) => TailValue;
+  /**
+   * `auto`: move the per-turn paragraphs of the system prompt (present date/time and recalled
+   * memories on sight, any other paragraph once it differs from the conversation's first call)
+   * into a turn-scoped tail, so the rest stays byte-stable; the model reads that text after the
+   * user message that opened the turn. Publishes `volatile.moved`. `off` [default].
+   */
+  volatile?: VolatileOption;
   ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
   /** pi-ai marks the system prompt, last tool and last user message itself: `replace` [default] or `keep` them. */
   existingMarkers?: ExistingMarkers;
@@ -88,6 +97,7 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
   const conversationId = options.conversationId;
   const state = createConversationStore({ maxConversations: 1, counter, bus: options.bus }).get(conversationId);
   const reporter = hookReporter('pi', options);
+  const volatile = volatileOptionOf(options.volatile);
   let lastModel: PiModelLike | null = null;
   let turn = 0;
   let step = 0;
@@ -102,6 +112,20 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
     if (model.api === 'anthropic-messages') {
       if (!Array.isArray(messages)) throw new ValidationError('payload.messages', 'a list of messages');
       const items = resolveTail(() => options.tail?.({ turn, step, conversationId }), reporter, 'tail', conversationId);
+      const record = payload as Record<string, unknown>;
+      const move =
+        volatile === 'auto'
+          ? moveVolatileSystem({
+              state: state.volatile,
+              texts: wireSystemTexts(record.system),
+              counter,
+              historyTokens: () => wireHistoryTokens(messages, counter),
+              reporter,
+              conversationId,
+            })
+          : null;
+      if (move) items.unshift(...move.items);
+      publishVolatileMove(move, options.bus, conversationId, clock(), turn, step);
       const { keys, plan } = scopeTail({
         messages: messages as WireMessage[],
         opensTurn: opensWireTurn,
@@ -112,7 +136,10 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
         countTokens: (text) => counter.countText(text),
         pricing: tailPricingFor('anthropic', String((payload as { model?: unknown }).model ?? model.id)),
       });
-      const withPersisted = { ...payload, messages: withPersistedWireTail(messages as WireMessage[], keys, plan.persisted) };
+      const withPersisted = {
+        ...(move ? withWireSystemTexts(record, move.texts) : record),
+        messages: withPersistedWireTail(messages as WireMessage[], keys, plan.persisted),
+      };
       const laidOut = planWireBreakpoints(withPersisted, {
         tail: plan.requestTexts,
         previous: state.previous,

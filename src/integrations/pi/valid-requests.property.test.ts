@@ -15,6 +15,7 @@ describe('cachetPiHooks: every request valid over random tool loops', () => {
       'parallelResults',
       'tailAfterResults',
       'turnTail',
+      'volatileMoved',
     ]);
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import type { AnthropicCacheState } from '../../providers/anthropic/place-breakp
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { PromptBlockHash } from './plan-prompt-breakpoints.js';
 import { createTurnTailState, type TurnTailState } from './turn-tail.js';
+import { createVolatileState, type VolatileState } from './volatile-auto.js';
 
 /** What a middleware remembers about one conversation between its calls. */
 export interface ConversationState {
@@ -15,6 +16,8 @@ export interface ConversationState {
   blocks: PromptBlockHash[];
   /** Turn-scoped tail texts and the figures that choose tail scopes. */
   turnTail: TurnTailState;
+  /** `volatile: 'auto'`: the system paragraphs known static and the previous call's moved ones. */
+  volatile: VolatileState;
 }
 
 export interface ConversationStore {
@@ -46,6 +49,7 @@ export function createConversationStore(options: {
           previous: null,
           blocks: [],
           turnTail: createTurnTailState(),
+          volatile: createVolatileState(),
           detector: createBreakDetector({
             counter: options.counter,
             ...(options.bus ? { bus: options.bus, sessionId: conversationId } : {}),

@@ -175,14 +175,24 @@ export function dynamicSystemPrompt(turn: number): string {
   return `${CODING_AGENT_PERSONA}\n\n${clockText(turn)}\n\n${memoryRecallText(turn)}`;
 }
 
+/**
+ * The same six turns with parallel tool calls: a turn's first two tool steps become one step
+ * calling both tools at once (the results go back as one user message of two `tool_result`s).
+ */
+export const PARALLEL_CODING_AGENT_TURNS: readonly ScriptedUserTurn[] = CODING_AGENT_TURNS.map((turn) => {
+  const [first, second, ...rest] = turn.replies;
+  if (!first || !second || !('toolCalls' in first) || !('toolCalls' in second)) return turn;
+  return { ...turn, replies: [{ toolCalls: [...first.toolCalls, ...second.toolCalls] }, ...rest] };
+});
+
 /** The model's replies of the whole conversation, in request order. */
-export function scriptedReplies(): ScriptedTurn[] {
-  return CODING_AGENT_TURNS.flatMap((turn) => turn.replies);
+export function scriptedReplies(turns: readonly ScriptedUserTurn[] = CODING_AGENT_TURNS): ScriptedTurn[] {
+  return turns.flatMap((turn) => turn.replies);
 }
 
 /** Request start times of the whole conversation, in request order (for the cache model). */
-export function scriptedRequestTimes(): number[] {
-  return CODING_AGENT_TURNS.flatMap((turn, turnIndex) =>
+export function scriptedRequestTimes(turns: readonly ScriptedUserTurn[] = CODING_AGENT_TURNS): number[] {
+  return turns.flatMap((turn, turnIndex) =>
     turn.replies.map((_reply, step) => SCRIPT_START_MS + turnIndex * TURN_GAP_MS + step * STEP_GAP_MS),
   );
 }

@@ -1,7 +1,7 @@
 import { createAnthropicCacheModel } from '../../cache/models/anthropic-cache-model.js';
 import type { CacheVerdict } from '../../cache/models/cache-verdict.js';
 import { anthropicReply } from './anthropic-replies.js';
-import { scriptedReplies, scriptedRequestTimes } from './coding-agent-script.js';
+import { CODING_AGENT_TURNS, type ScriptedUserTurn, scriptedReplies, scriptedRequestTimes } from './coding-agent-script.js';
 import { type ScriptedServer, startScriptedServer } from './scripted-server.js';
 
 export interface CodingAgentServer extends ScriptedServer {
@@ -14,9 +14,11 @@ export interface CodingAgentServer extends ScriptedServer {
  * reply's usage, what Cachet's Anthropic cache model says that body would have read and
  * written (request times from the script's clock).
  */
-export async function startCodingAgentServer(): Promise<CodingAgentServer> {
-  const replies = scriptedReplies();
-  const times = scriptedRequestTimes();
+export async function startCodingAgentServer(
+  turns: readonly ScriptedUserTurn[] = CODING_AGENT_TURNS,
+): Promise<CodingAgentServer> {
+  const replies = scriptedReplies(turns);
+  const times = scriptedRequestTimes(turns);
   const model = createAnthropicCacheModel();
   const verdicts: CacheVerdict[] = [];
   const server = await startScriptedServer((body, index) => {

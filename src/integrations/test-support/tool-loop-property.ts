@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import {
   addCoverage,
   emptyCoverage,
+  scriptedVolatileTexts,
   type ToolLoopCoverage,
   type ToolLoopScript,
   toolLoopScript,
@@ -40,6 +41,7 @@ export const COVERING_SCRIPTS: ReadonlyArray<ToolLoopScript> = (['turn', 'reques
   tail: ['gamma delta'],
   tailScope,
   existingMarkers: 'replace' as const,
+  volatileSystem: tailScope === 'turn',
 }));
 
 type Run = (script: ToolLoopScript, withCachet: boolean) => Promise<Array<Record<string, unknown>>>;
@@ -50,8 +52,9 @@ export async function expectValidToolLoop(run: Run, script: ToolLoopScript, cove
   const cachet = await run(script, true);
   expect(cachet).toHaveLength(own.length);
   cachet.forEach((body, index) => {
-    expect(toolLoopViolation(body, own[index]!, script.tail), `request ${index + 1}`).toBeNull();
-    if (coverage) addCoverage(coverage, body, script.tail);
+    const volatileTexts = scriptedVolatileTexts(script);
+    expect(toolLoopViolation(body, own[index]!, script.tail, volatileTexts), `request ${index + 1}`).toBeNull();
+    if (coverage) addCoverage(coverage, body, script.tail, volatileTexts);
   });
   return cachet.length;
 }

@@ -27,6 +27,25 @@ export interface ToolLoopScript {
   /** The scope every tail item asks for. */
   tailScope: 'auto' | 'turn' | 'request';
   existingMarkers: 'replace' | 'keep';
+  /** The system prompt carries a clock and a memory recall that change every turn, and Cachet runs with `volatile: 'auto'`. */
+  volatileSystem: boolean;
+}
+
+const BASE_SYSTEM = 'You are a careful coding agent.';
+
+/** The script's system prompt at a turn (0-based): with a per-turn clock and recall when `volatileSystem`. */
+export function scriptedSystem(script: ToolLoopScript, turnIndex: number): string {
+  if (!script.volatileSystem) return BASE_SYSTEM;
+  return `${BASE_SYSTEM}\n\n${scriptedVolatileTexts(script)[turnIndex * 2]}\n\n${scriptedVolatileTexts(script)[turnIndex * 2 + 1]}`;
+}
+
+/** Every per-turn system paragraph of the script (clock, recall; turn by turn): what `volatile: 'auto'` moves. */
+export function scriptedVolatileTexts(script: ToolLoopScript): string[] {
+  if (!script.volatileSystem) return [];
+  return script.turns.flatMap((_turn, index) => [
+    `Current time: 2026-11-23T09:0${index}:00Z`,
+    `Relevant memories:\n- note ${index}`,
+  ]);
 }
 
 /** One 1×1 PNG, base64. */
@@ -69,6 +88,7 @@ export const toolLoopScript: fc.Arbitrary<ToolLoopScript> = fc.record({
   tail: fc.array(fc.oneof(sentence, fc.constant('')), { minLength: 0, maxLength: 2 }),
   tailScope: fc.constantFrom('auto' as const, 'turn' as const, 'request' as const),
   existingMarkers: fc.constantFrom('replace' as const, 'keep' as const),
+  volatileSystem: fc.boolean(),
 });
 
 /** The script's tail as a drop-in's tail function returns it. */
@@ -147,6 +167,7 @@ export function toolLoopViolation(
   cachetBody: Record<string, unknown>,
   ownBody: Record<string, unknown>,
   tail: string[],
+  volatileTexts: readonly string[] = [],
 ): string | null {
   const refused = validateAnthropicBody(cachetBody);
   if (refused) return `refused: ${refused}`;
@@ -158,13 +179,14 @@ export function toolLoopViolation(
     if (firstOther !== -1 && lastResult > firstOther) return `messages.${index}: a tool_result after other content`;
   }
   // Tail texts end user messages: request texts the last one, turn texts the message that opened their turn.
-  const texts = new Set(tail.filter((text) => text !== ''));
+  const texts = new Set([...tail, ...volatileTexts].filter((text) => text !== ''));
   const own = (unmarked(ownBody.messages) as WireMessage[]).map((message) => withoutTrailingTail(message, texts));
   const sent = (unmarked(messages) as WireMessage[]).map((message) => withoutTrailingTail(message, texts));
   if (sent.length !== own.length) return `${sent.length} messages where the library sent ${own.length}`;
   const normalised = (list: WireMessage[]) => JSON.stringify(list.map(blocksOf));
   if (normalised(sent) !== normalised(own)) return 'messages differ from the library’s own beyond markers and the tail';
-  if (JSON.stringify(systemBlocks(cachetBody.system)) !== JSON.stringify(systemBlocks(ownBody.system))) return 'system differs';
+  const ownSystem = withoutParagraphs(systemBlocks(ownBody.system), new Set(volatileTexts));
+  if (JSON.stringify(systemBlocks(cachetBody.system)) !== JSON.stringify(ownSystem)) return 'system differs';
   return null;
 }
 
@@ -185,6 +207,19 @@ function systemBlocks(system: unknown): unknown {
   return unmarked(typeof system === 'string' ? [{ type: 'text', text: system }] : (system ?? []));
 }
 
+/** System text blocks without the given paragraphs (what `volatile: 'auto'` moves); blocks left empty dropped. */
+function withoutParagraphs(blocks: unknown, moved: ReadonlySet<string>): unknown {
+  if (moved.size === 0 || !Array.isArray(blocks)) return blocks;
+  return blocks.flatMap((block: Block) => {
+    if (block.type !== 'text') return [block];
+    const text = String(block.text)
+      .split('\n\n')
+      .filter((paragraph) => !moved.has(paragraph))
+      .join('\n\n');
+    return text === '' ? [] : [{ ...block, text }];
+  });
+}
+
 function unmarked(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value ?? null), (key, entry) => (key === 'cache_control' ? undefined : entry));
 }
@@ -198,13 +233,20 @@ export interface ToolLoopCoverage {
   tailAfterResults: number;
   /** Bodies where an earlier turn's opening message kept a turn-scoped tail text. */
   turnTail: number;
+  /** Bodies where a system paragraph moved by `volatile: 'auto'` sat in a user message. */
+  volatileMoved: number;
 }
 
 export function emptyCoverage(): ToolLoopCoverage {
-  return { bodies: 0, thinking: 0, images: 0, parallelResults: 0, tailAfterResults: 0, turnTail: 0 };
+  return { bodies: 0, thinking: 0, images: 0, parallelResults: 0, tailAfterResults: 0, turnTail: 0, volatileMoved: 0 };
 }
 
-export function addCoverage(coverage: ToolLoopCoverage, body: Record<string, unknown>, tail: string[]): void {
+export function addCoverage(
+  coverage: ToolLoopCoverage,
+  body: Record<string, unknown>,
+  tail: string[],
+  volatileTexts: readonly string[] = [],
+): void {
   const messages = (body.messages as WireMessage[]).map(blocksOf);
   const all = messages.flatMap((message) => message.content);
   coverage.bodies++;
@@ -218,4 +260,6 @@ export function addCoverage(coverage: ToolLoopCoverage, body: Record<string, unk
     coverage.tailAfterResults++;
   const earlier = messages.slice(0, -1).filter((message) => message.role === 'user');
   if (texts.length > 0 && earlier.some((message) => texts.includes(String(message.content.at(-1)?.text)))) coverage.turnTail++;
+  const userTexts = all.flatMap((block) => (block.type === 'text' ? [String(block.text)] : []));
+  if (volatileTexts.some((text) => userTexts.includes(text))) coverage.volatileMoved++;
 }

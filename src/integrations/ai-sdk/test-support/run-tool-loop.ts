@@ -3,6 +3,7 @@ import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLan
 import { recordingFetch } from '../../test-support/recording-fetch.js';
 import {
   scriptedContents,
+  scriptedSystem,
   scriptedTail,
   TINY_PNG,
   TOOL_LOOP_TOOL,
@@ -22,7 +23,11 @@ export async function runOnAiSdk(script: ToolLoopScript, withCachet: boolean): P
   const model = withCachet
     ? wrapLanguageModel({
         model: base,
-        middleware: cachetMiddleware({ existingMarkers: script.existingMarkers, tail: () => scriptedTail(script) }),
+        middleware: cachetMiddleware({
+          existingMarkers: script.existingMarkers,
+          tail: () => scriptedTail(script),
+          ...(script.volatileSystem ? { volatile: 'auto' as const } : {}),
+        }),
       })
     : base;
   const tools = {
@@ -33,7 +38,7 @@ export async function runOnAiSdk(script: ToolLoopScript, withCachet: boolean): P
     }),
   };
   const messages: ModelMessage[] = [];
-  for (const turn of script.turns) {
+  for (const [turnIndex, turn] of script.turns.entries()) {
     messages.push(
       turn.image
         ? {
@@ -49,7 +54,7 @@ export async function runOnAiSdk(script: ToolLoopScript, withCachet: boolean): P
       model,
       tools,
       messages,
-      system: 'You are a careful coding agent.',
+      system: scriptedSystem(script, turnIndex),
       stopWhen: stepCountIs(10),
     });
     messages.push(...result.response.messages);

@@ -1,10 +1,11 @@
 import { ChatAnthropic } from '@langchain/anthropic';
 import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
-import { createAgent, tool } from 'langchain';
+import { createAgent, dynamicSystemPromptMiddleware, tool } from 'langchain';
 import { z } from 'zod';
 import { recordingFetch } from '../../test-support/recording-fetch.js';
 import {
   scriptedContents,
+  scriptedSystem,
   scriptedTail,
   TINY_PNG,
   TOOL_LOOP_TOOL,
@@ -30,16 +31,26 @@ export async function runOnLangChain(script: ToolLoopScript, withCachet: boolean
     description: TOOL_LOOP_TOOL.description,
     schema: z.object({ query: z.string() }),
   });
+  let turnIndex = 0;
   const agent = createAgent({
     model,
     tools: [lookup],
-    systemPrompt: 'You are a careful coding agent.',
-    middleware: withCachet
-      ? [cachetMiddleware({ existingMarkers: script.existingMarkers, tail: () => scriptedTail(script) })]
-      : [],
+    middleware: [
+      dynamicSystemPromptMiddleware(() => scriptedSystem(script, turnIndex)),
+      ...(withCachet
+        ? [
+            cachetMiddleware({
+              existingMarkers: script.existingMarkers,
+              tail: () => scriptedTail(script),
+              ...(script.volatileSystem ? { volatile: 'auto' as const } : {}),
+            }),
+          ]
+        : []),
+    ],
   });
   let messages: BaseMessage[] = [];
-  for (const turn of script.turns) {
+  for (const [index, turn] of script.turns.entries()) {
+    turnIndex = index;
     const human = turn.image
       ? new HumanMessage({
           content: [

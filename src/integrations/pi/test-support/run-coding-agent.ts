@@ -10,8 +10,12 @@ import {
 } from '../../test-support/coding-agent-script.js';
 import { type CachetPiOptions, cachetPiHooks } from '../cachet-pi-hooks.js';
 
-/** `pi`: pi-ai's own caching, clock + memory in the system prompt; `cachet-tail`: Cachet's hooks with the tail. */
-export type PiRunMode = 'pi' | 'cachet-tail';
+/**
+ * `pi`: pi-ai's own caching, clock + memory in the system prompt; `cachet`: Cachet's hooks on the
+ * same dynamic system prompt (with `volatile: 'auto'` when passed); `cachet-tail`: Cachet's hooks
+ * with a static system prompt and the tail.
+ */
+export type PiRunMode = 'pi' | 'cachet' | 'cachet-tail';
 
 export function localPiModel(origin: string): Model<'anthropic-messages'> {
   return {
@@ -39,7 +43,7 @@ export async function runCodingAgentOnPi(
   const hooks = cachetPiHooks({
     conversationId: 'pi-run',
     ...hookOptions,
-    tail: (context) => codingAgentTail(context, tailScope),
+    ...(mode === 'cachet-tail' ? { tail: (context) => codingAgentTail(context, tailScope) } : {}),
   });
   const tools: Tool[] = CODING_AGENT_TOOLS.map((definition) => ({
     name: definition.name,
@@ -49,17 +53,17 @@ export async function runCodingAgentOnPi(
   const context: Context = { messages: [], tools };
   const replies: AssistantMessage[] = [];
   for (const [index, script] of CODING_AGENT_TURNS.entries()) {
-    context.systemPrompt = mode === 'pi' ? dynamicSystemPrompt(index) : CODING_AGENT_PERSONA;
+    context.systemPrompt = mode === 'cachet-tail' ? CODING_AGENT_PERSONA : dynamicSystemPrompt(index);
     context.messages.push({ role: 'user', content: script.user, timestamp: 0 });
     for (let step = 0; step < 6; step++) {
       const reply = await complete(model, context, {
         apiKey: 'no-key-needed',
         maxRetries: 0,
-        ...(mode === 'cachet-tail' ? { onPayload: hooks.onPayload } : {}),
+        ...(mode === 'pi' ? {} : { onPayload: hooks.onPayload }),
       });
       if (reply.stopReason === 'error') throw new Error(reply.errorMessage ?? 'pi-ai error');
       replies.push(reply);
-      if (mode === 'cachet-tail') hooks.recordUsage(reply);
+      if (mode !== 'pi') hooks.recordUsage(reply);
       context.messages.push(reply);
       const calls = reply.content.filter((block) => block.type === 'toolCall');
       if (calls.length === 0) break;

@@ -3,6 +3,7 @@ import type { ScriptedServer } from '../../test-support/scripted-server.js';
 import { startScriptedServer } from '../../test-support/scripted-server.js';
 import {
   scriptedContents,
+  scriptedSystem,
   scriptedTail,
   TINY_PNG,
   TOOL_LOOP_TOOL,
@@ -51,15 +52,17 @@ export async function runOnPi(
     conversationId: 'tool-loop',
     existingMarkers: script.existingMarkers,
     tail: () => scriptedTail(script),
+    ...(script.volatileSystem ? { volatile: 'auto' as const } : {}),
   });
   const context: Context = {
-    systemPrompt: 'You are a careful coding agent.',
+    systemPrompt: scriptedSystem(script, 0),
     messages: [],
     tools: [
       { name: TOOL_LOOP_TOOL.name, description: TOOL_LOOP_TOOL.description, parameters: Type.Unsafe(TOOL_LOOP_TOOL.inputSchema) },
     ],
   };
-  for (const turn of script.turns) {
+  for (const [turnIndex, turn] of script.turns.entries()) {
+    context.systemPrompt = scriptedSystem(script, turnIndex);
     context.messages.push({
       role: 'user',
       content: turn.image

@@ -1,0 +1,55 @@
+import { ValidationError } from '../../model/errors.js';
+import { partPath } from '../shared/plan-prompt-breakpoints.js';
+import type { MiddlewareCallParams, PromptMessage, PromptPart } from '../shared/prompt-view.js';
+
+/** The AI SDK prompt edits the middleware makes besides markers: options read, tail appended. */
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function providerOf(provider: string): 'anthropic' | 'openai' | 'other' {
+  if (provider.startsWith('anthropic')) return 'anthropic';
+  if (provider.startsWith('openai')) return 'openai';
+  return 'other';
+}
+
+export function stringOption(value: unknown, path: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '')
+    throw new ValidationError(path, 'a non-empty string', `got ${JSON.stringify(value)}`);
+  return value;
+}
+
+export function withoutCachetOptions(params: MiddlewareCallParams): MiddlewareCallParams {
+  if (!params.providerOptions?.cachet) return params;
+  const { cachet: _cachet, ...providerOptions } = params.providerOptions;
+  return { ...params, providerOptions };
+}
+
+/** Appends the turn tail after the persisted history and returns the paths of the parts it added. */
+export function appendTail(
+  params: MiddlewareCallParams,
+  texts: readonly string[],
+  provider: 'anthropic' | 'openai' | 'other',
+): { params: MiddlewareCallParams; tailParts: Set<string> } {
+  const tailParts = new Set<string>();
+  if (texts.length === 0) return { params, tailParts };
+  const parts: PromptPart[] = texts.map((text) => ({ type: 'text', text }));
+  const prompt = [...params.prompt];
+  const last = prompt.at(-1);
+  if (last?.role === 'user' && typeof last.content !== 'string') {
+    prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
+  } else if (provider === 'openai') {
+    prompt.push({ role: 'system', content: texts.join('\n\n') } satisfies PromptMessage);
+  } else {
+    prompt.push({ role: 'user', content: parts });
+    for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, index));
+  }
+  return { params: { ...params, prompt }, tailParts };
+}
