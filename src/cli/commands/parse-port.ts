@@ -24,3 +24,12 @@ export function parseCount(value: string): number {
   }
   return number;
 }
+
+/** A budget in USD: a finite number ≥ 0 (`--keep-warm=0.50`). */
+export function parseBudgetUsd(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0) {
+    throw new InvalidArgumentError(`expected a budget in USD ≥ 0, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}

@@ -81,3 +81,17 @@ describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence',
     expect(io.err[0]).toMatch(/bad\.jsonl:2: at:/);
   });
 });
+
+describe('cachet proxy --keep-warm', () => {
+  it('takes a budget in USD ≥ 0 and refuses an upstream without pre-warming before anything starts', async () => {
+    const { parseBudgetUsd } = await import('./parse-port.js');
+    expect(parseBudgetUsd('0.5')).toBe(0.5);
+    expect(() => parseBudgetUsd('-1')).toThrow(/budget in USD ≥ 0/);
+    expect(() => parseBudgetUsd('lots')).toThrow(/budget in USD ≥ 0/);
+    const db = join(directory, 'never-opened.db');
+    await expect(
+      runProxy({ upstream: 'openai', port: 0, host: '127.0.0.1', keepWarm: 0.5, db, timeout: 1_000, maxBody: 1_000 }),
+    ).rejects.toThrow(/openai upstream has no pre-warming request/);
+    expect(() => readFileSync(db)).toThrow();
+  });
+});

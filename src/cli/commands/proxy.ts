@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
 import { checkListenHost } from '../../gateway/listen-policy.js';
+import { checkKeepWarmUpstream, type ProxyKeepWarmOptions } from '../../gateway/proxy/keep-warm-stage.js';
 import type { PlanOptions } from '../../gateway/proxy/plan-cache-fields.js';
 import { printableUpstream, resolveUpstream } from '../../gateway/proxy/wire-route.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
@@ -10,7 +11,7 @@ import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 import { MODELS_FILE_OPTION, oneOf } from '../cli-options.js';
 import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 import { stopOnSignal } from './emulate.js';
-import { parsePort, parsePositiveInteger } from './parse-port.js';
+import { parseBudgetUsd, parsePort, parsePositiveInteger } from './parse-port.js';
 
 export interface ProxyCommandOptions {
   upstream: string;
@@ -28,6 +29,8 @@ export interface ProxyCommandOptions {
   maxBody: number;
   /** `--allow-remote`: required for a non-loopback `--host`. */
   allowRemote?: boolean;
+  /** `--keep-warm[=budget]`: true (the default budget) or the global budget in USD. */
+  keepWarm?: boolean | number;
 }
 
 /**
@@ -68,6 +71,11 @@ export function registerProxyCommand(program: Command): Command {
     .option('--no-diagnostics', 'under --plan, do not ask Anthropic for diagnostics.cache_miss_reason')
     .option('--no-plan-savings', "under --plan, do not model the client's own bodies for the dashboard's plan savings")
     .option(
+      '--keep-warm [usd]',
+      "pre-warm idle Anthropic conversations with the client's own credentials while it pays, within a USD budget [1]",
+      parseBudgetUsd,
+    )
+    .option(
       '--db <path|url>',
       'trace store: SQLite file or postgres:// URL (env CACHET_DB)',
       process.env.CACHET_DB ?? DEFAULT_TRACE_DB,
@@ -88,6 +96,13 @@ export async function runProxy(
   const { startProxy } = await loadWithPeers(() => import('../../gateway/proxy/start-proxy.js'), HTTP_PEERS, 'cachet proxy');
   // Refused before the store is opened: a refused start leaves nothing behind.
   checkListenHost('cachet proxy', options.host, options.allowRemote ?? false);
+  const keepWarm: ProxyKeepWarmOptions | null =
+    options.keepWarm === undefined || options.keepWarm === false
+      ? null
+      : options.keepWarm === true
+        ? {}
+        : { budgetUsd: options.keepWarm };
+  if (keepWarm) checkKeepWarmUpstream(options.upstream, keepWarm);
   const store = await openTraceStore(options.db);
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, {
@@ -116,6 +131,7 @@ export async function runProxy(
     timeoutMs: options.timeout,
     maxBodyBytes: options.maxBody,
     ...(plan ? { plan } : {}),
+    ...(keepWarm ? { keepWarm } : {}),
     ...(captureFile ? { capture: (record) => captureFile.write(`${JSON.stringify(record)}\n`) } : {}),
     onWarning: (message) => output.err(message),
     onRecordError: (error) => output.err(`cachet proxy: an exchange could not be recorded: ${(error as Error).message}`),
@@ -127,7 +143,18 @@ export async function runProxy(
   output.out(
     `  traces: ${store.location} (see them with \`cachet serve --db ${store.location}\`)${options.capture ? `; capture: ${options.capture}` : ''}`,
   );
+  if (keepWarm) {
+    output.out(
+      `  keep-warm: on, budget $${(keepWarm.budgetUsd ?? 1).toFixed(2)} (pings appear as cache.keepalive in the traces)`,
+    );
+  }
   return stopOnSignal(async () => {
+    const warm = proxy.stats().keepWarm;
+    if (warm) {
+      output.out(
+        `cachet proxy: keep-warm sent ${warm.pingsSent} ping${warm.pingsSent === 1 ? '' : 's'} ($${warm.spentUsd.toFixed(4)}), saved $${warm.savedUsd.toFixed(4)} of re-writes; ${warm.pingsFailed} failed, ${warm.stoppedByBudget} stopped by the budget`,
+      );
+    }
     await proxy.close();
     await recorder.stop();
     await store.close();

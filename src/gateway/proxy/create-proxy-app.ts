@@ -15,6 +15,7 @@ import { type Conversation, createConversationTracker } from './conversation-tra
 import { forwardRequest } from './forward-request.js';
 import { createPlanModels } from './judge-exchange.js';
 import { createJudgeQueue } from './judge-queue.js';
+import { checkKeepWarmUpstream, createKeepWarmStage, type KeepWarmStats, type ProxyKeepWarmOptions } from './keep-warm-stage.js';
 import { replyAndObserve } from './observe-reply.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
@@ -79,6 +80,12 @@ export interface ProxyOptions {
    * still recorded, unjudged, with a `warning.raised` once per burst. Traffic is never held.
    */
   judgeQueue?: number;
+  /**
+   * `--keep-warm[=budget]` [off]: pre-warm requests, sent with the client's own credentials (held
+   * in memory only), for Anthropic conversations while `planKeepWarm` says they pay, within a
+   * global and a per-conversation budget. Each one is published as `cache.keepalive`.
+   */
+  keepWarm?: ProxyKeepWarmOptions;
 }
 
 export interface ProxyApp {
@@ -91,6 +98,8 @@ export interface ProxyApp {
   judgingDropped(): number;
   /** What the proxy holds and what it let go to stay within its budgets. */
   stats(): ProxyStats;
+  /** Cancel every scheduled keep-warm ping and forget the credentials held for them. */
+  stopKeepWarm(): void;
 }
 
 export interface ProxyStats {
@@ -101,6 +110,8 @@ export interface ProxyStats {
   planModelBytes: number;
   evictions: { conversations: number; planModels: number };
   judgingDropped: number;
+  /** Pings sent, failed, what they cost and what they saved (only under `keepWarm`). */
+  keepWarm?: KeepWarmStats;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -156,6 +167,16 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
     planSavings: plan !== null && plan.savings !== false,
     pending: () => judgeQueue.pending,
   });
+  if (options.keepWarm) checkKeepWarmUpstream(options.upstream, options.keepWarm);
+  const keepWarm = options.keepWarm
+    ? createKeepWarmStage({
+        options: options.keepWarm,
+        fetchUpstream,
+        upstreamUrl: (path) => upstreamUrl(base, path),
+        now,
+        bus: options.bus,
+      })
+    : null;
   const { Hono: HonoApp } = honoCore('the proxy (createProxyApp)');
   const app = new HonoApp();
 
@@ -240,6 +261,15 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
           firstDropped,
           client: clientProduct(request.headers.get('user-agent')),
         });
+        keepWarm?.observe({
+          sessionId: conversation.id,
+          route,
+          path: url.pathname + url.search,
+          headers: request.headers,
+          body: sentBody ?? clientBody,
+          usage: summary.usage!,
+          at,
+        });
       });
     };
     return replyAndObserve({
@@ -274,7 +304,9 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         await Promise.allSettled([...inFlight]);
         await judgeQueue.idle();
       }
+      await keepWarm?.settled();
     },
+    stopKeepWarm: () => keepWarm?.stop(),
     conversations: () => tracker.size,
     judgingDropped: () => judgeQueue.dropped,
     stats: () => ({
@@ -283,6 +315,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       planModelBytes: planModels.bytes,
       evictions: { conversations: tracker.evictions, planModels: planModels.evictions },
       judgingDropped: judgeQueue.dropped,
+      ...(keepWarm ? { keepWarm: keepWarm.stats() } : {}),
     }),
   };
 }

@@ -50,6 +50,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         judgingDropped: proxy.judgingDropped,
         stats: proxy.stats,
         close: async () => {
+          proxy.stopKeepWarm();
           await new Promise<void>((done) => {
             server.close(() => done());
             (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

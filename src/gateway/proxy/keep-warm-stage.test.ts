@@ -1,0 +1,162 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CachetEvent } from '../../events/catalog.js';
+import { ValidationError } from '../../model/errors.js';
+import { KeepWarmUnsupportedError } from '../../runtime/keep-warm.js';
+import { type Harness, startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
+import { anthropicTurn } from '../test-support/sessions.js';
+import { createProxyApp } from './create-proxy-app.js';
+import { type ProxyKeepWarmOptions, pingBody } from './keep-warm-stage.js';
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-11-27T10:00:00Z');
+
+/** One clock for the client, the proxy, its timers and the emulator: time moves only when the test says. */
+function fakeClock() {
+  let now = T0;
+  let pending: Array<{ at: number; callback: () => void; id: number }> = [];
+  let ids = 0;
+  return {
+    now: () => now,
+    timers: {
+      set: (callback: () => void, ms: number) => {
+        ids += 1;
+        pending.push({ at: now + ms, callback, id: ids });
+        return ids;
+      },
+      clear: (handle: unknown) => {
+        pending = pending.filter((entry) => entry.id !== handle);
+      },
+    },
+    /** Move time to `at`, firing every timer due on the way, in order, each ping finished (`settle`) before time moves on. */
+    async advanceTo(at: number, settle: () => Promise<void>) {
+      for (;;) {
+        const due = pending.filter((entry) => entry.at <= at).sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        pending = pending.filter((entry) => entry !== due);
+        now = due.at;
+        due.callback();
+        await settle();
+      }
+      now = at;
+    },
+    get scheduled() {
+      return pending.length;
+    },
+  };
+}
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+async function start(keepWarm: Omit<ProxyKeepWarmOptions, 'timers'>, fetchWrapper?: (real: typeof fetch) => typeof fetch) {
+  const clock = fakeClock();
+  harness = await startHarness({
+    now: clock.now,
+    proxy: {
+      keepWarm: { ...keepWarm, timers: clock.timers },
+      ...(fetchWrapper ? { fetch: fetchWrapper(globalThis.fetch) } : {}),
+    },
+  });
+  const h = harness;
+  /** The scripted client: turn `count` of conversation `a`, sent at `at`. */
+  const send = async (count: number, at: number) => {
+    await clock.advanceTo(at, () => h.proxy.settled());
+    const response = await fetch(`${h.proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(anthropicTurn(count)),
+    });
+    const reply = (await response.json()) as { usage: { cache_read_input_tokens: number; cache_creation_input_tokens: number } };
+    await h.flush();
+    return reply.usage;
+  };
+  return { clock, send, harness: h };
+}
+
+/** Gaps of 6–8 minutes: each outlives a 5-minute entry, so a ping before expiry pays. */
+const RHYTHM = [0, 6, 13, 20, 28].map((minutes) => T0 + minutes * MINUTE);
+
+describe('cachet proxy --keep-warm against cachet emulate (fake clock)', () => {
+  it('pings an idle conversation while it pays; the client comes back to a read; each ping is in the trace store', async () => {
+    const { clock, send, harness: h } = await start({ budgetUsd: 1 });
+    let count = 0;
+    for (const at of RHYTHM) await send(++count, at);
+    // Learned gaps of 6–8 minutes: the proxy has scheduled a ping before the entry expires.
+    expect(clock.scheduled).toBeGreaterThan(0);
+    const returnAt = RHYTHM.at(-1)! + 7 * MINUTE;
+    const usage = await send(++count, returnAt);
+    const stats = h.proxy.stats().keepWarm!;
+    expect(stats.pingsSent).toBeGreaterThanOrEqual(1);
+    expect(stats.pingsFailed).toBe(0);
+    expect(stats.spentUsd).toBeGreaterThan(0);
+    // Without the ping the 7-minute gap would have re-written the prefix; with it the client read it.
+    expect(usage.cache_read_input_tokens).toBeGreaterThan(2_000);
+    expect(stats.savedUsd).toBeGreaterThan(stats.spentUsd);
+    const pings = (await h.store.events({ types: ['cache.keepalive'] })) as CachetEvent<'cache.keepalive'>[];
+    expect(pings.length).toBe(stats.pingsSent);
+    expect(pings[0]?.payload).toMatchObject({ provider: 'anthropic', sent: true, error: null });
+    expect(pings[0]?.payload.costUsd).toBeGreaterThan(0);
+    // Pings are not client requests: the conversation's recorded requests are the client's own.
+    const [session] = await h.store.sessions();
+    expect(session?.requests).toBe(count);
+  });
+
+  it('sends nothing past the budget, and says so', async () => {
+    const { send, harness: h } = await start({ budgetUsd: 0.000_001 });
+    let count = 0;
+    for (const at of RHYTHM) await send(++count, at);
+    await send(++count, RHYTHM.at(-1)! + 7 * MINUTE);
+    const stats = h.proxy.stats().keepWarm!;
+    expect(stats.pingsSent).toBe(0);
+    expect(stats.stoppedByBudget).toBeGreaterThanOrEqual(1);
+    const warnings = (await h.store.events({ types: ['warning.raised'] })) as CachetEvent<'warning.raised'>[];
+    expect(warnings.some((event) => /keep-warm stopped: .* budget/.test(event.payload.message))).toBe(true);
+  });
+
+  it('stops when the credentials fail; the conversation goes on unaffected', async () => {
+    const refusePings =
+      (real: typeof fetch): typeof fetch =>
+      async (input, init) => {
+        if (typeof init?.body === 'string' && init.body.includes('"max_tokens":0')) {
+          return new Response(JSON.stringify({ type: 'error', error: { type: 'authentication_error' } }), { status: 401 });
+        }
+        return real(input, init);
+      };
+    const { clock, send, harness: h } = await start({ budgetUsd: 1 }, refusePings);
+    let count = 0;
+    for (const at of RHYTHM) await send(++count, at);
+    await clock.advanceTo(RHYTHM.at(-1)! + 5 * MINUTE, () => h.proxy.settled());
+    await h.flush();
+    const stats = h.proxy.stats().keepWarm!;
+    expect(stats.pingsFailed).toBe(1);
+    expect(clock.scheduled).toBe(0);
+    const usage = await send(++count, RHYTHM.at(-1)! + 7 * MINUTE);
+    expect(usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    const [failed] = (await h.store.events({ types: ['cache.keepalive'] })) as CachetEvent<'cache.keepalive'>[];
+    expect(failed?.payload).toMatchObject({ sent: false, error: 'upstream answered 401' });
+  });
+});
+
+describe('keep-warm: typed errors and the ping body', () => {
+  it('refuses a negative budget and an upstream without pre-warming', () => {
+    expect(() => createProxyApp({ upstream: 'anthropic', keepWarm: { budgetUsd: -1 } })).toThrow(ValidationError);
+    expect(() => createProxyApp({ upstream: 'anthropic', keepWarm: { budgetUsd: -1 } })).toThrow(/keepWarm.budgetUsd/);
+    expect(() => createProxyApp({ upstream: 'openai', keepWarm: {} })).toThrow(KeepWarmUnsupportedError);
+  });
+
+  it('builds the ping from the client body: same prefix, max_tokens 0, no stream, text after the last breakpoint', () => {
+    const body = { ...anthropicTurn(2), stream: true } as unknown as Record<string, unknown>;
+    const ping = pingBody('anthropic', body)!;
+    expect(ping.max_tokens).toBe(0);
+    expect(ping.stream).toBeUndefined();
+    expect(JSON.stringify(ping.system)).toBe(JSON.stringify(body.system));
+    const sent = JSON.stringify((body.messages as unknown[]).at(-1));
+    const pinged = JSON.stringify((ping.messages as unknown[]).at(-1));
+    expect(pinged.startsWith(sent.slice(0, -2))).toBe(true);
+    expect(pingBody('anthropic', { ...body, thinking: { type: 'enabled', budget_tokens: 1024 } })).toBeNull();
+    expect(pingBody('openai-chat', body)).toBeNull();
+  });
+});
