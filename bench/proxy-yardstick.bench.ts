@@ -7,62 +7,23 @@
  * so only ratios measured here mean anything. Then: the latency a small client sees while another
  * sends 60 KB whitespace-free Chat requests through `--plan` (target: within 2× of idle).
  */
-import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { EventBus } from '../src/events/event-bus.js';
 import { startProxy } from '../src/gateway/proxy/start-proxy.js';
 import { recordEvents } from '../src/trace/record-events.js';
 import { openSqliteTraceStore } from '../src/trace/sqlite-trace-store.js';
+import { postJson, startStubUpstream, startYardstickProxy } from './support/proxy-bench-kit.js';
 
 const SIZES_KB = [5, 50, 500];
 const CONCURRENCIES = [1, 32];
 const REQUESTS: Record<number, number> = { 5: 600, 50: 300, 500: 64 };
 const CONVERSATIONS = 32;
 
-const reply = JSON.stringify({
-  id: 'msg_bench',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-5',
-  content: [{ type: 'text', text: 'ok' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 20, cache_read_input_tokens: 12_000, cache_creation_input_tokens: 0, output_tokens: 2 },
-});
-const upstream = createServer((incoming, outgoing) => {
-  incoming.resume();
-  incoming.on('end', () => {
-    outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
-    outgoing.end(reply);
-  });
-});
-const listen = async (server: ReturnType<typeof createServer>) => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-};
-const upstreamPort = await listen(upstream);
-
-// The yardstick: the least a Node proxy can do (no parsing, no recording).
-const yardstickAgent = new Agent({ keepAlive: true, maxSockets: 64 });
-const yardstick = createServer((incoming, outgoing) => {
-  const forward = httpRequest(
-    {
-      host: '127.0.0.1',
-      port: upstreamPort,
-      path: incoming.url,
-      method: incoming.method,
-      headers: incoming.headers,
-      agent: yardstickAgent,
-    },
-    (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers as IncomingHttpHeaders);
-      answer.pipe(outgoing);
-    },
-  );
-  incoming.pipe(forward);
-});
-const yardstickPort = await listen(yardstick);
+const upstream = await startStubUpstream();
+const upstreamPort = upstream.port;
+const yardstick = await startYardstickProxy(upstreamPort);
+const yardstickPort = yardstick.port;
 
 const store = openSqliteTraceStore(':memory:');
 const bus = new EventBus();
@@ -89,29 +50,7 @@ function body(conversation: number, kilobytes: number): string {
 }
 
 const clientAgent = new Agent({ keepAlive: true, maxSockets: 64 });
-function call(port: number, payload: string, path = '/v1/messages'): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        agent: clientAgent,
-        headers: { 'content-type': 'application/json', 'x-api-key': 'sk-bench', 'content-length': Buffer.byteLength(payload) },
-      },
-      (incoming) => {
-        incoming.resume();
-        incoming.on('end', () =>
-          incoming.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${incoming.statusCode}`)),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(payload);
-  });
-}
+const call = (port: number, payload: string, path = '/v1/messages') => postJson(clientAgent, port, payload, path);
 
 async function run(port: number, bodies: string[], requests: number, concurrency: number) {
   const latencies: number[] = [];
@@ -201,6 +140,5 @@ await planned.close();
 await recorder.stop();
 await store.close();
 clientAgent.destroy();
-yardstickAgent.destroy();
-await new Promise((resolve) => yardstick.close(resolve));
-await new Promise((resolve) => upstream.close(resolve));
+await yardstick.close();
+await upstream.close();

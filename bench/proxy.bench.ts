@@ -7,13 +7,12 @@
  * proxy's CPU per request is the proxied run's CPU per request minus the direct run's (client
  * and upstream are the same in both), and its inverse is requests per second on one core.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { EventBus } from '../src/events/event-bus.js';
 import { startProxy } from '../src/gateway/proxy/start-proxy.js';
 import { recordEvents } from '../src/trace/record-events.js';
 import { openSqliteTraceStore } from '../src/trace/sqlite-trace-store.js';
+import { startStubUpstream } from './support/proxy-bench-kit.js';
 
 const BODY_BYTES = 50 * 1024;
 const LATENCY_PAIRS = 1500;
@@ -21,26 +20,8 @@ const THROUGHPUT_MS = 6000;
 const CONCURRENCY = 16;
 const CONVERSATIONS = 20;
 
-const reply = JSON.stringify({
-  id: 'msg_bench',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-5',
-  content: [{ type: 'text', text: 'ok' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 20, cache_read_input_tokens: 12_000, cache_creation_input_tokens: 0, output_tokens: 2 },
-});
-
-const upstream = createServer((request, response) => {
-  request.resume();
-  request.on('end', () => {
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
-    response.end(reply);
-  });
-});
-await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+const upstream = await startStubUpstream();
+const upstreamUrl = upstream.url;
 
 /** A 50 KB body of conversation `conversation` at turn `turn`: history grows, the start stays. */
 function body(conversation: number, turn: number): string {
@@ -187,4 +168,4 @@ for (const savings of [true, false]) {
 await proxy.close();
 await recorder.stop();
 await store.close();
-upstream.close();
+await upstream.close();
