@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
-import { type SimulationResult, simulateWorkload } from '../../simulate/simulate-workload.js';
-import { simulationBaseline } from '../../simulate/simulation-baseline.js';
 import {
   mergeRequirements,
   type SimulationRequirements,
@@ -16,6 +14,7 @@ import { loadWorkload } from '../../workloads/load-workload.js';
 import type { Workload } from '../../workloads/workload.js';
 import { type CliOutput, MODELS_FILE_OPTION, processOutput } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
+import { demoThreads, type RunningTask, runDemoPool } from '../demo-pool.js';
 import { DEMO_LEGEND, demoTable, demoVerdict } from '../demo-report.js';
 import { estimatedCountsNote, missingToRun } from '../requirement-notes.js';
 import { serveHint } from '../serve-hint.js';
@@ -73,35 +72,42 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
-  const total = workloads.length * STRATEGY_NAMES.length;
-  let run = 0;
+  const run = `demo-${runId}`;
   output.out(DEMO_LEGEND);
   try {
-    for (const workload of workloads) {
-      const results: SimulationResult[] = [];
-      // The ideal and the oracle are the same for every strategy: measured once per workload.
-      const baseline = simulationBaseline(workload, workload.provider, workload.model);
-      for (const strategy of STRATEGY_NAMES) {
-        run++;
-        const label = `[${run}/${total}] ${workload.name} · ${strategy}`;
-        const started = performance.now();
-        results.push(
-          simulateWorkload(workload, {
-            strategy,
-            baseline,
-            bus,
-            sessionId: `demo-${runId}/${workload.name}/${strategy}`,
-            labels: { run: `demo-${runId}` },
-            onProgress: (done, count) => progress(output, `${label} ${done}/${count} requests`, done === count),
-          }),
-        );
-        if (output.errIsTty) output.err(` (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
-        await trace?.recorder.flush();
-      }
-      output.out(
-        `\n${workload.title} — ${workload.provider} ${workload.model}\n${demoTable(results)}\n${demoVerdict(results)}\n`,
-      );
-    }
+    await runDemoPool(
+      {
+        workloads: workloads.map((workload) => workload.name),
+        strategies: STRATEGY_NAMES,
+        run,
+        sessionIdOf: (workload, strategy) => `${run}/${workload}/${strategy}`,
+        events: trace !== null,
+      },
+      demoThreads(workloads.length),
+      {
+        onProgress: (running, finished, total) => {
+          if (output.errIsTty) output.err(`\r\u001b[2K${progressLine(running, finished, total)}`);
+        },
+        onRunDone: (done) => {
+          if (!output.errIsTty) {
+            output.err(
+              `[${done.finishedRuns}/${done.totalRuns}] ${done.workload} · ${done.strategy} ${done.requests}/${done.requests} requests\n`,
+            );
+          }
+        },
+        onWorkload: async (index, results, events) => {
+          // Events reach the trace store as a sequential run would publish them: run by run.
+          for (const runEvents of events)
+            for (const event of runEvents) bus.emit(event.type, event.sessionId, event.at, event.payload);
+          await trace?.recorder.flush();
+          const workload = workloads[index] as Workload;
+          if (output.errIsTty) output.err('\r\u001b[2K');
+          output.out(
+            `\n${workload.title} — ${workload.provider} ${workload.model}\n${demoTable(results)}\n${demoVerdict(results)}\n`,
+          );
+        },
+      },
+    );
   } finally {
     if (trace) {
       await trace.recorder.stop();
@@ -149,7 +155,11 @@ async function openTrace(location: string, bus: EventBus, output: CliOutput) {
   }
 }
 
-function progress(output: CliOutput, text: string, done: boolean): void {
-  if (output.errIsTty) output.err(`\r\u001b[2K${text}`);
-  else if (done) output.err(`${text}\n`);
+/** One line: runs finished, then what each thread is running and how far it is. */
+function progressLine(running: readonly RunningTask[], finished: number, total: number): string {
+  const parts = running.map((task) => `${task.workload} · ${task.what}${task.total > 0 ? ` ${task.done}/${task.total}` : ''}`);
+  const line = `[${finished}/${total} runs] ${parts.join(' | ')}`;
+  // Longer than the terminal, the line would wrap and the next redraw would clear only its end.
+  const width = (process.stderr.columns || 100) - 1;
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
