@@ -24,7 +24,7 @@ export type AnalyticsReader = Pick<
 /** One query, as sent to the worker. */
 export type AnalyticsCall =
   | { method: 'cacheEffectiveness' | 'skills' | 'breakCauses'; filter: TraceFilter }
-  | { method: 'sessions'; options: { limit?: number; offset?: number } }
+  | { method: 'sessions'; options: { limit?: number; offset?: number; sessionId?: string } }
   | { method: 'requests'; sessionId: string }
   | { method: 'overview'; query: OverviewQuery }
   | { method: 'sessionList'; query: SessionListQuery };
@@ -88,7 +88,7 @@ class WorkerAnalyticsReader implements AnalyticsReader {
   breakCauses(filter: TraceFilter = {}) {
     return this.call<BreakCauseCount[]>({ method: 'breakCauses', filter });
   }
-  sessions(options: { limit?: number; offset?: number } = {}) {
+  sessions(options: { limit?: number; offset?: number; sessionId?: string } = {}) {
     return this.call<SessionSummary[]>({ method: 'sessions', options });
   }
   requests(sessionId: string) {

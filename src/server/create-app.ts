@@ -191,8 +191,10 @@ export function createApp(options: AppOptions): Hono {
   app.get('/sessions', async (context) => {
     const query = sessionsQuerySchema.safeParse(context.req.query());
     if (!query.success) return context.json(invalid(query.error), 400);
-    return cachedJson(context, `sessions ${JSON.stringify(query.data)}`, async () => ({
-      sessions: await reader.sessions(query.data),
+    const { session, ...page } = query.data;
+    const options = session === undefined ? page : { ...page, sessionId: session };
+    return cachedJson(context, `sessions ${JSON.stringify(options)}`, async () => ({
+      sessions: await reader.sessions(options),
     }));
   });
 

@@ -18,7 +18,10 @@ export function loadDashboardAssets(): Map<string, StaticAsset> {
   const vendor = (name: string) => readFileSync(require.resolve(`uplot/dist/${name}`), 'utf8');
   return new Map<string, StaticAsset>([
     ['/', { body: own('index.html'), contentType: 'text/html; charset=utf-8' }],
-    ['/dashboard.js', { body: own('dashboard.js'), contentType: 'text/javascript; charset=utf-8' }],
+    ...['dashboard.js', 'overview.js', 'session.js', 'start.js'].map((name): [string, StaticAsset] => [
+      `/${name}`,
+      { body: own(name), contentType: 'text/javascript; charset=utf-8' },
+    ]),
     ['/dashboard.css', { body: own('dashboard.css'), contentType: 'text/css; charset=utf-8' }],
     ['/vendor/uPlot.iife.min.js', { body: vendor('uPlot.iife.min.js'), contentType: 'text/javascript; charset=utf-8' }],
     ['/vendor/uPlot.min.css', { body: vendor('uPlot.min.css'), contentType: 'text/css; charset=utf-8' }],

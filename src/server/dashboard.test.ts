@@ -23,7 +23,7 @@ if (!browser.found && inCi) {
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-const usd = (value: number) => `$${value.toFixed(4)}`;
+const usd = (value: number) => `${value < 0 ? '−' : ''}$${Math.abs(value).toFixed(4)}`;
 const tokens = (value: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(value);
 
 describe.skipIf(!browser.found)('dashboard in Chromium', () => {
@@ -114,22 +114,20 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
-  it('renders the store’s sessions, per-request buckets, cost, hit rate and break markers', async () => {
+  it('renders a session’s per-request buckets, cost, hit rate and break markers, one click from the overview', async () => {
     await page.goto(`${server.url}/#token=${token}`);
-    await page.waitForSelector('body[data-ready="true"]');
-    const sessions = await store.sessions();
-    // Newest session first, selected by default.
-    expect(
-      await page
-        .locator('[data-session-id]')
-        .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-session-id'))),
-    ).toEqual(sessions.map((session) => session.sessionId));
-    expect(await page.getAttribute('body', 'data-session')).toBe('sample-coding-session');
+    await page.waitForSelector('body[data-ready="true"][data-view="overview"]');
+    // The overview lists both sessions, newest first, each named by where it came from.
+    const listed = await page.locator('#session-list tbody tr').evaluateAll((rows) => rows.map((row) => row.dataset.sessionId));
+    expect(listed).toEqual(['sample-coding-session', 'earlier-session']);
+    await page.click('#session-list a[data-session-link="sample-coding-session"]');
+    await page.waitForSelector('body[data-ready="true"][data-session="sample-coding-session"]');
+    expect(await page.getAttribute('body', 'data-view')).toBe('session');
 
     const report = await store.cacheEffectiveness({ sessionId: 'sample-coding-session' });
     const figures = report.sessions[0]!;
     const metric = async (name: string) => {
-      const cell = page.locator(`[data-metric="${name}"]`);
+      const cell = page.locator(`#session [data-metric="${name}"]`);
       return { value: Number(await cell.getAttribute('data-value')), text: await cell.textContent() };
     };
     expect(await metric('requests')).toEqual({ value: figures.requests, text: String(figures.requests) });
@@ -205,12 +203,13 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('switches session on click and shows that session’s figures', async () => {
-    await page.click('[data-session-id="earlier-session"]');
-    await page.waitForSelector('body[data-session="earlier-session"]');
+  it('opens another session from the URL and shows that session’s figures', async () => {
+    await page.goto(`${server.url}/#token=${token}&session=earlier-session`);
+    await page.waitForSelector('body[data-ready="true"][data-session="earlier-session"]');
     const requests = await store.requests('earlier-session');
     expect(await page.locator('#requests tbody tr').count()).toBe(requests.length);
-    expect(await page.textContent('#session-title')).toBe('earlier-session');
+    // The name says where the session came from (the sample run is the library's own loop, unlabelled).
+    expect(await page.textContent('#session-title')).toBe('unknown source · cachet — earlier-session');
     expect(await page.textContent('#agreement')).toBe('1 of 2 diagnosed misses agree (50.0%)');
     expect(await page.locator('#disagreements li').allTextContents()).toEqual([
       'Cachet: history-edited · provider: tools_changed · 1×',
@@ -224,7 +223,7 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     ).json();
     expect(savings).toMatchObject({ requests: 3 });
     const metric = async (name: string) => {
-      const cell = page.locator(`[data-metric="${name}"]`);
+      const cell = page.locator(`#session [data-metric="${name}"]`);
       return { value: Number(await cell.getAttribute('data-value')), text: await cell.textContent() };
     };
     expect(await metric('planClientCostUsd')).toEqual({ value: savings.clientCostUsd, text: '$0.0756' });

@@ -37,6 +37,8 @@ export const sessionsQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).optional(),
     offset: z.coerce.number().int().min(0).optional(),
+    /** One session's summary only. */
+    session: nonEmpty.optional(),
   })
   .strict();
 

@@ -67,7 +67,7 @@ export abstract class SqlTraceStore implements TraceStore {
   events(query?: EventQuery) {
     return queryEvents(this.runner, query);
   }
-  sessions(options?: { limit?: number; offset?: number }) {
+  sessions(options?: { limit?: number; offset?: number; sessionId?: string }) {
     return querySessions(this.runner, options);
   }
   requests(sessionId: string) {

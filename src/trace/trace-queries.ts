@@ -6,6 +6,9 @@ import { addCondition, sessionAndTimeConditions, USAGE_SUM_COLUMNS } from './sql
 import { type SqlRow, type SqlRunner, toNullableString, toNumber } from './sql-runner.js';
 import type { EventQuery, RequestBreak, RequestSummary, SessionSummary } from './trace-store.js';
 
+/** The `session.started` labels a session summary carries beside its provider and strategy. */
+const SESSION_LABELS = ['source', 'client', 'run', 'workload', 'project'] as const;
+
 /** Most events one `events()` call returns (and the default): page with `afterSeq` beyond it. */
 export const MAX_EVENT_LIMIT = 10_000;
 
@@ -44,8 +47,9 @@ export function rowToEvent(row: SqlRow): CachetEvent {
 
 export async function querySessions(
   runner: SqlRunner,
-  options: { limit?: number; offset?: number } = {},
+  options: { limit?: number; offset?: number; sessionId?: string } = {},
 ): Promise<SessionSummary[]> {
+  const only = options.sessionId === undefined ? '' : 'WHERE session_id = ?';
   const rows = await runner.all(
     `SELECT session_id,
        MIN(at) AS first_at,
@@ -57,12 +61,13 @@ export async function querySessions(
        MIN(CASE WHEN type = 'usage.recorded' THEN model END) AS usage_model,
        MAX(CASE WHEN type = 'session.started' THEN provider END) AS provider,
        MAX(CASE WHEN type = 'session.started' THEN strategy END) AS strategy,
+       ${SESSION_LABELS.map((name) => `MAX(CASE WHEN type = 'session.started' THEN ${name} END) AS ${name}`).join(',\n       ')},
        ${USAGE_SUM_COLUMNS}
-     FROM events
+     FROM events ${only}
      GROUP BY session_id
      ORDER BY MAX(at) DESC, MAX(id) DESC
      LIMIT ? OFFSET ?`,
-    [options.limit ?? 1000, options.offset ?? 0],
+    [...(options.sessionId === undefined ? [] : [options.sessionId]), options.limit ?? 1000, options.offset ?? 0],
   );
   return rows.map((row) => {
     const tokens = bucketsFromRow(row);
@@ -71,6 +76,11 @@ export async function querySessions(
       model: toNullableString(row.started_model) ?? toNullableString(row.usage_model),
       provider: toNullableString(row.provider),
       strategy: toNullableString(row.strategy),
+      source: toNullableString(row.source),
+      client: toNullableString(row.client),
+      run: toNullableString(row.run),
+      workload: toNullableString(row.workload),
+      project: toNullableString(row.project),
       firstAt: toNumber(row.first_at),
       lastAt: toNumber(row.last_at),
       events: toNumber(row.events),

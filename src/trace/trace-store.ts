@@ -34,6 +34,12 @@ export interface SessionSummary {
   model: string | null;
   provider: string | null;
   strategy: string | null;
+  /** Labels of `session.started` (null where the session did not say): where it came from, its client, run, workload, project. */
+  source: string | null;
+  client: string | null;
+  run: string | null;
+  workload: string | null;
+  project: string | null;
   firstAt: number;
   lastAt: number;
   events: number;
@@ -134,7 +140,8 @@ export interface TraceStore {
   /** Store events in one transaction: all are committed or none. */
   appendBatch(events: readonly CachetEvent[]): Promise<void>;
   events(query?: EventQuery): Promise<CachetEvent[]>;
-  sessions(options?: { limit?: number; offset?: number }): Promise<SessionSummary[]>;
+  /** Session summaries, most recent first; `sessionId` answers that one session only. */
+  sessions(options?: { limit?: number; offset?: number; sessionId?: string }): Promise<SessionSummary[]>;
   requests(sessionId: string): Promise<RequestSummary[]>;
   cacheEffectiveness(filter?: TraceFilter): Promise<CacheEffectivenessReport>;
   skills(filter?: TraceFilter): Promise<SkillsReport>;
