@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One test file per core: vitest's default (cores − 1) runs a 2-core machine's suite on one
+    // worker, so independent slow files wait for each other. VITEST_MAX_WORKERS still overrides.
+    maxWorkers: availableParallelism(),
     setupFiles: ['./scripts/vitest-property-seed.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
