@@ -6,6 +6,7 @@
  * fetched at run time. Loaded on the first miss, so a run on known models never loads it.
  */
 import { createRequire } from 'node:module';
+import { releaseStem } from '../model/match-model.js';
 import type { PriceRates, PriceRow } from '../providers/shared/price-row.js';
 
 type TieredValue = number | { base: number; tiers: ReadonlyArray<{ start: number; price: number }> } | undefined;
@@ -88,6 +89,29 @@ function standardPriceTime(now: Date = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12));
 }
 
+const FREE: PriceRates = {
+  inputPerMTok: 0,
+  cacheWrite5mPerMTok: 0,
+  cacheWrite1hPerMTok: 0,
+  cacheReadPerMTok: 0,
+  outputPerMTok: 0,
+};
+
+type GenaiResult = NonNullable<ReturnType<GenaiPrices['calcPrice']>>;
+
+/**
+ * genai-prices' model for an id: the id itself, else its release stem (genai-prices names
+ * snapshots exactly, so `gpt-5.2-2026-01-15` is found as `gpt-5.2`), never another version.
+ */
+function genaiMatch(vendor: string, model: string): GenaiResult | null {
+  const options = { providerId: GENAI_PROVIDER[vendor] ?? vendor, timestamp: standardPriceTime() };
+  for (const id of new Set([model, releaseStem(model)])) {
+    const result = genaiPrices()?.calcPrice({ input_tokens: 0 }, id, options) ?? null;
+    if (result && !matchedAnotherVersion(id, result.model.id)) return result;
+  }
+  return null;
+}
+
 /**
  * The genai-prices row for a model in one vendor's price list, as a Cachet `PriceRow` marked
  * `priceSource: 'genai-prices'`; null when genai-prices does not know it either (or knows only
@@ -97,21 +121,22 @@ function standardPriceTime(now: Date = new Date()): Date {
  * genaiPriceRow('google', 'gemini-3.5-flash')?.cacheReadPerMTok; // 0.15
  */
 export function genaiPriceRow(vendor: string, model: string): PriceRow | null {
-  const options = { providerId: GENAI_PROVIDER[vendor] ?? vendor, timestamp: standardPriceTime() };
-  const result = genaiPrices()?.calcPrice({ input_tokens: 0 }, model, options) ?? null;
-  if (!result || matchedAnotherVersion(model, result.model.id)) return null;
+  const result = genaiMatch(vendor, model);
+  if (!result) return null;
   const prices = result.model_price;
-  const baseRates = rates(prices, base);
+  const known = result.model.id;
+  // genai-prices lists a model it knows is free with no prices (Gemma on the Gemini API).
+  const baseRates = Object.keys(prices).length === 0 ? FREE : rates(prices, base);
   if (!baseRates) return null;
   const tier = firstTier(prices.input_mtok);
   const longRates = tier ? rates(prices, (value) => firstTier(value)?.price ?? base(value)) : null;
   return {
     vendor,
-    model: result.model.id,
+    model: known,
     ...baseRates,
     ...(tier && longRates ? { longPrompt: { thresholdTokens: tier.start, ...longRates } } : {}),
     priceSource: 'genai-prices',
-    source: `${GENAI_PRICES_SOURCE}: ${GENAI_PROVIDER[vendor] ?? vendor}/${result.model.id}`,
+    source: `${GENAI_PRICES_SOURCE}: ${GENAI_PROVIDER[vendor] ?? vendor}/${known}${baseRates === FREE ? ' (listed without a price: free)' : ''}`,
     checked: 'package data',
   };
 }

@@ -19,7 +19,9 @@ export const PRICES: readonly PriceRow[] = registeredPrices();
  * then the built-in table, in the
  * price list the provider's route names (`providerEntry(provider).route(model).priceVendor`:
  * OpenRouter's `anthropic/claude-sonnet-4.5` is looked up as `claude-sonnet-4-5` in Anthropic's
- * list). Ids match by `matchModelRow`'s rule, the longest id winning. A model neither knows is
+ * list). Ids match by `matchModelRow`'s rule at `release` strength, the longest id winning: a
+ * dated or tagged id (`claude-sonnet-5-5-20261101`, `gpt-5.4-2026-03-05`) takes its model's
+ * row, a variant (`gpt-5.5-pro`) does not. A model neither knows is
  * looked up in the bundled genai-prices data (`priceSource: 'genai-prices'`). Local engines and
  * models nobody knows have no row (null).
  *
@@ -46,5 +48,5 @@ export function findOwnPrice(provider: ProviderId, model: string, overrides: rea
   const vendor = route.priceVendor;
   const ofVendor = (rows: readonly PriceRow[]) => rows.filter((row) => row.vendor === vendor);
   const tables = [ofVendor(overrides), userPriceRows(vendor), ofVendor(PRICES)];
-  return matchModelRow(route.upstreamModel, tables, (row) => [row.model]) ?? null;
+  return matchModelRow(route.upstreamModel, tables, (row) => [row.model], 'release') ?? null;
 }

@@ -101,6 +101,7 @@ export const STANDARD_ANTHROPIC_MULTIPLIERS: CacheMultipliers = { write5m: 1.25,
  * anthropicCacheMultipliers('claude-fable-5-1').read; // 0.025
  */
 export function anthropicCacheMultipliers(model: string, overrides: readonly PriceRow[] = []): CacheMultipliers {
-  const row = matchModelRow(model, [overrides, userPriceRows('anthropic'), ANTHROPIC_PRICES], (price) => [price.model]);
+  const tables = [overrides, userPriceRows('anthropic'), ANTHROPIC_PRICES];
+  const row = matchModelRow(model, tables, (price) => [price.model], 'release');
   return row ? cacheMultipliersOf(row) : STANDARD_ANTHROPIC_MULTIPLIERS;
 }
