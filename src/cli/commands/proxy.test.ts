@@ -32,6 +32,8 @@ describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence',
         plan: true,
         db,
         capture: captureFile,
+        // The capture is judged and diffed below: it keeps the bodies' text.
+        storeContent: 'full',
         timeout: 10_000,
         maxBody: 1_000_000,
       },

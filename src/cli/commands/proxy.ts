@@ -2,13 +2,16 @@ import { createWriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { EventBus } from '../../events/event-bus.js';
 import { checkListenHost } from '../../gateway/listen-policy.js';
+import type { CaptureRecord } from '../../gateway/proxy/capture-record.js';
 import { checkKeepWarmUpstream, type ProxyKeepWarmOptions } from '../../gateway/proxy/keep-warm-stage.js';
 import type { PlanOptions } from '../../gateway/proxy/plan-cache-fields.js';
 import { printableUpstream, resolveUpstream } from '../../gateway/proxy/wire-route.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
+import { hashStrings, STORE_CONTENT_MODES, type StoreContent } from '../../trace/store-content.js';
 import { MODELS_FILE_OPTION, oneOf } from '../cli-options.js';
+import { CliUsageError } from '../cli-usage-error.js';
 import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 import { stopOnSignal } from './emulate.js';
 import { parseBudgetUsd, parsePort, parsePositiveInteger } from './parse-port.js';
@@ -31,6 +34,8 @@ export interface ProxyCommandOptions {
   allowRemote?: boolean;
   /** `--keep-warm[=budget]`: true (the default budget) or the global budget in USD. */
   keepWarm?: boolean | number;
+  /** How much prompt content the store and capture keep [hashes]. */
+  storeContent?: StoreContent;
 }
 
 /**
@@ -81,6 +86,12 @@ export function registerProxyCommand(program: Command): Command {
       process.env.CACHET_DB ?? DEFAULT_TRACE_DB,
     )
     .option('--capture <file>', 'append each completed exchange (bodies and usage, never headers) as JSONL')
+    .option(
+      '--store-content <mode>',
+      'prompt text kept in the trace store and capture: hashes (text hashed, the default), full, none',
+      oneOf(STORE_CONTENT_MODES),
+      'hashes',
+    )
     .option('--timeout <ms>', 'time allowed until the upstream answers', parsePositiveInteger, 600_000)
     .option('--max-body <bytes>', 'largest request body forwarded', parsePositiveInteger, 32 * 1024 * 1024)
     .action(async (options: ProxyCommandOptions) => {
@@ -103,7 +114,14 @@ export async function runProxy(
         ? {}
         : { budgetUsd: options.keepWarm };
   if (keepWarm) checkKeepWarmUpstream(options.upstream, keepWarm);
-  const store = await openTraceStore(options.db);
+  // A proxy sits in front of production traffic: by default nothing it stores holds prompt text.
+  const storeContent = options.storeContent ?? 'hashes';
+  if (storeContent === 'none' && options.capture) {
+    throw new CliUsageError(
+      'cachet proxy: --capture writes request bodies; use --store-content hashes (bodies hashed) or full with it',
+    );
+  }
+  const store = await openTraceStore(options.db, { storeContent });
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, {
     onError: (error) => output.err(`cachet proxy: trace store write failed, will retry: ${(error as Error).message}`),
@@ -132,7 +150,7 @@ export async function runProxy(
     maxBodyBytes: options.maxBody,
     ...(plan ? { plan } : {}),
     ...(keepWarm ? { keepWarm } : {}),
-    ...(captureFile ? { capture: (record) => captureFile.write(`${JSON.stringify(record)}\n`) } : {}),
+    ...(captureFile ? { capture: (record) => captureFile.write(`${JSON.stringify(captureLine(record, storeContent))}\n`) } : {}),
     onWarning: (message) => output.err(message),
     onRecordError: (error) => output.err(`cachet proxy: an exchange could not be recorded: ${(error as Error).message}`),
   });
@@ -160,4 +178,14 @@ export async function runProxy(
     await store.close();
     if (captureFile) await new Promise<void>((done) => captureFile.end(done));
   });
+}
+
+/** A capture line under `hashes`: bodies keep their shape (so `cachet analyze` finds the changed block) but no text. */
+function captureLine(record: CaptureRecord, storeContent: StoreContent): CaptureRecord {
+  if (storeContent === 'full') return record;
+  return {
+    ...record,
+    body: hashStrings(record.body),
+    ...(record.sent === undefined ? {} : { sent: hashStrings(record.sent) }),
+  };
 }
