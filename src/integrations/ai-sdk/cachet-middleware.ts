@@ -25,7 +25,7 @@ import {
   volatileOptionOf,
   withViewSystemTexts,
 } from '../shared/volatile-auto.js';
-import { appendTail, parseJson, providerOf, stringOption, withoutCachetOptions } from './prompt-edits.js';
+import { appendTail, parseJson, providerOf, stringOption, TAIL_AFTER_PREFILL, withoutCachetOptions } from './prompt-edits.js';
 import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
 
 /** What the middleware decided for one model call, passed to `onRequest`. */
@@ -231,7 +231,7 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       pricing: tailPricingFor(provider === 'anthropic' ? 'anthropic' : 'openai-chat', model.modelId),
     });
     const withPersisted = withPersistedTail(bare, keys, plan.persisted);
-    const { params: withTail, tailParts } = appendTail(withPersisted, plan.requestTexts, provider);
+    const { params: withTail, tailParts, placed } = appendTail(withPersisted, plan.requestTexts, provider);
     const info: CachetCallInfo = {
       conversationId,
       provider,
@@ -263,7 +263,7 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
         ttl: markerTtl,
         reason,
       }));
-      info.warnings = planned.plan.warnings;
+      info.warnings = [...planned.plan.warnings, ...(placed ? [] : [TAIL_AFTER_PREFILL])];
       if (options.bus) {
         const shared = sharedBlockCount(state.blocks, planned.blocks);
         options.bus.emit('request.assembled', conversationId, clock(), {

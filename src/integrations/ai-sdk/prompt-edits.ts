@@ -1,3 +1,4 @@
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import { partPath } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptMessage, PromptPart } from '../shared/prompt-view.js';
@@ -31,14 +32,26 @@ export function withoutCachetOptions(params: MiddlewareCallParams): MiddlewareCa
   return { ...params, providerOptions };
 }
 
-/** Appends the turn tail after the persisted history and returns the paths of the parts it added. */
+/** The warning for a request tail left out because the prompt ends with an assistant prefill. */
+export const TAIL_AFTER_PREFILL: AdapterWarning = adapterWarning(
+  'tail-not-placed',
+  'the request tail was not sent: the prompt ends with an assistant message (a prefill), which a tail after it would end',
+);
+
+/**
+ * Appends the turn tail after the persisted history and returns the paths of the parts it added.
+ * A prompt that ends with an assistant message (a prefill the model continues) gets no request
+ * tail (`placed: false`): a user message after it would end the prefill, text inside it would
+ * change it. Turn-scoped texts live in the turn's user message and are not affected.
+ */
 export function appendTail(
   params: MiddlewareCallParams,
   texts: readonly string[],
   provider: 'anthropic' | 'openai' | 'other',
-): { params: MiddlewareCallParams; tailParts: Set<string> } {
+): { params: MiddlewareCallParams; tailParts: Set<string>; placed: boolean } {
   const tailParts = new Set<string>();
-  if (texts.length === 0) return { params, tailParts };
+  if (texts.length === 0) return { params, tailParts, placed: true };
+  if (params.prompt.at(-1)?.role === 'assistant') return { params, tailParts, placed: false };
   const parts: PromptPart[] = texts.map((text) => ({ type: 'text', text }));
   const prompt = [...params.prompt];
   const last = prompt.at(-1);
@@ -51,5 +64,5 @@ export function appendTail(
     prompt.push({ role: 'user', content: parts });
     for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, index));
   }
-  return { params: { ...params, prompt }, tailParts };
+  return { params: { ...params, prompt }, tailParts, placed: true };
 }

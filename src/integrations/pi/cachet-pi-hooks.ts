@@ -149,6 +149,14 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
         ...(options.models ? { models: options.models } : {}),
       });
       state.previous = laidOut.planned.plan.cacheState;
+      const lastRole = (messages.at(-1) as WireMessage | undefined)?.role;
+      if (plan.requestTexts.length > 0 && lastRole === 'assistant') {
+        reporter.report(
+          new ValidationError('tail', 'a payload that does not end with an assistant prefill', 'the request tail was not sent'),
+          'tail',
+          conversationId,
+        );
+      }
       return laidOut.body;
     }
     if (model.api.startsWith('openai')) {
@@ -220,7 +228,9 @@ function opensWireTurn(message: WireMessage): boolean {
 function wireTurnAndStep(messages: readonly WireMessage[]): { turn: number; step: number } {
   const turn = messages.filter(opensWireTurn).length;
   const lastOpener = messages.findLastIndex(opensWireTurn);
-  const step = messages.slice(lastOpener + 1).filter((message) => message?.role === 'assistant').length;
+  // A final assistant message is a prefill this call continues, not an earlier step.
+  const end = messages.at(-1)?.role === 'assistant' ? -1 : undefined;
+  const step = messages.slice(lastOpener + 1, end).filter((message) => message?.role === 'assistant').length;
   return { turn, step };
 }
 

@@ -3,11 +3,15 @@ import { sha256 } from '../../model/hash.js';
 import { stableText } from './plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams } from './prompt-view.js';
 
-/** Turn (user messages so far, from 1) and step (assistant messages since the last user message). */
+/**
+ * Turn (user messages so far, from 1) and step (assistant messages since the last user message;
+ * a final assistant message is a prefill this call continues, not an earlier step).
+ */
 export function turnAndStep(view: MiddlewareCallParams): { turn: number; step: number } {
   const turn = view.prompt.filter((message) => message.role === 'user').length;
   const lastUser = view.prompt.findLastIndex((message) => message.role === 'user');
-  const step = view.prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
+  const end = view.prompt.at(-1)?.role === 'assistant' ? -1 : undefined;
+  const step = view.prompt.slice(lastUser + 1, end).filter((message) => message.role === 'assistant').length;
   return { turn, step };
 }
 

@@ -18,7 +18,8 @@ interface WireBody {
 /**
  * Cachet's breakpoint plan applied to a Messages API body that another library built (pi-ai's
  * `onPayload`): every `cache_control` is removed (or kept, with `existingMarkers: 'keep'`), the
- * `tail` texts are appended to the last user message, and the plan's markers are set on the
+ * `tail` texts are appended to the last user message (none after a trailing assistant message, a
+ * prefill the model continues), and the plan's markers are set on the
  * blocks at its paths. Returns a new body; the input is not changed.
  */
 export function planWireBreakpoints(
@@ -42,7 +43,8 @@ export function planWireBreakpoints(
   }
   const last = messages.at(-1);
   const tailParts = new Set<string>();
-  if (options.tail.length > 0) {
+  // After an assistant prefill a user message would end it: no request tail (the caller warns).
+  if (options.tail.length > 0 && last?.role !== 'assistant') {
     const tailBlocks = options.tail.map((text) => ({ type: 'text', text }));
     if (last?.role === 'user') (last.content as WireBlock[]).push(...tailBlocks);
     else messages.push({ role: 'user', content: tailBlocks });
