@@ -9,9 +9,10 @@ import type { TokenCounter } from '../../tokens/token-counter.js';
 import { defaultConversationId, turnAndStep } from '../shared/call-identity.js';
 import { type ContainedHookOptions, hookReporter } from '../shared/contained-hooks.js';
 import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { planWithForks } from '../shared/fork-recognition.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { scopeTail, withPersistedTail } from '../shared/persisted-tail.js';
-import { type ExistingMarkers, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
+import type { ExistingMarkers } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, MiddlewareModel, ProviderOptionsRecord } from '../shared/prompt-view.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
@@ -245,7 +246,8 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
     };
     let output = withTail;
     if (provider === 'anthropic') {
-      const planned = planPromptBreakpoints({
+      // A call repeating a known conversation's prefix is planned as a fork (no marker at its end).
+      const { planned, fork } = planWithForks(conversations, conversationId, {
         params: withTail,
         modelId: model.modelId,
         tailMessageParts: tailParts,
@@ -256,7 +258,8 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
         ...(options.models ? { models: options.models } : {}),
       });
       output = planned.params;
-      state.previous = planned.plan.cacheState;
+      const ownState = fork?.rule !== 'branch';
+      if (ownState) state.previous = planned.plan.cacheState;
       info.breakpoints = planned.plan.breakpoints.map(({ path, zone, ttl: markerTtl, reason }) => ({
         path,
         zone,
@@ -281,7 +284,7 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
           warnings: info.warnings,
         });
       }
-      state.blocks = planned.blocks;
+      if (ownState) state.blocks = planned.blocks;
     } else if (provider === 'openai') {
       const openai = output.providerOptions?.openai ?? {};
       const promptCacheKey = typeof openai.promptCacheKey === 'string' ? openai.promptCacheKey : `cachet-${conversationId}`;

@@ -19,9 +19,10 @@ import {
   createConversationStore,
   sharedBlockCount,
 } from '../shared/conversation-store.js';
+import { planWithForks } from '../shared/fork-recognition.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { scopeTail } from '../shared/persisted-tail.js';
-import { type ExistingMarkers, partPath, planPromptBreakpoints } from '../shared/plan-prompt-breakpoints.js';
+import { type ExistingMarkers, partPath } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptPart } from '../shared/prompt-view.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
@@ -125,7 +126,8 @@ export function cachetMiddleware(options: CachetLangChainOptions = {}) {
   const conversations = createConversationStore({ maxConversations: options.maxConversations, counter, bus: options.bus });
   const warned = new Set<string>();
   const reporter = hookReporter('langchain', options);
-  const settings = { existingMarkers, ttl, counter, clock, reporter, volatile: volatileOptionOf(options.volatile) };
+  const volatile = volatileOptionOf(options.volatile);
+  const settings = { existingMarkers, ttl, counter, clock, reporter, volatile, conversations };
 
   return createMiddleware({
     name: 'CachetMiddleware',
@@ -164,6 +166,7 @@ interface CallSettings {
   clock: () => number;
   reporter: HookReporter;
   volatile: VolatileOption;
+  conversations: ConversationStore;
 }
 
 interface PreparedCall {
@@ -264,7 +267,7 @@ function prepareAnthropicCall(
   const view = langChainPromptView(parts);
   const at = settings.clock();
   const { view: withTail, tailParts } = appendTailToView(view, tail);
-  const planned = planPromptBreakpoints({
+  const { planned, fork } = planWithForks(settings.conversations, conversationId, {
     params: withTail,
     modelId,
     tailMessageParts: tailParts,
@@ -286,7 +289,8 @@ function prepareAnthropicCall(
     ),
     ...(applied.tailPlaced ? [] : [tailNotPlaced()]),
   ];
-  state.previous = planned.plan.cacheState;
+  const ownState = fork?.rule !== 'branch';
+  if (ownState) state.previous = planned.plan.cacheState;
   const shared = sharedBlockCount(state.blocks, planned.blocks);
   options.bus?.emit('request.assembled', conversationId, at, {
     turn,
@@ -302,7 +306,7 @@ function prepareAnthropicCall(
     padding: null,
     warnings: info.warnings,
   });
-  state.blocks = planned.blocks;
+  if (ownState) state.blocks = planned.blocks;
   const request = {
     ...parts,
     messages: applied.messages,
