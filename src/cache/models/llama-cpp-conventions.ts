@@ -13,9 +13,11 @@
  *   (the family fact `toolArguments: 'object'`); others get the string.
  * - `add_generation_prompt` is true for a chat completion; `bos_token`/`eos_token` are the
  *   vocabulary's, and the tokenizer adds BOS only when the template has not printed it.
- * - Templates may call `strftime_now(format)`: the server's current local time (`format_time` over
- *   the request's `now`). Llama 3.x templates print `Today Date: 25 Nov 2026` with it, so their
- *   prefix changes at midnight: a clock in the prompt that no wire body shows.
+ * - Templates may call `strftime_now(format)`: the server's current local time (`common/jinja/value.cpp`).
+ *   Every render also gets `date_string` (`%d %b %Y`) and `datetime` (`%b %d %Y`) of the current
+ *   time (`common_chat_extra_context`; `chat_template_kwargs` override them). Llama 3.1/3.3 print
+ *   `Today Date: 25 Nov 2026` from `date_string`, 3.2 from `strftime_now`, so their prefix changes at
+ *   midnight: a clock in the prompt that no wire body shows.
  *
  * The consequence that matters most: a template that renders tool calls only when `content` is
  * none (DeepSeek-V3) never renders them through llama.cpp, whatever the client sends.
@@ -64,5 +66,11 @@ function parsedArguments(call: unknown): unknown {
  * server's local zone). `strftime_now` knows the fields templates use: %d %m %Y %y %b %B %H %M %S %%.
  */
 export function llamaCppTemplateVariables(tokens: { bos: string; eos: string }, at: number): Record<string, unknown> {
-  return { bos_token: tokens.bos, eos_token: tokens.eos, strftime_now: (format: string) => strftime(format, at) };
+  return {
+    bos_token: tokens.bos,
+    eos_token: tokens.eos,
+    date_string: strftime('%d %b %Y', at),
+    datetime: strftime('%b %d %Y', at),
+    strftime_now: (format: string) => strftime(format, at),
+  };
 }

@@ -15,7 +15,7 @@ import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type Ju
 import { llamaCppTemplateMessage, llamaCppTemplateVariables } from './llama-cpp-conventions.js';
 
 /** How the engine hands a model's prompts to its template; every fact of a family row but the package. */
-export type EngineTemplateFacts = Omit<ChatTemplateFacts, 'tokenizerPackage' | 'source' | 'checked'>;
+export type EngineTemplateFacts = Omit<ChatTemplateFacts, 'tokenizerPackage' | 'chatTemplate' | 'source' | 'checked'>;
 
 export interface LocalEngineCacheModelOptions {
   /**
@@ -202,6 +202,31 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
 }
 
 /**
+ * The prompt a llama.cpp-like engine renders for `body` at time `at` (epoch ms), as `judge` sees
+ * it: the text (with the BOS the engine adds, when the template does not print it) and its tokens.
+ *
+ * @example
+ * renderLocalEnginePrompt({ model: 'qwen3-8b', messages: [{ role: 'user', content: 'Hi' }] }, 0).text
+ * // '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n'
+ */
+export function renderLocalEnginePrompt(
+  body: unknown,
+  at: number,
+  options: LocalEngineCacheModelOptions = {},
+): { family: string; text: string; tokens: number[] } {
+  if (!isRecord(body) || !Array.isArray(body.messages)) {
+    throw new ValidationError('body', 'an OpenAI-compatible Chat Completions body with a messages array');
+  }
+  const engine = resolveEngineTemplate(modelOf(body), options);
+  const messages = body.messages.map((message) => templateMessage(message, engine.facts));
+  const tools = Array.isArray(body.tools) ? body.tools : undefined;
+  const text = render(engine, { messages, tools }, { ...renderOptions(body, engine, at), addGenerationPrompt: true });
+  const bos = engine.tokenizer.bosToken;
+  const withBos = engine.facts.addsBos && bos && !text.startsWith(bos) ? bos + text : text;
+  return { family: engine.family, text: withBos, tokens: encodePrompt(engine, text) };
+}
+
+/**
  * The tokenizer, template and facts for a body's model: a caller's template first, then the
  * family row (`modelFamilyRow`: `families` first, then `MODEL_FAMILY_ROWS`).
  */
@@ -210,7 +235,7 @@ export function resolveEngineTemplate(model: string, options: LocalEngineCacheMo
   const rowFacts = row?.template;
   if (options.tokenizer) {
     const tokenizer = options.tokenizer();
-    const template = options.chatTemplate ?? tokenizer.chatTemplate;
+    const template = options.chatTemplate ?? rowFacts?.chatTemplate ?? tokenizer.chatTemplate;
     if (!template)
       throw new ValidationError('chatTemplate', 'a Jinja chat template', `${tokenizer.packageName} ships none; pass one`);
     const facts = { ...CUSTOM_TEMPLATE_FACTS, ...(rowFacts ? factsOf(rowFacts) : {}), ...options.templateFacts };
@@ -218,13 +243,13 @@ export function resolveEngineTemplate(model: string, options: LocalEngineCacheMo
   }
   if (!row || !rowFacts) throw new UnknownChatTemplateError(model, row?.family ?? null);
   const tokenizer = loadLenmlTokenizerSync(rowFacts.tokenizerPackage);
-  const template = options.chatTemplate ?? tokenizer.chatTemplate;
+  const template = options.chatTemplate ?? rowFacts.chatTemplate ?? tokenizer.chatTemplate;
   if (!template) throw new UnknownChatTemplateError(model);
   return { family: row.family, tokenizer, template, facts: { ...factsOf(rowFacts), ...options.templateFacts } };
 }
 
 function factsOf(row: ChatTemplateFacts): EngineTemplateFacts {
-  const { tokenizerPackage: _package, source: _source, checked: _checked, ...facts } = row;
+  const { tokenizerPackage: _package, chatTemplate: _template, source: _source, checked: _checked, ...facts } = row;
   return facts;
 }
 
@@ -289,11 +314,15 @@ function generatedTokens(
     typeof reply === 'string' ? { role: 'assistant', content: reply } : { role: 'assistant', ...reply },
     engine.facts,
   );
-  const full = render(
-    engine,
-    { messages: [...messages, replyMessage], tools },
-    { ...templateOptions, addGenerationPrompt: false },
-  );
+  let full: string;
+  try {
+    full = render(engine, { messages: [...messages, replyMessage], tools }, { ...templateOptions, addGenerationPrompt: false });
+  } catch (error) {
+    // A reply the template cannot render (Llama 3.x: parallel tool calls) rejects the next request,
+    // which carries it; this one was served, and what the slot keeps after it is never reused.
+    if (error instanceof ChatTemplateRejectedError) return [];
+    throw error;
+  }
   const base = render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true });
   // When the template re-renders the end of the prompt (DeepSeek-V3 closes tool outputs only
   // at the very end), reuse stops inside the prompt and the reply tokens never count.

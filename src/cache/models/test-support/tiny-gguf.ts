@@ -64,6 +64,8 @@ export interface TinyGgufOptions {
   heads?: number;
   contextLength?: number;
   seed?: number;
+  /** The `tokenizer.chat_template` to embed; the family package's own by default. */
+  chatTemplate?: string;
 }
 
 enum ValueType {
@@ -184,6 +186,15 @@ function noise(seed: number): () => number {
   };
 }
 
+function spmScores(tokens: readonly string[], merges: TokenizerJson['model']['merges']): number[] {
+  const rank = new Map<string, number>();
+  merges.forEach((merge, index) => {
+    const joined = typeof merge === 'string' ? merge.replace(' ', '') : merge[0] + merge[1];
+    if (!rank.has(joined)) rank.set(joined, index);
+  });
+  return tokens.map((token, id) => -(rank.get(token) ?? merges.length + id));
+}
+
 /** Write the GGUF and return its vocabulary size. */
 export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } {
   const family = FAMILIES[options.family ?? 'qwen3'];
@@ -240,14 +251,23 @@ export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } 
     ['tokenizer.ggml.pre', { type: 'string', value: family.pre }],
     ['tokenizer.ggml.tokens', { type: 'strings', value: tokens }],
     ['tokenizer.ggml.token_type', { type: 'i32s', value: types }],
-    // BPE vocabularies carry merges; SentencePiece ones scores (earlier ids first, as their merges rank).
+    // BPE vocabularies carry merges; SentencePiece ones scores: llama.cpp merges the adjacent pair
+    // whose joined piece scores highest, so a piece scores minus the rank of the first merge that
+    // makes it (the tokenizer.json's BPE order); pieces no merge makes come last.
     ...(family.tokenizerModel === 'gpt2'
       ? ([['tokenizer.ggml.merges', { type: 'strings', value: merges }]] as Array<[string, MetadataValue]>)
-      : ([['tokenizer.ggml.scores', { type: 'f32s', value: tokens.map((_, id) => -id) }]] as Array<[string, MetadataValue]>)),
+      : ([['tokenizer.ggml.scores', { type: 'f32s', value: spmScores(tokens, tokenizer.model.merges) }]] as Array<
+          [string, MetadataValue]
+        >)),
     ['tokenizer.ggml.eos_token_id', { type: 'u32', value: idOf(family.eos) }],
     ['tokenizer.ggml.bos_token_id', { type: 'u32', value: idOf(family.bos) }],
     ['tokenizer.ggml.add_bos_token', { type: 'bool', value: family.addBos }],
-    ['tokenizer.chat_template', { type: 'string', value: config.chat_template }],
+    // Gemma's converted GGUFs say so (convert_hf_to_gguf.py, Gemma: add_add_space_prefix(False));
+    // llama.cpp's SentencePiece tokenizer otherwise prefixes a space to the text.
+    ...(family.tokenizerModel === 'llama'
+      ? ([['tokenizer.ggml.add_space_prefix', { type: 'bool', value: false }]] as Array<[string, MetadataValue]>)
+      : []),
+    ['tokenizer.chat_template', { type: 'string', value: options.chatTemplate ?? config.chat_template }],
   ];
   const tensors: Array<{ name: string; dims: number[]; norm?: boolean }> = [
     { name: 'token_embd.weight', dims: [embedding, size] },
