@@ -9,10 +9,11 @@ import { STRATEGY_NAMES } from '../../simulate/strategy.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
+import { STORE_CONTENT_MODES, type StoreContent } from '../../trace/store-content.js';
 import { bundledWorkloadNames } from '../../workloads/bundled-workloads.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
 import type { Workload } from '../../workloads/workload.js';
-import { type CliOutput, MODELS_FILE_OPTION, processOutput } from '../cli-options.js';
+import { type CliOutput, MODELS_FILE_OPTION, oneOf, processOutput } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { demoThreads, type RunningTask, runDemoPool } from '../demo-pool.js';
 import { DEMO_LEGEND, demoTable, demoVerdict } from '../demo-report.js';
@@ -26,6 +27,8 @@ export interface DemoCommandOptions {
   trace?: boolean;
   /** Only workloads whose name contains one of these. */
   only?: string[];
+  /** How much prompt text the traces keep [full: the workloads are synthetic]. */
+  storeContent?: StoreContent;
 }
 
 /**
@@ -49,6 +52,12 @@ export function registerDemoCommand(program: Command, output: CliOutput = proces
       process.env.CACHET_DB ?? DEFAULT_TRACE_DB,
     )
     .option('--no-trace', 'do not write traces')
+    .option(
+      '--store-content <mode>',
+      'prompt text kept in the traces: full (the default: bundled workloads hold no private text), hashes, none',
+      oneOf(STORE_CONTENT_MODES),
+      'full',
+    )
     .option('--only <names...>', 'only workloads whose name contains one of these')
     .option(MODELS_FILE_OPTION.flags, MODELS_FILE_OPTION.description)
     .action(async (options: DemoCommandOptions) => {
@@ -67,7 +76,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
   const workloads = await runnableWorkloads(names, output);
   const bus = new EventBus();
   const location = options.db ?? process.env.CACHET_DB ?? DEFAULT_TRACE_DB;
-  const trace = options.trace === false ? null : await openTrace(location, bus, output);
+  const trace = options.trace === false ? null : await openTrace(location, bus, output, options.storeContent);
   const runId = new Date()
     .toISOString()
     .replace(/[-:]/g, '')
@@ -145,9 +154,9 @@ async function runnableWorkloads(names: readonly string[], output: CliOutput): P
   );
 }
 
-async function openTrace(location: string, bus: EventBus, output: CliOutput) {
+async function openTrace(location: string, bus: EventBus, output: CliOutput, storeContent: StoreContent = 'full') {
   try {
-    const store = await openTraceStore(location);
+    const store = await openTraceStore(location, { storeContent });
     return { store, recorder: recordEvents(bus, store) };
   } catch (error) {
     output.err(`warning: traces not written (${error instanceof Error ? error.message : String(error)})\n`);
