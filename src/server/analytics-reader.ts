@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { MetricSample } from '../trace/fleet-metrics.js';
 import type { OverviewQuery, OverviewReport, SessionListPage, SessionListQuery } from '../trace/overview.js';
 import type {
   BreakCauseCount,
@@ -16,7 +17,7 @@ import { TraceStoreError } from '../trace/trace-store-error.js';
 /** The read queries the server answers. */
 export type AnalyticsReader = Pick<
   TraceStore,
-  'cacheEffectiveness' | 'skills' | 'breakCauses' | 'sessions' | 'requests' | 'overview' | 'sessionList'
+  'cacheEffectiveness' | 'skills' | 'breakCauses' | 'sessions' | 'requests' | 'overview' | 'sessionList' | 'fleetMetrics'
 > & {
   close(): Promise<void>;
 };
@@ -27,7 +28,8 @@ export type AnalyticsCall =
   | { method: 'sessions'; options: { limit?: number; offset?: number; sessionId?: string } }
   | { method: 'requests'; sessionId: string }
   | { method: 'overview'; query: OverviewQuery }
-  | { method: 'sessionList'; query: SessionListQuery };
+  | { method: 'sessionList'; query: SessionListQuery }
+  | { method: 'fleetMetrics' };
 
 /**
  * Where the server runs its read queries. better-sqlite3 is synchronous: an aggregate over
@@ -46,6 +48,7 @@ export function createAnalyticsReader(store: TraceStore): AnalyticsReader {
       requests: (sessionId) => store.requests(sessionId),
       overview: (query) => store.overview(query),
       sessionList: (query) => store.sessionList(query),
+      fleetMetrics: () => store.fleetMetrics(),
       close: async () => {},
     };
   }
@@ -99,6 +102,9 @@ class WorkerAnalyticsReader implements AnalyticsReader {
   }
   sessionList(query: SessionListQuery = {}) {
     return this.call<SessionListPage>({ method: 'sessionList', query });
+  }
+  fleetMetrics() {
+    return this.call<MetricSample[]>({ method: 'fleetMetrics' });
   }
 
   async close(): Promise<void> {

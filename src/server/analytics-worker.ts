@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { requireOptional } from '../model/optional-dependency.js';
 import { queryBreakCauses, queryCacheEffectiveness, querySkills } from '../trace/analytics-queries.js';
+import { queryFleetMetrics } from '../trace/fleet-metrics.js';
 import { queryOverview } from '../trace/overview-queries.js';
 import { querySessionList } from '../trace/session-list-queries.js';
 import type { SqlRunner } from '../trace/sql-runner.js';
@@ -37,6 +38,8 @@ async function answer(call: AnalyticsCall): Promise<unknown> {
       return queryOverview(runner, call.query);
     case 'sessionList':
       return querySessionList(runner, call.query);
+    case 'fleetMetrics':
+      return queryFleetMetrics(runner);
   }
 }
 

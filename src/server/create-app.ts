@@ -12,6 +12,7 @@ import { concurrencyLimit } from './concurrency-limit.js';
 import { loadDashboardAssets } from './dashboard-assets.js';
 import { loopbackHostOnly } from './host-guard.js';
 import { honoCore, honoMiddleware } from './http-peers.js';
+import { PROMETHEUS_CONTENT_TYPE, prometheusText } from './prometheus-text.js';
 import {
   analyticsQuerySchema,
   describeQueryError,
@@ -99,6 +100,7 @@ export function createApp(options: AppOptions): Hono {
     });
     app.use('/analytics/*', auth);
     app.use('/sessions', auth);
+    app.use('/metrics', auth);
     app.use('/sessions/*', auth);
   }
   // One counter for every data route ('/sessions/*' also matches '/sessions': registering per pattern would count twice).
@@ -188,6 +190,20 @@ export function createApp(options: AppOptions): Hono {
     return cachedJson(context, `session_list ${JSON.stringify(list)}`, () => reader.sessionList(list));
   });
 
+  // Prometheus scrapes every few seconds: the text is rebuilt only when the store's data changed.
+  let metricsText: { version: string; text: Promise<string> } | null = null;
+  app.get('/metrics', async (context) => {
+    const version = await dataVersion();
+    if (metricsText?.version !== version) {
+      const text = reader.fleetMetrics().then(prometheusText);
+      metricsText = { version, text };
+      text.catch(() => {
+        if (metricsText?.text === text) metricsText = null;
+      });
+    }
+    return context.body(await metricsText.text, 200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
+  });
+
   app.get('/sessions', async (context) => {
     const query = sessionsQuerySchema.safeParse(context.req.query());
     if (!query.success) return context.json(invalid(query.error), 400);
@@ -224,5 +240,5 @@ export function createApp(options: AppOptions): Hono {
 }
 
 function isDataPath(path: string): boolean {
-  return path === '/sessions' || path.startsWith('/sessions/') || path.startsWith('/analytics/');
+  return path === '/sessions' || path === '/metrics' || path.startsWith('/sessions/') || path.startsWith('/analytics/');
 }

@@ -1,4 +1,4 @@
-import type { CacheFigures, TokenBuckets } from './trace-store.js';
+import type { CacheFigures, TokenBuckets } from './cache-figures.js';
 
 /** Sums of the `usage.recorded` columns over some set of requests. */
 export interface UsageSums {

@@ -3,6 +3,8 @@ export { cacheFigures, healthyWriteShareLimit, isHealthyWriteShare, ratio } from
 export type { DeadLetter, DeadLetterEntry } from './dead-letter.js';
 export type { EventColumns } from './event-columns.js';
 export { eventColumns, validateEvent } from './event-columns.js';
+export type { MetricDefinition, MetricSample } from './fleet-metrics.js';
+export { FLEET_METRICS } from './fleet-metrics.js';
 export type { Migration } from './migrations.js';
 export { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 export type { OpenTraceStoreOptions } from './open-trace-store.js';

@@ -3,6 +3,7 @@ import { ValidationError } from '../model/errors.js';
 import { queryBreakCauses, queryCacheEffectiveness, querySkills } from './analytics-queries.js';
 import { type DeadLetter, type DeadLetterEntry, deadLetterText } from './dead-letter.js';
 import { validateEvent } from './event-columns.js';
+import { queryFleetMetrics } from './fleet-metrics.js';
 import type { OverviewQuery, SessionListQuery } from './overview.js';
 import { queryOverview } from './overview-queries.js';
 import { querySessionList } from './session-list-queries.js';
@@ -87,5 +88,8 @@ export abstract class SqlTraceStore implements TraceStore {
   }
   sessionList(query?: SessionListQuery) {
     return querySessionList(this.runner, query);
+  }
+  fleetMetrics() {
+    return queryFleetMetrics(this.runner);
   }
 }

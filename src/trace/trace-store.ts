@@ -2,6 +2,7 @@ import type { CacheBreakCause, CachetEvent, EventType, SkillLoadReason } from '.
 import type { ProviderCacheMissReason } from '../model/usage.js';
 import type { CacheFigures, TokenBuckets } from './cache-figures.js';
 import type { DeadLetter, DeadLetterEntry } from './dead-letter.js';
+import type { MetricSample } from './fleet-metrics.js';
 import type { OverviewQuery, OverviewReport, SessionListPage, SessionListQuery } from './overview.js';
 
 export type { CacheFigures, TokenBuckets } from './cache-figures.js';
@@ -150,6 +151,8 @@ export interface TraceStore {
   overview(query?: OverviewQuery): Promise<OverviewReport>;
   /** A page of sessions matching a filter, with the groups they fall into by one label. */
   sessionList(query?: SessionListQuery): Promise<SessionListPage>;
+  /** Every exported metric (requests, tokens by kind, cost, saved, hit rate, breaks by cause) per provider and model. */
+  fleetMetrics(): Promise<MetricSample[]>;
   /**
    * Changes whenever events are added (SQLite: the largest event id; PostgreSQL: the largest
    * id and the current second, as concurrent transactions may commit ids out of order). The
