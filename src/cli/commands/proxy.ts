@@ -23,6 +23,7 @@ export interface ProxyCommandOptions {
   plan?: boolean;
   ttl?: '5m' | '1h';
   retention?: 'in_memory' | '24h';
+  volatile?: 'auto' | 'off';
   diagnostics?: boolean;
   /** `--no-plan-savings` sets false. */
   planSavings?: boolean;
@@ -72,6 +73,11 @@ export function registerProxyCommand(program: Command): Command {
       '--retention <retention>',
       'OpenAI prompt_cache_retention to set under --plan (in_memory, 24h)',
       oneOf(['in_memory', '24h'] as const),
+    )
+    .option(
+      '--volatile <mode>',
+      "under --plan, auto moves the system prompt's per-turn paragraphs (clock, recalled memories) into a turn-scoped tail (Anthropic)",
+      oneOf(['auto', 'off'] as const),
     )
     .option('--no-diagnostics', 'under --plan, do not ask Anthropic for diagnostics.cache_miss_reason')
     .option('--no-plan-savings', "under --plan, do not model the client's own bodies for the dashboard's plan savings")
@@ -136,6 +142,7 @@ export async function runProxy(
     ? {
         ...(options.ttl ? { ttl: options.ttl } : {}),
         ...(options.retention ? { retention: options.retention } : {}),
+        ...(options.volatile ? { volatile: options.volatile } : {}),
         diagnostics: options.diagnostics !== false,
         savings: options.planSavings !== false,
       }

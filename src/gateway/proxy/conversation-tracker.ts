@@ -3,6 +3,7 @@ import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import type { ProxyVolatileState } from './volatile-plan.js';
 
 /** Conversations remembered at once, whatever their size. */
 export const DEFAULT_MAX_CONVERSATIONS = 10_000;
@@ -26,6 +27,8 @@ export interface Conversation {
    * the next request reads less than it left cached).
    */
   previous: { bytes: Uint8Array; at: number; cachedTokens: number } | null;
+  /** `--volatile auto`: created at the conversation's first planned request. */
+  volatile?: ProxyVolatileState;
 }
 
 export interface ConversationTracker {

@@ -17,6 +17,13 @@ export interface PlanOptions {
    * 50 KB request; off halves the proxy's own CPU under `--plan`.
    */
   savings?: boolean;
+  /**
+   * `auto`: move the per-turn paragraphs of an Anthropic system prompt (present date/time and
+   * recalled memories on sight, others once they differ from the conversation's first request)
+   * into a turn-scoped tail in the turn's user message (see `spliceVolatileSystem`): the one
+   * content change `--plan` makes, opt-in. `off` [default].
+   */
+  volatile?: 'auto' | 'off';
 }
 
 /** What the conversation knows from its previous exchange. */

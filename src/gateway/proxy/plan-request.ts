@@ -2,6 +2,7 @@ import type { Conversation } from './conversation-tracker.js';
 import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
 import { SPLICE_INDEX_DEPTH, spliceCacheFields } from './splice-cache-fields.js';
+import { createProxyVolatileState, spliceVolatileSystem } from './volatile-plan.js';
 import type { WireRoute } from './wire-route.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -33,11 +34,12 @@ export type PlannedRequest =
  */
 export function planRequest(
   route: WireRoute,
-  bytes: Uint8Array,
+  clientBytes: Uint8Array,
   plan: PlanOptions,
   conversationFor: (body: JsonRecord) => Conversation,
 ): PlannedRequest {
-  const spans = jsonSpans(bytes, SPLICE_INDEX_DEPTH);
+  let bytes = clientBytes;
+  let spans = jsonSpans(bytes, SPLICE_INDEX_DEPTH);
   switch (spans) {
     case 'too-deep':
       return { kind: 'unplanned', reason: `the body nests deeper than ${MAX_PLAN_DEPTH} levels`, clientBody: null };
@@ -48,10 +50,22 @@ export function planRequest(
   }
   let clientBody: JsonRecord | null = null;
   try {
-    const parsed: unknown = JSON.parse(decoder.decode(bytes));
-    if (!isRecord(parsed)) return { kind: 'unplanned', reason: null, clientBody: null };
-    clientBody = parsed;
-    const conversation = conversationFor(parsed);
+    const original: unknown = JSON.parse(decoder.decode(bytes));
+    if (!isRecord(original)) return { kind: 'unplanned', reason: null, clientBody: null };
+    clientBody = original;
+    const conversation = conversationFor(original);
+    let parsed = original;
+    if (plan.volatile === 'auto' && route === 'anthropic') {
+      conversation.volatile ??= createProxyVolatileState();
+      const moved = spliceVolatileSystem(bytes, spans, original, conversation.volatile);
+      if (moved) {
+        bytes = moved.bytes;
+        const reindexed = jsonSpans(bytes, SPLICE_INDEX_DEPTH);
+        if (typeof reindexed === 'string') throw new Error(`the volatile move made the body ${reindexed}`);
+        spans = reindexed;
+        parsed = JSON.parse(decoder.decode(bytes)) as JsonRecord;
+      }
+    }
     const planned = planCacheFields(
       route,
       parsed,
