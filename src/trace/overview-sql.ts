@@ -58,9 +58,8 @@ export function pricedBreaks(filter: OverviewFilter, rates: readonly MissRate[])
     sql: `WITH rates (model, per_token) AS (${table.sql}),
      broke AS (
        SELECT b.session_id, b.seq, b.at, b.turn, b.step, b.cause, b.missed_tokens,
-         (SELECT u.model FROM events u
-          WHERE u.session_id = b.session_id AND u.type = 'usage.recorded' AND u.turn = b.turn AND u.step = b.step
-          ORDER BY u.seq LIMIT 1) AS model
+         (SELECT MIN(u.model) FROM events u
+          WHERE u.session_id = b.session_id AND u.type = 'usage.recorded' AND u.turn = b.turn AND u.step = b.step) AS model
        FROM events b WHERE b.type = 'cache.break'${restrict.sql}
      ),
      priced AS (
