@@ -50,10 +50,20 @@ export function demoTable(results: readonly SimulationResult[]): string {
     ]);
   }
   const costHeader = results.some((result) => result.priced) ? 'cost' : 'processed';
-  return formatTable(
+  const table = formatTable(
     ['strategy', 'requests', 'input tokens', 'read share', 'of ideal', costHeader, 'vs naive', 'vs uncached', 'regret'],
     rows,
   );
+  return `${table}${pingLine(results)}`;
+}
+
+/** Keep-alive pings each strategy sent (in its cost), and the oracle's: a line under the table when any pinged. */
+function pingLine(results: readonly SimulationResult[]): string {
+  const oraclePings = results[0]?.oracle.requests.reduce((sum, request) => sum + request.pings, 0) ?? 0;
+  const pinging = results.filter((result) => result.totals.pings > 0);
+  if (pinging.length === 0 && oraclePings === 0) return '';
+  const parts = pinging.map((result) => `${result.strategy} ${result.totals.pings} (${formatUsd(result.totals.pingCostUsd)})`);
+  return `\nkeep-alive pings (in cost): ${[...parts, `oracle ${oraclePings}`].join(', ')}`;
 }
 
 /** One line: what Cachet saves and why the others lose. */

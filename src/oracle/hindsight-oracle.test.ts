@@ -21,6 +21,7 @@ const explicitRules: OracleRules = {
   fixedFraming: true,
   deferredTools: true,
   maxCachedTokens: Number.POSITIVE_INFINITY,
+  keepAlivePings: false,
   explicitCache: null,
 };
 
@@ -111,6 +112,44 @@ describe('hindsightOracle', () => {
       [5010, 2000, 'long'],
       [7010, 0, null],
     ]);
+  });
+
+  it('keeps a prefix alive through a pause with pings, priced as reads, only where pre-warm requests exist', () => {
+    // Two requests 12 minutes apart in one turn, the second adding 10 tokens: two pings at the
+    // short TTL (⌈12 ÷ 5⌉ − 1) keep the 5,010-token prefix for 2 × 0.1 × 5,010, less than the
+    // long write's premium (0.75 × 5,010) or a re-write at 1.25×.
+    const requests = run([
+      { turn: 1, step: 0, at: 0 },
+      { turn: 1, step: 1, at: 12 * MINUTE, history: [unit('reply', 10)] },
+    ]);
+    const pinging = hindsightOracle(requests, { ...explicitRules, keepAlivePings: true });
+    expect(pinging.requests.map((request) => [request.pings, request.readTokens])).toEqual([
+      [0, 0],
+      [2, 5010],
+    ]);
+    expect(pinging.requests[1]?.pingCost).toBeCloseTo(2 * 0.1 * 5010, 6);
+    expect(pinging.cost).toBeCloseTo(5010 * 1.25 + 2 * 0.1 * 5010 + 5010 * 0.1 + 10, 6);
+    // Without pre-warm requests the same pause costs the long write's premium: never less than with pings.
+    const withoutPings = hindsightOracle(requests, explicitRules);
+    expect(withoutPings.requests.every((request) => request.pings === 0)).toBe(true);
+    expect(withoutPings.cost).toBeGreaterThan(pinging.cost);
+  });
+
+  it('pings a long entry at the long TTL through pauses longer than an hour', () => {
+    const requests = run([
+      { turn: 1, step: 0, at: 0 },
+      { turn: 2, step: 0, at: 90 * MINUTE },
+      { turn: 3, step: 0, at: 180 * MINUTE },
+    ]);
+    const result = hindsightOracle(requests, { ...explicitRules, keepAlivePings: true });
+    // Tools and system (5,000) written once at 2×, one ping (0.1×) before each read: less than
+    // sending them three times, or 17 short pings a pause.
+    expect(result.requests.map((request) => [request.writeTtl, request.pings])).toEqual([
+      ['long', 0],
+      [null, 1],
+      [null, 1],
+    ]);
+    expect(result.cost).toBeCloseTo(5000 * 2 + 10 + 2 * (0.1 * 5000 + 0.1 * 5000 + 10), 6);
   });
 
   it('persists a large tail for the turn when the tool loop is long, and leaves it last for a single step', () => {

@@ -59,7 +59,9 @@ export interface OracleResult {
  * rendered at the turn's start); write the prefix up to exactly where the next request stops
  * matching, at the short or long TTL or not at all (a long entry covers its whole prefix, the
  * part read from short entries included); place breakpoints wherever it reads and
- * writes (never more than three a request); refresh entries on every read; pad the static
+ * writes (never more than three a request); refresh entries on every read; keep entries alive
+ * through a pause with keep-alive pings before each expiry where the model takes pre-warm
+ * requests (each billed as a read of what it keeps, `readChoices`); pad the static
  * prefix to the minimum; declare discovered tools deferred (Anthropic), up front or on
  * discovery; keep OpenAI caches alive for 24 hours; on Gemini create, keep and name explicit
  * caches, paying their storage. What it may not do: read an entry that no earlier request
@@ -195,8 +197,22 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
   const inputTokens = sequenceTokens + layout.trailingTokens;
   const useful = hasNext ? layouts.usefulTokens(index, scope) : 0;
   const slack = slackOf(layout, carried);
-  const read = previous ? readTokens(rules, previous, request, layouts, index, state, scope, slack) : { all: 0, long: 0 };
-  const decision = (readCount: number, write: number, writeTtl: OracleRequestDecision['writeTtl'], cost: number) => ({
+  const reads: ReadChoice[] = previous
+    ? readChoices(
+        rules,
+        previous,
+        request,
+        (alive) => readTokens(rules, previous, request, layouts, index, state, scope, slack, alive),
+        state,
+      )
+    : [{ all: 0, long: 0, pings: 0, pingCost: 0 }];
+  const decision = (
+    read: ReadChoice,
+    readCount: number,
+    write: number,
+    writeTtl: OracleRequestDecision['writeTtl'],
+    cost: number,
+  ) => ({
     turn: request.turn,
     step: request.step,
     inputTokens,
@@ -207,6 +223,8 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
     cost,
     explicitReadTokens: 0,
     storageCost: 0,
+    pings: read.pings,
+    pingCost: read.pingCost,
   });
   const push = (
     kept: Omit<State, 'trail' | 'cost' | 'processed' | 'carried'>,
@@ -233,16 +251,26 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
     explicit && rules.explicitCache && previous
       ? explicit.tokens * ((request.at - previous.at) / HOUR) * rules.explicitCache.storageRatePerTokenHour
       : 0;
-  for (const option of options(rules, read, useful, sequenceTokens, slack)) {
-    const cost =
-      rules.readRate * option.read +
-      (option.ttl === 'long' ? rules.write1hRate : rules.write5mRate) * (option.cached - option.read) +
-      rules.inputRate * (inputTokens - option.cached);
-    const made = decision(option.read, option.cached - option.read, option.cached > option.read ? option.ttl : null, cost);
-    const base = { scope, cached: option.cached, cachedLong: option.cachedLong };
-    push({ ...base, explicit: null }, cost, option.read, made);
-    if (explicit) push({ ...base, explicit }, cost + storage, option.read, { ...made, storageCost: storage });
+  for (const read of reads) {
+    for (const option of options(rules, read, useful, sequenceTokens, slack)) {
+      const cost =
+        read.pingCost +
+        rules.readRate * option.read +
+        (option.ttl === 'long' ? rules.write1hRate : rules.write5mRate) * (option.cached - option.read) +
+        rules.inputRate * (inputTokens - option.cached);
+      const made = decision(
+        read,
+        option.read,
+        option.cached - option.read,
+        option.cached > option.read ? option.ttl : null,
+        cost,
+      );
+      const base = { scope, cached: option.cached, cachedLong: option.cachedLong };
+      push({ ...base, explicit: null }, cost, option.read, made);
+      if (explicit) push({ ...base, explicit }, cost + storage, option.read, { ...made, storageCost: storage });
+    }
   }
+  const read = reads[0] as ReadChoice;
   const explicitRules = rules.explicitCache;
   if (!explicitRules) return;
   // Name the kept explicit cache: it is read whole; the request's own prompt is then not
@@ -250,7 +278,7 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
   if (explicit && matchedPrefix(explicit.sequence, layout.sequence).previousTokens >= explicit.tokens) {
     const cost = storage + explicitRules.readRate * explicit.tokens + rules.inputRate * (inputTokens - explicit.tokens);
     push({ scope, cached: 0, cachedLong: 0, explicit }, cost, explicit.tokens, {
-      ...decision(explicit.tokens, 0, null, cost),
+      ...decision(read, explicit.tokens, 0, null, cost),
       explicitReadTokens: explicit.tokens,
       storageCost: storage,
     });
@@ -269,7 +297,7 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
       },
       cost,
       tokens,
-      { ...decision(tokens, tokens, 'explicit', cost), explicitReadTokens: tokens },
+      { ...decision(read, tokens, tokens, 'explicit', cost), explicitReadTokens: tokens },
     );
   }
 }
@@ -306,7 +334,47 @@ function options(
   return result;
 }
 
-/** What the request can read of what the previous one left, under the provider's lifetimes and minimum. */
+/** A read the request can make, and the keep-alive pings (count, cost) that kept it alive through the gap. */
+interface ReadChoice {
+  all: number;
+  long: number;
+  pings: number;
+  pingCost: number;
+}
+
+/**
+ * What the request can read: what the gap left alive, and — where the model takes pre-warm
+ * requests — what pings before each expiry kept alive instead: `⌈gap ÷ TTL⌉ − 1` pings, each
+ * billed as a read of the tokens it keeps (and no more: the ping's own few tokens are left out,
+ * which only lowers the bound). Pinging every entry at the short TTL keeps all of them; pinging
+ * only the long entries at the long TTL keeps those. Keeping any shorter prefix costs in
+ * proportion to its length, so one of these, or no ping, is always the cheapest.
+ */
+function readChoices(
+  rules: OracleRules,
+  previous: HindsightRequest,
+  request: HindsightRequest,
+  readWith: (alive?: number) => { all: number; long: number },
+  state: State,
+): ReadChoice[] {
+  const choices: ReadChoice[] = [{ ...readWith(), pings: 0, pingCost: 0 }];
+  const gap = request.at - previous.at;
+  if (!rules.keepAlivePings || previous.model !== request.model || gap <= rules.shortTtlMs) return choices;
+  const pinged = (alive: number, ttl: number) => {
+    if (alive === 0 || !Number.isFinite(ttl)) return;
+    const read = readWith(alive);
+    const pings = Math.ceil(gap / ttl) - 1;
+    if (read.all > 0) choices.push({ ...read, pings, pingCost: pings * rules.readRate * read.all });
+  };
+  pinged(state.cached, rules.shortTtlMs);
+  if (gap > rules.longTtlMs && rules.longTtlMs > rules.shortTtlMs) pinged(state.cachedLong, rules.longTtlMs);
+  return choices;
+}
+
+/**
+ * What the request can read of what the previous one left, under the provider's lifetimes and
+ * minimum; `aliveOverride`: the tokens pings kept alive through the gap.
+ */
 function readTokens(
   rules: OracleRules,
   previous: HindsightRequest,
@@ -316,10 +384,11 @@ function readTokens(
   state: State,
   scope: TailScope,
   slack: number,
+  aliveOverride?: number,
 ): { all: number; long: number } {
   if (previous.model !== request.model) return { all: 0, long: 0 };
   const gap = request.at - previous.at;
-  const alive = gap <= rules.shortTtlMs ? state.cached : gap <= rules.longTtlMs ? state.cachedLong : 0;
+  const alive = aliveOverride ?? (gap <= rules.shortTtlMs ? state.cached : gap <= rules.longTtlMs ? state.cachedLong : 0);
   if (alive === 0) return { all: 0, long: 0 };
   const previousLayout = layouts.layout(index - 1, state.scope);
   const withReply = rules.reusesReply && previousLayout.trailingTokens === 0;

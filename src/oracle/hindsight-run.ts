@@ -45,4 +45,9 @@ export interface HindsightRequest {
   /** The clock rendered at this request, and at the turn's first request (a turn-scoped clock). */
   clockNow: HindsightUnit | null;
   clockAtTurnStart: HindsightUnit | null;
+  /**
+   * A subagent call: the instruction it sends after its parent's previous request (whose content
+   * this request repeats field for field). Sent last, never cached; absent on the parent's own requests.
+   */
+  forkTask?: HindsightUnit[];
 }

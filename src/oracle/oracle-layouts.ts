@@ -170,6 +170,8 @@ export function layoutFor(
     trailingTokens = sum(tail) + (request.clockNow?.tokens ?? 0);
   }
   sequence.push(...history(request.turnHistory));
+  // A subagent call's instruction comes after everything its parent sent: never part of a prefix.
+  trailingTokens += sum(request.forkTask ?? []);
   const next = requests[index + 1];
   const replyPrefix = `t${request.turn}/s${request.step}/reply/`;
   const reply = next ? [...next.earlierHistory, ...next.turnHistory].filter((unit) => unit.id.startsWith(replyPrefix)) : [];

@@ -26,19 +26,29 @@ const turn = fc
     time: fc.boolean(),
     loop: fc.array(fc.array(toolCall, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
     discover: fc.boolean(),
+    // Subagent calls after the first tool step (a fan-out), and how long the last one runs.
+    subagents: fc.array(sentence, { maxLength: 3 }),
+    subagentRun: duration,
     answer: sentence,
   })
-  .map(({ user, after, memoryRecall, time, loop, discover, answer }) => ({
+  .map(({ user, after, memoryRecall, time, loop, discover, subagents, subagentRun, answer }) => ({
     user,
     after,
     tail: { time, ...(memoryRecall ? { memoryRecall } : {}) },
     steps: [
-      ...loop.map((calls, index) => ({
-        text: `step ${index}`,
-        toolCalls: calls,
-        latency: index % 2 === 0 ? '4s' : '30s',
-        ...(discover && index === 0 ? { discoverTools: ['__discover__'] } : {}),
-      })),
+      ...loop.flatMap((calls, index) => [
+        {
+          text: `step ${index}`,
+          toolCalls: calls,
+          latency: index % 2 === 0 ? '4s' : '30s',
+          ...(discover && index === 0 ? { discoverTools: ['__discover__'] } : {}),
+        },
+        ...(index === 0
+          ? subagents.map((task, subagent) => ({
+              subagent: { task, latency: subagent === subagents.length - 1 ? subagentRun : '1s' },
+            }))
+          : []),
+      ]),
       { text: answer },
     ],
   }));
@@ -95,6 +105,37 @@ const workloadFile = fc
     });
   });
 
+/**
+ * A required case, whatever the random draws: Anthropic with pauses that make every pinging
+ * strategy ping (6, 20 and 70 minutes) and a three-subagent fan-out that runs 6 minutes.
+ */
+const pausesAndFanOut: WorkloadFile = workloadFileSchema.parse({
+  name: 'pauses-and-fan-out',
+  description: 'required example',
+  provider: 'anthropic',
+  model: MODELS.anthropic,
+  start: '2026-11-20T09:00:00Z',
+  global: {
+    persona: 'You are a careful agent.',
+    tools: [{ name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' } }],
+  },
+  session: { documents: [{ title: 'Spec', tokens: 4000, kind: 'prose' }] },
+  turns: ['1m', '6m', '20m', '70m'].map((after, index) => ({
+    user: `question ${index}`,
+    after,
+    steps: [
+      {
+        text: 'reading',
+        toolCalls: [{ name: 'read_file', input: { path: `f${index}` }, result: { tokens: 800, kind: 'code' } }],
+      },
+      { subagent: { task: `check part A of f${index}` } },
+      { subagent: { task: `check part B of f${index}` } },
+      { subagent: { task: `check part C of f${index}`, latency: '6m' } },
+      { text: `answer ${index}` },
+    ],
+  })),
+});
+
 describe('the hindsight oracle is a lower bound', () => {
   it('no strategy costs less than the oracle on random workloads', { timeout: 600_000 }, () => {
     fc.assert(
@@ -115,7 +156,7 @@ describe('the hindsight oracle is a lower bound', () => {
           expect(totals.regret).not.toBeNull();
         }
       }),
-      { numRuns: 36, seed: 20261123 },
+      { numRuns: 36, seed: 20261123, examples: [[pausesAndFanOut]] },
     );
   });
 });

@@ -8,6 +8,7 @@ import { resolveGeminiModel } from '../providers/gemini/models.js';
 import { resolveOpenAIModel } from '../providers/openai-chat/models.js';
 import { type ModelFamilyRow, modelFamilyRow } from '../providers/openai-compatible/models.js';
 import { providerEntry } from '../providers/registry.js';
+import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
 
 /**
  * What the provider allows the oracle, and what each token costs. Rates are per token: USD
@@ -48,6 +49,12 @@ export interface OracleRules {
   deferredTools: boolean;
   /** Largest prefix the provider caches, in tokens (Nova on Bedrock: 20K); reads and writes stop there. */
   maxCachedTokens: number;
+  /**
+   * The model accepts a pre-warm request (Anthropic's `max_tokens: 0`), so the oracle may keep
+   * entries alive through a pause with pings before they expire, each billed as a read of what
+   * it keeps (`prewarmingUnsupportedReason`).
+   */
+  keepAlivePings: boolean;
   /**
    * An explicit cache the oracle may create besides the automatic one (Gemini `cachedContents`):
    * created at `createRate` per token, stored at `storageRatePerTokenHour` for as long as it is
@@ -124,7 +131,10 @@ export function oracleRulesFor(provider: ProviderId, model: string, options: Ora
   switch (route.rules) {
     case 'anthropic':
       // Deferred tools (`defer_loading`, tool search, `tool_reference`) exist on Anthropic's own Messages API.
-      return anthropicRules(rates, route.upstreamModel, entry.wire === 'anthropic-messages');
+      return {
+        ...anthropicRules(rates, route.upstreamModel, entry.wire === 'anthropic-messages'),
+        keepAlivePings: prewarmingUnsupportedReason(provider, model) === null,
+      };
     case 'openai':
       return openAIRules(rates, route.upstreamModel);
     case 'deepseek':
@@ -157,6 +167,7 @@ export function oracleRulesFor(provider: ProviderId, model: string, options: Ora
           family?.template !== undefined && !family.template.hoistsSystemMessages && family.flags.toolTurns !== 'text',
         deferredTools: false,
         maxCachedTokens: Number.POSITIVE_INFINITY,
+        keepAlivePings: false,
         explicitCache: null,
       };
     }
@@ -179,6 +190,7 @@ function anthropicRules(rates: Rates, model: string, deferredTools: boolean): Or
     fixedFraming: true,
     deferredTools,
     maxCachedTokens: Number.POSITIVE_INFINITY,
+    keepAlivePings: false,
     explicitCache: null,
   };
 }
@@ -202,6 +214,7 @@ function openAIRules(rates: Rates, model: string): OracleRules {
     fixedFraming: true,
     deferredTools: false,
     maxCachedTokens: Number.POSITIVE_INFINITY,
+    keepAlivePings: false,
     explicitCache: null,
   };
 }
@@ -231,6 +244,7 @@ function geminiRules(rates: Rates, model: string): OracleRules {
     fixedFraming: true,
     deferredTools: false,
     maxCachedTokens: Number.POSITIVE_INFINITY,
+    keepAlivePings: false,
     // Storage is priced in USD: without a price row it cannot be weighed against tokens.
     explicitCache: rates.priced
       ? {
@@ -262,6 +276,7 @@ function bedrockRules(rates: Rates, model: string): OracleRules {
     fixedFraming: true,
     deferredTools: false,
     maxCachedTokens: row.maxCachedPrefixTokens ?? Number.POSITIVE_INFINITY,
+    keepAlivePings: prewarmingUnsupportedReason('bedrock', model) === null,
     explicitCache: null,
   };
 }

@@ -12,6 +12,9 @@ export interface OracleRequestDecision {
   explicitReadTokens: number;
   /** Storage of the explicit cache kept over the gap before this request (included in `cost`). */
   storageCost: number;
+  /** Keep-alive pings sent in the gap before this request, and what they cost (included in `cost`). */
+  pings: number;
+  pingCost: number;
   tailScope: TailScope;
   cost: number;
 }

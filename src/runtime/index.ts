@@ -20,6 +20,7 @@ export {
   sharedCounter,
   zoneTokensOf,
 } from './prepare-request.js';
+export { assertPrewarming, PREWARMING_WIRES, prewarmingUnsupportedReason } from './prewarming.js';
 export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
 export { type SessionRhythm, sessionRhythmFromTrace } from './session-rhythm.js';
 export { cacheMultipliersFor, tailPricingFor } from './tail-pricing.js';

@@ -1,18 +1,14 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import { CachetError, ValidationError } from '../model/errors.js';
+import { ValidationError } from '../model/errors.js';
 import { convertToAnthropic } from '../providers/anthropic/convert-request.js';
 import type { CacheMultipliers } from '../providers/shared/price-row.js';
 import { assemble } from '../session/assemble.js';
 import type { Session } from '../session/session.js';
 import { type KeepWarmPlan, planKeepWarm } from './plan-keep-warm.js';
 import { sharedCounter, zoneTokensOf } from './prepare-request.js';
+import { assertPrewarming, KeepWarmUnsupportedError } from './prewarming.js';
 
-/** A keep-warm the session cannot have: the request's parameters rule out a pre-warm request. */
-export class KeepWarmUnsupportedError extends CachetError {
-  constructor(reason: string) {
-    super('keep_warm_unsupported', `keep-warm: ${reason}`);
-  }
-}
+export { KeepWarmUnsupportedError } from './prewarming.js';
 
 /** The text of a ping's own user message, after the last breakpoint (never cached, a few tokens). */
 export const KEEP_WARM_TEXT = '(keep-alive: no reply needed)';
@@ -30,6 +26,7 @@ export const KEEP_WARM_TEXT = '(keep-alive: no reply needed)';
  * await client.messages.create(body); // usage.cache_read_input_tokens ≈ the prefix
  */
 export function keepWarmBody(session: Session): MessageCreateParamsNonStreaming {
+  assertPrewarming('anthropic', session.model);
   if (session.history.length === 0 && session.sessionMessages.length === 0 && session.system.length === 0) {
     throw new KeepWarmUnsupportedError('the session is empty: there is no prefix to keep warm');
   }

@@ -26,6 +26,13 @@ export interface KeepWarmInput {
   maxPings?: number;
   /** How long before expiry a ping is sent, ms [20 s: the request must land before the entry expires]. */
   marginMs?: number;
+  /**
+   * Tokens at the start of the prefix that a longer-lived entry (a 1-hour write) keeps anyway,
+   * and for how long from now, ms: after the short entry expires the return re-writes only the
+   * rest, so pings (which read the whole prefix) buy less [none].
+   */
+  protectedTokens?: number;
+  protectedForMs?: number;
 }
 
 /**
@@ -73,8 +80,12 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
   const { read, write5m, write1h } = input.pricing;
   const prefix = input.prefixTokens;
   const average = (cost: (gap: number) => number) => gaps.reduce((total, gap) => total + cost(gap), 0) / gaps.length;
-  // The next request's prefix: read if the entry is alive when it comes, else written again.
-  const returnCost = (gap: number, aliveUntil: number) => (gap <= aliveUntil ? read : write5m) * prefix;
+  const kept = Math.min(prefix, input.protectedTokens ?? 0);
+  const keptFor = input.protectedForMs ?? 0;
+  // The next request's prefix: read if the entry is alive when it comes, else written again
+  // (all of it, or the part a longer-lived entry no longer keeps).
+  const returnCost = (gap: number, aliveUntil: number) =>
+    gap <= aliveUntil ? read * prefix : gap <= keptFor ? read * kept + write5m * (prefix - kept) : write5m * prefix;
   const pingCost = (pings: number) =>
     average((gap) => {
       // Pings at interval, 2·interval, …: each is sent only while the user is still away.
@@ -139,6 +150,8 @@ function validate(input: KeepWarmInput): void {
   nonNegative(input.idleMs, 'idleMs');
   nonNegative(input.pingOverheadTokens, 'pingOverheadTokens');
   nonNegative(input.marginMs, 'marginMs');
+  nonNegative(input.protectedTokens, 'protectedTokens');
+  nonNegative(input.protectedForMs, 'protectedForMs');
   nonNegative(input.inputPerMTok, 'inputPerMTok');
   if (input.ttlMs !== undefined && !(Number.isFinite(input.ttlMs) && input.ttlMs > 0)) {
     throw new ValidationError('ttlMs', 'a finite number > 0', String(input.ttlMs));

@@ -21,6 +21,7 @@ import { ActivationBudget } from '../skills/activation-budget.js';
 import { SkillTools } from '../skills/skill-tools.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { type Workload, type WorkloadStep, type WorkloadTurn, workloadRequests } from '../workloads/workload.js';
+import { cachetKeepAlive } from './cachet-keep-alive.js';
 import { adapterFor } from './provider-adapters.js';
 import type { BuiltRequest, StrategyDriver } from './strategy.js';
 import {
@@ -119,6 +120,9 @@ export function cachetStrategy(
   // The newest 1-hour entry the session wrote: what a pause would not expire.
   let longEntry: LongEntry | null = null;
   let requestsMade = 0;
+  // The last request's model and history TTL: what a keep-alive ping would refresh.
+  let lastWrite: { model: string; ttl: '5m' | '1h' } = { model: context.model, ttl: '5m' };
+  const keepAlive = cachetKeepAlive(context.provider, { session: gapsMs, prior: priorGapsMs });
   // The adapter's state from the previous request (Anthropic: the entries its breakpoints wrote,
   // for the lookback guard, and the padding decision pinned for the whole session).
   let previousState: unknown = null;
@@ -206,6 +210,7 @@ export function cachetStrategy(
         },
       });
       previousState = (prepared.metadata as { cacheState?: unknown }).cacheState ?? null;
+      lastWrite = { model: prepared.request.model, ttl: choice.ttl };
       return {
         body: prepared.body,
         canonical: prepared.request,
@@ -229,6 +234,12 @@ export function cachetStrategy(
         last.toolReferences = discovered.map((tool) => tool.name);
       }
       if (results) session.append(results);
+    },
+    keepAliveAfter: (idle) => keepAlive(idle, { ...lastWrite, longEntry }),
+    pinged(at: number) {
+      // A ping read the prefix and refreshed its entries: the TTL policy's write estimate starts from it.
+      if (previousPrefix) previousPrefix = { ...previousPrefix, at };
+      if (longEntry) longEntry = { ...longEntry, at };
     },
   };
 }

@@ -132,6 +132,17 @@ export function hindsightRunOf(
     const turnHistory: HindsightUnit[] = [];
     for (const step of turn.steps) {
       const index = requests.length;
+      const forked = requests.at(-1);
+      if (step.subagentTask !== null && forked) {
+        // A fork repeats its parent's last request and adds its task last (its wire framing uncounted).
+        requests.push({
+          ...forked,
+          step: step.step,
+          at: step.at,
+          forkTask: [textUnit(`t${turn.turn}/s${step.step}/task`, step.subagentTask)],
+        });
+        continue;
+      }
       const framing = frame(index, [tools, [...discovered], statics, earlierHistory, userMessage, turnHistory]);
       if (framing && index === 0) statics.push(framing);
       else if (framing && step === turn.steps[0]) {

@@ -2,6 +2,7 @@ export { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js
 export { harnessStrategy } from './harness-strategy.js';
 export { hindsightRunOf } from './hindsight-run-of.js';
 export { IdealCacheReads, longestCacheLifetimeMs } from './ideal-cache-read.js';
+export { AIDER_KEEPALIVE, keepAliveStrategy, PI_WARMING } from './keep-alive-strategy.js';
 export { adapterFor } from './provider-adapters.js';
 export { replyFor } from './reply-for.js';
 export {

@@ -1,4 +1,5 @@
 import { costOf, uncachedCostOf } from '../cache/cost.js';
+import type { CacheVerdict } from '../cache/models/cache-verdict.js';
 import { createCacheModel } from '../cache/models/create-cache-model.js';
 import { unitTokens } from '../cache/wire/cache-rules.js';
 import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
@@ -18,78 +19,19 @@ import { workloadRequests } from '../workloads/workload.js';
 import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
-import { type MissCause, missCauseOf } from './miss-cause.js';
+import { IdlePings } from './idle-pings.js';
+import { keepAliveStrategy } from './keep-alive-strategy.js';
+import { missCauseOf } from './miss-cause.js';
 import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
 import { replyFor } from './reply-for.js';
+import { sideRequestBody } from './side-request-body.js';
 import { type SimulationBaseline, simulationBaseline } from './simulation-baseline.js';
-import type { StrategyDriver, StrategyName } from './strategy.js';
+import { type SimulatedPing, type SimulatedRequest, type SimulationTotals, totalsOf } from './simulation-totals.js';
+import type { IdleContext, StrategyDriver, StrategyName } from './strategy.js';
 
 export type { MissCause } from './miss-cause.js';
-
-export interface SimulatedRequest {
-  turn: number;
-  step: number;
-  at: number;
-  inputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  cacheWrite1hTokens: number;
-  uncachedTokens: number;
-  idealCacheReadTokens: number;
-  /** With compaction: the ideal of the same request had history never been compacted. */
-  uncompactedIdealCacheReadTokens?: number;
-  /**
-   * Cache-read tokens that were padding Cachet added to clear the provider's minimum (not
-   * workload content): they are not counted toward `efficiency`.
-   */
-  paddingReadTokens: number;
-  costUsd: number;
-  uncachedCostUsd: number;
-  missCause: MissCause | null;
-  explanation: string[];
-  ttlReason: string | null;
-  paddingApplied: boolean | null;
-  /** The adapter's reason for its padding decision (Anthropic), for reports. */
-  paddingReason: string | null;
-}
-
-export interface SimulationTotals {
-  inputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  uncachedTokens: number;
-  idealCacheReadTokens: number;
-  paddingReadTokens: number;
-  costUsd: number;
-  uncachedCostUsd: number;
-  /** cacheReadTokens / inputTokens. */
-  readShare: number;
-  /**
-   * (cacheReadTokens − paddingReadTokens) / idealCacheReadTokens over the session (1 when the
-   * ideal is 0). Padding is content a strategy adds, not workload content, so reading it back
-   * does not count toward the physical limit; without padding this is cacheRead / ideal.
-   */
-  efficiency: number;
-  /**
-   * With compaction: cacheRead / the ideal of the uncompacted requests (what `efficiency` was
-   * before compaction measured against its own requests); null without compaction.
-   */
-  uncompactedEfficiency: number | null;
-  /**
-   * The hindsight oracle's cost for the same workload (src/oracle): the best run the provider
-   * allows, knowing the whole future. Null when the model has no price (local engines: see
-   * `oracleProcessedTokens`).
-   */
-  oracleCostUsd: number | null;
-  /** Tokens the oracle's run processes without reuse (input − read): the local engines' measure. */
-  oracleProcessedTokens: number;
-  /**
-   * cost ÷ oracle − 1 (processed tokens for unpriced models): 0 means the best possible run.
-   * Negative only with `--compaction`, which rewrites history the oracle keeps.
-   */
-  regret: number | null;
-}
+export { type SimulatedPing, type SimulatedRequest, type SimulationTotals, totalsOf } from './simulation-totals.js';
 
 export interface SimulationResult {
   workload: string;
@@ -101,6 +43,8 @@ export interface SimulationResult {
   /** False when no price row matched the model (local engines cost nothing per token). */
   priced: boolean;
   requests: SimulatedRequest[];
+  /** Keep-alive pings the strategy sent while the session waited (their cost is in `totals`). */
+  pings: SimulatedPing[];
   totals: SimulationTotals;
   /** The hindsight oracle's run, request by request (its decisions explain the regret). */
   oracle: OracleResult;
@@ -186,6 +130,9 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
   const requests: SimulatedRequest[] = [];
+  const pings = new IdlePings(cache, provider, (at) => driver.pinged?.(at));
+  // The parent's last request: what a subagent call forks and what a keep-alive ping refreshes.
+  let parent: { body: unknown; model: string } | null = null;
   let previousBody: unknown = null;
   let priced = true;
   let tokensEstimated = false;
@@ -193,6 +140,26 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   for (const turn of workload.turns) {
     driver.beginTurn(turn);
     for (const step of turn.steps) {
+      pings.sendBefore(step.at, step.subagentTask === null);
+      const referenceIdealTokens = baseline.idealCacheReadTokens[requests.length] ?? 0;
+      if (step.subagentTask !== null && parent) {
+        const body = sideRequestBody(parent.body, providerEntry(provider).wire, step.subagentTask) ?? parent.body;
+        const verdict = cache.judge(body, { at: step.at });
+        const cost = costOf(verdict.usage, provider, parent.model);
+        const uncached = uncachedCostOf(verdict.usage, provider, parent.model);
+        requests.push({
+          ...requestFigures(turn, step, verdict, referenceIdealTokens),
+          costUsd: cost.costUsd,
+          uncachedCostUsd: uncached.costUsd,
+          missCause: missCauseOf(verdict, referenceIdealTokens, parent.body, body, provider, false),
+          ttlReason: null,
+          paddingApplied: null,
+          paddingReason: null,
+          subagent: true,
+        });
+        options.onProgress?.(requests.length, all.length);
+        continue;
+      }
       const rewritesBefore = driver.session.historyRewrites;
       options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
       const historyRewritten = driver.session.historyRewrites !== rewritesBefore;
@@ -200,7 +167,6 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       // Local engines keep the reply they generated in the slot: the next prompt can reuse it.
       const reply = local ? replyFor(adapter, built, step) : undefined;
       options.onBody?.(built.body, { turn: turn.turn, step: step.step, reply });
-      const referenceIdealTokens = baseline.idealCacheReadTokens[requests.length] ?? 0;
       // With compaction the physical limit is measured on the compacted requests: the strategy's
       // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
@@ -223,31 +189,26 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
         price: () => ({ costUsd: cost.costUsd, uncachedCostUsd: uncached.costUsd }),
       });
       requests.push({
-        turn: turn.turn,
-        step: step.step,
-        at: step.at,
-        inputTokens: verdict.inputTokens,
-        cacheReadTokens: verdict.cacheReadTokens,
-        cacheWriteTokens: verdict.cacheWriteTokens,
-        cacheWrite1hTokens: verdict.cacheWrite1hTokens,
-        uncachedTokens: verdict.uncachedTokens,
-        idealCacheReadTokens: idealTokens,
+        ...requestFigures(turn, step, verdict, idealTokens),
         ...(compactedIdeal ? { uncompactedIdealCacheReadTokens: referenceIdealTokens } : {}),
         paddingReadTokens,
         costUsd: cost.costUsd,
         uncachedCostUsd: uncached.costUsd,
         missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider, historyRewritten),
-        explanation: verdict.explanation,
         ttlReason: built.ttlReason,
         paddingApplied: built.metadata.padding ? built.metadata.padding.applied : null,
         paddingReason: built.metadata.padding ? built.metadata.padding.reason : null,
+        subagent: false,
       });
       previousBody = built.body;
+      parent = { body: built.body, model: built.canonical.model };
       driver.endStep(turn, step);
+      const idle = idleContext(turn, step, verdict);
+      pings.schedule(driver.keepAliveAfter?.(idle) ?? [], { ...parent, turn: turn.turn, step: step.step });
       options.onProgress?.(requests.length, all.length);
     }
   }
-  // The run is over: the session says so (`session.ended`), as a real agent's does.
+  // The run is over: the session says so (`session.ended`), as a real agent's does; no ping follows.
   driver.session.end();
   const oracle = baseline.oracle;
   return {
@@ -258,8 +219,38 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
     tokensEstimated,
     priced,
     requests,
-    totals: totalsOf(requests, oracle),
+    pings: pings.sent,
+    totals: totalsOf(requests, oracle, pings.sent),
     oracle,
+  };
+}
+
+/** The cache figures every simulated request reports, from the cache model's verdict. */
+function requestFigures(turn: WorkloadTurn, step: WorkloadStep, verdict: CacheVerdict, idealCacheReadTokens: number) {
+  return {
+    turn: turn.turn,
+    step: step.step,
+    at: step.at,
+    inputTokens: verdict.inputTokens,
+    cacheReadTokens: verdict.cacheReadTokens,
+    cacheWriteTokens: verdict.cacheWriteTokens,
+    cacheWrite1hTokens: verdict.cacheWrite1hTokens,
+    uncachedTokens: verdict.uncachedTokens,
+    idealCacheReadTokens,
+    paddingReadTokens: 0,
+    explanation: verdict.explanation,
+  };
+}
+
+/** What the strategy knows as its session goes idle after `step`. */
+function idleContext(turn: WorkloadTurn, step: WorkloadStep, verdict: CacheVerdict): IdleContext {
+  return {
+    turn,
+    step,
+    at: step.at,
+    promptTokens: verdict.inputTokens,
+    cachedTokens: verdict.cacheReadTokens + verdict.cacheWriteTokens,
+    turnOver: step.toolResults.length === 0,
   };
 }
 
@@ -279,41 +270,12 @@ function driverFor(
     case 'ai-sdk':
     case 'langchain':
       return peerStrategy(strategy, workload, context);
+    case 'pi-warming':
+    case 'aider-keepalive':
+      return keepAliveStrategy(strategy, workload, context);
     default:
       return assertNever(strategy);
   }
-}
-
-export function totalsOf(requests: readonly SimulatedRequest[], oracle: OracleResult | null = null): SimulationTotals {
-  const sum = (pick: (request: SimulatedRequest) => number) => requests.reduce((total, request) => total + pick(request), 0);
-  const inputTokens = sum((request) => request.inputTokens);
-  const cacheReadTokens = sum((request) => request.cacheReadTokens);
-  const idealCacheReadTokens = sum((request) => request.idealCacheReadTokens);
-  const paddingReadTokens = sum((request) => request.paddingReadTokens);
-  return {
-    inputTokens,
-    cacheReadTokens,
-    cacheWriteTokens: sum((request) => request.cacheWriteTokens),
-    uncachedTokens: sum((request) => request.uncachedTokens),
-    idealCacheReadTokens,
-    paddingReadTokens,
-    costUsd: sum((request) => request.costUsd),
-    uncachedCostUsd: sum((request) => request.uncachedCostUsd),
-    readShare: inputTokens === 0 ? 0 : cacheReadTokens / inputTokens,
-    efficiency: idealCacheReadTokens === 0 ? 1 : (cacheReadTokens - paddingReadTokens) / idealCacheReadTokens,
-    uncompactedEfficiency: uncompactedEfficiencyOf(requests, cacheReadTokens - paddingReadTokens),
-    ...regretOf(
-      oracle,
-      sum((request) => request.costUsd),
-      inputTokens - cacheReadTokens,
-    ),
-  };
-}
-
-function uncompactedEfficiencyOf(requests: readonly SimulatedRequest[], contentReadTokens: number): number | null {
-  if (!requests.some((request) => request.uncompactedIdealCacheReadTokens !== undefined)) return null;
-  const ideal = requests.reduce((total, request) => total + (request.uncompactedIdealCacheReadTokens ?? 0), 0);
-  return ideal === 0 ? 1 : contentReadTokens / ideal;
 }
 
 /** The ideal read of each request measured on the strategy's own (compacted) persisted zones. */
@@ -332,20 +294,6 @@ function compactedIdealReads(
     return local
       ? local.judge(body, { at: step.at, reply: replyFor(adapter, { canonical: persisted }, step) }).cacheReadTokens
       : ideal.next(body, step.at);
-  };
-}
-
-function regretOf(
-  oracle: OracleResult | null,
-  costUsd: number,
-  processedTokens: number,
-): Pick<SimulationTotals, 'oracleCostUsd' | 'oracleProcessedTokens' | 'regret'> {
-  if (!oracle) return { oracleCostUsd: null, oracleProcessedTokens: 0, regret: null };
-  const [spend, best] = oracle.priced ? [costUsd, oracle.cost] : [processedTokens, oracle.processedTokens];
-  return {
-    oracleCostUsd: oracle.priced ? oracle.cost : null,
-    oracleProcessedTokens: oracle.processedTokens,
-    regret: best > 0 ? spend / best - 1 : spend > 0 ? null : 0,
   };
 }
 

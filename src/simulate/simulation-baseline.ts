@@ -10,6 +10,7 @@ import { hindsightRunOf } from './hindsight-run-of.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
 import { adapterFor } from './provider-adapters.js';
 import { replyFor } from './reply-for.js';
+import { sideRequestBody } from './side-request-body.js';
 import type { BuiltRequest } from './strategy.js';
 
 /**
@@ -74,10 +75,18 @@ export function simulationBaseline(workload: Workload, provider: ProviderId, mod
       entry.planOptions({ padding: 'never', ...built.deferredTools }),
     ).body;
   const idealCacheReadTokens: number[] = [];
+  // The reference's last persisted bodies: what a subagent call forks.
+  let parentBodies: { reference: unknown; plain: unknown } = { reference: null, plain: null };
   for (const turn of workload.turns) {
     reference.beginTurn(turn);
     framing?.reference.beginTurn(turn);
     for (const step of turn.steps) {
+      if (step.subagentTask !== null) {
+        const fork = (body: unknown) => sideRequestBody(body, entry.wire, step.subagentTask as string) ?? body;
+        idealCacheReadTokens.push(ideal.next(fork(parentBodies.reference), step.at));
+        framing?.tokens.push(framing.model.judge(fork(parentBodies.plain), { at: step.at }).inputTokens);
+        continue;
+      }
       const referenceRequest = reference.request(turn, step);
       const referenceBody = persistedBodyOf(referenceRequest);
       idealCacheReadTokens.push(
@@ -85,9 +94,11 @@ export function simulationBaseline(workload: Workload, provider: ProviderId, mod
           ? localReference.judge(referenceBody, { at: step.at, reply: replyFor(adapter, referenceRequest, step) }).cacheReadTokens
           : ideal.next(referenceBody, step.at),
       );
+      parentBodies = { reference: referenceBody, plain: null };
       if (framing) {
         const plainBody = persistedBodyOf(framing.reference.request(turn, step));
         framing.tokens.push(framing.model.judge(plainBody, { at: step.at }).inputTokens);
+        parentBodies.plain = plainBody;
       }
       reference.endStep(turn, step);
       framing?.reference.endStep(turn, step);

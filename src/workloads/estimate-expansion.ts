@@ -1,5 +1,5 @@
 import type { JsonValue } from '../model/json.js';
-import type { StepInput, TurnInput, WorkloadFile } from './workload-schema.js';
+import type { StepInput, SubagentStepInput, TurnInput, WorkloadFile } from './workload-schema.js';
 
 /** Bytes a generated token takes as text (the filler writes 2.9 to 4.6 per token). */
 const BYTES_PER_TOKEN = 5;
@@ -66,7 +66,8 @@ function turnBytes(turn: TurnInput, skillBytes: ReadonlyMap<string, number>): nu
   return bytes;
 }
 
-function stepBytes(step: StepInput, skillBytes: ReadonlyMap<string, number>): number {
+function stepBytes(step: StepInput | SubagentStepInput, skillBytes: ReadonlyMap<string, number>): number {
+  if ('subagent' in step) return step.subagent.task.length;
   let bytes = (step.text?.length ?? 0) + (step.thinking?.length ?? 0);
   for (const call of step.toolCalls ?? []) {
     if ('skillLoad' in call) {

@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from '../model/json.js';
 import { thinkingFromReasoningItem } from '../providers/openai-responses/reasoning-items.js';
 import { parseDuration } from './duration.js';
 import { type FillerKind, generateFiller } from './filler.js';
+import { SUBAGENT_LATENCY_MS, subagentStep } from './subagent-step.js';
 import type {
   DiscoverableTool,
   Workload,
@@ -14,7 +15,14 @@ import type {
 } from './workload.js';
 import { checkedTools, digest, signatureFor, textResult, toImage, toolUseId, toToolDefinition } from './workload-blocks.js';
 import { WorkloadContentError } from './workload-content-error.js';
-import { FILLER_KINDS, type StepInput, type TailInput, type TurnInput, type WorkloadFile } from './workload-schema.js';
+import {
+  FILLER_KINDS,
+  type StepInput,
+  type SubagentStepInput,
+  type TailInput,
+  type TurnInput,
+  type WorkloadFile,
+} from './workload-schema.js';
 
 export { WorkloadContentError } from './workload-content-error.js';
 
@@ -59,7 +67,7 @@ export function expandWorkload(file: WorkloadFile, source: string | null = null)
 
   const templates = flattenTurns(file);
   const usesSkillLoad = templates.some(({ turn }) =>
-    turn.steps.some((step) => step.toolCalls?.some((call) => 'skillLoad' in call)),
+    turn.steps.some((step) => 'toolCalls' in step && step.toolCalls?.some((call) => 'skillLoad' in call)),
   );
   if (usesSkillLoad && !tools.some((tool) => tool.name === SKILL_LOAD_TOOL.name)) tools.push(SKILL_LOAD_TOOL);
 
@@ -213,10 +221,20 @@ function resolveAt(value: string, startMs: number, path: string): number {
   return absolute;
 }
 
-function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, file: WorkloadFile): WorkloadStep[] {
+function expandSteps(
+  inputs: Array<StepInput | SubagentStepInput>,
+  turnAt: number,
+  context: TurnContext,
+  file: WorkloadFile,
+): WorkloadStep[] {
   let at = turnAt;
   return inputs.map((input, index) => {
     const path = `${context.path}.steps[${index}]`;
+    if ('subagent' in input) {
+      const step = subagentStep(input, index, inputs.length, at, path);
+      at += input.subagent.latency !== undefined ? (parseDuration(input.subagent.latency) as number) : SUBAGENT_LATENCY_MS;
+      return step;
+    }
     const calls = input.toolCalls ?? [];
     const isLast = index === inputs.length - 1;
     if (isLast && calls.length > 0) {
@@ -275,7 +293,7 @@ function expandSteps(inputs: StepInput[], turnAt: number, context: TurnContext, 
         'tools are discovered by a tool call: put discoverTools on a step that calls tools',
       );
     }
-    const step: WorkloadStep = { step: index, at, reply, toolResults, discoveredTools, skillLoads };
+    const step: WorkloadStep = { step: index, at, reply, toolResults, discoveredTools, skillLoads, subagentTask: null };
     at += input.latency !== undefined ? (parseDuration(input.latency) as number) : DEFAULT_LATENCY_MS;
     return step;
   });

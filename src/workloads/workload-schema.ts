@@ -135,6 +135,24 @@ export const stepSchema = z
   })
   .strict();
 
+/**
+ * A subagent call of the parent (a step kind): a side request that forks the parent's previous
+ * request — its exact prefix, with `task` after it — and whose reply never enters the parent's
+ * history (the parent's tool results carry what the subagent found). A fan-out is several of them.
+ */
+export const subagentStepSchema = z
+  .object({
+    subagent: z
+      .object({
+        /** The instruction the subagent gets after the parent's prefix. */
+        task: nonEmpty,
+        /** Time before the next request of the turn (subagents of one fan-out run side by side). Default 1s. */
+        latency: durationSchema.optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
 export const turnSchema = z
   .object({
     /** Absolute time (ISO 8601) or offset from `start` (`+12m`). */
@@ -151,7 +169,7 @@ export const turnSchema = z
     user: z.string(),
     images: z.array(imageSchema).optional(),
     tail: tailSchema.optional(),
-    steps: z.array(stepSchema).min(1),
+    steps: z.array(z.union([stepSchema, subagentStepSchema])).min(1),
   })
   .strict();
 
@@ -221,6 +239,7 @@ export const workloadFileSchema = z
 export type WorkloadFile = z.infer<typeof workloadFileSchema>;
 export type TurnInput = z.infer<typeof turnSchema>;
 export type StepInput = z.infer<typeof stepSchema>;
+export type SubagentStepInput = z.infer<typeof subagentStepSchema>;
 export type ToolCallInput = z.infer<typeof toolCallSchema>;
 export type ResultInput = z.infer<typeof resultSchema>;
 export type TailInput = z.infer<typeof tailSchema>;

@@ -104,6 +104,12 @@ export interface WorkloadStep {
   discoveredTools: DiscoverableTool[];
   /** Skills loaded by `skill_load` calls of this step. */
   skillLoads: string[];
+  /**
+   * Set on a subagent call (a step kind): the instruction a side request sends after the
+   * parent's previous request's exact prefix. Its reply never enters the parent's history, so
+   * `reply`, `toolResults`, `discoveredTools` and `skillLoads` are empty. Null on the parent's own steps.
+   */
+  subagentTask: string | null;
 }
 
 /**

@@ -1,0 +1,63 @@
+import { costOf } from '../cache/cost.js';
+import type { CacheModel } from '../cache/models/cache-verdict.js';
+import type { ProviderId } from '../providers/adapter.js';
+import { providerEntry } from '../providers/registry.js';
+import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
+import { PING_TEXT, sideRequestBody } from './side-request-body.js';
+import type { SimulatedPing } from './simulation-totals.js';
+
+interface Pending {
+  times: number[];
+  body: Record<string, unknown>;
+  model: string;
+  turn: number;
+  step: number;
+}
+
+/**
+ * The keep-alive pings a strategy scheduled after its last request, sent as simulated time
+ * passes: each one due before the next request is a pre-warm request (`max_tokens: 0`) on that
+ * request's exact body, judged by the provider's cache model (so it reads and refreshes the
+ * live entries, or writes where they expired) and priced at the model's rates. The next request
+ * of the strategy's own session cancels the rest; a subagent's side request does not (the parent
+ * is still waiting).
+ */
+export class IdlePings {
+  private pending: Pending | null = null;
+  readonly sent: SimulatedPing[] = [];
+
+  constructor(
+    private readonly cache: Pick<CacheModel, 'judge'>,
+    private readonly provider: ProviderId,
+    /** Told of each ping sent (the strategy's entries were refreshed at `at`). */
+    private readonly onSent: (at: number) => void = () => {},
+  ) {}
+
+  schedule(times: readonly number[], parent: { body: unknown; model: string; turn: number; step: number }): void {
+    // Only a model with a pre-warm request can be pinged (elsewhere the strategy's pings are not sent).
+    const pingable = times.length > 0 && prewarmingUnsupportedReason(this.provider, parent.model) === null;
+    const body = pingable ? sideRequestBody(parent.body, providerEntry(this.provider).wire, PING_TEXT, { maxTokens: 0 }) : null;
+    this.pending = body ? { times: [...times], body, model: parent.model, turn: parent.turn, step: parent.step } : null;
+  }
+
+  /** Send the pings due before `at`; with `cancelRest`, drop the others (the session moved on). */
+  sendBefore(at: number, cancelRest: boolean): void {
+    const pending = this.pending;
+    if (!pending) return;
+    while (pending.times.length > 0 && (pending.times[0] as number) < at) {
+      const pingAt = pending.times.shift() as number;
+      const verdict = this.cache.judge(pending.body, { at: pingAt });
+      this.sent.push({
+        afterTurn: pending.turn,
+        afterStep: pending.step,
+        at: pingAt,
+        inputTokens: verdict.inputTokens,
+        cacheReadTokens: verdict.cacheReadTokens,
+        cacheWriteTokens: verdict.cacheWriteTokens,
+        costUsd: costOf(verdict.usage, this.provider, pending.model).costUsd,
+      });
+      this.onSent(pingAt);
+    }
+    if (cancelRest) this.pending = null;
+  }
+}
