@@ -43,7 +43,7 @@ function errorOf(text: string, file = 'tiny.yaml'): WorkloadError {
 }
 
 describe('bundled workloads', () => {
-  it('ships the workloads of issues 4, 10 and 14, in demo order', () => {
+  it('ships the workloads of issues 4, 10, 14 and 24, in demo order', () => {
     expect(bundledWorkloadNames()).toEqual([
       'skill-varying-chat',
       'cms-agent',
@@ -55,7 +55,41 @@ describe('bundled workloads', () => {
       'claims-agent-bedrock',
       'research-assistant-gemini',
       'data-analyst-deepseek',
+      'due-diligence-subagents',
     ]);
+  });
+
+  it('builds the pauses and fan-out of issue 24: subagent calls fork the lead, pauses of 3–40 minutes', async () => {
+    const workload = await loadWorkload('due-diligence-subagents');
+    const steps = workload.turns.flatMap((turn) => turn.steps);
+    const subagents = steps.filter((step) => step.subagentTask !== null);
+    expect(subagents).toHaveLength(18);
+    expect(subagents.every((step) => step.reply.length === 0 && step.toolResults.length === 0)).toBe(true);
+    const gaps = workload.turns.slice(1).map((turn, index) => turn.at - (workload.turns[index]?.steps.at(-1)?.at ?? 0));
+    expect(Math.min(...gaps.filter((gap) => gap >= 3 * 60_000))).toBe(3 * 60_000);
+    expect(Math.max(...gaps)).toBe(40 * 60_000);
+  });
+
+  it('refuses a subagent call that opens or closes a turn, naming the step', () => {
+    const file = (steps: unknown[]) => ({
+      name: 'fork-misplaced',
+      description: 'x',
+      provider: 'anthropic',
+      model: 'claude-sonnet-5',
+      start: '2026-11-20T09:00:00Z',
+      global: { persona: 'p', tools: [{ name: 't', description: 'd', inputSchema: { type: 'object' } }] },
+      turns: [{ user: 'u', steps }],
+    });
+    expect(() => parseWorkload(JSON.stringify(file([{ subagent: { task: 'look' } }, { text: 'done' }])), 'f.json')).toThrow(
+      /turns\[0\]\.steps\[0\]\.subagent.*forks the parent's previous request/,
+    );
+    const closing = [{ toolCalls: [{ name: 't', input: {}, result: 'r' }] }, { subagent: { task: 'look' } }];
+    expect(() => parseWorkload(JSON.stringify(file(closing)), 'f.json')).toThrow(
+      /steps\[1\]\.subagent.*end with the parent's own answer/,
+    );
+    expect(() => parseWorkload(JSON.stringify(file([{ subagent: { task: '' } }, { text: 'x' }])), 'f.json')).toThrow(
+      WorkloadError,
+    );
   });
 
   it('builds the scripted coding agent of issue 10: 6 turns, 17 requests, loops of 2–3 steps, clock and ~90-token recall', async () => {
