@@ -155,6 +155,10 @@ describe.skipIf(!browser.found)('overview and session pages in Chromium', () => 
     await example.click();
     await page.waitForSelector('body[data-ready="true"][data-view="session"]');
     expect(await page.locator('#requests tr[aria-current="true"]').count()).toBe(1);
+    // Back returns to the overview as it was filtered.
+    await page.click('#back');
+    await page.waitForSelector('body[data-ready="true"][data-view="overview"]');
+    expect(await page.inputValue('#filters select[name="source"]')).toBe('simulation');
     await page.close();
     expect(pageErrors).toEqual([]);
   });

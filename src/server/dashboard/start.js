@@ -3,6 +3,8 @@
 (() => {
   const { fragment } = window.Cachet;
   let shown = 0;
+  /** The overview as last filtered, so Back from a session returns to it. */
+  let lastOverview = null;
 
   async function route() {
     const params = fragment();
@@ -11,7 +13,10 @@
     try {
       const sessionId = params.get('session');
       if (sessionId) await window.Cachet.showSession(sessionId, params);
-      else await window.Cachet.showOverview(params);
+      else {
+        lastOverview = location.hash || null;
+        await window.Cachet.showOverview(params);
+      }
       if (ticket === shown) document.body.setAttribute('data-ready', 'true');
     } catch (error) {
       window.Cachet.status(`Error: ${error.message}`);
@@ -29,7 +34,7 @@
   });
   document.getElementById('back').addEventListener('click', (event) => {
     event.preventDefault();
-    location.hash = home();
+    location.hash = lastOverview ?? home();
   });
   window.addEventListener('hashchange', route);
   route();
