@@ -54,7 +54,9 @@ console.log(
   `demo (in process, tsx, one thread):  ${sequential.cpuSeconds.toFixed(1)} s CPU, ${sequential.wallSeconds.toFixed(1)} s wall`,
 );
 check('one thread', sequential.output);
-console.log(`${pooled.output === sequential.output ? 'PASS' : 'MISS'}  worker threads print byte for byte what one thread prints`);
+console.log(
+  `${pooled.output === sequential.output ? 'PASS' : 'MISS'}  worker threads print byte for byte what one thread prints`,
+);
 console.log(
   `worker threads: wall ${(sequential.wallSeconds / pooled.wallSeconds).toFixed(2)}× faster, CPU ${(pooled.cpuSeconds / sequential.cpuSeconds).toFixed(2)}× the one-thread run's`,
 );

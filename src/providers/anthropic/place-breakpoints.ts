@@ -4,7 +4,7 @@ import { ValidationError } from '../../model/errors.js';
 import type { Zone } from '../../model/request.js';
 import { type BreakpointCandidate, fitBreakpointBudget } from '../shared/breakpoint-budget.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS, type AnthropicTtl } from './models.js';
-import type { AnthropicCacheEntry, AnthropicCacheState, BreakpointMode, CallerMarker, PaddingPin } from './options.js';
+import type { AnthropicCacheEntry, AnthropicCacheState, BreakpointMode, CallerMarker } from './options.js';
 
 export type { AnthropicCacheEntry, AnthropicCacheState, BreakpointMode, CallerMarker } from './options.js';
 

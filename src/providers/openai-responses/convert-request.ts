@@ -21,7 +21,7 @@ import { toChatToolChoice } from '../openai-chat/chat-params.js';
 import { cacheFields, type OpenAIRequestOptions } from '../openai-chat/convert-request.js';
 import { resolveOpenAIModel } from '../openai-chat/models.js';
 import { markOpenAIBreakpoints, type ZoneAnchors } from '../openai-chat/place-breakpoints.js';
-import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
+import { toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { reasoningItemFromThinking } from './reasoning-items.js';
 
 /** The wire body: exactly the official SDK's non-streaming request type. */

@@ -1,6 +1,6 @@
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { EventBus } from '../../events/event-bus.js';
-import { type AnthropicCacheState, type AnthropicConversionMetadata, anthropicAdapter } from '../../providers/anthropic/index.js';
+import { type AnthropicCacheState, anthropicAdapter } from '../../providers/anthropic/index.js';
 import { watchCacheBreaks } from '../../runtime/break-watch.js';
 import { prepareRequest } from '../../runtime/prepare-request.js';
 import { pricedBy, recordUsage } from '../../runtime/record-usage.js';
