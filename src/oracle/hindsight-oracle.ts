@@ -1,6 +1,5 @@
 import type { HindsightRequest, HindsightRun } from './hindsight-run.js';
 import {
-  type Layout,
   layoutFor,
   matchedPrefix,
   OracleLayouts,
@@ -9,6 +8,7 @@ import {
   type TailScope,
   type ToolDeclaration,
 } from './oracle-layouts.js';
+import { options, type ReadChoice, readChoices, readTokens, slackOf } from './oracle-reads.js';
 import type { OracleRules } from './oracle-rules.js';
 import { type OracleRequestDecision, prune, type State } from './oracle-states.js';
 
@@ -300,125 +300,6 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
       { ...decision(read, tokens, tokens, 'explicit', cost), explicitReadTokens: tokens },
     );
   }
-}
-
-interface Option {
-  read: number;
-  cached: number;
-  cachedLong: number;
-  ttl: 'short' | 'long';
-}
-
-/** The choices after reading: keep what was read, or write on to where the next request stops matching. */
-function options(
-  rules: OracleRules,
-  read: { all: number; long: number },
-  useful: number,
-  sequenceTokens: number,
-  slack: number,
-): Option[] {
-  if (rules.kind !== 'explicit') {
-    // Automatic caching and local slots keep the whole prompt (up to the provider's cap), free.
-    const cached = Math.min(sequenceTokens, rules.maxCachedTokens);
-    return [{ read: read.all, cached, cachedLong: cached, ttl: 'short' }];
-  }
-  const result: Option[] = [{ read: read.all, cached: read.all, cachedLong: read.long, ttl: 'short' }];
-  useful = Math.min(useful, rules.maxCachedTokens);
-  if (useful > read.all && useful + slack >= rules.minimumTokens) {
-    result.push({ read: read.all, cached: useful, cachedLong: read.long, ttl: 'short' });
-    // A long entry covers its whole prefix, whatever TTL the part it read was written with: only
-    // the new segment is billed at the long rate (the read point is marked long too, so long
-    // markers still come before short ones).
-    result.push({ read: read.all, cached: useful, cachedLong: useful, ttl: 'long' });
-  }
-  return result;
-}
-
-/** A read the request can make, and the keep-alive pings (count, cost) that kept it alive through the gap. */
-interface ReadChoice {
-  all: number;
-  long: number;
-  pings: number;
-  pingCost: number;
-}
-
-/**
- * What the request can read: what the gap left alive, and — where the model takes pre-warm
- * requests — what pings before each expiry kept alive instead: `⌈gap ÷ TTL⌉ − 1` pings, each
- * billed as a read of the tokens it keeps (and no more: the ping's own few tokens are left out,
- * which only lowers the bound). Pinging every entry at the short TTL keeps all of them; pinging
- * only the long entries at the long TTL keeps those. Keeping any shorter prefix costs in
- * proportion to its length, so one of these, or no ping, is always the cheapest.
- */
-function readChoices(
-  rules: OracleRules,
-  previous: HindsightRequest,
-  request: HindsightRequest,
-  readWith: (alive?: number) => { all: number; long: number },
-  state: State,
-): ReadChoice[] {
-  const choices: ReadChoice[] = [{ ...readWith(), pings: 0, pingCost: 0 }];
-  const gap = request.at - previous.at;
-  if (!rules.keepAlivePings || previous.model !== request.model || gap <= rules.shortTtlMs) return choices;
-  const pinged = (alive: number, ttl: number) => {
-    if (alive === 0 || !Number.isFinite(ttl)) return;
-    const read = readWith(alive);
-    const pings = Math.ceil(gap / ttl) - 1;
-    if (read.all > 0) choices.push({ ...read, pings, pingCost: pings * rules.readRate * read.all });
-  };
-  pinged(state.cached, rules.shortTtlMs);
-  if (gap > rules.longTtlMs && rules.longTtlMs > rules.shortTtlMs) pinged(state.cachedLong, rules.longTtlMs);
-  return choices;
-}
-
-/**
- * What the request can read of what the previous one left, under the provider's lifetimes and
- * minimum; `aliveOverride`: the tokens pings kept alive through the gap.
- */
-function readTokens(
-  rules: OracleRules,
-  previous: HindsightRequest,
-  request: HindsightRequest,
-  layouts: OracleLayouts,
-  index: number,
-  state: State,
-  scope: TailScope,
-  slack: number,
-  aliveOverride?: number,
-): { all: number; long: number } {
-  if (previous.model !== request.model) return { all: 0, long: 0 };
-  const gap = request.at - previous.at;
-  const alive = aliveOverride ?? (gap <= rules.shortTtlMs ? state.cached : gap <= rules.longTtlMs ? state.cachedLong : 0);
-  if (alive === 0) return { all: 0, long: 0 };
-  const previousLayout = layouts.layout(index - 1, state.scope);
-  const withReply = rules.reusesReply && previousLayout.trailingTokens === 0;
-  const aliveInSlot =
-    rules.reusesReply && alive === previousLayout.sequenceTokens
-      ? withReply
-        ? previousLayout.slotTokens
-        : previousLayout.sequenceTokens
-      : alive;
-  const matched = (bound: number) => layouts.matchedTokens(index, state.scope, scope, withReply, bound);
-  const all = roundRead(rules, matched(aliveInSlot), slack);
-  const long = Math.min(all, roundRead(rules, matched(Math.min(alive, state.cachedLong)), slack));
-  return { all, long };
-}
-
-/**
- * Tokens a real layout's prefix may hold beyond the oracle's count of it: earlier turns'
- * persisted tails (counted apart, `State.carried`) and one token per unit (joinable text is
- * counted one short). Only the minimum-prefix test uses it: a looser layout crossing the
- * minimum where the oracle's tighter count falls short must not read more than the oracle.
- */
-function slackOf(layout: Layout, carried: number): number {
-  return carried + layout.sequence.length;
-}
-
-function roundRead(rules: OracleRules, matched: number, slack = 0): number {
-  const tokens = Math.min(matched, rules.maxCachedTokens);
-  if (tokens + slack < rules.minimumTokens || tokens === 0) return 0;
-  if (rules.incrementTokens <= 1) return tokens;
-  return rules.minimumTokens + Math.floor((tokens - rules.minimumTokens) / rules.incrementTokens) * rules.incrementTokens;
 }
 
 const HOUR = 3_600_000;
