@@ -17,6 +17,8 @@ export interface DemoPlan {
   sessionIdOf: (workload: string, strategy: StrategyName) => string;
   /** Collect each run's events (for the trace store). */
   events: boolean;
+  /** Run every workload on this model instead of its own (`cachet demo --model`). */
+  model?: string;
 }
 
 /** What is running now, for a progress line. */
@@ -97,7 +99,11 @@ class DemoScheduler {
     private readonly callbacks: DemoPoolCallbacks,
   ) {
     this.totalRuns = plan.workloads.length * plan.strategies.length;
-    this.pending = plan.workloads.map((workload, index) => ({ index, order: -1, task: { kind: 'baseline', workload } }));
+    this.pending = plan.workloads.map((workload, index) => ({
+      index,
+      order: -1,
+      task: { kind: 'baseline', workload, ...modelOf(plan) },
+    }));
     this.results = plan.workloads.map(() => new Array<SimulationResult | undefined>(plan.strategies.length));
     this.events = plan.workloads.map(() => new Array<CachetEvent[]>(plan.strategies.length).fill([]));
     this.remaining = plan.workloads.map(() => plan.strategies.length);
@@ -161,6 +167,7 @@ class DemoScheduler {
           sessionId,
           run: this.plan.run,
           events: this.plan.events,
+          ...modelOf(this.plan),
         };
         this.pending.push({ index: item.index, order, task });
       });
@@ -249,4 +256,9 @@ function workerExecutor(): Executor {
       await worker.terminate();
     },
   };
+}
+
+/** The plan's model override as a task field (absent when the workloads keep their own). */
+function modelOf(plan: DemoPlan): { model?: string } {
+  return plan.model === undefined ? {} : { model: plan.model };
 }

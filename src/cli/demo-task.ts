@@ -12,10 +12,12 @@ import type { Workload } from '../workloads/workload.js';
  * cross a worker boundary by structured clone.
  */
 export type DemoTask =
-  | { kind: 'baseline'; workload: string }
+  | { kind: 'baseline'; workload: string; model?: string }
   | {
       kind: 'strategy';
       workload: string;
+      /** The model the workload runs on instead of its own (`cachet demo --model`). */
+      model?: string;
       strategy: StrategyName;
       baseline: SimulationBaseline;
       sessionId: string;
@@ -44,13 +46,14 @@ function workloadNamed(name: string): Promise<Workload> {
 export async function runDemoTask(task: DemoTask, onProgress: (done: number, total: number) => void): Promise<DemoTaskResult> {
   const workload = await workloadNamed(task.workload);
   if (task.kind === 'baseline') {
-    return { kind: 'baseline', baseline: simulationBaseline(workload, workload.provider, workload.model) };
+    return { kind: 'baseline', baseline: simulationBaseline(workload, workload.provider, task.model ?? workload.model) };
   }
   const events: CachetEvent[] = [];
   const bus = new EventBus();
   if (task.events) bus.onAny((event) => events.push(event));
   const result = simulateWorkload(workload, {
     strategy: task.strategy,
+    ...(task.model === undefined ? {} : { model: task.model }),
     baseline: task.baseline,
     bus,
     sessionId: task.sessionId,

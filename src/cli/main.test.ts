@@ -192,6 +192,25 @@ describe('cachet (in process)', () => {
     expect(missing.stderr.join('')).toMatch(/no bundled workload named "no-such-workload" \(run `cachet workloads`/);
   });
 
+  it('demo --model runs the workloads on another model of their provider: its prices in every row, a warning when unpriced', async () => {
+    const costOfCachet = (lines: string[]) => lines.join('\n').match(/^cachet\s+3\s+921\s+.*?(\$[\d.]+)/m)?.[1];
+    const own = captured();
+    expect(await main(['demo', '--only', 'below-minimum', '--no-trace'], own)).toBe(0);
+    const fable = captured();
+    expect(await main(['demo', '--only', 'below-minimum', '--model', 'claude-fable-5-1', '--no-trace'], fable)).toBe(0);
+    expect(own.stdout.join('\n')).toContain('— anthropic claude-haiku-4-5');
+    expect(fable.stdout.join('\n')).toContain('— anthropic claude-fable-5-1');
+    // Fable's input price is ten times Haiku 4.5's: the same 921 uncached tokens cost ten times as much.
+    expect(costOfCachet(own.stdout)).toBe('$0.0009');
+    expect(costOfCachet(fable.stdout)).toBe('$0.0092');
+    const unknown = captured();
+    expect(await main(['demo', '--only', 'below-minimum', '--model', 'claude-nonexistent-9', '--no-trace'], unknown)).toBe(0);
+    expect(unknown.stderr.join('')).toMatch(/below-minimum: no price is known for model "claude-nonexistent-9" on anthropic/);
+    const empty = captured();
+    expect(await main(['demo', '--only', 'below-minimum', '--model', ' ', '--no-trace'], empty)).toBe(1);
+    expect(empty.stderr.join('')).toContain('--model needs a model id');
+  });
+
   it('demo --only with no match fails instead of printing nothing', async () => {
     const output = captured();
     expect(await main(['demo', '--only', 'nosuch', '--no-trace'], output)).toBe(1);

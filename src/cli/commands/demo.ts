@@ -19,6 +19,7 @@ import { demoThreads, type RunningTask, runDemoPool } from '../demo-pool.js';
 import { DEMO_LEGEND, demoTable, demoVerdict } from '../demo-report.js';
 import { estimatedCountsNote, missingToRun } from '../requirement-notes.js';
 import { serveHint } from '../serve-hint.js';
+import { unpricedModelWarning } from '../unpriced-model-warning.js';
 
 export interface DemoCommandOptions {
   /** Trace store: SQLite file or postgres:// URL (default `$CACHET_DB` or `.cachet/traces.db`). */
@@ -29,6 +30,8 @@ export interface DemoCommandOptions {
   only?: string[];
   /** How much prompt text the traces keep [full: the workloads are synthetic]. */
   storeContent?: StoreContent;
+  /** Run the chosen workloads on this model instead of their own, on their own provider. */
+  model?: string;
 }
 
 /**
@@ -59,6 +62,10 @@ export function registerDemoCommand(program: Command, output: CliOutput = proces
       'full',
     )
     .option('--only <names...>', 'only workloads whose name contains one of these')
+    .option(
+      '--model <id>',
+      'run the chosen workloads on this model instead of their own (their own provider), e.g. --only coding-agent --model claude-fable-5-1',
+    )
     .option(MODELS_FILE_OPTION.flags, MODELS_FILE_OPTION.description)
     .action(async (options: DemoCommandOptions) => {
       process.exitCode = await runDemo(options, output);
@@ -73,7 +80,8 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
       `no bundled workload matches --only ${(options.only ?? []).join(' ')} (bundled: ${bundled.join(', ')}; see \`cachet workloads\`)`,
     );
   }
-  const workloads = await runnableWorkloads(names, output);
+  if (options.model !== undefined && options.model.trim() === '') throw new CliUsageError('--model needs a model id');
+  const workloads = await runnableWorkloads(names, output, options.model);
   const bus = new EventBus();
   const location = options.db ?? process.env.CACHET_DB ?? DEFAULT_TRACE_DB;
   const trace = options.trace === false ? null : await openTrace(location, bus, output, options.storeContent);
@@ -91,6 +99,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
         run,
         sessionIdOf: (workload, strategy) => `${run}/${workload}/${strategy}`,
         events: trace !== null,
+        ...(options.model === undefined ? {} : { model: options.model }),
       },
       demoThreads(workloads.length),
       {
@@ -112,7 +121,7 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
           const workload = workloads[index] as Workload;
           if (output.errIsTty) output.err('\r\u001b[2K');
           output.out(
-            `\n${workload.title} — ${workload.provider} ${workload.model}\n${demoTable(results)}\n${demoVerdict(results)}\n`,
+            `\n${workload.title} — ${workload.provider} ${options.model ?? workload.model}\n${demoTable(results)}\n${demoVerdict(results)}\n`,
           );
         },
       },
@@ -132,12 +141,16 @@ export async function runDemo(options: DemoCommandOptions, output: CliOutput = p
  * Load the workloads and check up front what the install lacks: one line naming the packages
  * that would make estimated counts exact, one per workload that cannot run without a package.
  */
-async function runnableWorkloads(names: readonly string[], output: CliOutput): Promise<Workload[]> {
+async function runnableWorkloads(names: readonly string[], output: CliOutput, model?: string): Promise<Workload[]> {
   const loaded: { workload: Workload; requirements: SimulationRequirements }[] = [];
   for (const name of names) {
     const workload = await loadWorkload(name);
     for (const warning of workload.warnings) output.err(`warning: ${warning.text}\n`);
-    loaded.push({ workload, requirements: simulationRequirements(workload.provider, workload.model) });
+    if (model !== undefined) {
+      const unpriced = unpricedModelWarning(workload.provider, model);
+      if (unpriced) output.err(`warning: ${workload.name}: ${unpriced}\n`);
+    }
+    loaded.push({ workload, requirements: simulationRequirements(workload.provider, model ?? workload.model) });
   }
   const estimated = estimatedCountsNote(mergeRequirements(loaded.map((entry) => entry.requirements)));
   if (estimated) output.err(`note: ${estimated}\n`);

@@ -1,10 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { findPrice } from '../../cache/pricing.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
-import { PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
+import { PROVIDER_IDS } from '../../providers/registry.js';
 import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
 import { simulationRequirements } from '../../simulate/simulation-requirements.js';
 import { STRATEGY_NAMES, type StrategyName } from '../../simulate/strategy.js';
@@ -13,6 +12,7 @@ import { type CliOutput, MODELS_FILE_OPTION, parseProvider, parseStrategy, proce
 import { CliUsageError } from '../cli-usage-error.js';
 import { estimatedCountsNote, missingToRun } from '../requirement-notes.js';
 import { simulationJson, simulationText } from '../simulation-report.js';
+import { unpricedModelWarning } from '../unpriced-model-warning.js';
 
 export interface SimulateCommandOptions {
   provider?: ProviderId;
@@ -124,21 +124,6 @@ export async function runSimulate(
 
 /** Exit code when the simulation ran but cannot satisfy what was asked (a window too small). */
 export const EXIT_REQUEST_NOT_MET = 1;
-
-/**
- * Why costs of `model` on `provider` cannot be priced, or null when they can. Local engines cost
- * nothing per token and are not warned about; any other model without a price row is reported
- * as unknown cost, never as free.
- */
-function unpricedModelWarning(provider: ProviderId, model: string): string | null {
-  if (providerEntry(provider).route(model).rules === 'local') return null;
-  const row = findPrice(provider, model);
-  if (row?.priceSource === 'genai-prices') {
-    return `"${model}" is not in Cachet's price tables: priced from ${row.source} (priceSource "genai-prices" in --json).`;
-  }
-  if (row !== null) return null;
-  return `no price is known for model "${model}" on ${provider}: costs are reported as unknown (costUsd null in --json), not as free. Check the model id (a route is priced only when Cachet has its upstream's price list).`;
-}
 
 const SHOWN_WARNINGS = 5;
 
