@@ -62,6 +62,8 @@ const MAX_MODELS_FILE_BYTES = 4 * 1024 * 1024;
 const FLOOR_PROVIDERS: readonly ProviderId[] = ['anthropic', 'bedrock', 'openai-chat', 'openai-responses', 'gemini'];
 /** Providers with a choice of cache TTL (`5m` / `1h`). */
 const TTL_PROVIDERS: readonly ProviderId[] = ['anthropic', 'bedrock'];
+/** Providers whose rows carry cache-key parameters (Bedrock and OpenRouter Claude routes read Anthropic's). */
+const CACHE_KEY_PARAM_PROVIDERS: readonly ProviderId[] = ['anthropic'];
 
 const price = z.number().finite().nonnegative();
 const multiplier = z.number().finite().nonnegative();
@@ -215,7 +217,7 @@ function checkProviderFields(row: FileRow, provider: ProviderId, fail: Fail): vo
   if (row.ttlOptions !== undefined && !TTL_PROVIDERS.includes(provider)) {
     fail('ttlOptions', `${provider} has no TTL choice (only ${TTL_PROVIDERS.join(', ')})`);
   }
-  if (row.cacheKeyParams !== undefined && provider !== 'anthropic') {
+  if (row.cacheKeyParams !== undefined && !CACHE_KEY_PARAM_PROVIDERS.includes(provider)) {
     fail('cacheKeyParams', 'only Anthropic rows carry cache-key parameters (Bedrock and OpenRouter Claude routes read them)');
   }
 }

@@ -1,6 +1,7 @@
 import { costOf, uncachedCostOf } from '../cache/cost.js';
 import type { CacheBreakCause, CacheBreakPayload, CachetEvent, EventType } from '../events/catalog.js';
 import { cacheWriteTokens, totalInputTokens } from '../model/usage.js';
+import { providerEntry } from '../providers/registry.js';
 import type { HarnessId, LoggedRequest, LoggedSession } from './log-record.js';
 
 /** Cache lifetimes the idle-expiry cause is judged against. */
@@ -112,7 +113,12 @@ export class ConversationJudge {
 
   private judgeMiss(request: LoggedRequest): CacheBreakPayload | null {
     const { usage } = request;
-    const explicit = request.provider === 'anthropic' || request.provider === 'bedrock' || /claude/i.test(request.model);
+    // Explicit breakpoints (Anthropic's rules, also on Bedrock and OpenRouter's Claude routes): what was
+    // read and written stays cached. A log that names no provider is judged by its model's family.
+    const explicit =
+      request.provider !== null
+        ? providerEntry(request.provider).route(request.model).rules === 'anthropic'
+        : /claude/i.test(request.model);
     const previous = this.previous;
     const wrote = cacheWriteTokens(usage);
     this.previous = {
