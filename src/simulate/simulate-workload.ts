@@ -25,10 +25,10 @@ import { missCauseOf } from './miss-cause.js';
 import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
 import { replyFor } from './reply-for.js';
-import { sideRequestBody } from './side-request-body.js';
 import { type SimulationBaseline, simulationBaseline } from './simulation-baseline.js';
 import { type SimulatedPing, type SimulatedRequest, type SimulationTotals, totalsOf } from './simulation-totals.js';
 import type { IdleContext, StrategyDriver, StrategyName } from './strategy.js';
+import { requestFigures, simulateSubagentCall } from './subagent-call.js';
 
 export type { MissCause } from './miss-cause.js';
 export { type SimulatedPing, type SimulatedRequest, type SimulationTotals, totalsOf } from './simulation-totals.js';
@@ -114,13 +114,7 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   const strategy = options.strategy ?? 'cachet';
   const sessionId = options.sessionId ?? `${workload.name}/${strategy}/${provider}`;
   const baseline = baselineFor(workload, provider, model, options.baseline);
-  const labels: SessionLabels = {
-    source: 'simulation',
-    workload: workload.name,
-    ...(baseline.oracle.priced ? { oracleCostUsd: baseline.oracle.cost } : {}),
-    ...options.labels,
-  };
-  const context = { provider, model, sessionId, bus: options.bus, labels };
+  const context = { provider, model, sessionId, bus: options.bus, labels: simulationLabels(workload, baseline, options.labels) };
   const driver = driverFor(strategy, workload, context, options.cachet);
   const adapter = adapterFor(provider);
   const local = providerEntry(provider).route(model).rules === 'local';
@@ -143,20 +137,9 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       pings.sendBefore(step.at, step.subagentTask === null);
       const referenceIdealTokens = baseline.idealCacheReadTokens[requests.length] ?? 0;
       if (step.subagentTask !== null && parent) {
-        const body = sideRequestBody(parent.body, providerEntry(provider).wire, step.subagentTask) ?? parent.body;
-        const verdict = cache.judge(body, { at: step.at });
-        const cost = costOf(verdict.usage, provider, parent.model);
-        const uncached = uncachedCostOf(verdict.usage, provider, parent.model);
-        requests.push({
-          ...requestFigures(turn, step, verdict, referenceIdealTokens),
-          costUsd: cost.costUsd,
-          uncachedCostUsd: uncached.costUsd,
-          missCause: missCauseOf(verdict, referenceIdealTokens, parent.body, body, provider, false),
-          ttlReason: null,
-          paddingApplied: null,
-          paddingReason: null,
-          subagent: true,
-        });
+        requests.push(
+          simulateSubagentCall(cache, provider, parent, { turn, step, task: step.subagentTask }, referenceIdealTokens),
+        );
         options.onProgress?.(requests.length, all.length);
         continue;
       }
@@ -172,10 +155,6 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
       const verdict = cache.judge(built.body, { at: step.at, reply });
       tokensEstimated ||= verdict.tokensEstimated;
-      const paddingReadTokens =
-        verdict.cacheReadTokens > 0 && built.metadata.padding?.applied
-          ? Math.min(verdict.cacheReadTokens, paddingTokensOf(built, adapter, provider, counter))
-          : 0;
       breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten });
       // A turn may switch the model: each request is priced at its own model's rates.
       const cost = costOf(verdict.usage, provider, built.canonical.model);
@@ -191,7 +170,7 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       requests.push({
         ...requestFigures(turn, step, verdict, idealTokens),
         ...(compactedIdeal ? { uncompactedIdealCacheReadTokens: referenceIdealTokens } : {}),
-        paddingReadTokens,
+        paddingReadTokens: paddingReadOf(verdict, built, adapter, provider, counter),
         costUsd: cost.costUsd,
         uncachedCostUsd: uncached.costUsd,
         missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider, historyRewritten),
@@ -225,20 +204,13 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   };
 }
 
-/** The cache figures every simulated request reports, from the cache model's verdict. */
-function requestFigures(turn: WorkloadTurn, step: WorkloadStep, verdict: CacheVerdict, idealCacheReadTokens: number) {
+/** The session labels of a simulated run (the oracle's cost, where priced, for the overview's regret). */
+function simulationLabels(workload: Workload, baseline: SimulationBaseline, extra: SessionLabels | undefined): SessionLabels {
   return {
-    turn: turn.turn,
-    step: step.step,
-    at: step.at,
-    inputTokens: verdict.inputTokens,
-    cacheReadTokens: verdict.cacheReadTokens,
-    cacheWriteTokens: verdict.cacheWriteTokens,
-    cacheWrite1hTokens: verdict.cacheWrite1hTokens,
-    uncachedTokens: verdict.uncachedTokens,
-    idealCacheReadTokens,
-    paddingReadTokens: 0,
-    explanation: verdict.explanation,
+    source: 'simulation',
+    workload: workload.name,
+    ...(baseline.oracle.priced ? { oracleCostUsd: baseline.oracle.cost } : {}),
+    ...extra,
   };
 }
 
@@ -308,20 +280,26 @@ export function defaultModelFor(provider: ProviderId, workloadModel: string): st
 }
 
 /**
- * Tokens the adapter's padding adds to a request, in the cache model's counting: the body's
- * tokens minus those of the same request converted without padding. Padding sits inside the
+ * Padding tokens a request read from the cache: what the adapter's padding adds (the body's
+ * tokens minus those of the same request converted without padding), capped by the read. Padding sits inside the
  * first cache entry, so any read of that entry reads all of it.
  */
-function paddingTokensOf(
-  built: { canonical: import('../model/request.js').CanonicalRequest; body: unknown },
+function paddingReadOf(
+  verdict: CacheVerdict,
+  built: {
+    canonical: import('../model/request.js').CanonicalRequest;
+    body: unknown;
+    metadata: { padding?: { applied: boolean } | null };
+  },
   adapter: ReturnType<typeof adapterFor>,
   provider: ProviderId,
   counter: ReturnType<typeof sharedCounter>,
 ): number {
+  if (verdict.cacheReadTokens === 0 || !built.metadata.padding?.applied) return 0;
   const unpadded = adapter.convertRequest(built.canonical, { padding: 'never' }).body;
   const tokensOf = (body: unknown) =>
     normalizeWireBody(body, provider).units.reduce((total, unit) => total + unitTokens(unit, counter), 0);
-  return Math.max(0, tokensOf(built.body) - tokensOf(unpadded));
+  return Math.min(verdict.cacheReadTokens, Math.max(0, tokensOf(built.body) - tokensOf(unpadded)));
 }
 
 /** The caller's baseline when it was measured on this workload's provider and model; else a new one. */

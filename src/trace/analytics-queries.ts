@@ -1,7 +1,7 @@
 import type { CacheBreakCause, SkillLoadReason } from '../events/catalog.js';
 import { addSums, cacheFigures, healthyWriteShareLimit, isHealthyWriteShare, type UsageSums, ZERO_SUMS } from './analytics.js';
-import { addCondition, sessionAndTimeConditions, USAGE_SUM_COLUMNS } from './sql-conditions.js';
-import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.js';
+import { addCondition, sessionAndTimeConditions, sumsFromRow, USAGE_SUM_COLUMNS } from './sql-conditions.js';
+import { type SqlRunner, toNumber } from './sql-runner.js';
 import type { BreakCauseCount, CacheEffectivenessReport, SkillsReport, TraceFilter } from './trace-store.js';
 
 /**
@@ -41,18 +41,7 @@ export async function queryCacheEffectiveness(runner: SqlRunner, filter: TraceFi
   const bySession = new Map<string, { sums: UsageSums; models: string[] }>();
   const byModel = new Map<string, UsageSums>();
   for (const row of rows) {
-    const sums: UsageSums = {
-      requests: toNumber(row.requests),
-      uncachedInput: toNumber(row.uncached_input),
-      cacheRead: toNumber(row.cache_read),
-      cacheWrite5m: toNumber(row.cache_write_5m),
-      cacheWrite1h: toNumber(row.cache_write_1h),
-      output: toNumber(row.output),
-      costUsd: toNumber(row.cost_usd),
-      uncachedCostUsd: toNumber(row.uncached_cost_usd),
-      firstAt: toNullableNumber(row.first_at),
-      lastAt: toNullableNumber(row.last_at),
-    };
+    const sums = sumsFromRow(row);
     const sessionId = String(row.session_id);
     const model = String(row.model);
     overall = addSums(overall, sums);

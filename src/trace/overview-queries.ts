@@ -1,5 +1,5 @@
 import type { CacheBreakCause } from '../events/catalog.js';
-import { addSums, cacheFigures, type UsageSums, ZERO_SUMS } from './analytics.js';
+import { addSums, cacheFigures, ZERO_SUMS } from './analytics.js';
 import { type MissRate, missRates } from './miss-rates.js';
 import {
   type BreakExample,
@@ -25,8 +25,8 @@ import {
   timeRestriction,
   usageConditions,
 } from './overview-sql.js';
-import { USAGE_SUM_COLUMNS } from './sql-conditions.js';
-import { type SqlRow, type SqlRunner, toNullableNumber, toNumber } from './sql-runner.js';
+import { sumsFromRow, USAGE_SUM_COLUMNS } from './sql-conditions.js';
+import { type SqlRunner, toNumber } from './sql-runner.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -85,21 +85,6 @@ async function defaultBucket(runner: SqlRunner, filter: OverviewFilter): Promise
   );
   const span = toNumber(row?.last_at) - toNumber(row?.first_at);
   return span <= HOURLY_SPAN_MS ? 'hour' : 'day';
-}
-
-export function sumsFromRow(row: SqlRow): UsageSums {
-  return {
-    requests: toNumber(row.requests),
-    uncachedInput: toNumber(row.uncached_input),
-    cacheRead: toNumber(row.cache_read),
-    cacheWrite5m: toNumber(row.cache_write_5m),
-    cacheWrite1h: toNumber(row.cache_write_1h),
-    output: toNumber(row.output),
-    costUsd: toNumber(row.cost_usd),
-    uncachedCostUsd: toNumber(row.uncached_cost_usd),
-    firstAt: toNullableNumber(row.first_at),
-    lastAt: toNullableNumber(row.last_at),
-  };
 }
 
 async function querySeries(runner: SqlRunner, filter: OverviewFilter, bucket: OverviewBucket) {

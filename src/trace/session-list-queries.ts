@@ -1,9 +1,9 @@
 import { cacheFigures, ratio } from './analytics.js';
 import { missRates } from './miss-rates.js';
 import type { OverviewFilter, SessionGroup, SessionListPage, SessionListQuery, SessionListRow, SessionSort } from './overview.js';
-import { filterOf, sumsFromRow } from './overview-queries.js';
+import { filterOf } from './overview-queries.js';
 import { LABEL_COLUMNS, labelValues, pricedBreaks, type SqlPart, usageConditions } from './overview-sql.js';
-import { USAGE_SUM_COLUMNS } from './sql-conditions.js';
+import { sumsFromRow, USAGE_SUM_COLUMNS } from './sql-conditions.js';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.js';
 
 const ORDER: Record<SessionSort, string> = {

@@ -1,3 +1,5 @@
+import type { UsageSums } from './analytics.js';
+import { type SqlRow, toNullableNumber, toNumber } from './sql-runner.js';
 /** WHERE conditions with their `?` parameters, in matching order. */
 export interface SqlConditions {
   clauses: string[];
@@ -22,7 +24,7 @@ export function addCondition(conditions: SqlConditions, clause: string, ...param
 }
 
 /**
- * Usage sums under the names `bucketsFromRow` reads. Shared by the session list
+ * Usage sums under the names `sumsFromRow` reads. Shared by the session list
  * and the cache-effectiveness report so both add up the same columns the same way.
  */
 export const USAGE_SUM_COLUMNS = `COALESCE(SUM(uncached_input_tokens), 0) AS uncached_input,
@@ -32,3 +34,19 @@ export const USAGE_SUM_COLUMNS = `COALESCE(SUM(uncached_input_tokens), 0) AS unc
        COALESCE(SUM(output_tokens), 0) AS output,
        COALESCE(SUM(cost_usd), 0) AS cost_usd,
        COALESCE(SUM(uncached_cost_usd), 0) AS uncached_cost_usd`;
+
+/** A row of {@link USAGE_SUM_COLUMNS} (plus `requests`, `first_at`, `last_at`) as usage sums. */
+export function sumsFromRow(row: SqlRow): UsageSums {
+  return {
+    requests: toNumber(row.requests),
+    uncachedInput: toNumber(row.uncached_input),
+    cacheRead: toNumber(row.cache_read),
+    cacheWrite5m: toNumber(row.cache_write_5m),
+    cacheWrite1h: toNumber(row.cache_write_1h),
+    output: toNumber(row.output),
+    costUsd: toNumber(row.cost_usd),
+    uncachedCostUsd: toNumber(row.uncached_cost_usd),
+    firstAt: toNullableNumber(row.first_at),
+    lastAt: toNullableNumber(row.last_at),
+  };
+}

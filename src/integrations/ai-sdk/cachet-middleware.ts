@@ -26,6 +26,7 @@ import {
   volatileOptionOf,
   withViewSystemTexts,
 } from '../shared/volatile-auto.js';
+import { withPromptCacheKey } from './prompt-cache-key.js';
 import { appendTail, parseJson, providerOf, stringOption, TAIL_AFTER_PREFILL, withoutCachetOptions } from './prompt-edits.js';
 import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
 
@@ -286,22 +287,11 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
       }
       if (ownState) state.blocks = planned.blocks;
     } else if (provider === 'openai') {
-      const openai = output.providerOptions?.openai ?? {};
-      const promptCacheKey = typeof openai.promptCacheKey === 'string' ? openai.promptCacheKey : `cachet-${conversationId}`;
-      info.promptCacheKey = promptCacheKey;
-      output = {
-        ...output,
-        providerOptions: {
-          ...output.providerOptions,
-          openai: {
-            ...openai,
-            promptCacheKey,
-            ...(options.promptCacheRetention && openai.promptCacheRetention === undefined
-              ? { promptCacheRetention: options.promptCacheRetention }
-              : {}),
-          },
-        },
-      };
+      ({ params: output, promptCacheKey: info.promptCacheKey } = withPromptCacheKey(
+        output,
+        `cachet-${conversationId}`,
+        options.promptCacheRetention,
+      ));
     }
     reporter.call(options.onRequest, 'onRequest', info);
     pending.set(output, { info, state, at: clock() });
