@@ -7,6 +7,7 @@ import { tailPricingFor } from '../../runtime/tail-pricing.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { type ContainedHookOptions, hookReporter } from '../shared/contained-hooks.js';
 import { createConversationStore } from '../shared/conversation-store.js';
+import { createKnownConversations, type ForkMatch, type KnownConversations } from '../shared/fork-recognition.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { scopeTail } from '../shared/persisted-tail.js';
 import type { ExistingMarkers } from '../shared/plan-prompt-breakpoints.js';
@@ -55,6 +56,15 @@ export interface CachetPiOptions extends ContainedHookOptions {
   ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
   /** pi-ai marks the system prompt, last tool and last user message itself: `replace` [default] or `keep` them. */
   existingMarkers?: ExistingMarkers;
+  /**
+   * Conversations whose prefixes a call is recognised as a fork of (planned with no marker at its
+   * end). Pass one `createKnownConversations()` to the hooks of a parent and of its subagents, so a
+   * subagent's first call that repeats the parent's prefix is planned as a fork. Default: this
+   * conversation only (side calls that branch off its last request: titles, recaps, summaries).
+   */
+  knownConversations?: KnownConversations;
+  /** Called with each recognised fork (the conversation it reads and the rule that matched). */
+  onFork?: (fork: ForkMatch) => void;
   /** Publishes `usage.recorded` (checked usage only), `cache.break` and `warning.raised`. */
   bus?: EventBus;
   onBreak?: (cacheBreak: CacheBreak) => void;
@@ -98,6 +108,7 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
   const state = createConversationStore({ maxConversations: 1, counter, bus: options.bus }).get(conversationId);
   const reporter = hookReporter('pi', options);
   const volatile = volatileOptionOf(options.volatile);
+  const known = options.knownConversations ?? createKnownConversations();
   let lastModel: PiModelLike | null = null;
   let turn = 0;
   let step = 0;
@@ -147,8 +158,11 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
         existingMarkers,
         counter,
         ...(options.models ? { models: options.models } : {}),
+        forks: { known, conversationId },
       });
-      state.previous = laidOut.planned.plan.cacheState;
+      // A branch (a side call off this conversation's last request) is not the conversation's state.
+      if (laidOut.fork?.rule !== 'branch') state.previous = laidOut.planned.plan.cacheState;
+      if (laidOut.fork) reporter.call(options.onFork, 'onFork', laidOut.fork);
       const lastRole = (messages.at(-1) as WireMessage | undefined)?.role;
       if (plan.requestTexts.length > 0 && lastRole === 'assistant') {
         reporter.report(

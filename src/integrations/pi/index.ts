@@ -1,3 +1,4 @@
+export { createKnownConversations, type ForkMatch, type KnownConversations } from '../shared/fork-recognition.js';
 export {
   type CachetPiHooks,
   type CachetPiOptions,

@@ -16,9 +16,21 @@ export interface ForkMatch {
   sharedBlocks: number;
 }
 
-/** Conversations remembered for recognition, per store (least recently planned dropped first). */
+/**
+ * The conversations whose prefixes forks are recognised against. A middleware's own
+ * `ConversationStore` is one; drop-ins holding one conversation each (pi) share one of these
+ * (`createKnownConversations()`) so a subagent's first call is recognised as a fork of its parent.
+ */
+export type KnownConversations = ConversationStore | { readonly knownConversations: true };
+
+/** A scope of known conversations shared by several single-conversation drop-ins. */
+export function createKnownConversations(): KnownConversations {
+  return { knownConversations: true };
+}
+
+/** Conversations remembered for recognition, per scope (least recently planned dropped first). */
 const MAX_REMEMBERED = 256;
-const remembered = new WeakMap<ConversationStore, Map<string, readonly PromptBlockHash[]>>();
+const remembered = new WeakMap<KnownConversations, Map<string, readonly PromptBlockHash[]>>();
 
 const MESSAGE_PATH = /^messages\[(\d+)\]/;
 const messageIndexOf = (path: string): number | null => {
@@ -39,7 +51,7 @@ const messageIndexOf = (path: string): number | null => {
  * if (!fork || fork.rule !== 'branch') state.previous = planned.plan.cacheState;
  */
 export function planWithForks(
-  store: ConversationStore,
+  store: KnownConversations,
   conversationId: string,
   input: PromptPlanInput,
 ): { planned: PromptPlan; fork: ForkMatch | null } {

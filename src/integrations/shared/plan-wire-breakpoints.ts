@@ -2,6 +2,7 @@ import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/
 import type { AnthropicCacheState } from '../../providers/anthropic/place-breakpoints.js';
 import { cacheControlMarker } from '../../providers/anthropic/place-breakpoints.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { type ForkMatch, type KnownConversations, planWithForks } from './fork-recognition.js';
 import { type ExistingMarkers, type PromptPlan, partPath, planPromptBreakpoints } from './plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptMessage, PromptPart } from './prompt-view.js';
 
@@ -20,7 +21,9 @@ interface WireBody {
  * `onPayload`): every `cache_control` is removed (or kept, with `existingMarkers: 'keep'`), the
  * `tail` texts are appended to the last user message (none after a trailing assistant message, a
  * prefill the model continues), and the plan's markers are set on the
- * blocks at its paths. Returns a new body; the input is not changed.
+ * blocks at its paths. With `forks`, a call repeating a known conversation's prefix is planned as
+ * a fork (`planWithForks`: no marker at its end) and `fork` says which. Returns a new body; the
+ * input is not changed.
  */
 export function planWireBreakpoints(
   input: unknown,
@@ -31,8 +34,10 @@ export function planWireBreakpoints(
     existingMarkers: ExistingMarkers;
     counter: TokenCounter;
     models?: readonly AnthropicModelRow[];
+    /** Recognise forks of the conversations in `known`; this call belongs to `conversationId`. */
+    forks?: { known: KnownConversations; conversationId: string };
   },
-): { body: WireBody; planned: PromptPlan } {
+): { body: WireBody; planned: PromptPlan; fork: ForkMatch | null } {
   const body = structuredClone(input) as WireBody;
   const systemBlocks: WireBlock[] =
     typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : Array.isArray(body.system) ? body.system : [];
@@ -82,7 +87,7 @@ export function planWireBreakpoints(
       };
     }),
   };
-  const planned = planPromptBreakpoints({
+  const planInput = {
     params: view,
     modelId: String(body.model ?? ''),
     tailMessageParts: tailParts,
@@ -91,7 +96,10 @@ export function planWireBreakpoints(
     existingMarkers: options.existingMarkers,
     counter: options.counter,
     ...(options.models ? { models: options.models } : {}),
-  });
+  };
+  const { planned, fork } = options.forks
+    ? planWithForks(options.forks.known, options.forks.conversationId, planInput)
+    : { planned: planPromptBreakpoints(planInput), fork: null };
   const marks = new Map(planned.plan.breakpoints.map((breakpoint) => [breakpoint.path, cacheControlMarker(breakpoint.ttl)]));
   const setMarker = (block: WireBlock, path: string) => {
     delete block.cache_control;
@@ -107,7 +115,7 @@ export function planWireBreakpoints(
   });
   if (!keep) delete body.cache_control;
   body.messages = messages;
-  return { body, planned };
+  return { body, planned, fork };
 }
 
 function partOf(block: WireBlock, providerOptions: PromptPart['providerOptions']): PromptPart {
