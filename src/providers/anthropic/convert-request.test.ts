@@ -19,103 +19,11 @@ const brief = (result: ReturnType<typeof convertToAnthropic>) =>
   result.metadata.breakpoints.map((breakpoint) => `${breakpoint.reason} ${breakpoint.path} ${breakpoint.ttl}`);
 
 describe('convertToAnthropic wire bodies', () => {
-  it('plain chat: tail inside the final user message, matched skill before the user text', () => {
+  it('plain chat: tail inside the final user message, matched skill before the user text', async () => {
     const result = convertToAnthropic(plainChat(), { padding: 'never' });
-    expect(JSON.stringify(result.body, null, 1)).toMatchInlineSnapshot(`
-      "{
-       "model": "claude-sonnet-4-5",
-       "max_tokens": 1024,
-       "system": [
-        {
-         "type": "text",
-         "text": "You are a careful coding agent.",
-         "cache_control": {
-          "type": "ephemeral"
-         }
-        },
-        {
-         "type": "text",
-         "text": "Project: demo."
-        }
-       ],
-       "tools": [
-        {
-         "name": "read_file",
-         "description": "Read a file from the workspace",
-         "input_schema": {
-          "properties": {
-           "path": {
-            "type": "string"
-           }
-          },
-          "required": [
-           "path"
-          ],
-          "type": "object"
-         }
-        },
-        {
-         "name": "grep",
-         "description": "Search files for a pattern",
-         "input_schema": {
-          "properties": {
-           "glob": {
-            "type": "string"
-           },
-           "pattern": {
-            "type": "string"
-           }
-          },
-          "type": "object"
-         }
-        }
-       ],
-       "messages": [
-        {
-         "role": "user",
-         "content": [
-          {
-           "type": "text",
-           "text": "What does the build script do?"
-          }
-         ]
-        },
-        {
-         "role": "assistant",
-         "content": [
-          {
-           "type": "text",
-           "text": "It compiles TypeScript.",
-           "cache_control": {
-            "type": "ephemeral"
-           }
-          }
-         ]
-        },
-        {
-         "role": "user",
-         "content": [
-          {
-           "type": "text",
-           "text": "Matched skill: testing."
-          },
-          {
-           "type": "text",
-           "text": "And the tests?"
-          },
-          {
-           "type": "text",
-           "text": "[current time] 2026-11-21T12:00:00Z"
-          },
-          {
-           "type": "text",
-           "text": "Recall for turn 2: prefers pnpm."
-          }
-         ]
-        }
-       ]
-      }"
-    `);
+    await expect(JSON.stringify(result.body, null, 1)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.plain-chat-tail-inside-the-final-user-message-matched-skill.json',
+    );
     expect(brief(result)).toMatchInlineSnapshot(`
       [
         "global-static system[0] 5m",
@@ -125,83 +33,11 @@ describe('convertToAnthropic wire bodies', () => {
     expect(result.metadata.warnings).toEqual([]);
   });
 
-  it('tool loop with parallel calls: tail after the tool_result blocks, history breakpoint on the last result', () => {
+  it('tool loop with parallel calls: tail after the tool_result blocks, history breakpoint on the last result', async () => {
     const result = convertToAnthropic(parallelToolLoop(), { padding: 'never' });
-    expect(result.body.messages).toMatchInlineSnapshot(`
-      [
-        {
-          "content": [
-            {
-              "text": "Find the TODOs in a.ts.",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Reading and searching.",
-              "type": "text",
-            },
-            {
-              "id": "call_a",
-              "input": {
-                "path": "a.ts",
-              },
-              "name": "read_file",
-              "type": "tool_use",
-            },
-            {
-              "id": "call_b",
-              "input": {
-                "glob": "*.ts",
-                "pattern": "TODO",
-              },
-              "name": "grep",
-              "type": "tool_use",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "content": [
-                {
-                  "text": "export const a = 1; // TODO",
-                  "type": "text",
-                },
-              ],
-              "tool_use_id": "call_a",
-              "type": "tool_result",
-            },
-            {
-              "cache_control": {
-                "type": "ephemeral",
-              },
-              "content": [
-                {
-                  "text": "a.ts:1",
-                  "type": "text",
-                },
-              ],
-              "tool_use_id": "call_b",
-              "type": "tool_result",
-            },
-            {
-              "text": "[current time] 2026-11-21T12:00:00Z",
-              "type": "text",
-            },
-            {
-              "text": "Recall for turn 1: prefers pnpm.",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(result.body.messages, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.tool-loop-with-parallel-calls-tail-after-the-tool-result-blo.json',
+    );
     expect(brief(result)).toMatchInlineSnapshot(`
       [
         "global-static system[0] 5m",
@@ -210,89 +46,27 @@ describe('convertToAnthropic wire bodies', () => {
     `);
   });
 
-  it('thinking: signed and redacted blocks pass through exactly and never carry a marker', () => {
+  it('thinking: signed and redacted blocks pass through exactly and never carry a marker', async () => {
     const request = thinkingToolLoop();
     const result = convertToAnthropic(request, { padding: 'never' });
     expect(result.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
-    expect(result.body.messages[1]).toMatchInlineSnapshot(`
-      {
-        "content": [
-          {
-            "signature": "sig-EqQBCkgIARABGAIiQ",
-            "thinking": "I should read a.ts first.",
-            "type": "thinking",
-          },
-          {
-            "data": "EmwKAhgBEgy3va3pzix",
-            "type": "redacted_thinking",
-          },
-          {
-            "id": "call_t",
-            "input": {
-              "path": "a.ts",
-            },
-            "name": "read_file",
-            "type": "tool_use",
-          },
-        ],
-        "role": "assistant",
-      }
-    `);
+    await expect(JSON.stringify(result.body.messages[1], null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.thinking-signed-and-redacted-blocks-pass-through-exactly-and.json',
+    );
     const original = request.messages[1]?.content[0];
     expect(original?.type === 'thinking' && original.signature).toBe('sig-EqQBCkgIARABGAIiQ');
     expect(markedPaths(result.body)).not.toContain('messages[1].content[0]');
     expect(markedPaths(result.body)).not.toContain('messages[1].content[1]');
   });
 
-  it('images and documents map to their source types', () => {
+  it('images and documents map to their source types', async () => {
     const result = convertToAnthropic(imagesAndDocuments(), { padding: 'never' });
-    expect(result.body.messages).toMatchInlineSnapshot(`
-      [
-        {
-          "content": [
-            {
-              "source": {
-                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==",
-                "media_type": "image/png",
-                "type": "base64",
-              },
-              "type": "image",
-            },
-            {
-              "cache_control": {
-                "type": "ephemeral",
-              },
-              "source": {
-                "type": "url",
-                "url": "https://example.com/spec.pdf",
-              },
-              "title": "Spec",
-              "type": "document",
-            },
-            {
-              "text": "Matched skill: testing.",
-              "type": "text",
-            },
-            {
-              "text": "Does the screenshot match the spec?",
-              "type": "text",
-            },
-            {
-              "text": "[current time] 2026-11-21T12:00:00Z",
-              "type": "text",
-            },
-            {
-              "text": "Recall for turn 1: prefers pnpm.",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(result.body.messages, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.images-and-documents-map-to-their-source-types.json',
+    );
   });
 
-  it('session static pair: its own breakpoint when it is large enough', () => {
+  it('session static pair: its own breakpoint when it is large enough', async () => {
     const memory = 'Working memory: the build uses tsc; tests use vitest and run from the package root. '.repeat(60);
     const request = sessionStaticPair({
       sessionStatic: {
@@ -304,53 +78,9 @@ describe('convertToAnthropic wire bodies', () => {
       },
     });
     const result = convertToAnthropic(request, { padding: 'never' });
-    expect(summarise(result.body.messages)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": [
-            {
-              "text": "<5050 chars: [CONTEXT]
-      Working memory: the build uses…>",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "cache_control": {
-                "type": "ephemeral",
-              },
-              "text": "Understood.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "Matched skill: testing.",
-              "type": "text",
-            },
-            {
-              "text": "Run the tests.",
-              "type": "text",
-            },
-            {
-              "text": "[current time] 2026-11-21T12:00:00Z",
-              "type": "text",
-            },
-            {
-              "text": "Recall for turn 1: prefers pnpm.",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(summarise(result.body.messages), null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.session-static-pair-its-own-breakpoint-when-it-is-large-enou.json',
+    );
     expect(brief(result)).toMatchInlineSnapshot(`
       [
         "global-static system[0] 5m",
@@ -368,24 +98,11 @@ describe('convertToAnthropic wire bodies', () => {
     ]);
   });
 
-  it('1h TTL on the global zone; a later 1h zone raises earlier ones, with a warning', () => {
+  it('1h TTL on the global zone; a later 1h zone raises earlier ones, with a warning', async () => {
     const global = convertToAnthropic(plainChat(), { padding: 'never', ttl: { global: '1h' } });
-    expect(summarise(global.body.system)).toMatchInlineSnapshot(`
-      [
-        {
-          "cache_control": {
-            "ttl": "1h",
-            "type": "ephemeral",
-          },
-          "text": "You are a careful coding agent.",
-          "type": "text",
-        },
-        {
-          "text": "Project: demo.",
-          "type": "text",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(summarise(global.body.system), null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.1h-ttl-on-the-global-zone-a-later-1h-zone-raises-earlier-one.json',
+    );
     expect(brief(global)).toMatchInlineSnapshot(`
       [
         "global-static system[0] 1h",
@@ -410,34 +127,11 @@ describe('convertToAnthropic wire bodies', () => {
     `);
   });
 
-  it('tail as a second system segment (seed spec §2): no history breakpoint while the tail is present', () => {
+  it('tail as a second system segment (seed spec §2): no history breakpoint while the tail is present', async () => {
     const result = convertToAnthropic(plainChat(), { padding: 'never', tailPlacement: 'system' });
-    expect(result.body.system).toMatchInlineSnapshot(`
-      [
-        {
-          "cache_control": {
-            "type": "ephemeral",
-          },
-          "text": "You are a careful coding agent.",
-          "type": "text",
-        },
-        {
-          "cache_control": {
-            "type": "ephemeral",
-          },
-          "text": "Project: demo.",
-          "type": "text",
-        },
-        {
-          "text": "Matched skill: testing.
-
-      [current time] 2026-11-21T12:00:00Z
-
-      Recall for turn 2: prefers pnpm.",
-          "type": "text",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(result.body.system, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.tail-as-a-second-system-segment-seed-spec-2-no-history-break.json',
+    );
     expect(result.body.messages.at(-1)).toMatchInlineSnapshot(`
       {
         "content": [
@@ -533,51 +227,17 @@ describe('convertToAnthropic wire bodies', () => {
 });
 
 describe('padding in wire bodies', () => {
-  it('pads the global zone after its system segments; the global breakpoint moves to the last padding block', () => {
+  it('pads the global zone after its system segments; the global breakpoint moves to the last padding block', async () => {
     const result = convertToAnthropic(plainChat({ model: 'claude-haiku-4-5' }), {
       padding: 'always',
       skills: [{ name: 'release-notes', body: 'Collect merged changes since the last tag and group them by area.' }],
     });
-    expect(summarise(result.body.system, 60)).toMatchInlineSnapshot(`
-      [
-        {
-          "text": "You are a careful coding agent.",
-          "type": "text",
-        },
-        {
-          "text": "<89 chars: # Skill: release-notes
-
-      Collect merged c…>",
-          "type": "text",
-        },
-        {
-          "cache_control": {
-            "type": "ephemeral",
-          },
-          "text": "<18105 chars: # Operating guidelines
-
-      These guidelines…>",
-          "type": "text",
-        },
-        {
-          "text": "Project: demo.",
-          "type": "text",
-        },
-      ]
-    `);
-    expect(result.metadata.padding).toMatchInlineSnapshot(`
-      {
-        "applied": true,
-        "floorTokens": 4096,
-        "mode": "always",
-        "paddedSkills": [
-          "release-notes",
-        ],
-        "prefixTokensAfter": 4616,
-        "prefixTokensBefore": 66,
-        "reason": "padded 66 -> 4616 tokens to clear the 4096-token floor (always)",
-      }
-    `);
+    await expect(JSON.stringify(summarise(result.body.system, 60), null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.pads-the-global-zone-after-its-system-segments-the-global-br.json',
+    );
+    await expect(JSON.stringify(result.metadata.padding, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.pads-the-global-zone-after-its-system-segments-the-global-br-2.json',
+    );
     expect(brief(result)).toMatchInlineSnapshot(`
       [
         "global-static padding[1] 5m",
@@ -655,7 +315,7 @@ describe('lookback guard', () => {
     expect(second.metadata.breakpoints.map((breakpoint) => breakpoint.reason)).not.toContain('lookback-guard');
   });
 
-  it('keeps at most four breakpoints with caller markers and warns about the rest', () => {
+  it('keeps at most four breakpoints with caller markers and warns about the rest', async () => {
     const request = wideToolStep(3);
     const result = convertToAnthropic(request, {
       padding: 'never',
@@ -676,20 +336,9 @@ describe('lookback guard', () => {
         "caller messages[1].content[0] 5m",
       ]
     `);
-    expect(result.metadata.warnings).toMatchInlineSnapshot(`
-      [
-        {
-          "code": "too-many-breakpoints",
-          "message": "messages[1].content[1]: caller breakpoint dropped, the request already has the maximum of 4",
-          "path": "messages[1].content[1]",
-        },
-        {
-          "code": "too-many-breakpoints",
-          "message": "messages[2].content[2]: history breakpoint dropped, the request already has the maximum of 4",
-          "path": "messages[2].content[2]",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(result.metadata.warnings, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.keeps-at-most-four-breakpoints-with-caller-markers-and-warns.json',
+    );
   });
 
   it('refuses unknown option values, naming the option', () => {

@@ -3,209 +3,19 @@ import { convertToOpenAIChat } from './convert-request.js';
 import { fixtureSession, plainChat, toolLoop, withImages, withReasoning } from './test-support/fixtures.js';
 
 describe('convertToOpenAIChat', () => {
-  it('plain chat: system parts, canonical tool schemas, tail merged into the user message', () => {
+  it('plain chat: system parts, canonical tool schemas, tail merged into the user message', async () => {
     const { body, metadata } = convertToOpenAIChat(plainChat('gpt-4.1'));
-    expect(body).toMatchInlineSnapshot(`
-      {
-        "max_completion_tokens": 1024,
-        "messages": [
-          {
-            "content": [
-              {
-                "text": "You are a careful coding agent.",
-                "type": "text",
-              },
-              {
-                "text": "Prefer small, reviewable changes.",
-                "type": "text",
-              },
-              {
-                "text": "Project: demo. Session session-1.",
-                "type": "text",
-              },
-            ],
-            "role": "system",
-          },
-          {
-            "content": [
-              {
-                "text": "What does the build script do?",
-                "type": "text",
-              },
-            ],
-            "role": "user",
-          },
-          {
-            "content": [
-              {
-                "text": "It compiles TypeScript.",
-                "type": "text",
-              },
-            ],
-            "role": "assistant",
-          },
-          {
-            "content": [
-              {
-                "text": "Skill matched: testing.",
-                "type": "text",
-              },
-              {
-                "text": "And the tests?",
-                "type": "text",
-              },
-              {
-                "text": "[current time] 2026-11-21T12:00:00Z",
-                "type": "text",
-              },
-              {
-                "text": "Recall: note 1.",
-                "type": "text",
-              },
-            ],
-            "role": "user",
-          },
-        ],
-        "model": "gpt-4.1",
-        "prompt_cache_key": "session-1",
-        "prompt_cache_retention": "24h",
-        "tools": [
-          {
-            "function": {
-              "description": "Read a file from the workspace",
-              "name": "read_file",
-              "parameters": {
-                "properties": {
-                  "path": {
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "path",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-          {
-            "function": {
-              "description": "Search files for a pattern",
-              "name": "grep",
-              "parameters": {
-                "properties": {
-                  "glob": {
-                    "type": "string",
-                  },
-                  "pattern": {
-                    "type": "string",
-                  },
-                },
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-        ],
-      }
-    `);
+    await expect(JSON.stringify(body, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.plain-chat-system-parts-canonical-tool-schemas-tail-merged-i.json',
+    );
     expect(metadata).toEqual({ breakpoints: [], padding: null, warnings: [] });
   });
 
-  it('tool loop with parallel calls on GPT-5.6: breakpoints at zone ends, tail as a trailing developer message', () => {
+  it('tool loop with parallel calls on GPT-5.6: breakpoints at zone ends, tail as a trailing developer message', async () => {
     const { body, metadata } = convertToOpenAIChat(toolLoop('gpt-5.6'));
-    expect(body.messages).toMatchInlineSnapshot(`
-      [
-        {
-          "content": [
-            {
-              "text": "You are a careful coding agent.",
-              "type": "text",
-            },
-            {
-              "prompt_cache_breakpoint": {
-                "mode": "explicit",
-              },
-              "text": "Prefer small, reviewable changes.",
-              "type": "text",
-            },
-            {
-              "prompt_cache_breakpoint": {
-                "mode": "explicit",
-              },
-              "text": "Project: demo. Session session-1.",
-              "type": "text",
-            },
-          ],
-          "role": "developer",
-        },
-        {
-          "content": [
-            {
-              "text": "Check a.ts and find TODOs.",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Reading both files.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-          "tool_calls": [
-            {
-              "function": {
-                "arguments": "{"path":"a.ts"}",
-                "name": "read_file",
-              },
-              "id": "call_a",
-              "type": "function",
-            },
-            {
-              "function": {
-                "arguments": "{"glob":"*.ts","pattern":"TODO"}",
-                "name": "grep",
-              },
-              "id": "call_b",
-              "type": "function",
-            },
-          ],
-        },
-        {
-          "content": [
-            {
-              "text": "export const a = 1;",
-              "type": "text",
-            },
-          ],
-          "role": "tool",
-          "tool_call_id": "call_a",
-        },
-        {
-          "content": [
-            {
-              "prompt_cache_breakpoint": {
-                "mode": "explicit",
-              },
-              "text": "b.ts:3: TODO",
-              "type": "text",
-            },
-          ],
-          "role": "tool",
-          "tool_call_id": "call_b",
-        },
-        {
-          "content": "[current time] 2026-11-21T12:00:00Z
-
-      Recall: note 1.",
-          "role": "developer",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(body.messages, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.tool-loop-with-parallel-calls-on-gpt-5-6-breakpoints-at-zone.json',
+    );
     expect(body.prompt_cache_options).toEqual({ mode: 'explicit' });
     // Recorded with OpenAI's own lifetime for explicit breakpoints, not Anthropic's 5m.
     expect(metadata.breakpoints.map((breakpoint) => [breakpoint.path, breakpoint.zone, breakpoint.ttl])).toEqual([
@@ -216,61 +26,11 @@ describe('convertToOpenAIChat', () => {
     expect(body.messages.at(-1)?.role).toBe('developer');
   });
 
-  it('images: image_url parts for users, a placeholder (and a warning) in tool messages', () => {
+  it('images: image_url parts for users, a placeholder (and a warning) in tool messages', async () => {
     const { body, metadata } = convertToOpenAIChat(withImages('gpt-4o'));
-    expect(body.messages.slice(1)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": [
-            {
-              "text": "What is in this picture?",
-              "type": "text",
-            },
-            {
-              "image_url": {
-                "url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==",
-              },
-              "type": "image_url",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": null,
-          "role": "assistant",
-          "tool_calls": [
-            {
-              "function": {
-                "arguments": "{"path":"shot.png"}",
-                "name": "read_file",
-              },
-              "id": "call_s",
-              "type": "function",
-            },
-          ],
-        },
-        {
-          "content": [
-            {
-              "text": "screenshot",
-              "type": "text",
-            },
-            {
-              "text": "[image omitted: Chat Completions tool messages carry text only]",
-              "type": "text",
-            },
-          ],
-          "role": "tool",
-          "tool_call_id": "call_s",
-        },
-        {
-          "content": "[current time] 2026-11-21T12:00:00Z
-
-      Recall: note 1.",
-          "role": "system",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(body.messages.slice(1), null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.images-image-url-parts-for-users-a-placeholder-and-a-warning.json',
+    );
     expect(metadata.warnings).toEqual([
       {
         code: 'image-as-text',

@@ -4,204 +4,18 @@ import { convertToOpenAIResponses } from './convert-request.js';
 import { reasoningItemFromThinking, thinkingFromReasoningItem } from './reasoning-items.js';
 
 describe('convertToOpenAIResponses', () => {
-  it('plain chat: system input message, function tools, tail merged into the user message', () => {
+  it('plain chat: system input message, function tools, tail merged into the user message', async () => {
     const { body } = convertToOpenAIResponses(plainChat('gpt-4.1'));
-    expect(body).toMatchInlineSnapshot(`
-      {
-        "input": [
-          {
-            "content": [
-              {
-                "text": "You are a careful coding agent.",
-                "type": "input_text",
-              },
-              {
-                "text": "Prefer small, reviewable changes.",
-                "type": "input_text",
-              },
-              {
-                "text": "Project: demo. Session session-1.",
-                "type": "input_text",
-              },
-            ],
-            "role": "system",
-            "type": "message",
-          },
-          {
-            "content": [
-              {
-                "text": "What does the build script do?",
-                "type": "input_text",
-              },
-            ],
-            "role": "user",
-            "type": "message",
-          },
-          {
-            "content": "It compiles TypeScript.",
-            "role": "assistant",
-            "type": "message",
-          },
-          {
-            "content": [
-              {
-                "text": "Skill matched: testing.",
-                "type": "input_text",
-              },
-              {
-                "text": "And the tests?",
-                "type": "input_text",
-              },
-              {
-                "text": "[current time] 2026-11-21T12:00:00Z",
-                "type": "input_text",
-              },
-              {
-                "text": "Recall: note 1.",
-                "type": "input_text",
-              },
-            ],
-            "role": "user",
-            "type": "message",
-          },
-        ],
-        "max_output_tokens": 1024,
-        "model": "gpt-4.1",
-        "prompt_cache_key": "session-1",
-        "prompt_cache_retention": "24h",
-        "store": false,
-        "tools": [
-          {
-            "description": "Read a file from the workspace",
-            "name": "read_file",
-            "parameters": {
-              "properties": {
-                "path": {
-                  "type": "string",
-                },
-              },
-              "required": [
-                "path",
-              ],
-              "type": "object",
-            },
-            "strict": false,
-            "type": "function",
-          },
-          {
-            "description": "Search files for a pattern",
-            "name": "grep",
-            "parameters": {
-              "properties": {
-                "glob": {
-                  "type": "string",
-                },
-                "pattern": {
-                  "type": "string",
-                },
-              },
-              "type": "object",
-            },
-            "strict": false,
-            "type": "function",
-          },
-        ],
-      }
-    `);
+    await expect(JSON.stringify(body, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.plain-chat-system-input-message-function-tools-tail-merged-i.json',
+    );
   });
 
-  it('tool loop with parallel calls on GPT-5.6: function calls, outputs, breakpoints, trailing developer tail', () => {
+  it('tool loop with parallel calls on GPT-5.6: function calls, outputs, breakpoints, trailing developer tail', async () => {
     const { body, metadata } = convertToOpenAIResponses(toolLoop('gpt-5.6'));
-    expect(body.input).toMatchInlineSnapshot(`
-      [
-        {
-          "content": [
-            {
-              "text": "You are a careful coding agent.",
-              "type": "input_text",
-            },
-            {
-              "prompt_cache_breakpoint": {
-                "mode": "explicit",
-              },
-              "text": "Prefer small, reviewable changes.",
-              "type": "input_text",
-            },
-            {
-              "prompt_cache_breakpoint": {
-                "mode": "explicit",
-              },
-              "text": "Project: demo. Session session-1.",
-              "type": "input_text",
-            },
-          ],
-          "role": "developer",
-          "type": "message",
-        },
-        {
-          "content": [
-            {
-              "text": "Check a.ts and find TODOs.",
-              "type": "input_text",
-            },
-          ],
-          "role": "user",
-          "type": "message",
-        },
-        {
-          "content": "Reading both files.",
-          "role": "assistant",
-          "type": "message",
-        },
-        {
-          "arguments": "{"path":"a.ts"}",
-          "call_id": "call_a",
-          "name": "read_file",
-          "type": "function_call",
-        },
-        {
-          "arguments": "{"glob":"*.ts","pattern":"TODO"}",
-          "call_id": "call_b",
-          "name": "grep",
-          "type": "function_call",
-        },
-        {
-          "call_id": "call_a",
-          "output": [
-            {
-              "text": "export const a = 1;",
-              "type": "input_text",
-            },
-          ],
-          "type": "function_call_output",
-        },
-        {
-          "call_id": "call_b",
-          "output": [
-            {
-              "prompt_cache_breakpoint": {
-                "mode": "explicit",
-              },
-              "text": "b.ts:3: TODO",
-              "type": "input_text",
-            },
-          ],
-          "type": "function_call_output",
-        },
-        {
-          "content": [
-            {
-              "text": "[current time] 2026-11-21T12:00:00Z
-
-      Recall: note 1.",
-              "type": "input_text",
-            },
-          ],
-          "role": "developer",
-          "type": "message",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(body.input, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.tool-loop-with-parallel-calls-on-gpt-5-6-function-calls-outp.json',
+    );
     expect(metadata.breakpoints.map((breakpoint) => breakpoint.path)).toEqual([
       'system[1]',
       'system[2]',
@@ -214,60 +28,11 @@ describe('convertToOpenAIResponses', () => {
     ]);
   });
 
-  it('images: input_image in user messages and in function call outputs (no placeholder needed)', () => {
+  it('images: input_image in user messages and in function call outputs (no placeholder needed)', async () => {
     const { body, metadata } = convertToOpenAIResponses(withImages('gpt-4o'));
-    expect(Array.isArray(body.input) ? body.input.slice(1) : body.input).toMatchInlineSnapshot(`
-      [
-        {
-          "content": [
-            {
-              "text": "What is in this picture?",
-              "type": "input_text",
-            },
-            {
-              "detail": "auto",
-              "image_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==",
-              "type": "input_image",
-            },
-          ],
-          "role": "user",
-          "type": "message",
-        },
-        {
-          "arguments": "{"path":"shot.png"}",
-          "call_id": "call_s",
-          "name": "read_file",
-          "type": "function_call",
-        },
-        {
-          "call_id": "call_s",
-          "output": [
-            {
-              "text": "screenshot",
-              "type": "input_text",
-            },
-            {
-              "detail": "auto",
-              "image_url": "https://example.com/shot.png",
-              "type": "input_image",
-            },
-          ],
-          "type": "function_call_output",
-        },
-        {
-          "content": [
-            {
-              "text": "[current time] 2026-11-21T12:00:00Z
-
-      Recall: note 1.",
-              "type": "input_text",
-            },
-          ],
-          "role": "system",
-          "type": "message",
-        },
-      ]
-    `);
+    await expect(JSON.stringify(Array.isArray(body.input) ? body.input.slice(1) : body.input, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/convert-request.images-input-image-in-user-messages-and-in-function-call-out.json',
+    );
     expect(metadata.warnings).toEqual([]);
   });
 
