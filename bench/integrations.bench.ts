@@ -6,7 +6,10 @@
  * configuration (static system prompt, clock and memory as an `auto`-scoped tail) and
  * `volatile: 'auto'` on the recipe's dynamic system prompt with no other change. Prints input
  * cost in token units and its ratios to the recipe and to Cachet's own `Session` on the same
- * script, and checks the targets (recommended and volatile ≤ recipe and ≤ 1.005 × Session).
+ * script, fed the tool JSON that library sent (LangChain's zod tools become larger JSON schemas
+ * than the script's: `$schema`, `additionalProperties`; a yardstick with smaller tools would
+ * charge the library for its tool format, not its caching), and checks the targets (recommended
+ * and volatile ≤ recipe and ≤ 1.005 × Session).
  *   npm run bench -- integrations
  */
 import { runCodingAgentOnAiSdk } from '../src/integrations/ai-sdk/test-support/run-coding-agent.js';
@@ -18,7 +21,7 @@ import {
   type ScriptedUserTurn,
 } from '../src/integrations/test-support/coding-agent-script.js';
 import { type RunFigures, runFigures, startCodingAgentServer } from '../src/integrations/test-support/coding-agent-server.js';
-import { runCodingAgentOnSession } from '../src/integrations/test-support/run-coding-agent-on-session.js';
+import { runCodingAgentOnSession, type WireTool } from '../src/integrations/test-support/run-coding-agent-on-session.js';
 
 type Row = { name: string; role: 'recipe' | 'one-line' | 'recommended' | 'volatile'; run: (origin: string) => Promise<unknown> };
 
@@ -72,14 +75,31 @@ const LIBRARIES: Array<{ library: string; rows: Row[] }> = [
 const cost = (figures: RunFigures) => figures.uncachedTokens + 1.25 * figures.cacheWriteTokens + 0.1 * figures.cacheReadTokens;
 const format = (value: number) => Math.round(value).toLocaleString('en-US');
 
-async function measure(turns: readonly ScriptedUserTurn[], run: (origin: string) => Promise<unknown>): Promise<RunFigures> {
+async function measure(
+  turns: readonly ScriptedUserTurn[],
+  run: (origin: string) => Promise<unknown>,
+): Promise<{ figures: RunFigures; tools: WireTool[] }> {
   const server = await startCodingAgentServer(turns);
   try {
     await run(server.origin);
-    return runFigures(server.verdicts, server.bodies);
+    const sent = (server.bodies[0] as { tools?: WireTool[] } | undefined)?.tools ?? [];
+    // The yardstick gets the tool JSON without the library's own markers (Session places its own).
+    const tools = sent.map(({ cache_control: _marker, ...tool }: WireTool & { cache_control?: unknown }) => tool);
+    return { figures: runFigures(server.verdicts, server.bodies), tools };
   } finally {
     await server.close();
   }
+}
+
+/** Cachet `Session` on the same script and the same tool JSON, by tool JSON. */
+function sessionCostFor(turns: readonly ScriptedUserTurn[], tools: WireTool[], memo: Map<string, number>): number {
+  const key = JSON.stringify(tools);
+  let found = memo.get(key);
+  if (found === undefined) {
+    found = cost(runCodingAgentOnSession(turns, tools));
+    memo.set(key, found);
+  }
+  return found;
 }
 
 const failures: string[] = [];
@@ -87,20 +107,22 @@ for (const [label, turns] of [
   ['one tool call per step', CODING_AGENT_TURNS],
   ['parallel tool calls', PARALLEL_CODING_AGENT_TURNS],
 ] as const) {
-  const session = cost(runCodingAgentOnSession(turns));
-  console.log(`\n### Scripted coding agent, ${label} — Cachet Session: ${format(session)} token units\n`);
+  const sessions = new Map<string, number>();
+  const scriptSession = cost(runCodingAgentOnSession(turns));
+  console.log(`\n### Scripted coding agent, ${label} — Cachet Session: ${format(scriptSession)} token units\n`);
   console.log(
-    '| library | run | requests | read share | input cost (token units) | vs recipe | vs Session | max markers | rejected |',
+    '| library | run | requests | read share | input cost (token units) | vs recipe | Session, same tools | vs Session | max markers | rejected |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { library, rows } of LIBRARIES) {
     let recipe = Number.NaN;
     for (const row of rows) {
-      const figures = await measure(turns, row.run);
+      const { figures, tools } = await measure(turns, row.run);
       const total = cost(figures);
+      const session = sessionCostFor(turns, tools, sessions);
       if (row.role === 'recipe') recipe = total;
       console.log(
-        `| ${library} | ${row.name} | ${figures.requests} | ${(figures.readShare * 100).toFixed(1)}% | ${format(total)} | ${(total / recipe).toFixed(3)} | ${(total / session).toFixed(3)} | ${figures.maxMarkers} | ${figures.rejected} |`,
+        `| ${library} | ${row.name} | ${figures.requests} | ${(figures.readShare * 100).toFixed(1)}% | ${format(total)} | ${(total / recipe).toFixed(3)} | ${format(session)} | ${(total / session).toFixed(3)} | ${figures.maxMarkers} | ${figures.rejected} |`,
       );
       const bounded = row.role === 'recommended' || row.role === 'volatile';
       if (figures.rejected > 0 || (bounded && (total > recipe || total > 1.005 * session))) {

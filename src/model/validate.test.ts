@@ -118,6 +118,16 @@ describe('validateTools', () => {
     expect(error.expected).toBe('a valid JSON Schema');
   });
 
+  it('reads a tool schema in the dialect its $schema names (zod 4 writes draft 2020-12)', () => {
+    const draft2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false };
+    expect(validateTools([tool('grep', draft2020)])[0]?.inputSchema).toEqual(draft2020);
+    expect(validateTools([tool('grep', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })])).toHaveLength(1);
+    const invalid2020 = { ...draft2020, properties: { pattern: { type: 'strung' } } };
+    expect(validationError(() => validateTools([tool('grep', invalid2020)])).expected).toBe('a valid JSON Schema');
+    const unknown = validationError(() => validateTools([tool('grep', { $schema: 'https://example.com/mine', type: 'object' })]));
+    expect(unknown.path).toBe('tools[0].inputSchema.$schema');
+  });
+
   it('requires an object schema for tool input', () => {
     const error = validationError(() => validateTools([tool('grep', { type: 'string' })]));
     expect(error.path).toBe('tools[0].inputSchema.type');

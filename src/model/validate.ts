@@ -1,4 +1,6 @@
 import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { z } from 'zod';
 import { canonicalJson } from './canonical-json.js';
 import type { Message, ToolDefinition } from './content.js';
@@ -50,10 +52,35 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 
-let schemaValidator: Ajv | undefined;
-function jsonSchemaValidator(): Ajv {
-  schemaValidator ??= new Ajv({ strict: false, validateSchema: true });
-  return schemaValidator;
+/**
+ * The JSON Schema dialects a tool's `$schema` may name (zod 4 and LangChain's zod tools write
+ * draft 2020-12); no `$schema` is read as draft-07, as providers do.
+ */
+const SCHEMA_DIALECTS = {
+  'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020({ strict: false, validateSchema: true }),
+  'https://json-schema.org/draft/2019-09/schema': () => new Ajv2019({ strict: false, validateSchema: true }),
+  'http://json-schema.org/draft-07/schema': () => new Ajv({ strict: false, validateSchema: true }),
+} as const;
+type SchemaDialect = keyof typeof SCHEMA_DIALECTS;
+
+const schemaValidators = new Map<SchemaDialect, Ajv>();
+function jsonSchemaValidator(declared: unknown, path: string): Ajv {
+  const dialect = (
+    declared === undefined ? 'http://json-schema.org/draft-07/schema' : String(declared).replace(/#$/, '')
+  ) as SchemaDialect;
+  if (!Object.hasOwn(SCHEMA_DIALECTS, dialect)) {
+    throw new ValidationError(
+      `${path}.inputSchema.$schema`,
+      `one of ${Object.keys(SCHEMA_DIALECTS).join(', ')} (or none)`,
+      `got ${JSON.stringify(declared)}`,
+    );
+  }
+  let validator = schemaValidators.get(dialect);
+  if (!validator) {
+    validator = SCHEMA_DIALECTS[dialect]();
+    schemaValidators.set(dialect, validator);
+  }
+  return validator;
 }
 
 /** Validate tool definitions: shape, names, uniqueness, JSON Schema validity, limits. */
@@ -85,7 +112,7 @@ export function validateTools(
     if (parsed.inputSchema.type !== 'object') {
       throw new ValidationError(`${path}.inputSchema.type`, '"object" (providers require an object schema for tool input)');
     }
-    const validator = jsonSchemaValidator();
+    const validator = jsonSchemaValidator(parsed.inputSchema.$schema, path);
     if (!validator.validateSchema(parsed.inputSchema)) {
       const first = validator.errors?.[0];
       throw new ValidationError(

@@ -18,18 +18,33 @@ import {
 } from './coding-agent-script.js';
 import { type RunFigures, runFigures } from './coding-agent-server.js';
 
+/** A tool as an Anthropic request body carries it (what a library actually sent). */
+export interface WireTool {
+  name: string;
+  description?: string;
+  input_schema: JsonObject;
+}
+
 /**
  * The scripted coding agent assembled by Cachet's own `Session` (the yardstick the drop-ins are
  * held to): persona and tools in the global zone, clock and memory recall as `auto`-scoped tail
  * items, every body judged by the same Anthropic cache model at the script's request times.
+ * `tools`: the tool JSON a library sent (its bodies' `tools`), so `Session` is measured on the
+ * same bytes — LangChain's zod tools, say, carry `$schema` and `additionalProperties` [the
+ * script's own tool definitions].
  */
-export function runCodingAgentOnSession(turns: readonly ScriptedUserTurn[] = CODING_AGENT_TURNS): RunFigures {
+export function runCodingAgentOnSession(
+  turns: readonly ScriptedUserTurn[] = CODING_AGENT_TURNS,
+  tools: readonly WireTool[] | null = null,
+): RunFigures {
   let now = SCRIPT_START_MS;
   const session = new Session({
     id: 'coding-agent',
     model: CODING_AGENT_MODEL,
     global: {
-      tools: CODING_AGENT_TOOLS.map((tool) => ({ ...tool, inputSchema: tool.inputSchema as unknown as JsonObject })),
+      tools: tools
+        ? tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.input_schema }))
+        : CODING_AGENT_TOOLS.map((tool) => ({ ...tool, inputSchema: tool.inputSchema as unknown as JsonObject })),
       system: [{ label: 'persona', text: CODING_AGENT_PERSONA }],
     },
     clock: () => now,
