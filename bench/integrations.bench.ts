@@ -3,8 +3,9 @@
  * run through each library's real package against a local Messages API, every captured body
  * judged by Cachet's Anthropic cache model; once with one tool call per step, once with parallel
  * tool calls. Per library: its own recipe, Cachet in one line, Cachet's recommended
- * configuration (static system prompt, clock and memory as an `auto`-scoped tail) and
- * `volatile: 'auto'` on the recipe's dynamic system prompt with no other change. Prints input
+ * configuration (static system prompt, clock and memory as an `auto`-scoped tail),
+ * `volatile: 'auto'` on the recipe's dynamic system prompt with no other change, and the recipe
+ * unchanged behind `cachet proxy --plan --volatile auto`. Prints input
  * cost in token units and its ratios to the recipe and to Cachet's own `Session` on the same
  * script, fed the tool JSON that library sent (LangChain's zod tools become larger JSON schemas
  * than the script's: `$schema`, `additionalProperties`; a yardstick with smaller tools would
@@ -12,6 +13,7 @@
  * and volatile ≤ recipe and ≤ 1.005 × Session).
  *   npm run bench -- integrations
  */
+import { startProxy } from '../src/gateway/proxy/start-proxy.js';
 import { runCodingAgentOnAiSdk } from '../src/integrations/ai-sdk/test-support/run-coding-agent.js';
 import { runCodingAgentOnLangChain } from '../src/integrations/langchain/test-support/run-coding-agent.js';
 import { runCodingAgentOnPi } from '../src/integrations/pi/test-support/run-coding-agent.js';
@@ -23,7 +25,15 @@ import {
 import { type RunFigures, runFigures, startCodingAgentServer } from '../src/integrations/test-support/coding-agent-server.js';
 import { runCodingAgentOnSession, type WireTool } from '../src/integrations/test-support/run-coding-agent-on-session.js';
 
-type Row = { name: string; role: 'recipe' | 'one-line' | 'recommended' | 'volatile'; run: (origin: string) => Promise<unknown> };
+type Row = {
+  name: string;
+  role: 'recipe' | 'one-line' | 'recommended' | 'volatile';
+  run: (origin: string) => Promise<unknown>;
+  /** The library's requests go through `cachet proxy --plan --volatile auto` (no code change in the client). */
+  viaProxy?: boolean;
+};
+
+const PROXY_ROW = 'recipe → cachet proxy --plan --volatile auto';
 
 const LIBRARIES: Array<{ library: string; rows: Row[] }> = [
   {
@@ -37,6 +47,7 @@ const LIBRARIES: Array<{ library: string; rows: Row[] }> = [
         role: 'volatile',
         run: (origin) => runCodingAgentOnAiSdk(origin, 'cachet', { middleware: { volatile: 'auto' } }),
       },
+      { name: PROXY_ROW, role: 'volatile', viaProxy: true, run: (origin) => runCodingAgentOnAiSdk(origin, 'recipe') },
     ],
   },
   {
@@ -54,6 +65,7 @@ const LIBRARIES: Array<{ library: string; rows: Row[] }> = [
         role: 'volatile',
         run: (origin) => runCodingAgentOnLangChain(origin, 'cachet', { middleware: { volatile: 'auto' } }),
       },
+      { name: PROXY_ROW, role: 'volatile', viaProxy: true, run: (origin) => runCodingAgentOnLangChain(origin, 'recipe') },
     ],
   },
   {
@@ -67,6 +79,7 @@ const LIBRARIES: Array<{ library: string; rows: Row[] }> = [
         role: 'volatile',
         run: (origin) => runCodingAgentOnPi(origin, 'cachet', { volatile: 'auto' }),
       },
+      { name: PROXY_ROW, role: 'volatile', viaProxy: true, run: (origin) => runCodingAgentOnPi(origin, 'pi') },
     ],
   },
 ];
@@ -75,18 +88,18 @@ const LIBRARIES: Array<{ library: string; rows: Row[] }> = [
 const cost = (figures: RunFigures) => figures.uncachedTokens + 1.25 * figures.cacheWriteTokens + 0.1 * figures.cacheReadTokens;
 const format = (value: number) => Math.round(value).toLocaleString('en-US');
 
-async function measure(
-  turns: readonly ScriptedUserTurn[],
-  run: (origin: string) => Promise<unknown>,
-): Promise<{ figures: RunFigures; tools: WireTool[] }> {
+async function measure(turns: readonly ScriptedUserTurn[], row: Row): Promise<{ figures: RunFigures; tools: WireTool[] }> {
   const server = await startCodingAgentServer(turns);
+  const proxy = row.viaProxy ? await startProxy({ upstream: server.origin, plan: { volatile: 'auto' } }) : null;
   try {
-    await run(server.origin);
+    await row.run(proxy?.url ?? server.origin);
+    await proxy?.settled();
     const sent = (server.bodies[0] as { tools?: WireTool[] } | undefined)?.tools ?? [];
     // The yardstick gets the tool JSON without the library's own markers (Session places its own).
     const tools = sent.map(({ cache_control: _marker, ...tool }: WireTool & { cache_control?: unknown }) => tool);
     return { figures: runFigures(server.verdicts, server.bodies), tools };
   } finally {
+    await proxy?.close();
     await server.close();
   }
 }
@@ -117,7 +130,7 @@ for (const [label, turns] of [
   for (const { library, rows } of LIBRARIES) {
     let recipe = Number.NaN;
     for (const row of rows) {
-      const { figures, tools } = await measure(turns, row.run);
+      const { figures, tools } = await measure(turns, row);
       const total = cost(figures);
       const session = sessionCostFor(turns, tools, sessions);
       if (row.role === 'recipe') recipe = total;

@@ -218,6 +218,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
         ({ clientBody, conversation, sentBody } = planned);
         plannedBreakpoints = planned.breakpoints;
         sent = planned.sent as Uint8Array<ArrayBuffer>;
+        if (planned.volatileMoved) options.bus?.emit('volatile.moved', planned.conversation.id, at, planned.volatileMoved);
       } else if (planned.reason) {
         warnUnplanned(planned.reason, route, planned.clientBody, conversationHeader, at);
       }

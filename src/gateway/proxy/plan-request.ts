@@ -1,3 +1,4 @@
+import type { VolatileMovedPayload } from '../../events/catalog.js';
 import type { Conversation } from './conversation-tracker.js';
 import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
@@ -19,6 +20,8 @@ export type PlannedRequest =
       /** The planned body as an object, for judging and the capture. */
       sentBody: JsonRecord;
       breakpoints: string[];
+      /** `--volatile auto`: what moved, when that changed since the conversation's previous request; else null. */
+      volatileMoved: VolatileMovedPayload | null;
     }
   | {
       kind: 'unplanned';
@@ -55,11 +58,13 @@ export function planRequest(
     clientBody = original;
     const conversation = conversationFor(original);
     let parsed = original;
+    let volatileMoved: VolatileMovedPayload | null = null;
     if (plan.volatile === 'auto' && route === 'anthropic') {
       conversation.volatile ??= createProxyVolatileState();
       const moved = spliceVolatileSystem(bytes, spans, original, conversation.volatile);
       if (moved) {
         bytes = moved.bytes;
+        volatileMoved = moved.event;
         const reindexed = jsonSpans(bytes, SPLICE_INDEX_DEPTH);
         if (typeof reindexed === 'string') throw new Error(`the volatile move made the body ${reindexed}`);
         spans = reindexed;
@@ -78,7 +83,15 @@ export function planRequest(
     );
     const sent = spliceCacheFields(route, bytes, spans, parsed, planned);
     conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
-    return { kind: 'planned', clientBody: parsed, conversation, sent, sentBody: planned.body, breakpoints: planned.breakpoints };
+    return {
+      kind: 'planned',
+      clientBody: parsed,
+      conversation,
+      sent,
+      sentBody: planned.body,
+      breakpoints: planned.breakpoints,
+      volatileMoved,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'unplanned', reason: `the plan could not be applied (${message})`, clientBody };

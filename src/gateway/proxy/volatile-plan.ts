@@ -1,5 +1,8 @@
+import { volatileMovedPayload, wireHistoryTokens } from '../../cache/break/volatile-moved-payload.js';
 import { createVolatileSystemTracker, type VolatileSystemTracker } from '../../cache/break/volatile-system.js';
+import type { VolatileMovedPayload } from '../../events/catalog.js';
 import { sha256 } from '../../model/hash.js';
+import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { ValueSpan } from './json-spans.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -11,10 +14,12 @@ export interface ProxyVolatileState {
   tracker: VolatileSystemTracker;
   /** Texts written into each turn's opening user message, by the opener's identity. */
   persisted: Map<string, string[]>;
+  /** The moved keys of the previous request: `volatile.moved` is published when they change. */
+  previousKeys: string;
 }
 
 export function createProxyVolatileState(): ProxyVolatileState {
-  return { tracker: createVolatileSystemTracker(), persisted: new Map() };
+  return { tracker: createVolatileSystemTracker(), persisted: new Map(), previousKeys: '' };
 }
 
 /**
@@ -24,22 +29,27 @@ export function createProxyVolatileState(): ProxyVolatileState {
  * there at every later request of the conversation (a turn-scoped tail). A paragraph that changed
  * within a turn goes after the last user message of that request only (not after an assistant
  * prefill). Every other byte stays as the client sent it; the system value is re-serialised.
- * Returns the new bytes, or null when nothing moved. Throws on a body it cannot read (the caller
- * forwards the body unchanged).
+ * Returns the new bytes and, when what moved changed since the previous request, the
+ * `volatile.moved` payload (as the drop-ins publish it); null when nothing moved. Throws on a
+ * body it cannot read (the caller forwards the body unchanged).
  */
 export function spliceVolatileSystem(
   bytes: Uint8Array,
   root: ValueSpan,
   body: JsonRecord,
   state: ProxyVolatileState,
-): { bytes: Uint8Array; moved: number } | null {
+): { bytes: Uint8Array; moved: number; event: VolatileMovedPayload | null } | null {
   const system = body.system;
   const texts = typeof system === 'string' ? [system] : Array.isArray(system) ? system.map((block) => textOf(block)) : [];
   if (texts.length === 0) return null;
   const split = state.tracker.split(texts);
+  const keys = split.moved.map((entry) => entry.key).join('\n');
+  const changedKeys = keys !== state.previousKeys;
+  state.previousKeys = keys;
   if (split.moved.length === 0) return null;
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const openers = openerKeys(messages);
+  const event = changedKeys ? movedEvent(split.moved, texts, messages, openers) : null;
   const currentOpener = openers.findLast((key) => key !== null) ?? null;
   const movedTexts = split.moved.map((entry) => entry.text);
   if (currentOpener && !state.persisted.has(currentOpener)) state.persisted.set(currentOpener, movedTexts);
@@ -71,7 +81,26 @@ export function spliceVolatileSystem(
       edits.push({ start: content.end - 1, end: content.end - 1, text: `${separator}${blocks}` });
     } else throw new Error(`messages[${index}].content is neither text nor blocks`);
   });
-  return { bytes: applyEdits(bytes, edits), moved: split.moved.length };
+  return { bytes: applyEdits(bytes, edits), moved: split.moved.length, event };
+}
+
+/** The `volatile.moved` payload: turn = turn-opening user messages, step = assistant messages since the last one. */
+function movedEvent(
+  moved: Parameters<typeof volatileMovedPayload>[0],
+  texts: readonly string[],
+  messages: readonly unknown[],
+  openers: ReadonlyArray<string | null>,
+): VolatileMovedPayload {
+  const lastOpener = openers.findLastIndex((key) => key !== null);
+  // A final assistant message is a prefill this request continues, not an earlier step.
+  const end = isRecord(messages.at(-1)) && (messages.at(-1) as JsonRecord).role === 'assistant' ? -1 : undefined;
+  const step = messages.slice(lastOpener + 1, end).filter((message) => isRecord(message) && message.role === 'assistant').length;
+  const turn = openers.filter((key) => key !== null).length;
+  // History before this request's own new messages: what a broken prefix would have re-written.
+  const history = messages.slice(0, Math.max(0, lastOpener));
+  const counter = anthropicEstimator();
+  const payload = volatileMovedPayload(moved, texts, counter, () => wireHistoryTokens(history, counter));
+  return { turn, step, ...payload };
 }
 
 function textOf(block: unknown): string {

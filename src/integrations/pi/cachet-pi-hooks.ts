@@ -1,4 +1,5 @@
 import type { CacheBreak } from '../../cache/break/break-detector.js';
+import { wireHistoryTokens } from '../../cache/break/volatile-moved-payload.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
@@ -16,7 +17,7 @@ import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { TailContext, TailValue } from '../shared/turn-tail.js';
 import { moveVolatileSystem, publishVolatileMove, type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
-import { wireHistoryTokens, wireSystemTexts, withWireSystemTexts } from './wire-system.js';
+import { wireSystemTexts, withWireSystemTexts } from './wire-system.js';
 
 /** What pi-ai passes as `model` to `onPayload` (the fields Cachet reads). */
 export interface PiModelLike {

@@ -1,5 +1,4 @@
 import { ValidationError } from '../../model/errors.js';
-import type { TokenCounter } from '../../tokens/token-counter.js';
 
 /**
  * The texts of a Messages API `system` (a string, or text blocks): one per block. A block that
@@ -28,21 +27,4 @@ export function withWireSystemTexts(body: Record<string, unknown>, texts: readon
     texts[index] ? [{ ...(block as Record<string, unknown>), text: texts[index] }] : [],
   );
   return blocks.length > 0 ? { ...rest, system: blocks } : rest;
-}
-
-/** Estimated tokens of a Messages API history (text, tool inputs and results; images not counted). */
-export function wireHistoryTokens(messages: readonly unknown[], counter: TokenCounter): number {
-  let total = 0;
-  for (const message of messages) {
-    const content = (message as { content?: unknown } | null)?.content;
-    if (typeof content === 'string') total += counter.countText(content);
-    if (!Array.isArray(content)) continue;
-    for (const block of content as Array<Record<string, unknown>>) {
-      const value = block?.text ?? block?.thinking ?? block?.input ?? block?.content;
-      if (value !== undefined && block?.type !== 'image') {
-        total += counter.countText(typeof value === 'string' ? value : JSON.stringify(value));
-      }
-    }
-  }
-  return total;
 }

@@ -1,8 +1,5 @@
-import {
-  createVolatileSystemTracker,
-  type MovedParagraph,
-  type VolatileSystemTracker,
-} from '../../cache/break/volatile-system.js';
+import { volatileMovedPayload } from '../../cache/break/volatile-moved-payload.js';
+import { createVolatileSystemTracker, type VolatileSystemTracker } from '../../cache/break/volatile-system.js';
 import type { VolatileMovedPayload } from '../../events/catalog.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { ValidationError } from '../../model/errors.js';
@@ -72,45 +69,12 @@ export function moveVolatileSystem(input: {
     return {
       texts: split.texts,
       items,
-      event: changedKeys ? movedPayload(split.moved, texts, input.counter, input.historyTokens) : null,
+      event: changedKeys ? volatileMovedPayload(split.moved, texts, input.counter, input.historyTokens) : null,
     };
   } catch (error) {
     input.reporter.report(error, 'volatile', input.conversationId);
     return null;
   }
-}
-
-function movedPayload(
-  moved: readonly MovedParagraph[],
-  texts: readonly string[],
-  counter: TokenCounter,
-  historyTokens: () => number,
-): Omit<VolatileMovedPayload, 'turn' | 'step'> {
-  const firstChanged = moved.find((entry) => entry.changedSinceMoved);
-  let savedTokens = 0;
-  if (firstChanged) {
-    const movedTexts = new Set(moved.map((entry) => entry.text));
-    // The static text after the first changed paragraph: in its own text, then the later texts.
-    const after = [
-      texts[firstChanged.block]!.slice(texts[firstChanged.block]!.indexOf(firstChanged.text) + firstChanged.text.length),
-      ...texts.slice(firstChanged.block + 1),
-    ]
-      .join('\n\n')
-      .split(/\n[ \t]*\n/)
-      .filter((paragraph) => !movedTexts.has(paragraph))
-      .join('\n\n');
-    savedTokens = counter.countText(after) + historyTokens();
-  }
-  return {
-    moved: moved.map((entry) => ({
-      path: `system[${entry.block}].paragraph[${entry.paragraph}]`,
-      cause: entry.cause,
-      detectedBy: entry.detectedBy,
-      tokens: counter.countText(entry.text),
-      excerpt: entry.text.slice(0, 80),
-    })),
-    savedTokens,
-  };
 }
 
 /** Publishes the move's event, when it has one, as `volatile.moved` under the conversation id. */
