@@ -1,3 +1,4 @@
+import type { CompactionTimingRecord } from '../events/catalog.js';
 import type { StageEmit } from './emit-stage.js';
 import type { measureStage } from './measure-stage.js';
 import type { CompactionOptions } from './options.js';
@@ -18,6 +19,8 @@ export function judgeStage(input: {
   estimate: RewriteEstimate;
   now: number;
   emit: StageEmit;
+  /** The pause's timing decision (`planIdle`) this compaction follows, if any. */
+  timing?: CompactionTimingRecord | undefined;
 }): { skip: SkipVerdict | null; reason: string } {
   const { state, options, measured, estimate, now } = input;
   const { utilisation, cacheHot } = measured;
@@ -62,6 +65,7 @@ export function judgeStage(input: {
     cacheState: cacheHot ? 'hot' : 'cold',
     breakEvenRequests: Number.isFinite(cost.breakEvenRequests) ? cost.breakEvenRequests : null,
     steps,
+    ...(input.timing ? { timing: input.timing } : {}),
   });
   return { skip, reason };
 }

@@ -1,4 +1,4 @@
-import type { BreakpointRecord, CachetEvent, CompactionLayer } from '../events/catalog.js';
+import type { BreakpointRecord, CachetEvent, CompactionLayer, CompactionTimingRecord } from '../events/catalog.js';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/content.js';
 import { ToolExecutionError, ValidationError } from '../model/errors.js';
 import type { CanonicalRequest } from '../model/request.js';
@@ -10,6 +10,7 @@ import { type CheckpointStore, FileCheckpointStore } from './checkpoint-store.js
 import { createIngestEmitter, createRequestEmitter, type StageEmit } from './emit-stage.js';
 import { createExtractiveSummarizer } from './extractive-summarizer.js';
 import { FileOffloadStore } from './file-offload-store.js';
+import { type IdlePlanInput, type IdleState, idleStage, keptWarm, recordGap } from './idle-stage.js';
 import { type IngestionStage, ingestionLimitsOf, ingestMessageStage, ingestPendingStage } from './ingestion-stage.js';
 import { judgeStage } from './judge-stage.js';
 import { runAsync, runSync } from './maybe-promise.js';
@@ -23,6 +24,7 @@ import type { Summarizer } from './summarizer.js';
 import { type ThinkingStyle, type ThinkingStyleRule, thinkingRuleFor } from './thinking-cleaner.js';
 import { type CompactionTool, createContextRestoreTool, createSessionNoteTool } from './tools.js';
 
+export type { IdlePlanInput } from './idle-stage.js';
 export type { BeforeRequestContext } from './measure-stage.js';
 export type { PipelineSessionState } from './pipeline-state.js';
 
@@ -81,6 +83,22 @@ export interface CompactionPipeline {
    */
   beforeRequestSync(session: Session, context?: BeforeRequestContext): CompactionDecision;
   /**
+   * Run when a pause starts (after a request went out): if a compaction is due once the cache is
+   * cold, decide by cost whether to keep the prefix warm, compact when the cache is cold (at the
+   * next request) or compact right before expiry (`compactIdle` at `compactAtMs` after the last
+   * request); null when no rewrite would save anything. The next `compaction.planned` and
+   * `compaction.applied` carry the decision as `timing`. After `keep-warm`, the next request is
+   * taken to meet a warm cache while the planner's schedule held it (pass `cacheHot` otherwise).
+   */
+  planIdle(session: Session, input?: IdlePlanInput): CompactionTimingRecord | null;
+  /**
+   * Compact during a pause (`planIdle` chose `compact-before-expiry`): the rewrite is judged as
+   * at a cold cache — the next request writes the prefix anyway — while the summariser still
+   * finds the parent's entry alive. Counts as no request; its `request` is not to be sent.
+   */
+  compactIdle(session: Session, context?: { now?: number }): Promise<CompactionDecision>;
+  compactIdleSync(session: Session, context?: { now?: number }): CompactionDecision;
+  /**
    * Append a message through the ingestion filter: large tool outputs are kept as head + tail
    * (the original offloaded), and inputs above `maxInputTokens` are refused with
    * `OversizedInputError` before they enter the session. Returns the restore ids created.
@@ -122,6 +140,14 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
   const checkpointStore = input.checkpointStore ?? new FileCheckpointStore();
   const summarizer = input.summarizer ?? createExtractiveSummarizer();
   const ingestionLimits = ingestionLimitsOf(options);
+  const idleStates = new WeakMap<Session, IdleState>();
+  const idleOf = (session: Session): IdleState => {
+    const known = idleStates.get(session);
+    if (known) return known;
+    const idle: IdleState = { gapsMs: [], timing: null };
+    idleStates.set(session, idle);
+    return idle;
+  };
   const styleFor = (model: string): ThinkingStyleRule | null => {
     if (input.thinkingStyle && input.thinkingStyle !== 'auto') {
       return {
@@ -192,6 +218,21 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
     beforeRequest: (session, context) => runAsync(beforeRequestSteps(session, context)),
     beforeRequestSync: (session, context) => runSync(beforeRequestSteps(session, context), 'beforeRequestSync'),
 
+    planIdle: (session, plan = {}) =>
+      idleStage({
+        session,
+        state: states.state(session),
+        idle: idleOf(session),
+        options,
+        counter: states.counter(session),
+        rule: styleFor(session.model),
+        provider: input.provider ?? 'anthropic',
+        plan,
+      }),
+    compactIdle: (session, context = {}) => runAsync(beforeRequestSteps(session, { ...context, cacheHot: false }, true)),
+    compactIdleSync: (session, context = {}) =>
+      runSync(beforeRequestSteps(session, { ...context, cacheHot: false }, true), 'compactIdleSync'),
+
     get liveSessions() {
       return states.liveSessions;
     },
@@ -199,11 +240,15 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
 
   function* beforeRequestSteps(
     session: Session,
-    context: BeforeRequestContext = {},
+    given: BeforeRequestContext = {},
+    duringPause = false,
   ): Generator<unknown, CompactionDecision, unknown> {
     const counter = states.counter(session);
     const state = states.state(session);
-    const now = context.now ?? session.clock();
+    const now = given.now ?? session.clock();
+    const idle = idleOf(session);
+    const timing = idle.timing ?? undefined;
+    const context = { ...given, cacheHot: given.cacheHot ?? keptWarm(idle, state, options, now) };
     const events: CachetEvent[] = [];
     const emit = createRequestEmitter(session, now, events);
     const window = options.windowTokens;
@@ -239,9 +284,12 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       request: measured.request,
     };
     const finish = () => {
+      state.sentHistoryLength = session.history.length;
+      idle.timing = null;
+      if (duringPause) return decision;
+      recordGap(idle, state, now);
       state.lastRequestAt = now;
       state.lastModel = session.model;
-      state.sentHistoryLength = session.history.length;
       state.requestIndex += 1;
       if (decision.tokensAfter > window) {
         emit('warning.raised', {
@@ -277,6 +325,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       estimate,
       now,
       emit,
+      timing,
     });
     decision.reason = reason;
     if (skip) {
@@ -310,6 +359,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
       tokensAfter: applied.tokensAfter,
       checkpointId: applied.checkpointId,
       messagesRewritten: applied.messagesRewritten,
+      ...(timing ? { timing } : {}),
     });
     return finish();
   }

@@ -73,3 +73,28 @@ export interface VolatileMovedPayload {
    */
   savedTokens: number;
 }
+
+/** When a due compaction is done, decided per idle period by cost (`chooseIdleCompaction`). */
+export type CompactionTimingChoice = 'keep-warm' | 'compact-while-cold' | 'compact-before-expiry';
+
+/**
+ * The idle-period decision a compaction was timed by, carried by `compaction.planned` and
+ * `compaction.applied` (the "context compacted" events) when the pipeline planned the pause
+ * before them (`planIdle`). Costs are expected over the session's gaps and the requests left,
+ * in input-rate token equivalents (and USD when the model is priced).
+ */
+export interface CompactionTimingRecord {
+  choice: CompactionTimingChoice;
+  /** For `compact-before-expiry`: when to compact, ms after the last request (null otherwise). */
+  compactAtMs: number | null;
+  /** What the keep-warm planner would do to hold the uncompacted prefix, and its ping schedule. */
+  keepWarmAction: 'let-expire' | 'ping' | 'write-1h';
+  pings: number;
+  pingScheduleMs: number[];
+  /** The three ways' expected costs, compared (`keepWarm` is null when the planner keeps nothing warm). */
+  expectedCost: { keepWarm: number | null; compactWhileCold: number; compactBeforeExpiry: number };
+  expectedCostUsd: { keepWarm: number | null; compactWhileCold: number; compactBeforeExpiry: number } | null;
+  /** Idle periods the costs were averaged over. */
+  gapsPriced: number;
+  reason: string;
+}

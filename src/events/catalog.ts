@@ -1,14 +1,14 @@
 import type { AdapterWarning } from '../model/adapter-warning.js';
 import type { Zone } from '../model/request.js';
 import type { ProviderCacheMissReason, Usage } from '../model/usage.js';
-import type { CacheKeepalivePayload, CompactionSummarizedPayload, VolatileMovedPayload } from './cache-over-time-payloads.js';
-
-export type {
+import type {
   CacheKeepalivePayload,
   CompactionSummarizedPayload,
+  CompactionTimingRecord,
   VolatileMovedPayload,
-  VolatileParagraphRecord,
 } from './cache-over-time-payloads.js';
+
+export type * from './cache-over-time-payloads.js';
 
 /**
  * The event catalog. Every event has a `noun.verb` type, the session it belongs to, a
@@ -179,6 +179,8 @@ export interface CompactionPlannedPayload {
   breakEvenRequests?: number | null;
   /** Every technique in the planned rewrite, in the order applied (`layer` is the strongest). */
   steps?: CompactionLayer[];
+  /** The idle-period timing decision this compaction follows (`planIdle`), when there was one. */
+  timing?: CompactionTimingRecord;
 }
 
 export interface CompactionAppliedPayload {
@@ -187,6 +189,8 @@ export interface CompactionAppliedPayload {
   tokensAfter: number;
   checkpointId: string | null;
   messagesRewritten: number;
+  /** The idle-period timing decision this compaction follows (`planIdle`), when there was one. */
+  timing?: CompactionTimingRecord;
 }
 
 export interface CompactionSkippedPayload {
