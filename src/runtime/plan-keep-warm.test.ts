@@ -59,6 +59,28 @@ describe('planKeepWarm', () => {
     });
   });
 
+  it('pings the 1-hour entry just before it expires when a pause outlives it (one ping, not twelve)', () => {
+    // The bundled long session: 34k tokens, all but 200 held by a 1-hour entry written 5 min ago;
+    // most gaps are short, one pause lasts 75 minutes.
+    const input = {
+      prefixTokens: 34_000,
+      gapsMs: [...Array(40).fill(30_000), 75 * MINUTE],
+      pricing: STANDARD,
+      protectedTokens: 33_800,
+      protectedForMs: 55 * MINUTE,
+    };
+    const plan = planKeepWarm(input);
+    expect(plan).toMatchObject({ action: 'ping', keeps: 'long-entry', pings: 1, scheduleMs: [55 * MINUTE - 20_000] });
+    // The 75-minute pause: the ping reads the kept part and re-writes the rest, so does the return.
+    const pause = 2 * (0.1 * 33_800 + 1.25 * 200) + 8;
+    expect(plan.expectedCost.ping).toBeCloseTo((40 * 0.1 * 34_000 + pause) / 41, 6);
+    // Without the entry's part nothing outlives the pause, and twelve short pings do not pay.
+    const unprotected = planKeepWarm({ ...input, protectedTokens: 0 });
+    expect(unprotected.action).toBe('let-expire');
+    expect(unprotected.keeps).toBeNull();
+    expect(() => planKeepWarm({ ...input, protectedTtlMs: 0 })).toThrow('protectedTtlMs');
+  });
+
   it('refuses input it cannot price, naming the field', () => {
     expect(() => planKeepWarm({ prefixTokens: -1, gapsMs: [], pricing: STANDARD })).toThrow(ValidationError);
     expect(() => planKeepWarm({ prefixTokens: 10, gapsMs: [1, Number.NaN], pricing: STANDARD })).toThrow('gapsMs[1]');

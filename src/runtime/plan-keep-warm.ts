@@ -33,6 +33,8 @@ export interface KeepWarmInput {
    */
   protectedTokens?: number;
   protectedForMs?: number;
+  /** Lifetime of that longer-lived entry once a ping refreshes it, ms [1 hour]. */
+  protectedTtlMs?: number;
 }
 
 /**
@@ -46,6 +48,13 @@ export interface KeepWarmPlan {
   action: KeepWarmAction;
   /** Pings to send at most (0 unless `ping`). */
   pings: number;
+  /**
+   * What the pings keep (null unless `ping`): `prefix`, the whole prefix, each ping before the
+   * short entry expires; `long-entry`, only the longer-lived entry's part (`protectedTokens`),
+   * each ping just before that entry expires — the rest is re-written on return, but an hour of
+   * pause costs one ping instead of twelve.
+   */
+  keeps: 'prefix' | 'long-entry' | null;
   /** When to send them, ms after the last request (each one `ttl − margin` after the one before). */
   scheduleMs: number[];
   /** Expected cost of the prefix until the next request, in input-token equivalents, per action. */
@@ -63,7 +72,9 @@ export interface KeepWarmPlan {
  * 1-hour write — priced on the gaps the session has shown. A ping reads the whole prefix (at the
  * read rate, plus its own few uncached tokens) and refreshes the entry; letting it expire costs a
  * full re-write when the user returns later than the TTL. Holding a 5-minute entry for an hour
- * takes 12 pings, so pings pay only when returns within a few lifetimes are likely. With no
+ * takes 12 pings, so pings pay only when returns within a few lifetimes are likely. Where a
+ * 1-hour entry holds most of the prefix (`protectedTokens`), one ping just before it expires
+ * keeps that part for another hour and is priced beside the short pings (`keeps`). With no
  * gaps learned there is nothing to price: the plan lets it expire.
  *
  * @example
@@ -73,29 +84,13 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
   validate(input);
   const ttl = input.ttlMs ?? CACHE_LIFETIMES_MS.anthropic5m;
   const margin = Math.min(input.marginMs ?? 20_000, ttl / 2);
-  const interval = ttl - margin;
   const idle = input.idleMs ?? 0;
   const gaps = input.gapsMs.filter((gap) => gap > idle);
-  const overhead = input.pingOverheadTokens ?? 8;
-  const { read, write5m, write1h } = input.pricing;
-  const prefix = input.prefixTokens;
-  const average = (cost: (gap: number) => number) => gaps.reduce((total, gap) => total + cost(gap), 0) / gaps.length;
-  const kept = Math.min(prefix, input.protectedTokens ?? 0);
-  const keptFor = input.protectedForMs ?? 0;
-  // The next request's prefix: read if the entry is alive when it comes, else written again
-  // (all of it, or the part a longer-lived entry no longer keeps).
-  const returnCost = (gap: number, aliveUntil: number) =>
-    gap <= aliveUntil ? read * prefix : gap <= keptFor ? read * kept + write5m * (prefix - kept) : write5m * prefix;
-  const pingCost = (pings: number) =>
-    average((gap) => {
-      // Pings at interval, 2·interval, …: each is sent only while the user is still away.
-      const sent = Math.min(pings, Math.max(0, Math.ceil(gap / interval) - 1));
-      return sent * (read * prefix + overhead) + returnCost(gap, sent * interval + ttl);
-    });
   if (gaps.length === 0) {
     return {
       action: 'let-expire',
       pings: 0,
+      keeps: null,
       scheduleMs: [],
       expectedCost: { letExpire: 0, ping: 0, write1h: 0 },
       expectedSaving: 0,
@@ -104,35 +99,107 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
       reason: idle > 0 ? `no gap seen so far lasted longer than ${idle} ms` : 'no gaps learned yet: nothing to price',
     };
   }
-  const letExpire = pingCost(0);
-  let best = { pings: 0, cost: letExpire };
-  for (let pings = 1; pings <= (input.maxPings ?? 12); pings++) {
-    const cost = pingCost(pings);
-    if (cost < best.cost - 1e-9) best = { pings, cost };
+  const idlePeriod = new IdlePeriod(input, ttl);
+  const average = (cost: (gap: number) => number) => gaps.reduce((total, gap) => total + cost(gap), 0) / gaps.length;
+  const priced = (times: number[]) => average((gap) => idlePeriod.cost(times, gap));
+  const letExpire = priced([]);
+  let best = { keeps: null as KeepWarmPlan['keeps'], times: [] as number[], cost: letExpire };
+  const consider = (keeps: NonNullable<KeepWarmPlan['keeps']>, times: number[]) => {
+    const cost = priced(times);
+    if (cost < best.cost - 1e-9) best = { keeps, times, cost };
+  };
+  const maxPings = input.maxPings ?? 12;
+  // Pings at interval, 2·interval, …: each is sent only while the user is still away.
+  for (let pings = 1; pings <= maxPings; pings++) {
+    consider(
+      'prefix',
+      Array.from({ length: pings }, (_, index) => (index + 1) * (ttl - margin)),
+    );
   }
-  const oneHour = (write1h - write5m) * prefix + average((gap) => returnCost(gap, ONE_HOUR));
+  // Or only the longer-lived entry, each ping just before it expires (it outlives the short one).
+  const keptFor = input.protectedForMs ?? 0;
+  const longTtl = input.protectedTtlMs ?? ONE_HOUR;
+  if (idlePeriod.kept > 0 && keptFor - margin > ttl && longTtl > ttl) {
+    for (let pings = 1; pings <= maxPings; pings++) {
+      consider(
+        'long-entry',
+        Array.from({ length: pings }, (_, index) => keptFor - margin + index * (longTtl - margin)),
+      );
+    }
+  }
+  const { read, write5m, write1h } = input.pricing;
+  const oneHour =
+    (write1h - write5m) * input.prefixTokens +
+    average((gap) => (gap <= ONE_HOUR ? read * input.prefixTokens : idlePeriod.cost([], gap)));
   const action: KeepWarmAction =
-    oneHour < best.cost - 1e-9 && oneHour < letExpire ? 'write-1h' : best.pings > 0 ? 'ping' : 'let-expire';
+    oneHour < best.cost - 1e-9 && oneHour < letExpire ? 'write-1h' : best.times.length > 0 ? 'ping' : 'let-expire';
   const chosen = action === 'write-1h' ? oneHour : best.cost;
   const saving = letExpire - chosen;
-  const pings = action === 'ping' ? best.pings : 0;
+  const scheduleMs = action === 'ping' ? best.times : [];
   return {
     action,
-    pings,
-    scheduleMs: Array.from({ length: pings }, (_, index) => (index + 1) * interval),
+    pings: scheduleMs.length,
+    keeps: action === 'ping' ? best.keeps : null,
+    scheduleMs,
     expectedCost: { letExpire, ping: best.cost, write1h: oneHour },
     expectedSaving: saving,
     expectedSavingUsd: input.inputPerMTok === undefined ? null : (saving * input.inputPerMTok) / 1e6,
     gapsPriced: gaps.length,
-    reason: reasonFor(action, pings, gaps.length, saving),
+    reason: reasonFor(action, scheduleMs.length, best.keeps, gaps.length, saving),
   };
 }
 
-function reasonFor(action: KeepWarmAction, pings: number, gaps: number, saving: number): string {
+/**
+ * One idle period's cost, in input-token equivalents, for a ping schedule and a gap: each ping
+ * sent before the user returns reads what is alive (the whole prefix while the short entry
+ * lives; else the longer-lived entry's part, re-writing the rest at the short TTL) and refreshes
+ * it; the return reads what is still alive and re-writes the rest.
+ */
+class IdlePeriod {
+  readonly kept: number;
+  private readonly keptFor: number;
+  private readonly longTtl: number;
+  private readonly overhead: number;
+
+  constructor(
+    private readonly input: KeepWarmInput,
+    private readonly ttl: number,
+  ) {
+    this.kept = Math.min(input.prefixTokens, input.protectedTokens ?? 0);
+    this.keptFor = this.kept > 0 ? (input.protectedForMs ?? 0) : 0;
+    this.longTtl = input.protectedTtlMs ?? ONE_HOUR;
+    this.overhead = input.pingOverheadTokens ?? 8;
+  }
+
+  cost(times: readonly number[], gap: number): number {
+    let shortUntil = this.ttl;
+    let longUntil = this.keptFor;
+    let cost = 0;
+    for (const at of times) {
+      if (at >= gap) break;
+      cost += this.overhead + this.refill(at, shortUntil, longUntil);
+      // A read refreshes the entry it hits; a ping past the short entry's life re-writes it.
+      if (at >= shortUntil && at < longUntil) longUntil = at + this.longTtl;
+      shortUntil = at + this.ttl;
+    }
+    return cost + this.refill(gap, shortUntil, longUntil);
+  }
+
+  /** What a request at `at` pays for the prefix: read while the short entry lives, else the kept part read and the rest written. */
+  private refill(at: number, shortUntil: number, longUntil: number): number {
+    const { read, write5m } = this.input.pricing;
+    const prefix = this.input.prefixTokens;
+    if (at <= shortUntil) return read * prefix;
+    if (at <= longUntil) return read * this.kept + write5m * (prefix - this.kept);
+    return write5m * prefix;
+  }
+}
+
+function reasonFor(action: KeepWarmAction, pings: number, keeps: KeepWarmPlan['keeps'], gaps: number, saving: number): string {
   const tokens = Math.round(saving);
   switch (action) {
     case 'ping':
-      return `over ${gaps} idle periods, up to ${pings} ping${pings === 1 ? '' : 's'} cost less than re-writing the prefix (expected saving ${tokens} input-token equivalents)`;
+      return `over ${gaps} idle periods, up to ${pings} ping${pings === 1 ? '' : 's'}${keeps === 'long-entry' ? ' of the 1-hour entry' : ''} cost less than re-writing the prefix (expected saving ${tokens} input-token equivalents)`;
     case 'write-1h':
       return `over ${gaps} idle periods, a 1-hour write costs less than pings or a re-write (expected saving ${tokens} input-token equivalents)`;
     case 'let-expire':
@@ -152,6 +219,9 @@ function validate(input: KeepWarmInput): void {
   nonNegative(input.marginMs, 'marginMs');
   nonNegative(input.protectedTokens, 'protectedTokens');
   nonNegative(input.protectedForMs, 'protectedForMs');
+  if (input.protectedTtlMs !== undefined && !(Number.isFinite(input.protectedTtlMs) && input.protectedTtlMs > 0)) {
+    throw new ValidationError('protectedTtlMs', 'a finite number > 0', String(input.protectedTtlMs));
+  }
   nonNegative(input.inputPerMTok, 'inputPerMTok');
   if (input.ttlMs !== undefined && !(Number.isFinite(input.ttlMs) && input.ttlMs > 0)) {
     throw new ValidationError('ttlMs', 'a finite number > 0', String(input.ttlMs));

@@ -1,33 +1,46 @@
+import { findPrice } from '../cache/pricing.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { planKeepWarm } from '../runtime/plan-keep-warm.js';
 import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
 import { cacheMultipliersFor } from '../runtime/tail-pricing.js';
 import { type LongEntry, TTL_LIFETIME_MS } from '../runtime/ttl-policy.js';
-import type { IdleContext } from './strategy.js';
+import type { IdleContext, KeepAliveSchedule } from './strategy.js';
 
 /**
  * Cachet's keep-warm in the simulator: after each request, the runtime planner (`planKeepWarm`)
  * prices this idle period on the gaps seen so far (the session's and the prior ones the TTL
- * policy reads) and the prefix the request left cached, at the TTL it wrote, and answers with
- * its schedule — pings before expiry, or none (`let-expire`, or `write-1h`, which the TTL
- * policy carries out at the next request). Only where the model has a pre-warm request.
+ * policy reads) and the prefix the request left cached, at the TTL it wrote, with the part a
+ * live 1-hour entry keeps, and answers with its schedule — pings before the short entry expires,
+ * a ping just before the 1-hour entry expires, or none (`let-expire`, or `write-1h`, which the
+ * TTL policy carries out at the next request). Only where the model has a pre-warm request.
  */
 export function cachetKeepAlive(
   provider: ProviderId,
   gaps: { session: readonly number[]; prior: readonly number[] },
-): (idle: IdleContext, state: { model: string; ttl: '5m' | '1h'; longEntry: LongEntry | null }) => number[] {
+): (idle: IdleContext, state: { model: string; ttl: '5m' | '1h'; longEntry: LongEntry | null }) => KeepAliveSchedule {
   return (idle, state) => {
     // A live 1-hour entry of the same model keeps its prefix through the pause without pings.
     const long = state.longEntry?.model === state.model ? state.longEntry : null;
     const protectedForMs = long ? long.at + TTL_LIFETIME_MS['1h'] - idle.at : 0;
-    if (idle.cachedTokens === 0 || prewarmingUnsupportedReason(provider, state.model) !== null) return [];
+    if (idle.cachedTokens === 0 || prewarmingUnsupportedReason(provider, state.model) !== null) {
+      return { times: [], expectedSavingUsd: null };
+    }
+    const inputPerMTok = findPrice(provider, state.model)?.inputPerMTok;
     const plan = planKeepWarm({
       prefixTokens: idle.cachedTokens,
       gapsMs: [...gaps.prior, ...gaps.session],
       ttlMs: TTL_LIFETIME_MS[state.ttl],
       pricing: cacheMultipliersFor(provider, state.model),
-      ...(long && protectedForMs > 0 ? { protectedTokens: long.prefixTokens, protectedForMs } : {}),
+      ...(inputPerMTok === undefined ? {} : { inputPerMTok }),
+      ...(long && protectedForMs > 0
+        ? {
+            protectedTokens: Math.min(long.prefixTokens, idle.cachedTokens),
+            protectedForMs,
+            protectedTtlMs: TTL_LIFETIME_MS['1h'],
+          }
+        : {}),
     });
-    return plan.action === 'ping' ? plan.scheduleMs.map((offset) => idle.at + offset) : [];
+    if (plan.action !== 'ping') return { times: [], expectedSavingUsd: plan.expectedSavingUsd };
+    return { times: plan.scheduleMs.map((offset) => idle.at + offset), expectedSavingUsd: plan.expectedSavingUsd };
   };
 }

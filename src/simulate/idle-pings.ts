@@ -8,10 +8,25 @@ import type { SimulatedPing } from './simulation-totals.js';
 
 interface Pending {
   times: number[];
+  expectedSavingUsd: number | null;
+  /** Pings sent in this idle period so far, and their cost. */
+  sent: number;
+  spentUsd: number;
   body: Record<string, unknown>;
   model: string;
   turn: number;
   step: number;
+}
+
+/** A ping just sent, as the `cache.keepalive` event reports it. */
+export interface SentPing {
+  ping: SimulatedPing;
+  model: string;
+  /** 1 for the idle period's first ping. */
+  index: number;
+  /** The idle period's pings so far, this one included, USD. */
+  spentUsd: number;
+  expectedSavingUsd: number | null;
 }
 
 /**
@@ -29,15 +44,29 @@ export class IdlePings {
   constructor(
     private readonly cache: Pick<CacheModel, 'judge'>,
     private readonly provider: ProviderId,
-    /** Told of each ping sent (the strategy's entries were refreshed at `at`). */
-    private readonly onSent: (at: number) => void = () => {},
+    /** Told of each ping sent (the strategy's entries were refreshed at `ping.at`). */
+    private readonly onSent: (sent: SentPing) => void = () => {},
   ) {}
 
-  schedule(times: readonly number[], parent: { body: unknown; model: string; turn: number; step: number }): void {
+  schedule(
+    schedule: { times: readonly number[]; expectedSavingUsd: number | null },
+    parent: { body: unknown; model: string; turn: number; step: number },
+  ): void {
     // Only a model with a pre-warm request can be pinged (elsewhere the strategy's pings are not sent).
-    const pingable = times.length > 0 && prewarmingUnsupportedReason(this.provider, parent.model) === null;
+    const pingable = schedule.times.length > 0 && prewarmingUnsupportedReason(this.provider, parent.model) === null;
     const body = pingable ? sideRequestBody(parent.body, providerEntry(this.provider).wire, PING_TEXT, { maxTokens: 0 }) : null;
-    this.pending = body ? { times: [...times], body, model: parent.model, turn: parent.turn, step: parent.step } : null;
+    this.pending = body
+      ? {
+          times: [...schedule.times],
+          expectedSavingUsd: schedule.expectedSavingUsd,
+          sent: 0,
+          spentUsd: 0,
+          body,
+          model: parent.model,
+          turn: parent.turn,
+          step: parent.step,
+        }
+      : null;
   }
 
   /** Send the pings due before `at`; with `cancelRest`, drop the others (the session moved on). */
@@ -47,7 +76,7 @@ export class IdlePings {
     while (pending.times.length > 0 && (pending.times[0] as number) < at) {
       const pingAt = pending.times.shift() as number;
       const verdict = this.cache.judge(pending.body, { at: pingAt });
-      this.sent.push({
+      const ping: SimulatedPing = {
         afterTurn: pending.turn,
         afterStep: pending.step,
         at: pingAt,
@@ -55,8 +84,12 @@ export class IdlePings {
         cacheReadTokens: verdict.cacheReadTokens,
         cacheWriteTokens: verdict.cacheWriteTokens,
         costUsd: costOf(verdict.usage, this.provider, pending.model).costUsd,
-      });
-      this.onSent(pingAt);
+      };
+      this.sent.push(ping);
+      pending.sent += 1;
+      pending.spentUsd += ping.costUsd;
+      const { model, spentUsd, expectedSavingUsd } = pending;
+      this.onSent({ ping, model, index: pending.sent, spentUsd, expectedSavingUsd });
     }
     if (cancelRest) this.pending = null;
   }

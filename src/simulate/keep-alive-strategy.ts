@@ -4,7 +4,7 @@ import type { ProviderId } from '../providers/adapter.js';
 import type { Workload } from '../workloads/workload.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { peerStrategy } from './peer-strategy.js';
-import type { IdleContext, StrategyDriver } from './strategy.js';
+import type { IdleContext, KeepAliveSchedule, StrategyDriver } from './strategy.js';
 
 /** The harness designs that ping: `pi-warming` (pi's idle warming) and `aider-keepalive` (Aider's pings). */
 export type KeepAliveDesign = 'pi-warming' | 'aider-keepalive';
@@ -59,26 +59,30 @@ export function keepAliveStrategy(
   };
 }
 
-function aiderSchedule(idle: IdleContext): number[] {
-  return Array.from({ length: AIDER_KEEPALIVE.pings }, (_, index) => idle.at + (index + 1) * AIDER_KEEPALIVE.intervalMs);
+function aiderSchedule(idle: IdleContext): KeepAliveSchedule {
+  const times = Array.from({ length: AIDER_KEEPALIVE.pings }, (_, index) => idle.at + (index + 1) * AIDER_KEEPALIVE.intervalMs);
+  return { times, expectedSavingUsd: null };
 }
 
-function piWarmingSchedule(provider: ProviderId, model: string): (idle: IdleContext) => number[] {
+function piWarmingSchedule(provider: ProviderId, model: string): (idle: IdleContext) => KeepAliveSchedule {
   const price = findPrice(provider, model);
   const ttl = PI_WARMING.ttlMs;
   const delay = Math.max(1, Math.floor(Math.min(ttl * 0.9, ttl - 10_000)));
   return (idle) => {
-    if (!price || idle.promptTokens === 0) return [];
+    const none = { times: [], expectedSavingUsd: null };
+    if (!price || idle.promptTokens === 0) return none;
     const perToken = (rate: number) => (rate * idle.promptTokens) / 1e6;
     const hit = perToken(price.cacheReadPerMTok);
     const miss = perToken(price.cacheWrite5mPerMTok > 0 ? price.cacheWrite5mPerMTok : price.inputPerMTok);
     const warm = hit + price.outputPerMTok / 1e6;
     const probability = idle.turnOver ? PI_WARMING.idleContinuationProbability : 1;
     // The economics depend on the last real request only: every refresh of one idle period decides the same.
-    if (probability * Math.max(0, miss - hit) - warm < PI_WARMING.minimumExpectedSavingsUsd) return [];
+    const expectedSaving = probability * Math.max(0, miss - hit) - warm;
+    if (expectedSaving < PI_WARMING.minimumExpectedSavingsUsd) return none;
     const horizon = idle.turnOver ? PI_WARMING.idleHorizonMs : PI_WARMING.activeHorizonMs;
     const times: number[] = [];
     for (let at = idle.at + delay; at <= idle.at + horizon; at += delay) times.push(at);
-    return times;
+    // pi's own figure: the saving it expects of each refresh.
+    return { times, expectedSavingUsd: expectedSaving };
   };
 }

@@ -19,7 +19,7 @@ import { workloadRequests } from '../workloads/workload.js';
 import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
-import { IdlePings } from './idle-pings.js';
+import { IdlePings, type SentPing } from './idle-pings.js';
 import { keepAliveStrategy } from './keep-alive-strategy.js';
 import { missCauseOf } from './miss-cause.js';
 import { peerStrategy } from './peer-strategy.js';
@@ -124,7 +124,10 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
   const requests: SimulatedRequest[] = [];
-  const pings = new IdlePings(cache, provider, (at) => driver.pinged?.(at));
+  const pings = new IdlePings(cache, provider, (sent) => {
+    driver.pinged?.(sent.ping.at);
+    publishKeepalive(driver.session, provider, sent);
+  });
   // The parent's last request: what a subagent call forks and what a keep-alive ping refreshes.
   let parent: { body: unknown; model: string } | null = null;
   let previousBody: unknown = null;
@@ -183,7 +186,7 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       parent = { body: built.body, model: built.canonical.model };
       driver.endStep(turn, step);
       const idle = idleContext(turn, step, verdict);
-      pings.schedule(driver.keepAliveAfter?.(idle) ?? [], { ...parent, turn: turn.turn, step: step.step });
+      pings.schedule(driver.keepAliveAfter?.(idle) ?? NO_PINGS, { ...parent, turn: turn.turn, step: step.step });
       options.onProgress?.(requests.length, all.length);
     }
   }
@@ -202,6 +205,23 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
     totals: totalsOf(requests, oracle, pings.sent),
     oracle,
   };
+}
+
+const NO_PINGS = { times: [], expectedSavingUsd: null };
+
+/** A simulated ping's `cache.keepalive` event on the strategy's session, as `startKeepWarm` publishes a real one. */
+function publishKeepalive(session: StrategyDriver['session'], provider: ProviderId, sent: SentPing): void {
+  session.bus?.emit('cache.keepalive', session.id, sent.ping.at, {
+    provider,
+    model: sent.model,
+    ping: sent.index,
+    prefixTokens: sent.ping.cacheReadTokens + sent.ping.cacheWriteTokens,
+    costUsd: sent.ping.costUsd,
+    spentUsd: sent.spentUsd,
+    expectedSavingUsd: sent.expectedSavingUsd,
+    sent: true,
+    error: null,
+  });
 }
 
 /** The session labels of a simulated run (the oracle's cost, where priced, for the overview's regret). */

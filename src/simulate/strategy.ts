@@ -58,9 +58,17 @@ export interface StrategyDriver {
    * clock, ascending). The simulator sends those that fall before the next request and drops the
    * rest (a real scheduler is cancelled when the user comes back). Absent: the strategy never pings.
    */
-  keepAliveAfter?(idle: IdleContext): number[];
+  keepAliveAfter?(idle: IdleContext): KeepAliveSchedule;
   /** One of the strategy's pings was sent at `at` (its usage said the prefix was read and refreshed). */
   pinged?(at: number): void;
+}
+
+/** The pings a strategy plans for one idle period. */
+export interface KeepAliveSchedule {
+  /** When to send them, ms on the workload's clock, ascending. */
+  times: number[];
+  /** What the strategy expects them to save against letting the cache expire, USD (null: it does not price them). */
+  expectedSavingUsd: number | null;
 }
 
 /** What a strategy knows when its session goes idle: nothing about when the next request comes. */
