@@ -65,8 +65,11 @@ export function startYardstickProxy(upstreamPort: number): Promise<Listening> {
   return listen(server, () => agent.destroy());
 }
 
-/** POSTs `payload` with an API key; resolves with the latency in ms, rejects on a non-200. */
-export function postJson(agent: Agent, port: number, payload: string, path = '/v1/messages'): Promise<number> {
+/**
+ * POSTs `payload` with an API key; resolves with the latency in ms, rejects on a non-200. A
+ * kept-alive connection the server closed as the request left (Node's keep-alive race) is retried once.
+ */
+export function postJson(agent: Agent, port: number, payload: string, path = '/v1/messages', retry = true): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
@@ -85,7 +88,10 @@ export function postJson(agent: Agent, port: number, payload: string, path = '/v
         );
       },
     );
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: Error & { code?: string }) => {
+      if (retry && outgoing.reusedSocket && error.code === 'ECONNRESET') resolve(postJson(agent, port, payload, path, false));
+      else reject(error);
+    });
     outgoing.end(payload);
   });
 }

@@ -33,3 +33,56 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
   }
   return bytes;
 }
+
+/** A client that left (or broke its connection) while its body was being read. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client went away while sending its body');
+    this.name = 'ClientGoneError';
+  }
+}
+
+/**
+ * `readLimitedBody` for a node:http request: null as soon as the body is known to be larger
+ * than `limit` (a declared `content-length` before reading, a chunked body at the first chunk
+ * past it; the rest is not read), else the body in one buffer. Rejects with `ClientGoneError`
+ * when the client leaves mid-body.
+ */
+export function readIncomingLimited(incoming: import('node:http').IncomingMessage, limit: number): Promise<Buffer | null> {
+  const declared = Number(incoming.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onGone);
+      incoming.off('aborted', onGone);
+      // A connection reset after this point is the server's business, never an uncaught error.
+      incoming.on('error', () => {});
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        stop();
+        incoming.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onGone = () => {
+      stop();
+      reject(new ClientGoneError());
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onGone);
+    incoming.on('aborted', onGone);
+  });
+}

@@ -32,6 +32,16 @@ const OPENAI_TYPE: Record<ProxyFailure, string> = {
  * usual typed error (Anthropic `{type:'error', error:{type, message}}`, OpenAI `{error:{message, type, code}}`).
  */
 export function proxyErrorResponse(route: WireRoute | null, failure: ProxyFailure, message: string): Response {
+  const { status, body, headers } = proxyError(route, failure, message);
+  return new Response(body, { status, headers });
+}
+
+/** The parts of `proxyErrorResponse`, for a front end writing to node:http. */
+export function proxyError(
+  route: WireRoute | null,
+  failure: ProxyFailure,
+  message: string,
+): { status: number; body: string; headers: Record<string, string> } {
   const status = STATUS[failure];
   const text = `cachet proxy: ${message}`;
   const body =
@@ -45,8 +55,5 @@ export function proxyErrorResponse(route: WireRoute | null, failure: ProxyFailur
             code: failure.replaceAll('-', '_'),
           },
         };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', 'x-cachet-proxy-error': failure },
-  });
+  return { status, body: JSON.stringify(body), headers: { 'content-type': 'application/json', 'x-cachet-proxy-error': failure } };
 }

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+
 /** RFC 9110 §7.6.1 connection-specific headers, plus those the runtime sets itself. */
 const HOP_BY_HOP = [
   'connection',
@@ -16,6 +18,10 @@ const HOP_BY_HOP = [
 
 /** Headers Cachet reads itself and does not forward. */
 export const CONVERSATION_HEADER = 'x-cachet-conversation';
+
+const HOP_BY_HOP_SET = new Set(HOP_BY_HOP);
+/** What `upstreamRequestHeaders` drops, as a set for node:http's header object. */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding', CONVERSATION_HEADER]);
 
 /**
  * Headers to send upstream: everything the client sent (API keys included; they are forwarded,
@@ -43,10 +49,39 @@ export function clientResponseHeaders(upstream: Headers): Headers {
   return headers;
 }
 
-/** Headers named in `Connection` are hop-by-hop too. */
-function connectionTokens(headers: Headers): string[] {
-  return (headers.get('connection') ?? '')
+/** `upstreamRequestHeaders` for node:http's header object (the node front end's hot path: no `Headers`). */
+export function upstreamHeadersOf(incoming: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const named = tokensOf(incoming.connection);
+  const headers: OutgoingHttpHeaders = {};
+  for (const name in incoming) {
+    if (!NOT_FORWARDED.has(name) && !named.includes(name)) headers[name] = incoming[name];
+  }
+  return headers;
+}
+
+/**
+ * `clientResponseHeaders` for node:http's header object. The body goes to the client as the
+ * upstream sent it, so its `content-length` stays true unless the proxy decoded it (`decoded`).
+ */
+export function clientHeadersOf(upstream: IncomingHttpHeaders, decoded: boolean): OutgoingHttpHeaders {
+  const named = tokensOf(upstream.connection);
+  const headers: OutgoingHttpHeaders = {};
+  for (const name in upstream) {
+    if (named.includes(name) || (HOP_BY_HOP_SET.has(name) && name !== 'content-length')) continue;
+    if (decoded && (name === 'content-length' || name === 'content-encoding')) continue;
+    headers[name] = upstream[name];
+  }
+  return headers;
+}
+
+function tokensOf(connection: string | undefined): string[] {
+  return (connection ?? '')
     .split(',')
     .map((token) => token.trim().toLowerCase())
     .filter((token) => token.length > 0);
+}
+
+/** Headers named in `Connection` are hop-by-hop too. */
+function connectionTokens(headers: Headers): string[] {
+  return tokensOf(headers.get('connection') ?? undefined);
 }

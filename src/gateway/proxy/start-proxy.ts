@@ -1,7 +1,9 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nodeServe } from '../../server/http-peers.js';
 import { checkListenHost } from '../listen-policy.js';
-import { createProxyApp, type ProxyOptions, type ProxyStats } from './create-proxy-app.js';
+import { createNodeProxyHandler } from './node-front.js';
+import { createProxyCore, type ProxyOptions, type ProxyStats } from './proxy-core.js';
+import { fetchTransport, nodeTransport } from './upstream-transport.js';
 
 export interface StartProxyOptions extends ProxyOptions {
   /** [0: a free port] */
@@ -29,7 +31,8 @@ export interface RunningProxy {
 
 /**
  * Start the proxy on loopback. Point a client's base URL at it: Anthropic at `url`, OpenAI at
- * `${url}/v1`, OpenRouter at `${url}/api/v1`.
+ * `${url}/v1`, OpenRouter at `${url}/api/v1`. It serves with node:http and calls the upstream
+ * with node:http(s) and a keep-alive agent (or the injected `fetch`).
  *
  * @example
  * const proxy = await startProxy({ upstream: 'anthropic', bus });
@@ -39,28 +42,31 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const host = options.host ?? '127.0.0.1';
   const { warning } = checkListenHost('cachet proxy', host, options.allowRemote ?? false);
   if (warning) options.onWarning?.(warning);
-  const proxy = createProxyApp({ ...options, hostGuard: options.hostGuard ?? warning === null });
+  const core = createProxyCore({ ...options, hostGuard: options.hostGuard ?? warning === null });
+  const transport = options.fetch ? fetchTransport(options.fetch, core.base) : nodeTransport(core.base);
+  const server = createServer(createNodeProxyHandler(core, transport, options.onWarning));
   return new Promise((resolve, reject) => {
-    const serve = nodeServe('the proxy (startProxy)');
-    const server = serve({ fetch: proxy.app.fetch, hostname: host, port: options.port ?? 0 }, (info: AddressInfo) => {
-      resolve({
-        url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
-        port: info.port,
-        settled: proxy.settled,
-        judgingDropped: proxy.judgingDropped,
-        stats: proxy.stats,
-        close: async () => {
-          proxy.stopKeepWarm();
-          await new Promise<void>((done) => {
-            server.close(() => done());
-            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-          });
-          await proxy.settled();
-        },
-      });
-    });
     server.once('error', (error: Error) =>
       reject(new Error(`cachet proxy: cannot listen on ${host}:${options.port ?? 0}: ${error.message}`)),
     );
+    server.listen(options.port ?? 0, host, () => {
+      const info = server.address() as AddressInfo;
+      resolve({
+        url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
+        port: info.port,
+        settled: core.settled,
+        judgingDropped: core.judgingDropped,
+        stats: core.stats,
+        close: async () => {
+          core.stopKeepWarm();
+          await new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          });
+          transport.close();
+          await core.settled();
+        },
+      });
+    });
   });
 }
