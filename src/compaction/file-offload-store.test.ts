@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TextBlock } from '../model/content.js';
+import { propertyRuns } from '../model/test-support/property-runs.js';
 import { FileOffloadStore } from './file-offload-store.js';
 import { MemoryOffloadStore, type OffloadRecord, type OffloadStore, restoreIdFor } from './offload-store.js';
 import { OffloadStoreError } from './offload-store-error.js';
@@ -90,7 +91,7 @@ describe('FileOffloadStore durability', () => {
           else expect(outcome.read).toEqual(record);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../model/test-support/property-runs.js';
 import { DEFAULT_COMPACTION_OPTIONS } from './options.js';
 import { applyReason, emptyPlanVerdict, type SkipPolicyInput, skipPolicy } from './skip-policy.js';
 
@@ -62,6 +63,7 @@ describe('skipPolicy', () => {
         }),
         (figures) => skipPolicy({ ...base, ...figures, mandatory: true }) === null,
       ),
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -70,6 +72,7 @@ describe('skipPolicy', () => {
       fc.property(fc.integer({ min: -50_000, max: 0 }), fc.double({ min: 0, max: 2, noNaN: true }), (saved, utilisation) => {
         expect(skipPolicy({ ...base, saved, utilisation })?.reason).toBe('nothing-to-do');
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../model/errors.js';
+import { propertyRuns } from '../model/test-support/property-runs.js';
 import { EventBus } from './event-bus.js';
 import { MAX_PAYLOAD_DEPTH, validatePublishedEvent } from './validate-published-event.js';
 
@@ -68,7 +69,7 @@ describe('validatePublishedEvent', () => {
       fc.property(fc.jsonValue(), (value) => {
         validateWarning({ value });
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalize, canonicalJson } from './canonical-json.js';
 import type { JsonValue } from './json.js';
+import { propertyRuns } from './test-support/property-runs.js';
 
 function reverseKeys(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(reverseKeys);
@@ -35,7 +36,7 @@ describe('canonicalJson', () => {
         const json = value as JsonValue;
         expect(canonicalJson(reverseKeys(json))).toBe(canonicalJson(json));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -45,7 +46,7 @@ describe('canonicalJson', () => {
         const parsed = JSON.parse(canonicalJson(value as JsonValue));
         expect(canonicalJson(parsed)).toBe(canonicalJson(value as JsonValue));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

@@ -9,6 +9,7 @@ import { hashOf, sha256 } from './hash.js';
 import type { JsonValue } from './json.js';
 import { findJsonProblem, MAX_JSON_DEPTH } from './json-value-check.js';
 import { DEFAULT_SIZE_LIMITS } from './limits.js';
+import { propertyRuns } from './test-support/property-runs.js';
 import { validateMessage, validateTools } from './validate.js';
 
 /** A tool_use message around `input`, the way a harness appends a model's tool call. */
@@ -113,7 +114,7 @@ describe('hostile JSON in tool inputs and tool schemas', () => {
         const block = parsed.content[0];
         expect(block?.type === 'tool_use' && canonicalJson(block.input)).toBe(canonicalJson(JSON.parse(JSON.stringify(input))));
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
@@ -167,7 +168,7 @@ describe('hashing exact code units', () => {
         fc.pre(left !== right);
         expect(sha256(left)).not.toBe(sha256(right));
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

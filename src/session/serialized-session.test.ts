@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
 import { ValidationError } from '../model/errors.js';
+import { propertyRuns } from '../model/test-support/property-runs.js';
 import { Session } from './session.js';
 
 function base(): Session {
@@ -82,6 +83,7 @@ describe('Session.fromJSON uses the validation path of append', () => {
           expect(restoreError.expected).toBe(appendError.expected);
         }
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });

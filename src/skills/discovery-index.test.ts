@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../model/hash.js';
+import { propertyRuns } from '../model/test-support/property-runs.js';
 import { preloadedSkillSection, renderDiscoveryIndex } from './discovery-index.js';
 import { SkillStore } from './skill-store.js';
 import { makeSkill } from './test-fixtures/fixtures.js';
@@ -34,6 +35,7 @@ describe('renderDiscoveryIndex', () => {
         const preloaded = flip ? ['pdf-tools', 'ab'] : ['ab', 'pdf-tools'];
         expect(sha256(renderDiscoveryIndex(SkillStore.of(shuffled), { preloaded }))).toBe(reference);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 

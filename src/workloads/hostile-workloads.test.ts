@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { propertyRuns } from '../model/test-support/property-runs.js';
 import { DEFAULT_MAX_EXPANSION_BYTES, estimateExpansion } from './estimate-expansion.js';
 import { loadWorkload, parseWorkload } from './load-workload.js';
 import { WorkloadError } from './workload-error.js';
@@ -84,7 +85,7 @@ describe('hostile workload files', () => {
         expect(estimate.bytes).toBeGreaterThanOrEqual(created);
         expect(estimate.bytes).toBeLessThan(DEFAULT_MAX_EXPANSION_BYTES);
       }),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(25) },
     );
   });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { propertyRuns } from '../../model/test-support/property-runs.js';
 import {
   addCoverage,
   emptyCoverage,
@@ -10,8 +11,8 @@ import {
   toolLoopViolation,
 } from './tool-loop-script.js';
 
-/** Conversations per property run; CACHET_PROPERTY_RUNS raises it for a longer local run (the note records one). */
-export const TOOL_LOOP_PROPERTY_RUNS = Number(process.env.CACHET_PROPERTY_RUNS ?? 40);
+/** Conversations per property run (`propertyRuns`: CACHET_PROPERTY_RUNS raises it in `npm run test:deep`). */
+export const TOOL_LOOP_PROPERTY_RUNS = propertyRuns(40);
 
 /**
  * Two scripts that between them exercise every coverage counter (thinking, an image, parallel

@@ -2,6 +2,7 @@ import type { ContentBlockParam, MessageCreateParamsNonStreaming } from '@anthro
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { UserContentBlock } from '../../model/content.js';
+import { propertyRuns } from '../../model/test-support/property-runs.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
 import { convertToAnthropic } from './convert-request.js';
@@ -159,7 +160,7 @@ describe('convertToAnthropic properties (random valid sessions)', () => {
           expect(after.slice(0, breakpoint.position + 1)).toEqual(before.slice(0, breakpoint.position + 1));
         }
       }),
-      { numRuns: 300, seed: 20261121 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import type { ContentBlock, ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../model/test-support/property-runs.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
 import { fixtureSession } from '../anthropic/test-support/fixtures.js';
@@ -137,7 +138,7 @@ describe('convertToBedrock properties (random valid sessions)', () => {
           expect(after.filter((entry) => entry !== 'cachePoint').slice(0, stable.length)).toEqual(stable);
         }
       }),
-      { numRuns: 200, seed: 20261123 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDeepSeekCacheModel } from '../../cache/models/deepseek-cache-model.js';
+import { propertyRuns } from '../../model/test-support/property-runs.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
 import { fixtureSession } from '../anthropic/test-support/fixtures.js';
@@ -65,7 +66,7 @@ describe('convertToDeepSeek properties (random valid sessions)', () => {
         const verdict = createDeepSeekCacheModel().judge(body, { at: 0 });
         expect(verdict.inputTokens).toBeGreaterThan(0);
       }),
-      { numRuns: 150, seed: 20261123 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

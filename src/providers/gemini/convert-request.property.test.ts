@@ -1,6 +1,7 @@
 import type { Content } from '@google/genai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../model/test-support/property-runs.js';
 import { assemble } from '../../session/assemble.js';
 import type { TailProvider } from '../../session/tail-provider.js';
 import { fixtureSession } from '../anthropic/test-support/fixtures.js';
@@ -68,7 +69,7 @@ describe('convertToGemini properties (random valid sessions)', () => {
           .filter((block) => block.type === 'thinking').length;
         expect(signatures.length).toBe(signed);
       }),
-      { numRuns: 200, seed: 20261123 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

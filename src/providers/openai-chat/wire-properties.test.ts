@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../model/content.js';
 import type { CanonicalRequest, TailItem } from '../../model/request.js';
+import { propertyRuns } from '../../model/test-support/property-runs.js';
 import { assemble } from '../../session/assemble.js';
 import { Session } from '../../session/session.js';
 import { convertToOpenAICompatible } from '../openai-compatible/convert-request.js';
@@ -133,7 +134,7 @@ describe('wire body properties (fast-check)', () => {
         const request = requestFor(value, 'gpt-5.6');
         expect(JSON.stringify(convertToOpenAIChat(request).body)).toBe(JSON.stringify(convertToOpenAIChat(request).body));
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -169,7 +170,7 @@ describe('wire body properties (fast-check)', () => {
           if (!tailUserAllowed) expect(rolesAfterLastTool(messages)).not.toContain('user');
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -186,7 +187,7 @@ describe('wire body properties (fast-check)', () => {
           expect(input.slice(lastOutput + 1).some((item) => item.role === 'user')).toBe(false);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -215,7 +216,7 @@ describe('wire body properties (fast-check)', () => {
           expect(lastMarker).toBeLessThan(firstTail);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../model/errors.js';
+import { propertyRuns } from '../../model/test-support/property-runs.js';
 import { totalInputTokens } from '../../model/usage.js';
 import { parseAnthropicUsage } from '../anthropic/parse-usage.js';
 import { parseOpenAIChatUsage } from '../openai-chat/parse-usage.js';
@@ -105,7 +106,7 @@ describe('usage payloads that contradict themselves', () => {
           expect(totalInputTokens(usage)).toBe(input);
           expect(usage.cacheReadTokens).toBe(read);
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(300) },
       );
     });
   }
@@ -129,7 +130,7 @@ describe('usage payloads that contradict themselves', () => {
         expect(usage.cacheWrite5mTokens + usage.cacheWrite1hTokens).toBe(total);
         expect(usage.cacheWrite1hTokens).toBe(oneHour);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
