@@ -13,19 +13,19 @@ import { main } from './main.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const directory = mkdtempSync(join(tmpdir(), 'cachet-cli-'));
 
-/** The CLI in a child process, the way `npm run cachet -- ...` runs it. */
+/**
+ * The CLI in a child process, the way `npm run cachet -- ...` runs it: the entry point, its exit
+ * code and a stdout that holds only the output. Other tests call `main` in this process (the same
+ * code, without a tsx start-up per run); `npm run check:package` runs the built CLI as a process.
+ */
 function cachet(...args: string[]) {
-  return cachetIn(root, args);
-}
-
-function cachetIn(cwd: string, args: string[], env: Record<string, string> = {}) {
   const { CACHET_DB: _ignored, ...inherited } = process.env;
   // tsx resolved from the project, so the child can run in any working directory.
   const tsx = pathToFileURL(createRequire(join(root, 'package.json')).resolve('tsx')).href;
   const result = spawnSync(process.execPath, ['--import', tsx, join(root, 'src/cli/main.ts'), ...args], {
-    cwd,
+    cwd: root,
     encoding: 'utf8',
-    env: { ...inherited, NO_COLOR: '1', ...env },
+    env: { ...inherited, NO_COLOR: '1' },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -68,26 +68,34 @@ describe('cachet (child process)', () => {
     expect(run.stderr).toContain(`${file}:13: turns[0].steps[0].toolCalls[0].name: tool "missing_tool" is not available`);
     expect(run.stdout).toBe('');
   });
+});
 
-  it('exits 1 for other failures: unknown provider, unknown command', () => {
-    const provider = cachet('simulate', 'coding-agent', '--provider', 'watsonx');
-    expect(provider.code).toBe(1);
-    expect(provider.stderr).toMatch(/'watsonx' is invalid\. expected one of anthropic, /);
-    expect(provider.stdout).toBe('');
-    const command = cachet('frobnicate');
-    expect(command.code).toBe(1);
-    expect(command.stderr).toContain("unknown command 'frobnicate'");
+describe('cachet (in process)', () => {
+  it('exits 1 for other failures: unknown provider, unknown command', async () => {
+    const provider = captured();
+    expect(await main(['simulate', 'coding-agent', '--provider', 'watsonx'], provider)).toBe(1);
+    expect(provider.stderr.join('')).toMatch(/'watsonx' is invalid\. expected one of anthropic, /);
+    expect(provider.stdout).toEqual([]);
+    const command = captured();
+    expect(await main(['frobnicate'], command)).toBe(1);
+    expect(command.stderr.join('')).toContain("unknown command 'frobnicate'");
   });
 
   it('demo runs bundled workloads end to end and stores each run as a session in SQLite (--db)', async () => {
-    // Two small workloads of different providers keep this test quick; `npm run bench -- demo`
-    // runs every workload and compares the figures with bench/support/demo-golden.txt.
+    // Two small workloads of different providers (so the runs go through the worker threads) keep
+    // this test quick; `npm run bench -- demo` runs every workload against bench/support/demo-golden.txt.
     const only = ['below-minimum', 'data-analyst-deepseek'];
     const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-')), 'demo.db');
-    const run = cachetIn(directory, ['demo', '--db', store, '--only', ...only]);
-    expect(run.code).toBe(0);
+    const output = captured();
+    const cwd = process.cwd();
+    process.chdir(directory);
+    try {
+      expect(await main(['demo', '--db', store, '--only', ...only], output)).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
     // From a clone `dist/` is not built, so the hint is the package-script form that works there.
-    expect(run.stderr).toContain(`traces: ${store} (see them with \`npm run cachet -- serve --db ${store}\`)`);
+    expect(output.stderr.join('')).toContain(`traces: ${store} (see them with \`npm run cachet -- serve --db ${store}\`)`);
     const { openTraceStore } = await import('../trace/open-trace-store.js');
     const opened = await openTraceStore(store);
     const sessions = await opened.sessions({ limit: 100 });
@@ -104,28 +112,33 @@ describe('cachet (child process)', () => {
 
   it('demo writes to $CACHET_DB when --db is not given, as serve reads it', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'cachet-demo-env-')), 'env.db');
-    const run = cachetIn(directory, ['demo', '--only', 'below-minimum'], { CACHET_DB: store });
-    expect(run.code).toBe(0);
+    const saved = process.env.CACHET_DB;
+    process.env.CACHET_DB = store;
+    try {
+      expect(await main(['demo', '--only', 'below-minimum'], captured())).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.CACHET_DB;
+      else process.env.CACHET_DB = saved;
+    }
     const { openTraceStore } = await import('../trace/open-trace-store.js');
     const opened = await openTraceStore(store);
     const sessions = await opened.sessions();
     await opened.close();
     expect(sessions).toHaveLength(STRATEGY_NAMES.length);
-  }, 60_000);
+  });
 
-  it('render prints one wire body per request, one JSON object per line', () => {
-    const run = cachet('render', 'below-minimum', '--provider', 'openai-chat', '--strategy', 'markers');
-    expect(run.code).toBe(0);
-    const bodies = run.stdout
+  it('render prints one wire body per request, one JSON object per line', async () => {
+    const output = captured();
+    expect(await main(['render', 'below-minimum', '--provider', 'openai-chat', '--strategy', 'markers'], output)).toBe(0);
+    const bodies = output.stdout
+      .join('')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(bodies).toHaveLength(3);
     expect(bodies.every((body) => Array.isArray(body.messages))).toBe(true);
   });
-});
 
-describe('cachet (in process)', () => {
   it('demo prints a table per workload with every strategy, the oracle and a verdict, progress on stderr', async () => {
     const output = captured();
     expect(await main(['demo', '--only', 'below-minimum', '--no-trace'], output)).toBe(0);
@@ -266,8 +279,15 @@ describe('cachet (in process)', () => {
     const priced = captured();
     expect(await main(['simulate', 'below-minimum', '--json'], priced)).toBe(0);
     expect(JSON.parse(priced.stdout.join('')).priced).toBe(true);
+    // A two-turn session on a local engine (the bundled one takes seconds; the price is what counts here).
+    const localFile = join(directory, 'tiny-local.yaml');
+    writeFileSync(
+      localFile,
+      'name: tiny-local\ndescription: x\nprovider: openai-compatible\nmodel: qwen3-8b\nstart: 2026-05-14T09:00:00Z\nglobal:\n  persona: Hi.\n  tools:\n    - { name: lookup, description: d, inputSchema: { type: object } }\nturns:\n  - user: q\n    steps:\n      - toolCalls: [{ name: lookup, result: ok }]\n      - text: a\n  - user: r\n    after: 1m\n    steps:\n      - text: b\n',
+    );
     const local = captured();
-    expect(await main(['simulate', 'python-app-local', '--json'], local)).toBe(0);
+    expect(await main(['simulate', localFile, '--json'], local)).toBe(0);
+    expect(JSON.parse(local.stdout.join('')).requests).toHaveLength(3);
     expect(JSON.parse(local.stdout.join('')).totals.costUsd).toBe(0);
     expect([...priced.stderr, ...local.stderr].join('')).not.toContain('no price');
   });
