@@ -11,6 +11,7 @@ import { type Conversation, createConversationTracker } from './conversation-tra
 import { createPlanModels } from './judge-exchange.js';
 import { createJudgeQueue } from './judge-queue.js';
 import { checkKeepWarmUpstream, createKeepWarmStage, type KeepWarmStats, type ProxyKeepWarmOptions } from './keep-warm-stage.js';
+import { keyFieldsOf } from './key-fields.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
 import { parseJsonRecord } from './receive-request.js';
@@ -173,6 +174,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   });
   if (options.keepWarm) checkKeepWarmUpstream(options.upstream, options.keepWarm);
   const fetchUpstream = options.fetch ?? globalThis.fetch;
+  const wholeBodyNeeded = options.capture !== undefined || options.keepWarm !== undefined;
   const keepWarm = options.keepWarm
     ? createKeepWarmStage({
         options: options.keepWarm,
@@ -220,13 +222,18 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       if (!summary?.complete || !summary.usage) return;
       const durationMs = performance.now() - started;
       judgeQueue.push((judge, firstDropped) => {
-        clientBody ??= parseJsonRecord(bytes);
-        if (!clientBody) return;
-        conversation ??= conversationOf(route, clientBody, conversationHeader);
+        // Pass-through without capture or keep-warm reads only the model and the key: no whole-body parse.
+        const fields = clientBody || wholeBodyNeeded ? null : keyFieldsOf(bytes);
+        if (!fields) clientBody ??= parseJsonRecord(bytes);
+        const keyBody = clientBody ?? fields?.keyBody;
+        if (!keyBody) return;
+        conversation ??= conversationOf(route, keyBody, conversationHeader);
+        const sentModel = (sentBody ?? clientBody)?.model;
         record(conversation, {
           at,
           clientBody,
           sentBody: sentBody ?? clientBody,
+          model: fields ? fields.model : typeof sentModel === 'string' ? sentModel : '',
           sentBytes: sent,
           planned: sentBody !== null,
           plannedBreakpoints,
@@ -237,6 +244,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
           firstDropped,
           client: clientProduct(request.userAgent),
         });
+        if (!clientBody) return;
         keepWarm?.observe({
           sessionId: conversation.id,
           route,

@@ -10,8 +10,15 @@ type JsonRecord = Record<string, unknown>;
 /** One completed exchange, as the record stage receives it. */
 export interface Exchange {
   at: number;
-  clientBody: JsonRecord;
-  sentBody: JsonRecord;
+  /**
+   * The client's body, parsed: under `--plan`, or when a capture or keep-warm needs it; null when
+   * the record needed only its model and conversation key (read from its spans).
+   */
+  clientBody: JsonRecord | null;
+  /** The body as sent, parsed (the client's when not planned); null when `clientBody` is. */
+  sentBody: JsonRecord | null;
+  /** The sent body's `model` ('' when it names none). */
+  model: string;
   sentBytes: Uint8Array;
   planned: boolean;
   plannedBreakpoints: string[];
@@ -48,7 +55,7 @@ export function createExchangeRecorder(
   const { bus, capture, tracker, planModels } = dependencies;
   return (conversation, exchange) => {
     const usage = exchange.summary.usage!;
-    const model = typeof exchange.sentBody.model === 'string' ? exchange.sentBody.model : '';
+    const model = exchange.model;
     const turn = conversation.recorded++;
     const durationMs = Math.round(exchange.durationMs * 10) / 10;
     conversation.lastResponseId = exchange.summary.responseId;
@@ -75,8 +82,13 @@ export function createExchangeRecorder(
         responseId: exchange.summary.responseId,
         plannedBreakpoints: exchange.plannedBreakpoints,
         plan:
-          exchange.judge && exchange.planned && dependencies.planSavings
-            ? comparePlan(planModels.of(conversation, exchange.sentBytes.byteLength), exchange, conversation.provider, model)
+          exchange.judge && exchange.planned && dependencies.planSavings && exchange.clientBody && exchange.sentBody
+            ? comparePlan(
+                planModels.of(conversation, exchange.sentBytes.byteLength),
+                { clientBody: exchange.clientBody, sentBody: exchange.sentBody, at: exchange.at },
+                conversation.provider,
+                model,
+              )
             : null,
       });
       bus.emit('usage.recorded', conversation.id, exchange.at, {
@@ -95,17 +107,19 @@ export function createExchangeRecorder(
       }
     }
     judgeMiss(tracker, conversation, exchange, usage, model, turn);
-    capture?.({
-      at: exchange.at,
-      conversation: conversation.id,
-      provider: conversation.provider,
-      body: exchange.clientBody,
-      ...(exchange.planned ? { sent: exchange.sentBody } : {}),
-      usage: usage.raw,
-      responseId: exchange.summary.responseId,
-      ...(usage.cacheMissReason === undefined ? {} : { cacheMissReason: usage.cacheMissReason }),
-      status: exchange.status,
-      durationMs,
-    });
+    if (exchange.clientBody) {
+      capture?.({
+        at: exchange.at,
+        conversation: conversation.id,
+        provider: conversation.provider,
+        body: exchange.clientBody,
+        ...(exchange.planned ? { sent: exchange.sentBody } : {}),
+        usage: usage.raw,
+        responseId: exchange.summary.responseId,
+        ...(usage.cacheMissReason === undefined ? {} : { cacheMissReason: usage.cacheMissReason }),
+        status: exchange.status,
+        durationMs,
+      });
+    }
   };
 }
