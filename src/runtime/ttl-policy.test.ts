@@ -28,6 +28,17 @@ describe('estimateWriteTokens', () => {
     expect(estimateWriteTokens({ ...current, at: 6 * 60_000 }, previous)).toBe(57_431);
     expect(estimateWriteTokens(current, null)).toBe(57_431);
   });
+  it('after a pause, leaves out what a live 1-hour entry still holds (the 1-hour premium is priced on the rest)', () => {
+    const afterPause = { ...current, at: 25 * 60_000 };
+    const long = { at: 2 * 60_000, model: 'claude-sonnet-5', prefixHash: 'h2', prefixTokens: 56_000 };
+    expect(estimateWriteTokens(afterPause, previous, long)).toBe(1_431);
+    // Expired (an hour old), of another model, or not a prefix of this request: the whole prefix.
+    expect(estimateWriteTokens({ ...afterPause, at: long.at + 60 * 60_000 }, previous, long)).toBe(57_431);
+    expect(estimateWriteTokens(afterPause, previous, { ...long, model: 'claude-opus-5' })).toBe(57_431);
+    expect(estimateWriteTokens(afterPause, previous, { ...long, prefixHash: 'x9' })).toBe(57_431);
+    // While the previous entry is live, the growth as before.
+    expect(estimateWriteTokens(current, previous, long)).toBe(431);
+  });
   it('is the history after a rewrite that kept the static zones (compaction)', () => {
     expect(estimateWriteTokens({ ...current, prefixHashes: ['h1', 'c2'] }, previous)).toBe(50_000);
   });

@@ -129,14 +129,21 @@ export interface WriteEstimateInput {
  * Tokens this request will write, judged against the previous request: only the growth when
  * the previous prefix is still a live prefix of this one; the history zone when the static
  * zones are unchanged but history was rewritten (compaction); the whole prefix after a tool or
- * model change or once the previous entry has expired.
+ * model change or once the previous entry has expired — except the part an earlier 1-hour
+ * entry (`longEntry`) still holds, when it is alive and a prefix of this request: after a
+ * pause the request re-writes only what the short entries held, so the 1-hour premium is
+ * priced on that, not on the whole prefix.
  *
  * @example
  * estimateWriteTokens(current, null); // the whole prefix: nothing was cached
  */
-export function estimateWriteTokens(current: WriteEstimateInput, previous: PreviousPrefix | null): number {
+export function estimateWriteTokens(
+  current: WriteEstimateInput,
+  previous: PreviousPrefix | null,
+  longEntry: LongEntry | null = null,
+): number {
   if (!previous || previous.model !== current.model || current.at - previous.at > previous.lifetimeMs) {
-    return current.prefixTokens;
+    return current.prefixTokens - liveLongTokens(current, longEntry);
   }
   if (current.prefixHashes.includes(previous.lastPrefixHash)) {
     return Math.max(0, current.prefixTokens - previous.prefixTokens);
@@ -161,6 +168,14 @@ export interface LongEntry {
 
 /** Block positions a read searches back from a breakpoint (Anthropic and Claude on Bedrock). */
 const LOOKBACK_BLOCKS = 20;
+
+/** Tokens of a 1-hour entry this request reads: alive, same model, a prefix within the lookback window; else 0. */
+function liveLongTokens(current: WriteEstimateInput, entry: LongEntry | null): number {
+  if (!entry || entry.model !== current.model || current.at - entry.at >= ONE_HOUR) return 0;
+  const index = current.prefixHashes.lastIndexOf(entry.prefixHash);
+  if (index < 0 || current.prefixHashes.length - 1 - index >= LOOKBACK_BLOCKS) return 0;
+  return Math.min(entry.prefixTokens, current.prefixTokens);
+}
 
 /**
  * Tokens of this request's prefix that an earlier 1-hour entry still protects against a pause

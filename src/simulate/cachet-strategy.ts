@@ -188,7 +188,7 @@ export function cachetStrategy(
                   gapsMs,
                   priorGapsMs,
                   prefixTokens,
-                  newTokens: estimateWriteTokens(current, previousPrefix),
+                  newTokens: estimateWriteTokens(current, previousPrefix, longEntry),
                   protectedTokens: protectedTokens(current, longEntry),
                   expectedRemainingRequests: expectedRequests - requestsMade - 1,
                   pricing: cacheMultipliersFor(context.provider, request.model),
