@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../events/catalog.js';
 import { EventBus } from '../events/event-bus.js';
 import { simulateWorkload } from '../simulate/simulate-workload.js';
+import { simulationBaseline } from '../simulate/simulation-baseline.js';
 import { loadWorkload } from '../workloads/load-workload.js';
 import { contextWindowFor } from './context-windows.js';
 import { createSimulationCompactionHook } from './simulation-hook.js';
@@ -12,12 +13,14 @@ describe('cachet simulate --compaction hook', () => {
     const bus = new EventBus();
     const events: CachetEvent[] = [];
     bus.onAny((event) => events.push(event));
-    const plain = simulateWorkload(workload, { strategy: 'cachet' });
+    // The ideal and the oracle once for both runs, as the demo shares them across strategies.
+    const baseline = simulationBaseline(workload, workload.provider, workload.model);
+    const plain = simulateWorkload(workload, { strategy: 'cachet', baseline });
     const peak = Math.max(...plain.requests.map((request) => request.inputTokens));
     // A window the uncompacted session outgrows, so compaction must act.
     const windowTokens = Math.round(peak * 0.8);
     const hook = createSimulationCompactionHook({ provider: 'anthropic', model: workload.model, windowTokens });
-    const result = simulateWorkload(workload, { strategy: 'cachet', bus, compaction: hook });
+    const result = simulateWorkload(workload, { strategy: 'cachet', bus, compaction: hook, baseline });
     expect(result.requests).toHaveLength(plain.requests.length);
     const types = new Set(events.map((event) => event.type));
     expect(types.has('compaction.planned')).toBe(true);
