@@ -1,7 +1,8 @@
 import { ratio } from './analytics.js';
 import { missRates } from './miss-rates.js';
-import { pricedBreaks } from './overview-sql.js';
-import { USAGE_SUM_COLUMNS } from './sql-conditions.js';
+import type { OverviewSource } from './overview.js';
+import { ROLLUP_SUMS } from './overview-queries.js';
+import { breakRows, usageRows } from './overview-rows.js';
 import { type SqlRunner, toNumber } from './sql-runner.js';
 
 /** A metric as both exports name it: Prometheus (`cachet_..._total`) and OpenTelemetry (`cachet.*`). */
@@ -96,22 +97,23 @@ const TOKEN_KINDS = ['uncached_input', 'cache_read', 'cache_write_5m', 'cache_wr
  * The store's figures as metric samples, summed in SQL per provider and model: a usage row's
  * provider is its session's (`session.started`), `unknown` when the session did not say.
  */
-export async function queryFleetMetrics(runner: SqlRunner): Promise<MetricSample[]> {
+export async function queryFleetMetrics(runner: SqlRunner, source: OverviewSource = 'rollup'): Promise<MetricSample[]> {
+  const rows = usageRows(runner.dialect, {}, source);
   const usage = await runner.all(
-    `SELECT COALESCE(s.provider, 'unknown') AS provider, COALESCE(u.model, 'unknown') AS model, COUNT(*) AS requests,
-       ${USAGE_SUM_COLUMNS.replaceAll('SUM(', 'SUM(u.')}
-     FROM events u LEFT JOIN events s ON s.session_id = u.session_id AND s.type = 'session.started'
-     WHERE u.type = 'usage.recorded'
-     GROUP BY COALESCE(s.provider, 'unknown'), COALESCE(u.model, 'unknown') ORDER BY 1, 2`,
-    [],
+    `${rows.sql}
+     SELECT COALESCE(s.provider, 'unknown') AS provider, u.model, SUM(u.requests) AS requests,
+       ${ROLLUP_SUMS.replaceAll('SUM(', 'SUM(u.')}
+     FROM usage_rows u LEFT JOIN events s ON s.session_id = u.session_id AND s.type = 'session.started'
+     GROUP BY COALESCE(s.provider, 'unknown'), u.model ORDER BY 1, 2`,
+    rows.params,
   );
-  const priced = pricedBreaks({}, (await missRates(runner)).rates);
+  const priced = breakRows(runner.dialect, {}, (await missRates(runner, source)).rates, source);
   const breaks = await runner.all(
     `${priced.sql}
-     SELECT COALESCE(s.provider, 'unknown') AS provider, COALESCE(priced.model, 'unknown') AS model, priced.cause,
-       COUNT(*) AS breaks, SUM(priced.missed_tokens) AS missed_tokens, SUM(priced.lost_usd) AS lost_usd
-     FROM priced LEFT JOIN events s ON s.session_id = priced.session_id AND s.type = 'session.started'
-     GROUP BY COALESCE(s.provider, 'unknown'), COALESCE(priced.model, 'unknown'), priced.cause ORDER BY 1, 2, 3`,
+     SELECT COALESCE(s.provider, 'unknown') AS provider, COALESCE(b.model, 'unknown') AS model, b.cause,
+       SUM(b.breaks) AS breaks, SUM(b.missed_tokens) AS missed_tokens, SUM(b.lost_usd) AS lost_usd
+     FROM break_rows b LEFT JOIN events s ON s.session_id = b.session_id AND s.type = 'session.started'
+     GROUP BY COALESCE(s.provider, 'unknown'), COALESCE(b.model, 'unknown'), b.cause ORDER BY 1, 2, 3`,
     priced.params,
   );
   const samples: MetricSample[] = [];

@@ -1,3 +1,4 @@
+import { rollupMigration } from './overview-rollup-schema.js';
 import type { TraceBackend } from './trace-store.js';
 import { TraceStoreError } from './trace-store-error.js';
 
@@ -119,6 +120,11 @@ export const MIGRATIONS: readonly Migration[] = [
       sqlite: [...sessionLabelColumns('REAL'), ...overviewIndexes],
       postgres: [...sessionLabelColumns('DOUBLE PRECISION'), ...overviewIndexes],
     },
+  },
+  {
+    version: 4,
+    name: 'overview rollups (usage per session, hour and model; breaks with their model; break sums), backfilled',
+    statements: { sqlite: rollupMigration('sqlite'), postgres: rollupMigration('postgres') },
   },
 ];
 

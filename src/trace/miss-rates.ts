@@ -1,5 +1,6 @@
 import { findPrice } from '../cache/pricing.js';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from '../providers/provider-id.js';
+import type { OverviewSource } from './overview.js';
 import type { SqlRunner } from './sql-runner.js';
 
 /** USD lost per missed token of one model: its input price minus its cache-read price. */
@@ -14,13 +15,21 @@ export interface MissRate {
  * `session.started`; for a model no session named, the first provider whose table prices it.
  * Models with no price row are returned apart (their losses are unknown, counted as 0).
  */
-export async function missRates(runner: SqlRunner): Promise<{ rates: MissRate[]; unpriced: string[] }> {
+export async function missRates(
+  runner: SqlRunner,
+  source: OverviewSource = 'rollup',
+): Promise<{ rates: MissRate[]; unpriced: string[] }> {
   const named = await runner.all(
     `SELECT model, MIN(provider) AS provider FROM events
      WHERE type = 'session.started' AND model IS NOT NULL GROUP BY model`,
     [],
   );
-  const used = await runner.all(`SELECT DISTINCT model FROM events WHERE type = 'usage.recorded' AND model IS NOT NULL`, []);
+  const used = await runner.all(
+    source === 'rollup'
+      ? 'SELECT DISTINCT model FROM overview_usage'
+      : `SELECT DISTINCT model FROM events WHERE type = 'usage.recorded' AND model IS NOT NULL`,
+    [],
+  );
   const providerOf = new Map(named.map((row) => [String(row.model), row.provider === null ? null : String(row.provider)]));
   const rates: MissRate[] = [];
   const unpriced: string[] = [];

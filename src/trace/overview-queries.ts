@@ -1,32 +1,25 @@
-import type { CacheBreakCause } from '../events/catalog.js';
 import { addSums, cacheFigures, ZERO_SUMS } from './analytics.js';
-import { type MissRate, missRates } from './miss-rates.js';
+import { missRates } from './miss-rates.js';
 import {
-  type BreakExample,
-  type MissCauseLoss,
   type OverviewBucket,
   type OverviewFacets,
   type OverviewFilter,
   type OverviewQuery,
   type OverviewReport,
+  type OverviewSource,
   SESSION_DIMENSIONS,
   type SessionLoss,
   type SessionRegret,
 } from './overview.js';
-import {
-  bucketExpression,
-  joinParts,
-  LABEL_COLUMNS,
-  labelsOf,
-  labelValues,
-  NO_LABELS,
-  pricedBreaks,
-  sessionRestriction,
-  timeRestriction,
-  usageConditions,
-} from './overview-sql.js';
-import { sumsFromRow, USAGE_SUM_COLUMNS } from './sql-conditions.js';
+import { queryCauses } from './overview-causes.js';
+import { hourOf, ROLLUP_SUM_COLUMNS } from './overview-rollup-schema.js';
+import { breakRows, usageRows } from './overview-rows.js';
+import { LABEL_COLUMNS, labelsOf, labelValues, NO_LABELS, type SqlPart } from './overview-sql.js';
+import { sumsFromRow } from './sql-conditions.js';
 import { type SqlRunner, toNumber } from './sql-runner.js';
+
+/** Sums of `usage_rows` under the names `sumsFromRow` reads. */
+export const ROLLUP_SUMS = ROLLUP_SUM_COLUMNS.map((name) => `SUM(${name}) AS ${name}`).join(', ');
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -39,19 +32,25 @@ const HOURLY_SPAN_MS = 3 * DAY_MS;
  * most; best and worst regret where the oracle is known; and the filter values. Every sum and
  * ranking runs in SQL (the same statements on SQLite and PostgreSQL).
  */
-export async function queryOverview(runner: SqlRunner, query: OverviewQuery = {}): Promise<OverviewReport> {
+export async function queryOverview(
+  runner: SqlRunner,
+  query: OverviewQuery = {},
+  source: OverviewSource = 'rollup',
+): Promise<OverviewReport> {
   const filter = filterOf(query);
-  const bucket = query.bucket ?? (await defaultBucket(runner, filter));
-  const { rates, unpriced } = await missRates(runner);
-  const series = await querySeries(runner, filter, bucket);
-  const totals = series.reduce((sum, point) => addSums(sum, point.sums), ZERO_SUMS);
-  const [causes, worstSessions, best, worst, facets] = await Promise.all([
-    queryCauses(runner, filter, rates),
-    queryWorstSessions(runner, filter, rates),
-    queryRegret(runner, filter, 'ASC'),
-    queryRegret(runner, filter, 'DESC'),
+  const usage = usageRows(runner.dialect, filter, source);
+  const bucket = query.bucket ?? (await defaultBucket(runner, usage));
+  const { rates, unpriced } = await missRates(runner, source);
+  const breaks = breakRows(runner.dialect, filter, rates, source);
+  const [series, causes, worstSessions, best, worst, facets] = await Promise.all([
+    querySeries(runner, usage, bucket),
+    queryCauses(runner, { filter, rates, breaks, source }),
+    queryWorstSessions(runner, breaks),
+    queryRegret(runner, usage, 'ASC'),
+    queryRegret(runner, usage, 'DESC'),
     queryFacets(runner),
   ]);
+  const totals = series.reduce((sum, point) => addSums(sum, point.sums), ZERO_SUMS);
   return {
     filter,
     bucket,
@@ -77,77 +76,34 @@ export function filterOf(query: OverviewFilter): OverviewFilter {
   return filter;
 }
 
-async function defaultBucket(runner: SqlRunner, filter: OverviewFilter): Promise<OverviewBucket> {
-  const conditions = usageConditions(filter);
+async function defaultBucket(runner: SqlRunner, usage: SqlPart): Promise<OverviewBucket> {
   const [row] = await runner.all(
-    `SELECT MIN(at) AS first_at, MAX(at) AS last_at FROM events WHERE type = 'usage.recorded'${conditions.sql}`,
-    conditions.params,
+    `${usage.sql} SELECT MIN(first_at) AS first_at, MAX(last_at) AS last_at FROM usage_rows`,
+    usage.params,
   );
   const span = toNumber(row?.last_at) - toNumber(row?.first_at);
   return span <= HOURLY_SPAN_MS ? 'hour' : 'day';
 }
 
-async function querySeries(runner: SqlRunner, filter: OverviewFilter, bucket: OverviewBucket) {
-  const conditions = usageConditions(filter);
-  const bucketAt = bucketExpression(runner.dialect, 'at', bucket === 'hour' ? HOUR_MS : DAY_MS);
+/** Usage sums per hour or day: days are whole hours (UTC), so the hourly rows add up to them. */
+async function querySeries(runner: SqlRunner, usage: SqlPart, bucket: OverviewBucket) {
+  const bucketAt = bucket === 'hour' ? 'hour_at' : hourOf(runner.dialect, 'hour_at', DAY_MS);
   const rows = await runner.all(
-    `SELECT ${bucketAt} AS bucket, COUNT(*) AS requests, ${USAGE_SUM_COLUMNS}, MIN(at) AS first_at, MAX(at) AS last_at
-     FROM events WHERE type = 'usage.recorded'${conditions.sql}
-     GROUP BY ${bucketAt} ORDER BY ${bucketAt}`,
-    conditions.params,
+    `${usage.sql}
+     SELECT ${bucketAt} AS bucket, SUM(requests) AS requests, ${ROLLUP_SUMS}, MIN(first_at) AS first_at, MAX(last_at) AS last_at
+     FROM usage_rows GROUP BY ${bucketAt} ORDER BY ${bucketAt}`,
+    usage.params,
   );
   return rows.map((row) => ({ at: toNumber(row.bucket), sums: sumsFromRow(row) }));
 }
 
-async function queryCauses(runner: SqlRunner, filter: OverviewFilter, rates: readonly MissRate[]): Promise<MissCauseLoss[]> {
-  const priced = pricedBreaks(filter, rates);
-  const [totals, examples] = await Promise.all([
-    runner.all(
-      `${priced.sql}
-       SELECT cause, COUNT(*) AS breaks, SUM(missed_tokens) AS missed_tokens, SUM(lost_usd) AS lost_usd
-       FROM priced GROUP BY cause ORDER BY SUM(lost_usd) DESC, COUNT(*) DESC, cause`,
-      priced.params,
-    ),
-    runner.all(
-      `${priced.sql}
-       SELECT cause, session_id, at, turn, step, missed_tokens, lost_usd FROM (
-         SELECT priced.*, ROW_NUMBER() OVER (
-           PARTITION BY cause ORDER BY lost_usd DESC, missed_tokens DESC, session_id, seq) AS position
-         FROM priced) ranked
-       WHERE position <= 3 ORDER BY cause, position`,
-      priced.params,
-    ),
-  ]);
-  const byCause = new Map<string, BreakExample[]>();
-  for (const row of examples) {
-    const list = byCause.get(String(row.cause)) ?? [];
-    list.push({
-      sessionId: String(row.session_id),
-      at: toNumber(row.at),
-      turn: toNumber(row.turn),
-      step: toNumber(row.step),
-      missedTokens: toNumber(row.missed_tokens),
-      lostUsd: toNumber(row.lost_usd),
-    });
-    byCause.set(String(row.cause), list);
-  }
-  return totals.map((row) => ({
-    cause: String(row.cause) as CacheBreakCause,
-    breaks: toNumber(row.breaks),
-    missedTokens: toNumber(row.missed_tokens),
-    lostUsd: toNumber(row.lost_usd),
-    examples: byCause.get(String(row.cause)) ?? [],
-  }));
-}
-
-async function queryWorstSessions(runner: SqlRunner, filter: OverviewFilter, rates: readonly MissRate[]): Promise<SessionLoss[]> {
-  const priced = pricedBreaks(filter, rates);
+async function queryWorstSessions(runner: SqlRunner, breaks: SqlPart): Promise<SessionLoss[]> {
   const rows = await runner.all(
-    `${priced.sql}
-     SELECT session_id, COUNT(*) AS breaks, SUM(missed_tokens) AS missed_tokens, SUM(lost_usd) AS lost_usd
-     FROM priced GROUP BY session_id
+    `${breaks.sql}
+     SELECT session_id, SUM(breaks) AS breaks, SUM(missed_tokens) AS missed_tokens, SUM(lost_usd) AS lost_usd
+     FROM break_rows GROUP BY session_id
      ORDER BY SUM(lost_usd) DESC, SUM(missed_tokens) DESC, session_id LIMIT 10`,
-    priced.params,
+    breaks.params,
   );
   const labels = await labelsOf(
     runner,
@@ -163,19 +119,15 @@ async function queryWorstSessions(runner: SqlRunner, filter: OverviewFilter, rat
 }
 
 /** Sessions whose oracle cost is known, by cost ÷ oracle − 1, lowest (`ASC`) or highest (`DESC`) first. */
-async function queryRegret(runner: SqlRunner, filter: OverviewFilter, order: 'ASC' | 'DESC'): Promise<SessionRegret[]> {
-  const conditions = joinParts([
-    sessionRestriction(filter, 's.session_id'),
-    timeRestriction(filter, 'u.at'),
-    filter.model === undefined ? { sql: '', params: [] } : { sql: ' AND u.model = ?', params: [filter.model] },
-  ]);
+async function queryRegret(runner: SqlRunner, usage: SqlPart, order: 'ASC' | 'DESC'): Promise<SessionRegret[]> {
   const rows = await runner.all(
-    `SELECT s.session_id, ${LABEL_COLUMNS}, s.oracle_cost_usd, SUM(u.cost_usd) AS cost_usd
-     FROM events s JOIN events u ON u.session_id = s.session_id AND u.type = 'usage.recorded'
-     WHERE s.type = 'session.started' AND s.oracle_cost_usd > 0${conditions.sql}
-     GROUP BY s.session_id, ${LABEL_COLUMNS.replace(' AS started_model', '')}, s.oracle_cost_usd
-     ORDER BY SUM(u.cost_usd) / s.oracle_cost_usd ${order}, s.session_id LIMIT 5`,
-    conditions.params,
+    `${usage.sql}
+     SELECT s.session_id, ${LABEL_COLUMNS}, s.oracle_cost_usd, spent.cost_usd
+     FROM (SELECT session_id, SUM(cost_usd) AS cost_usd FROM usage_rows GROUP BY session_id) spent
+     JOIN events s ON s.session_id = spent.session_id AND s.type = 'session.started'
+     WHERE s.oracle_cost_usd > 0
+     ORDER BY spent.cost_usd / s.oracle_cost_usd ${order}, s.session_id LIMIT 5`,
+    usage.params,
   );
   return rows.map((row) => {
     const costUsd = toNumber(row.cost_usd);

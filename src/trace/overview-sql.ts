@@ -1,4 +1,3 @@
-import { type MissRate, ratesTable } from './miss-rates.js';
 import type { OverviewFilter } from './overview.js';
 import { SESSION_DIMENSIONS, type SessionDimension, type SessionLabelValues } from './overview.js';
 import { type SqlRow, type SqlRunner, toNullableString } from './sql-runner.js';
@@ -34,49 +33,8 @@ export function timeRestriction(filter: OverviewFilter, column: string): SqlPart
   return { sql: clauses.join(''), params };
 }
 
-/** Conditions on `usage.recorded` rows (no alias): labels, time and model. */
-export function usageConditions(filter: OverviewFilter): SqlPart {
-  const parts = [sessionRestriction(filter, 'session_id'), timeRestriction(filter, 'at')];
-  if (filter.model !== undefined) parts.push({ sql: ' AND model = ?', params: [filter.model] });
-  return joinParts(parts);
-}
-
 export function joinParts(parts: readonly SqlPart[]): SqlPart {
   return { sql: parts.map((part) => part.sql).join(''), params: parts.flatMap((part) => part.params) };
-}
-
-/**
- * `rates`, `broke` and `priced` as CTEs: every `cache.break` matching the filter with the model
- * of its request (same session, turn and step) and the money it lost (missed tokens × that
- * model's input − read rate, 0 when unpriced). Callers continue with `SELECT ... FROM priced`.
- */
-export function pricedBreaks(filter: OverviewFilter, rates: readonly MissRate[]): SqlPart {
-  const table = ratesTable(rates);
-  const restrict = joinParts([timeRestriction(filter, 'b.at'), sessionRestriction(filter, 'b.session_id')]);
-  const model = filter.model === undefined ? { sql: '', params: [] } : { sql: ' WHERE broke.model = ?', params: [filter.model] };
-  return {
-    sql: `WITH rates (model, per_token) AS (${table.sql}),
-     broke AS (
-       SELECT b.session_id, b.seq, b.at, b.turn, b.step, b.cause, b.missed_tokens,
-         (SELECT MIN(u.model) FROM events u
-          WHERE u.session_id = b.session_id AND u.type = 'usage.recorded' AND u.turn = b.turn AND u.step = b.step) AS model
-       FROM events b WHERE b.type = 'cache.break'${restrict.sql}
-     ),
-     priced AS (
-       SELECT broke.session_id, broke.seq, broke.at, broke.turn, broke.step, broke.cause, broke.model,
-         COALESCE(broke.missed_tokens, 0) AS missed_tokens,
-         COALESCE(broke.missed_tokens, 0) * COALESCE(rates.per_token, 0) AS lost_usd
-       FROM broke LEFT JOIN rates ON rates.model = broke.model${model.sql}
-     )`,
-    params: [...table.params, ...restrict.params, ...model.params],
-  };
-}
-
-/** Time bucket start (epoch ms, UTC) of `column`: SQLite divides integers; PostgreSQL's `at` is double precision. */
-export function bucketExpression(dialect: SqlRunner['dialect'], column: string, sizeMs: number): string {
-  return dialect === 'sqlite'
-    ? `(CAST(${column} AS INTEGER) / ${sizeMs}) * ${sizeMs}`
-    : `CAST(FLOOR(${column} / ${sizeMs}) * ${sizeMs} AS BIGINT)`;
 }
 
 /** Columns of `session.started` as `SessionLabelValues` reads them (alias `s`). */

@@ -14,6 +14,13 @@ export type OverviewFilter = Partial<Record<SessionDimension, string>> & { model
 
 export type OverviewBucket = 'hour' | 'day';
 
+/**
+ * Where the overview reads its sums: the rollups kept on insert (`rollup`, the default), or
+ * the events themselves (`events`: the raw aggregation, kept as the rollups' reference in tests
+ * and the benchmark's yardstick). Both give the same rows.
+ */
+export type OverviewSource = 'rollup' | 'events';
+
 export interface OverviewQuery extends OverviewFilter {
   /** Time bucket of the series; default: hours when the requests span at most 3 days, else days. */
   bucket?: OverviewBucket;

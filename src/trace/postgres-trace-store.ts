@@ -3,6 +3,7 @@ import type { CachetEvent } from '../events/catalog.js';
 import { requireOptional } from '../model/optional-dependency.js';
 import { EVENT_COLUMN_NAMES, eventRowValues } from './event-columns.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS_TABLE_SQL, pendingMigrations } from './migrations.js';
+import { rollupMaintenance } from './overview-rollup.js';
 import { type SqlRunner, toPostgresPlaceholders } from './sql-runner.js';
 import { SqlTraceStore } from './sql-trace-store.js';
 import { duplicateEventError, TraceStoreError } from './trace-store-error.js';
@@ -89,6 +90,9 @@ export class PostgresTraceStore extends SqlTraceStore {
           `INSERT INTO events (${EVENT_COLUMN_NAMES.join(', ')}) VALUES ${tuples.join(', ')}`,
           chunk.flatMap((event) => eventRowValues(event)),
         );
+      }
+      for (const statement of rollupMaintenance('postgres', events)) {
+        await client.query(toPostgresPlaceholders(statement.sql), statement.params);
       }
     });
   }

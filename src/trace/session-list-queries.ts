@@ -1,9 +1,10 @@
 import { cacheFigures, ratio } from './analytics.js';
 import { missRates } from './miss-rates.js';
-import type { OverviewFilter, SessionGroup, SessionListPage, SessionListQuery, SessionListRow, SessionSort } from './overview.js';
-import { filterOf } from './overview-queries.js';
-import { LABEL_COLUMNS, labelValues, pricedBreaks, type SqlPart, usageConditions } from './overview-sql.js';
-import { sumsFromRow, USAGE_SUM_COLUMNS } from './sql-conditions.js';
+import type { OverviewSource, SessionGroup, SessionListPage, SessionListQuery, SessionListRow, SessionSort } from './overview.js';
+import { filterOf, ROLLUP_SUMS } from './overview-queries.js';
+import { breakRows, usageRows } from './overview-rows.js';
+import { LABEL_COLUMNS, labelValues, type SqlPart } from './overview-sql.js';
+import { sumsFromRow } from './sql-conditions.js';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.js';
 
 const ORDER: Record<SessionSort, string> = {
@@ -19,14 +20,18 @@ const ORDER: Record<SessionSort, string> = {
  * the groups they fall into by one label. A row sums the session's matching requests and prices
  * its breaks as the overview does; sessions without a matching request are not listed.
  */
-export async function querySessionList(runner: SqlRunner, query: SessionListQuery = {}): Promise<SessionListPage> {
+export async function querySessionList(
+  runner: SqlRunner,
+  query: SessionListQuery = {},
+  source: OverviewSource = 'rollup',
+): Promise<SessionListPage> {
   const filter = filterOf(query);
   const groupBy = query.groupBy ?? 'run';
   const sort = query.sort ?? 'recent';
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { rates } = await missRates(runner);
-  const rows = sessionRows(filter, pricedBreaks(filter, rates));
+  const { rates } = await missRates(runner, source);
+  const rows = sessionRows(usageRows(runner.dialect, filter, source), breakRows(runner.dialect, filter, rates, source));
   const groupColumn = groupBy === 'model' ? 'started_model' : groupBy;
   const [page, counted, groups] = await Promise.all([
     runner.all(`${rows.sql} SELECT * FROM listed ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [...rows.params, limit, offset]),
@@ -77,15 +82,15 @@ export async function querySessionList(runner: SqlRunner, query: SessionListQuer
 }
 
 /** CTEs ending in `listed`: one row per session with matching requests, its labels, sums and losses. */
-function sessionRows(filter: OverviewFilter, priced: SqlPart): SqlPart {
-  const usage = usageConditions(filter);
+function sessionRows(usage: SqlPart, breaks: SqlPart): SqlPart {
   return {
-    sql: `${priced.sql},
+    sql: `${breaks.sql},
+     ${usage.sql.replace(/^WITH /, '')},
      per_session AS (
-       SELECT session_id, COUNT(*) AS requests, ${USAGE_SUM_COLUMNS}, MIN(at) AS first_at, MAX(at) AS last_at
-       FROM events WHERE type = 'usage.recorded'${usage.sql} GROUP BY session_id
+       SELECT session_id, SUM(requests) AS requests, ${ROLLUP_SUMS}, MIN(first_at) AS first_at, MAX(last_at) AS last_at
+       FROM usage_rows GROUP BY session_id
      ),
-     losses AS (SELECT session_id, COUNT(*) AS breaks, SUM(lost_usd) AS lost_usd FROM priced GROUP BY session_id),
+     losses AS (SELECT session_id, SUM(breaks) AS breaks, SUM(lost_usd) AS lost_usd FROM break_rows GROUP BY session_id),
      listed AS (
        SELECT per_session.*, ${LABEL_COLUMNS}, s.oracle_cost_usd,
          per_session.uncached_input + per_session.cache_read + per_session.cache_write_5m + per_session.cache_write_1h AS total_input,
@@ -95,6 +100,6 @@ function sessionRows(filter: OverviewFilter, priced: SqlPart): SqlPart {
        LEFT JOIN events s ON s.session_id = per_session.session_id AND s.type = 'session.started'
        LEFT JOIN losses ON losses.session_id = per_session.session_id
      )`,
-    params: [...priced.params, ...usage.params],
+    params: [...breaks.params, ...usage.params],
   };
 }

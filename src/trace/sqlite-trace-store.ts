@@ -5,6 +5,7 @@ import type { CachetEvent } from '../events/catalog.js';
 import { requireOptional } from '../model/optional-dependency.js';
 import { EVENT_COLUMN_NAMES, eventRowValues } from './event-columns.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS_TABLE_SQL, pendingMigrations } from './migrations.js';
+import { rollupMaintenance } from './overview-rollup.js';
 import type { SqlRunner } from './sql-runner.js';
 import { SqlTraceStore } from './sql-trace-store.js';
 import { duplicateEventError, TraceStoreError } from './trace-store-error.js';
@@ -56,6 +57,7 @@ export class SqliteTraceStore extends SqlTraceStore {
     );
     this.insertMany = this.database.transaction((events: readonly CachetEvent[]) => {
       for (const event of events) insert.run(...eventRowValues(event));
+      for (const statement of rollupMaintenance('sqlite', events)) this.database.prepare(statement.sql).run(...statement.params);
     });
     const insertDeadLetter = this.database.prepare('INSERT INTO dead_letters (dead_at, reason, event) VALUES (?, ?, ?)');
     this.insertDeadLetterRows = this.database.transaction((rows: ReadonlyArray<readonly [number, string, string]>) => {
