@@ -115,7 +115,10 @@ describe('overview rollups equal the events aggregation (SQLite)', () => {
   const directory = mkdtempSync(join(tmpdir(), 'cachet-rollup-'));
   const path = join(directory, 'traces.db');
   let database: Database.Database;
-  const runner = (): SqlRunner => ({ dialect: 'sqlite', all: async (sql, params) => database.prepare(sql).all(...params) as never });
+  const runner = (): SqlRunner => ({
+    dialect: 'sqlite',
+    all: async (sql, params) => database.prepare(sql).all(...params) as never,
+  });
   beforeAll(async () => {
     const store = await openTraceStore(path);
     await load(store);
