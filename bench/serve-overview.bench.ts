@@ -24,7 +24,10 @@ const SESSIONS = Number(process.env.CACHET_BENCH_SESSIONS ?? 10_000);
 const REQUESTS = 80;
 const RUNS = Number(process.env.CACHET_BENCH_RUNS ?? 7);
 
-const YARDSTICK_RUNS = Number(process.env.CACHET_BENCH_YARDSTICK_RUNS ?? 1);
+/** `sqlite`, `postgres` or both (default). */
+const BACKENDS = process.env.CACHET_BENCH_BACKENDS ?? 'sqlite,postgres';
+/** The events aggregation takes minutes per query at full size: measured by default only when scaled down. */
+const YARDSTICK_RUNS = Number(process.env.CACHET_BENCH_YARDSTICK_RUNS ?? (SESSIONS <= 1000 ? 1 : 0));
 type Query = (runner: SqlRunner, source: OverviewSource) => Promise<unknown>;
 const QUERIES: Array<[string, Query]> = [
   ['overview (all)', (runner, source) => queryOverview(runner, {}, source)],
@@ -97,11 +100,15 @@ const directory = keep ?? mkdtempSync(join(tmpdir(), 'cachet-bench-overview-'));
 try {
   const file = join(directory, `traces-${SESSIONS}.db`);
   const existing = keep !== undefined && existsSync(file);
-  const sqlite = openSqliteTraceStore(file);
-  await measure('SQLite', sqlite, existing);
-  await sqlite.close();
+  if (BACKENDS.includes('sqlite')) {
+    const sqlite = openSqliteTraceStore(file);
+    await measure('SQLite', sqlite, existing);
+    await sqlite.close();
+  }
   const binaries = findPostgresBinaries();
-  if (binaries.found) {
+  if (!BACKENDS.includes('postgres')) {
+    // SQLite only.
+  } else if (binaries.found) {
     const server = await startThrowawayPostgres(binaries.bindir);
     try {
       const postgres = await openPostgresTraceStore(await server.createDatabase('overview_bench'));

@@ -1,4 +1,6 @@
-import type { TraceBackend } from './trace-store.js';
+import type { SqlRunner } from './sql-runner.js';
+
+type TraceBackend = SqlRunner['dialect'];
 
 /** The rollups' time grain: the overview's finest bucket. Days are whole hours (UTC), so both buckets read them. */
 export const ROLLUP_HOUR_MS = 3_600_000;

@@ -1,7 +1,9 @@
 import type { CachetEvent } from '../events/catalog.js';
 import { BREAK_MODEL_SQL, hourOf, ROLLUP_HOUR_MS, ROLLUP_SUM_COLUMNS } from './overview-rollup-schema.js';
 import type { SqlPart } from './overview-sql.js';
-import type { TraceBackend } from './trace-store.js';
+import type { SqlRunner } from './sql-runner.js';
+
+type TraceBackend = SqlRunner['dialect'];
 
 /** Rows per multi-row statement: far below SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
 const ROWS_PER_STATEMENT = 500;

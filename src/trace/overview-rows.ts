@@ -2,7 +2,9 @@ import { type MissRate, ratesTable } from './miss-rates.js';
 import type { OverviewFilter, OverviewSource } from './overview.js';
 import { BREAK_MODEL_SQL, hourOf, ROLLUP_HOUR_MS } from './overview-rollup-schema.js';
 import { type SqlPart, sessionRestriction } from './overview-sql.js';
-import type { TraceBackend } from './trace-store.js';
+import type { SqlRunner } from './sql-runner.js';
+
+type TraceBackend = SqlRunner['dialect'];
 
 /**
  * The usage sums matching a filter as a CTE `usage_rows (session_id, hour_at, model, requests,

@@ -41,6 +41,10 @@ describe('SQLite trace store specifics', () => {
         version: 3,
         name: 'session labels as columns (source, client, run, workload, project, oracle cost); overview indexes',
       },
+      {
+        version: 4,
+        name: 'overview rollups (usage per session, hour and model; breaks with their model; break sums), backfilled',
+      },
     ]);
     database.close();
   });
