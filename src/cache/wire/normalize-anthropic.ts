@@ -121,43 +121,73 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   };
 }
 
+/** What a content block's unit holds apart from where it sits and its marker. */
+type BlockCore = Pick<WireUnit, 'text' | 'tokenText' | 'tokenKind' | 'countable' | 'fixedTokens' | 'kind'>;
+
+/**
+ * Cores of frozen blocks, memoised: a session's converted history shares one frozen wire object
+ * per block across requests (`convertPersistedBlock`), so its JSON is written once, not on every
+ * request. A frozen block cannot change, and the core leaves out `cache_control`.
+ */
+const frozenBlockCores = new WeakMap<object, BlockCore>();
+
 function contentBlockUnit(block: JsonRecord, path: string, role: string, messageIndex: number, ttl: WireTtl | null): WireUnit {
+  let core = Object.isFrozen(block) ? frozenBlockCores.get(block) : undefined;
+  if (core === undefined) {
+    core = blockCore(block);
+    if (Object.isFrozen(block)) frozenBlockCores.set(block, core);
+  }
+  // The key order of `unit()`: units are compared and reported field by field.
+  return {
+    zone: 'messages',
+    path,
+    text: core.text,
+    role,
+    messageIndex,
+    tokenText: core.tokenText,
+    tokenKind: core.tokenKind,
+    countable: core.countable,
+    fixedTokens: core.fixedTokens,
+    block: true,
+    kind: core.kind,
+    breakpoint: ttl,
+  };
+}
+
+function blockCore(block: JsonRecord): BlockCore {
   const text = jsonText(withoutKeys(block, MARKER_KEYS));
+  const core = (kind: WireUnit['kind'], tokenText: string, tokenKind: WireUnit['tokenKind']): BlockCore => ({
+    text,
+    tokenText,
+    tokenKind,
+    countable: defaultCountable(kind, tokenText, tokenKind),
+    fixedTokens: 0,
+    kind,
+  });
   switch (block.type) {
     case 'text':
-      return unit('messages', path, text, role, messageIndex, stringField(block, 'text') ?? '', undefined, 'text', ttl);
+      return core('text', stringField(block, 'text') ?? '', undefined);
     case 'image':
-      return {
-        ...unit('messages', path, text, role, messageIndex, '', 'prose', 'image', ttl),
-        fixedTokens: imageTokensFromSource(block.source),
-      };
+      return { ...core('image', '', 'prose'), fixedTokens: imageTokensFromSource(block.source) };
     case 'document': {
       const source = isRecord(block.source) ? block.source : {};
       const data = source.type === 'text' ? (stringField(source, 'data') ?? '') : '';
-      const fixed = data ? 0 : DEFAULT_MEDIA_TOKENS.document;
-      return { ...unit('messages', path, text, role, messageIndex, data, undefined, 'document', ttl), fixedTokens: fixed };
+      return { ...core('document', data, undefined), fixedTokens: data ? 0 : DEFAULT_MEDIA_TOKENS.document };
     }
     case 'tool_use': {
       const name = stringField(block, 'name') ?? '';
-      return {
-        ...unit('messages', path, text, role, messageIndex, `${name}${jsonText(block.input)}`, 'json', 'tool_use', ttl),
-        countable: toolUseCountable(name, block.input),
-      };
+      return { ...core('tool_use', `${name}${jsonText(block.input)}`, 'json'), countable: toolUseCountable(name, block.input) };
     }
     case 'tool_result': {
       const { texts, images } = toolResultParts(block.content);
-      return {
-        ...unit('messages', path, text, role, messageIndex, texts.join(''), undefined, 'tool_result', ttl),
-        countable: toolResultCountable(texts),
-        fixedTokens: images,
-      };
+      return { ...core('tool_result', texts.join(''), undefined), countable: toolResultCountable(texts), fixedTokens: images };
     }
     case 'thinking':
-      return unit('messages', path, text, role, messageIndex, stringField(block, 'thinking') ?? '', 'prose', 'thinking', ttl);
+      return core('thinking', stringField(block, 'thinking') ?? '', 'prose');
     case 'redacted_thinking':
-      return unit('messages', path, text, role, messageIndex, stringField(block, 'data') ?? '', 'json', 'thinking', ttl);
+      return core('thinking', stringField(block, 'data') ?? '', 'json');
     default:
-      return unit('messages', path, text, role, messageIndex, text, undefined, 'other', ttl);
+      return core('other', text, undefined);
   }
 }
 

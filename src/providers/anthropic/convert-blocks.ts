@@ -48,6 +48,28 @@ export function textBlock(text: string): TextBlockParam {
 }
 
 /**
+ * Wire blocks of persisted (frozen) canonical blocks, memoised per block and frozen: a session
+ * sends the same history on every request, and sharing one wire object per block lets the
+ * cache models and the break detector reuse what they derived from it (`normalizeAnthropicBody`
+ * memoises per frozen wire block). A shared block is never edited: breakpoints go on a copy.
+ */
+const persistedWireBlocks = new WeakMap<object, ContentBlockParam | null>();
+
+/**
+ * `convertContentBlock`, shared and frozen for a frozen (persisted) block; a fresh block for any
+ * other. Callers that add `cache_control` copy a frozen block first (copy-on-mark).
+ */
+export function convertPersistedBlock(block: UserContentBlock | AssistantContentBlock, path: string): ContentBlockParam | null {
+  if (!Object.isFrozen(block)) return convertContentBlock(block, path);
+  let wire = persistedWireBlocks.get(block);
+  if (wire === undefined) {
+    wire = deepFreeze(convertContentBlock(block, path));
+    persistedWireBlocks.set(block, wire);
+  }
+  return wire;
+}
+
+/**
  * One canonical content block as a Messages API block, or `null` for an unsigned thinking
  * block (the API requires a signature; such blocks come from other providers and are dropped).
  * Signed thinking and redacted thinking are copied field for field and never edited.

@@ -18,7 +18,7 @@ import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
-import { convertContentBlock, convertTool, convertToolChoice, textBlock } from './convert-blocks.js';
+import { convertPersistedBlock, convertTool, convertToolChoice, textBlock } from './convert-blocks.js';
 import { resolveAnthropicModel } from './models.js';
 import { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './options.js';
 import { type PaddingBlock, pinPadding, planRequestPadding } from './padding.js';
@@ -52,14 +52,31 @@ type Markable = { cache_control?: CacheControlEphemeral | null };
 class SlotList {
   readonly slots: BreakpointSlot[] = [];
   readonly targets: Markable[] = [];
+  /** Where a shared (frozen) target sits, so a breakpoint replaces it with a marked copy. */
+  private readonly owners = new Map<number, { array: unknown[]; index: number }>();
   constructor(private readonly counter: TokenCounter) {}
 
-  add(target: Markable, slot: Omit<BreakpointSlot, 'position'>): void {
+  add(target: Markable, slot: Omit<BreakpointSlot, 'position'>, owner?: { array: unknown[]; index: number }): void {
     // The slot literal is created by the caller for this call only; completing it in place
     // avoids a copy per block (thousands per request in long sessions).
     (slot as BreakpointSlot).position = this.slots.length;
+    if (owner && Object.isFrozen(target)) this.owners.set(this.slots.length, owner);
     this.slots.push(slot as BreakpointSlot);
     this.targets.push(target);
+  }
+
+  /** Put a breakpoint on the block at `position`: on a copy when the block is shared (frozen). */
+  mark(position: number, marker: CacheControlEphemeral): void {
+    const target = this.targets[position];
+    if (!target) return;
+    const owner = this.owners.get(position);
+    if (!owner) {
+      target.cache_control = marker;
+      return;
+    }
+    const copy = { ...target, cache_control: marker };
+    owner.array[owner.index] = copy;
+    this.targets[position] = copy;
   }
 
   count(item: Parameters<TokenCounter['countBlock']>[0]): number {
@@ -203,8 +220,7 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
   });
   for (const breakpoint of plan.breakpoints) {
     if (breakpoint.reason === 'automatic') continue;
-    const target = list.targets[breakpoint.position];
-    if (target) target.cache_control = cacheControlMarker(breakpoint.ttl);
+    list.mark(breakpoint.position, cacheControlMarker(breakpoint.ttl));
   }
   warnings.push(...plan.warnings);
 
@@ -281,7 +297,7 @@ function convertMessageContent(
   message.content.forEach((block, blockIndex) => {
     if (blockIndex === firstText) addTail(beforeText, content, list, tail);
     const path = `messages[${messageIndex}].content[${blockIndex}]`;
-    const wire = convertContentBlock(block, path);
+    const wire = convertPersistedBlock(block, path);
     if (wire === null) {
       warnings.push(
         adapterWarning(
@@ -293,14 +309,19 @@ function convertMessageContent(
       return;
     }
     content.push(wire);
-    list.add(wire as Markable, {
-      path,
-      zone,
-      messageIndex,
-      prefixHash: records.get(path)?.prefixHash ?? null,
-      cacheable: block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === ''),
-      tokens: list.count(block),
-    });
+    list.add(
+      wire as Markable,
+      {
+        path,
+        zone,
+        messageIndex,
+        prefixHash: records.get(path)?.prefixHash ?? null,
+        cacheable:
+          block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === ''),
+        tokens: list.count(block),
+      },
+      { array: content, index: content.length - 1 },
+    );
   });
   if (firstText === -1) addTail(beforeText, content, list, tail);
   addTail(atEnd, content, list, tail);
