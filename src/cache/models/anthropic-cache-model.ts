@@ -10,10 +10,12 @@ import { providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { blockPositions, createBreakDetector } from '../break/break-detector.js';
+import { BlockCoreMemo } from '../wire/block-core-memo.js';
 import {
   anthropicBreakpoints,
   CACHE_LIFETIMES_MS,
   cacheRulesFor,
+  type UnitTokenHistory,
   unitTokenTotals,
   upstreamModelOf,
 } from '../wire/cache-rules.js';
@@ -30,6 +32,12 @@ export interface AnthropicCacheModelOptions {
   modelOverrides?: readonly AnthropicModelRow[];
   /** Use this minimum prefix instead of the table's effective floor (for experiments). */
   minimumPrefixTokens?: number;
+  /**
+   * Keep the last body's blocks to reuse the JSON and counts of equal blocks in the next body
+   * (`BlockCoreMemo`) [false]. Saves most of the CPU of judging a conversation's growing bodies
+   * one after another (`cachet analyze`), at the cost of holding the last body's parsed blocks.
+   */
+  reuseEqualBlocks?: boolean;
 }
 
 interface Entry {
@@ -66,6 +74,10 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
   let entries = new Map<string, Entry>();
   let detector = createBreakDetector({ counter });
   const hasher = createPrefixHasher();
+  // Successive bodies of a conversation repeat its history: equal blocks keep their JSON and counts.
+  const newMemo = () => (options.reuseEqualBlocks ? new BlockCoreMemo() : undefined);
+  let memo = newMemo();
+  let tokenHistory: UnitTokenHistory = {};
   let index = 0;
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
@@ -74,7 +86,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     // no system, unfamiliar model id) can look like Chat Completions.
     const detected = detectWireFormat(rawBody);
     const routedToAnthropic = providerEntry(detected).route(modelOf(rawBody)).rules === 'anthropic';
-    const body = normalizeWireBody(rawBody, routedToAnthropic ? detected : 'anthropic');
+    const body = normalizeWireBody(rawBody, routedToAnthropic ? detected : 'anthropic', memo);
     if (cacheRulesFor(body) !== 'anthropic') {
       throw new ValidationError(
         'body',
@@ -84,7 +96,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
     }
     const at = context.at;
     const requestIndex = index++;
-    const cumulative = unitTokenTotals(body, counter);
+    const cumulative = unitTokenTotals(body, counter, tokenHistory);
     const hashes = hasher.hashes(body);
     const inputTokens = cumulative.at(-1) ?? 0;
     const row = resolveAnthropicModel(upstreamModelOf(body), options.modelOverrides);
@@ -159,6 +171,8 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
       entries = new Map();
       detector = createBreakDetector({ counter });
       hasher.reset();
+      memo = newMemo();
+      tokenHistory = {};
       index = 0;
     },
   };

@@ -92,7 +92,13 @@ export function judgeSequence(model: CacheModel, requests: ReadonlyArray<{ body:
 }
 
 export function formatTokens(tokens: number): string {
-  return tokens.toLocaleString('en-US');
+  // Whole numbers grouped by hand: `toLocaleString` goes through ICU, and every verdict's
+  // explanation formats several counts. Same text as en-US for any safe integer.
+  if (!Number.isSafeInteger(tokens) || Object.is(tokens, -0)) return tokens.toLocaleString('en-US');
+  const digits = String(Math.abs(tokens));
+  let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let index = grouped.length; index < digits.length; index += 3) grouped += `,${digits.slice(index, index + 3)}`;
+  return tokens < 0 ? `-${grouped}` : grouped;
 }
 
 export function formatAge(ms: number): string {

@@ -216,17 +216,25 @@ export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
 const bodyTotals = new WeakMap<NormalizedWireBody, { counter: TokenCounter; revision: number; totals: number[] }>();
 const lastCounted = new WeakMap<TokenCounter, { revision: number; units: readonly WireUnit[]; tokens: number[] }>();
 
+/** The last body a conversation counted, kept by its caller (`unitTokenTotals`' third argument). */
+export interface UnitTokenHistory {
+  last?: { revision: number; units: readonly WireUnit[]; tokens: number[] };
+}
+
 /**
  * Running totals of `unitTokens` over a body's units: entry `i` counts units `0..i`. Computed
- * once per body and counter (bodies are treated as immutable once normalized).
+ * once per body and counter (bodies are treated as immutable once normalized). Units equal to
+ * the last counted body's at the same position keep their counts: the last body of `history`
+ * when the caller keeps one per conversation (bodies of many conversations interleave), else
+ * the last body this counter counted.
  */
-export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter): readonly number[] {
+export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter, history?: UnitTokenHistory): readonly number[] {
   const revision = counter.revision ?? 0;
   const known = bodyTotals.get(body);
   if (known && known.counter === counter && known.revision === revision) return known.totals;
   // A session's next body repeats the last one counted: equal units at the same position keep
   // their counts (comparing bytes is cheaper than hashing them for the memo).
-  const last = lastCounted.get(counter);
+  const last = history ? history.last : lastCounted.get(counter);
   const reusable = last && last.revision === revision ? last : null;
   const units = body.units;
   const tokens: number[] = new Array(units.length);
@@ -246,7 +254,8 @@ export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter)
     totals[index] = sum += tokens[index]!;
   }
   bodyTotals.set(body, { counter, revision, totals });
-  lastCounted.set(counter, { revision, units, tokens });
+  if (history) history.last = { revision, units, tokens };
+  else lastCounted.set(counter, { revision, units, tokens });
   return totals;
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
+import { type BlockCore, type BlockCoreMemo, cachedCore } from './block-core-memo.js';
 import { anthropicKeyParams } from './cache-key-params.js';
 import { imageTokensFromSource } from './image-tokens.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
@@ -25,7 +26,10 @@ export function cacheControlTtl(value: unknown): WireTtl | null {
  * effort where it is in the key, and whether images are present, each of which invalidates the
  * messages level), then every content block.
  */
-export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
+export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): NormalizedWireBody {
+  memo?.begin();
+  const coreOf = (list: number, index: number, block: JsonRecord, compute: (block: JsonRecord) => BlockCore) =>
+    memo ? memo.core(list, index, block, compute) : cachedCore(block, compute);
   const warnings: string[] = [];
   const units: WireUnit[] = [];
   const model = stringField(body, 'model') ?? '';
@@ -41,11 +45,8 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
       if (name) deferred.set(name, record);
       return;
     }
-    const text = jsonText(withoutKeys(record, MARKER_KEYS));
-    units.push({
-      ...unit('tools', `tools[${index}]`, text, null, null, text, 'json', 'tool', cacheControlTtl(record.cache_control)),
-      countable: toolCountable(record),
-    });
+    const core = coreOf(TOOLS_LIST, index, record, toolCore);
+    units.push(unitOf('tools', `tools[${index}]`, core, null, null, cacheControlTtl(record.cache_control)));
   });
   if (typeof body.system === 'string') {
     if (body.system.length > 0) {
@@ -56,20 +57,8 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   } else if (Array.isArray(body.system)) {
     body.system.forEach((block, index) => {
       const record = isRecord(block) ? block : {};
-      const text = stringField(record, 'text') ?? '';
-      units.push(
-        unit(
-          'system',
-          `system[${index}]`,
-          jsonText(withoutKeys(record, MARKER_KEYS)),
-          null,
-          null,
-          text,
-          undefined,
-          'text',
-          cacheControlTtl(record.cache_control),
-        ),
-      );
+      const core = coreOf(SYSTEM_LIST, index, record, systemCore);
+      units.push(unitOf('system', `system[${index}]`, core, null, null, cacheControlTtl(record.cache_control)));
     });
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -100,14 +89,15 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
       const path = `messages[${messageIndex}].content[${blockIndex}]`;
       const blockRecord = isRecord(block) ? block : {};
       const ttl = cacheControlTtl(blockRecord.cache_control);
-      const blockUnit = contentBlockUnit(blockRecord, path, role, messageIndex, ttl);
+      const core = coreOf(FIRST_MESSAGE_LIST + messageIndex, blockIndex, blockRecord, blockCore);
+      const blockUnit = unitOf('messages', path, core, role, messageIndex, ttl);
       if (ttl && (blockUnit.kind === 'thinking' || (blockUnit.kind === 'text' && blockUnit.tokenText.length === 0))) {
         warnings.push(
           `${path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`,
         );
       }
       units.push(blockUnit);
-      units.push(...toolReferenceUnits(blockRecord, path, role, messageIndex, deferred));
+      if (blockRecord.type === 'tool_result') units.push(...toolReferenceUnits(blockRecord, path, role, messageIndex, deferred));
     });
   });
   return {
@@ -121,25 +111,22 @@ export function normalizeAnthropicBody(body: JsonRecord): NormalizedWireBody {
   };
 }
 
-/** What a content block's unit holds apart from where it sits and its marker. */
-type BlockCore = Pick<WireUnit, 'text' | 'tokenText' | 'tokenKind' | 'countable' | 'fixedTokens' | 'kind'>;
+/** The memo's lists: tools, system, then one per message. */
+const TOOLS_LIST = 0;
+const SYSTEM_LIST = 1;
+const FIRST_MESSAGE_LIST = 2;
 
-/**
- * Cores of frozen blocks, memoised: a session's converted history shares one frozen wire object
- * per block across requests (`convertPersistedBlock`), so its JSON is written once, not on every
- * request. A frozen block cannot change, and the core leaves out `cache_control`.
- */
-const frozenBlockCores = new WeakMap<object, BlockCore>();
-
-function contentBlockUnit(block: JsonRecord, path: string, role: string, messageIndex: number, ttl: WireTtl | null): WireUnit {
-  let core = Object.isFrozen(block) ? frozenBlockCores.get(block) : undefined;
-  if (core === undefined) {
-    core = blockCore(block);
-    if (Object.isFrozen(block)) frozenBlockCores.set(block, core);
-  }
-  // The key order of `unit()`: units are compared and reported field by field.
+/** A block's unit from its core; the key order of `unit()` (units are compared and reported field by field). */
+function unitOf(
+  zone: WireUnit['zone'],
+  path: string,
+  core: BlockCore,
+  role: string | null,
+  messageIndex: number | null,
+  ttl: WireTtl | null,
+): WireUnit {
   return {
-    zone: 'messages',
+    zone,
     path,
     text: core.text,
     role,
@@ -151,6 +138,24 @@ function contentBlockUnit(block: JsonRecord, path: string, role: string, message
     block: true,
     kind: core.kind,
     breakpoint: ttl,
+  };
+}
+
+function toolCore(tool: JsonRecord): BlockCore {
+  const text = jsonText(withoutKeys(tool, MARKER_KEYS));
+  return { text, tokenText: text, tokenKind: 'json', countable: toolCountable(tool), fixedTokens: 0, kind: 'tool' };
+}
+
+function systemCore(block: JsonRecord): BlockCore {
+  const tokenText = stringField(block, 'text') ?? '';
+  const text = jsonText(withoutKeys(block, MARKER_KEYS));
+  return {
+    text,
+    tokenText,
+    tokenKind: undefined,
+    countable: defaultCountable('text', tokenText, undefined),
+    fixedTokens: 0,
+    kind: 'text',
   };
 }
 

@@ -2,6 +2,7 @@ import { ValidationError } from '../../model/errors.js';
 import { assertNever } from '../../model/validate.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
+import type { BlockCoreMemo } from './block-core-memo.js';
 import { converseAsMessages } from './converse-as-messages.js';
 import { isRecord } from './json-helpers.js';
 import { normalizeAnthropicBody } from './normalize-anthropic.js';
@@ -47,25 +48,30 @@ export function detectWireFormat(body: unknown): ProviderId {
 
 /**
  * Reduce a provider request body to its comparable units in prefix order. `format` defaults
- * to `detectWireFormat(body)`.
+ * to `detectWireFormat(body)`. A `memo` kept for one conversation's successive bodies lets
+ * Anthropic-shaped bodies reuse what the previous body's equal blocks gave (`BlockCoreMemo`).
  *
  * @example
  * const normalized = normalizeWireBody(anthropicBody, 'anthropic');
  * normalized.units.map((unit) => unit.path); // ['model', 'tools[0]', 'system[0]', 'tool_choice', ...]
  */
-export function normalizeWireBody(body: unknown, format: ProviderId = detectWireFormat(body)): NormalizedWireBody {
+export function normalizeWireBody(
+  body: unknown,
+  format: ProviderId = detectWireFormat(body),
+  memo?: BlockCoreMemo,
+): NormalizedWireBody {
   if (!isRecord(body)) throw new ValidationError('body', 'a JSON object (a provider request body)');
   const wire = providerEntry(format).wire;
   switch (wire) {
     case 'anthropic-messages':
-      return normalizeAnthropicBody(body);
+      return normalizeAnthropicBody(body, memo);
     case 'chat-completions':
       return normalizeChatBody(body, format);
     case 'responses':
       return normalizeResponsesBody(body);
     case 'bedrock-converse':
       // Judged as the Messages body it stands for; the format keeps the provider for routing.
-      return { ...normalizeAnthropicBody(converseAsMessages(body)), format };
+      return { ...normalizeAnthropicBody(converseAsMessages(body), memo), format };
     case 'gemini-generate-content':
       return { ...normalizeGeminiBody(body), format };
     default:

@@ -125,8 +125,12 @@ export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAna
  * const analysis = analyzer.finish();
  */
 export class CaptureAnalyzer {
-  // One counter per rule set for every conversation's models (their memos are shared).
-  private readonly counters = { anthropic: { counter: anthropicEstimator() }, openai: { counter: openAICounterOrEstimate() } };
+  // One counter per rule set for every conversation's models (their memos are shared). A
+  // conversation's models keep its last body's blocks (held here anyway as its previous body).
+  private readonly counters = {
+    anthropic: { counter: anthropicEstimator(), reuseEqualBlocks: true },
+    openai: { counter: openAICounterOrEstimate() },
+  };
   private readonly conversations = new Map<string, ConversationJudge>();
   private readonly kept: AnalyzedRequest[] = [];
   private readonly keepPerConversation: number;

@@ -1,0 +1,109 @@
+import type { JsonRecord } from './json-helpers.js';
+import type { WireUnit } from './wire-unit.js';
+
+/** What a block's unit holds apart from where it sits and its marker. */
+export type BlockCore = Pick<WireUnit, 'text' | 'tokenText' | 'tokenKind' | 'countable' | 'fixedTokens' | 'kind'>;
+
+/**
+ * Cores of frozen blocks: a session's converted history shares one frozen wire object per block
+ * across requests (`convertPersistedBlock`), so its JSON is written once, not on every request.
+ * A frozen block cannot change, and a core leaves `cache_control` out.
+ */
+const frozenCores = new WeakMap<(block: JsonRecord) => BlockCore, WeakMap<object, BlockCore>>();
+
+/** Past this depth two values are not compared (the core is computed): no deep recursion on hostile bodies. */
+const MAX_COMPARED_DEPTH = 64;
+
+interface Seen {
+  block: JsonRecord;
+  core: BlockCore;
+}
+
+/**
+ * The previous body's block cores by position, for one conversation's successive bodies (a cache
+ * model keeps one): a block equal to the one at the same position last time (same keys in the
+ * same order, same values; its marker aside) reuses that block's core instead of writing its
+ * JSON again. Comparing two parsed blocks reads their bytes once and allocates nothing, where
+ * writing the JSON allocates the text anew: a captured conversation repeats its whole history
+ * in every request. Equal texts are then the same string, which later comparisons of unit texts
+ * settle by reference.
+ */
+export class BlockCoreMemo {
+  private previous: Array<Array<Seen | undefined>> = [];
+  private current: Array<Array<Seen | undefined>> = [];
+
+  /** Start a new body: what the last one recorded becomes the reference. */
+  begin(): void {
+    this.previous = this.current;
+    this.current = [];
+  }
+
+  /** The core of `block` at `list` (0 tools, 1 system, 2 + message index) and `index`. */
+  core(list: number, index: number, block: JsonRecord, compute: (block: JsonRecord) => BlockCore): BlockCore {
+    const seen = this.previous[list]?.[index];
+    const core = seen && (seen.block === block || sameBlock(seen.block, block)) ? seen.core : cachedCore(block, compute);
+    let row = this.current[list];
+    if (row === undefined) {
+      row = [];
+      this.current[list] = row;
+    }
+    row[index] = { block, core };
+    return core;
+  }
+}
+
+/** `compute(block)`, memoised when the block is frozen. */
+export function cachedCore(block: JsonRecord, compute: (block: JsonRecord) => BlockCore): BlockCore {
+  if (!Object.isFrozen(block)) return compute(block);
+  let byBlock = frozenCores.get(compute);
+  if (byBlock === undefined) {
+    byBlock = new WeakMap();
+    frozenCores.set(compute, byBlock);
+  }
+  let core = byBlock.get(block);
+  if (core === undefined) {
+    core = compute(block);
+    byBlock.set(block, core);
+  }
+  return core;
+}
+
+/** The same JSON once `cache_control` is left out of both (key order counts, as in the JSON text). */
+function sameBlock(left: JsonRecord, right: JsonRecord): boolean {
+  const leftKeys = Object.keys(left);
+  const rightKeys = Object.keys(right);
+  let leftAt = 0;
+  let rightAt = 0;
+  for (;;) {
+    while (leftAt < leftKeys.length && leftKeys[leftAt] === 'cache_control') leftAt++;
+    while (rightAt < rightKeys.length && rightKeys[rightAt] === 'cache_control') rightAt++;
+    if (leftAt === leftKeys.length || rightAt === rightKeys.length) {
+      return leftAt === leftKeys.length && rightAt === rightKeys.length;
+    }
+    const key = leftKeys[leftAt] as string;
+    if (key !== rightKeys[rightAt] || !sameJson(left[key], right[key], 1)) return false;
+    leftAt++;
+    rightAt++;
+  }
+}
+
+function sameJson(left: unknown, right: unknown, depth: number): boolean {
+  if (left === right) return left !== undefined;
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
+  if (depth > MAX_COMPARED_DEPTH) return false;
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++) if (!sameJson(left[index], right[index], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(right)) return false;
+  const leftKeys = Object.keys(left);
+  const rightKeys = Object.keys(right);
+  if (leftKeys.length !== rightKeys.length) return false;
+  for (let index = 0; index < leftKeys.length; index++) {
+    const key = leftKeys[index] as string;
+    if (key !== rightKeys[index]) return false;
+    if (!sameJson((left as JsonRecord)[key], (right as JsonRecord)[key], depth + 1)) return false;
+  }
+  return true;
+}
