@@ -8,6 +8,13 @@ const IMAGE_TOKENS = 1_600;
 const DOCUMENT_TOKENS = 1_500;
 
 /**
+ * Counts of frozen items (persisted blocks, which cannot change) per chars-per-token ratio: an
+ * adapter without a counter creates this one per request, and tool inputs and schemas are
+ * measured through their canonical JSON.
+ */
+const frozenCounts = new Map<number, WeakMap<object, number>>();
+
+/**
  * The fallback estimate adapters use when the caller passes no `TokenCounter`: one token per
  * four UTF-16 code units (the seed spec's heuristic). It undercounts English prose for Claude
  * models by roughly a quarter (seed spec §5.1 measured 1.26× more actual tokens), which is why
@@ -43,10 +50,24 @@ export function charsPerTokenCounter(charsPerToken = 4): TokenCounter {
         return assertNever(item);
     }
   };
+  let frozen = frozenCounts.get(charsPerToken);
+  if (!frozen) {
+    frozen = new WeakMap();
+    frozenCounts.set(charsPerToken, frozen);
+  }
+  const known = frozen;
   return {
     name: `chars/${charsPerToken}`,
     exact: false,
     countText: (text) => count(text.length),
-    countBlock: countItem,
+    countBlock: (item) => {
+      if (!Object.isFrozen(item)) return countItem(item);
+      let tokens = known.get(item);
+      if (tokens === undefined) {
+        tokens = countItem(item);
+        known.set(item, tokens);
+      }
+      return tokens;
+    },
   };
 }
