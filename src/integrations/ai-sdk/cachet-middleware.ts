@@ -1,26 +1,19 @@
-import type { CacheBreak } from '../../cache/break/break-detector.js';
-import type { BreakpointRecord } from '../../events/catalog.js';
-import type { EventBus } from '../../events/event-bus.js';
-import type { AdapterWarning } from '../../model/adapter-warning.js';
 import type { Usage } from '../../model/usage.js';
-import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
 import { tailPricingFor } from '../../runtime/tail-pricing.js';
-import type { TokenCounter } from '../../tokens/token-counter.js';
 import { defaultConversationId, turnAndStep } from '../shared/call-identity.js';
-import { type ContainedHookOptions, hookReporter } from '../shared/contained-hooks.js';
-import { type ConversationState, createConversationStore, sharedBlockCount } from '../shared/conversation-store.js';
+import { observeFinishedCall, recordPlannedCall } from '../shared/call-record.js';
+import { hookReporter } from '../shared/contained-hooks.js';
+import { type ConversationState, createConversationStore } from '../shared/conversation-store.js';
+import type { DropInCallInfo, DropInOptions } from '../shared/drop-in-options.js';
 import { planWithForks } from '../shared/fork-recognition.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { scopeTail, withPersistedTail } from '../shared/persisted-tail.js';
-import type { ExistingMarkers } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, MiddlewareModel, ProviderOptionsRecord } from '../shared/prompt-view.js';
-import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
-import type { ScopeDecision, TailContext, TailValue } from '../shared/turn-tail.js';
+import type { TailContext, TailValue } from '../shared/turn-tail.js';
 import {
   moveVolatileSystem,
   publishVolatileMove,
-  type VolatileOption,
   viewHistoryTokens,
   viewSystemTexts,
   volatileOptionOf,
@@ -31,25 +24,10 @@ import { appendTail, parseJson, providerOf, stringOption, TAIL_AFTER_PREFILL, wi
 import { type ModelUsage, usageFromModelResult } from './usage-from-model-result.js';
 
 /** What the middleware decided for one model call, passed to `onRequest`. */
-export interface CachetCallInfo {
-  conversationId: string;
-  provider: 'anthropic' | 'openai' | 'other';
-  model: string;
-  /** Turn (user messages so far, from 1) and step (assistant messages since the last user message). */
-  turn: number;
-  step: number;
-  /** Anthropic breakpoints placed (at most four); empty for other providers. */
-  breakpoints: BreakpointRecord[];
-  /** `promptCacheKey` set for OpenAI (the caller's own wins). */
-  promptCacheKey: string | null;
-  /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
-  warnings: AdapterWarning[];
-  /** The scope each tail item got at this call, and why (declared, or the cost comparison). */
-  tailScopes: ScopeDecision[];
-}
+export type CachetCallInfo = DropInCallInfo;
 
 /** Options of `cachetMiddleware`. Every field is optional. */
-export interface CachetMiddlewareOptions extends ContainedHookOptions {
+export interface CachetMiddlewareOptions extends DropInOptions<CachetCallInfo> {
   /**
    * Identifies the conversation a call belongs to (break detection, lookback guard, OpenAI
    * `promptCacheKey`). A string, or a function of the call. A per-call
@@ -70,42 +48,10 @@ export interface CachetMiddlewareOptions extends ContainedHookOptions {
    * `providerOptions.cachet.tail` is used as well.
    */
   tail?: (params: MiddlewareCallParams, context: TailContext) => TailValue;
-  /**
-   * `auto`: move the per-turn paragraphs of the system prompt (present date/time and recalled
-   * memories on sight, any other paragraph once it differs from the conversation's first call)
-   * into a turn-scoped tail, so the rest of the system prompt stays byte-stable. The model then
-   * reads that text after the user message that opened the turn instead of in the system
-   * prompt. Publishes `volatile.moved`. `off` [default]. See docs/integrations/ai-sdk.md.
-   */
-  volatile?: VolatileOption;
-  /** Anthropic TTL per zone (tools, system, history) ['5m']; 1h zones are kept before 5m ones. */
-  ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
-  /**
-   * Markers the caller already set: `replace` [default] removes them and places Cachet's plan;
-   * `keep` gives them slots first and fills the rest (never more than four in all).
-   */
-  existingMarkers?: ExistingMarkers;
   /** OpenAI `promptCacheRetention` (`in_memory` or `24h`) when the caller did not set one. */
   promptCacheRetention?: 'in_memory' | '24h';
   /** Which cache rules apply; detected from `model.provider` by default. */
   provider?: 'anthropic' | 'openai' | 'other';
-  /**
-   * Publishes `request.assembled`, `usage.recorded` (only usage whose figures are whole
-   * non-negative counts), `cache.break` and `warning.raised`, session id = conversation id.
-   */
-  bus?: EventBus;
-  onRequest?: (info: CachetCallInfo) => void;
-  onUsage?: (usage: Usage, info: CachetCallInfo) => void;
-  /** A request that lost cached tokens, with its cause (clock, system-changed, tools-changed...). */
-  onBreak?: (cacheBreak: CacheBreak, info: CachetCallInfo) => void;
-  /** Conversations whose state is kept (least recently used dropped first) [256]. */
-  maxConversations?: number;
-  /** Token estimates for the plan [Anthropic's calibrated estimator]. */
-  tokenCounter?: TokenCounter;
-  /** Anthropic model rows that override the built-in table (floors). */
-  models?: readonly AnthropicModelRow[];
-  /** Clock for event times [Date.now]. */
-  clock?: () => number;
 }
 
 /** The middleware: satisfies `LanguageModelV3Middleware` (`ai` 6) and `ai` 7's `LanguageModelMiddleware`. */
@@ -158,38 +104,23 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
 
   /** Break detection and usage for a finished call; contained: a problem here never reaches the caller. */
   const observe = (call: PendingCall, body: unknown, readUsage: () => Usage | null, where: string) => {
-    const { info } = call;
-    try {
-      const read = readUsage();
-      const usage = read === null ? null : reporter.checkedUsage(read, where, info.conversationId);
-      const parsed = typeof body === 'string' ? parseJson(body) : body;
-      // The break goes out before the usage, so a span exporter sees it while the request is open.
-      if (typeof parsed === 'object' && parsed !== null) {
-        const found = call.state.detector.observe(parsed, {
-          at: call.at,
-          turn: info.turn,
-          step: info.step,
-          ...(usage ? { usage } : {}),
-        });
-        if (found) reporter.call(options.onBreak, 'onBreak', found, info);
-      }
-      if (!usage) return;
-      reporter.call(options.onUsage, 'onUsage', usage, info);
-      publishUsage({
-        reporter,
-        where,
-        bus: options.bus,
-        conversationId: info.conversationId,
-        at: clock(),
-        turn: info.turn,
-        step: info.step,
-        model: info.model,
-        pricing: info.provider === 'anthropic' ? 'anthropic' : 'openai-chat',
-        usage,
-      });
-    } catch (error) {
-      reporter.report(error, where, info.conversationId);
-    }
+    observeFinishedCall({
+      state: call.state,
+      reporter,
+      bus: options.bus,
+      sentAt: call.at,
+      now: clock(),
+      info: call.info,
+      pricing: call.info.provider === 'anthropic' ? 'anthropic' : 'openai-chat',
+      readBody: () => {
+        const parsed = typeof body === 'string' ? parseJson(body) : body;
+        return typeof parsed === 'object' && parsed !== null ? parsed : null;
+      },
+      readUsage,
+      where,
+      onBreak: options.onBreak,
+      onUsage: options.onUsage,
+    });
   };
 
   /** Cachet's layout of one call (tail, markers or cache key), remembered for the wrappers. */
@@ -259,8 +190,6 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
         ...(options.models ? { models: options.models } : {}),
       });
       output = planned.params;
-      const ownState = fork?.rule !== 'branch';
-      if (ownState) state.previous = planned.plan.cacheState;
       info.breakpoints = planned.plan.breakpoints.map(({ path, zone, ttl: markerTtl, reason }) => ({
         path,
         zone,
@@ -268,24 +197,16 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
         reason,
       }));
       info.warnings = [...planned.plan.warnings, ...(placed ? [] : [TAIL_AFTER_PREFILL])];
-      if (options.bus) {
-        const shared = sharedBlockCount(state.blocks, planned.blocks);
-        options.bus.emit('request.assembled', conversationId, clock(), {
-          turn,
-          step,
-          provider: 'anthropic',
-          model: model.modelId,
-          zoneTokens: planned.zoneTokens,
-          prefixHash: planned.blocks.at(-1)?.hash ?? '',
-          blockCount: planned.blocks.length,
-          sharedBlocks: shared,
-          blockHashes: planned.blocks.slice(shared),
-          breakpoints: info.breakpoints,
-          padding: null,
-          warnings: info.warnings,
-        });
-      }
-      if (ownState) state.blocks = planned.blocks;
+      recordPlannedCall({
+        state,
+        planned,
+        fork,
+        bus: options.bus,
+        at: clock(),
+        call: info,
+        breakpoints: info.breakpoints,
+        warnings: info.warnings,
+      });
     } else if (provider === 'openai') {
       ({ params: output, promptCacheKey: info.promptCacheKey } = withPromptCacheKey(
         output,

@@ -1,32 +1,24 @@
 import { type AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
-import type { CacheBreak } from '../../cache/break/break-detector.js';
-import type { BreakpointRecord } from '../../events/catalog.js';
-import type { EventBus } from '../../events/event-bus.js';
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
-import type { Usage } from '../../model/usage.js';
-import type { AnthropicModelRow, AnthropicTtl } from '../../providers/anthropic/models.js';
+import type { AnthropicTtl } from '../../providers/anthropic/models.js';
 import { cacheControlMarker } from '../../providers/anthropic/place-breakpoints.js';
 import { tailPricingFor } from '../../runtime/tail-pricing.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { anthropicBodyFromView } from '../shared/anthropic-body-from-view.js';
 import { defaultConversationId, turnAndStep } from '../shared/call-identity.js';
-import { type ContainedHookOptions, type HookReporter, hookReporter } from '../shared/contained-hooks.js';
-import {
-  type ConversationState,
-  type ConversationStore,
-  createConversationStore,
-  sharedBlockCount,
-} from '../shared/conversation-store.js';
+import { observeFinishedCall, recordPlannedCall } from '../shared/call-record.js';
+import { type HookReporter, hookReporter } from '../shared/contained-hooks.js';
+import { type ConversationState, type ConversationStore, createConversationStore } from '../shared/conversation-store.js';
+import type { DropInCallInfo, DropInOptions } from '../shared/drop-in-options.js';
 import { planWithForks } from '../shared/fork-recognition.js';
 import { resolveIntegrationSettings } from '../shared/integration-settings.js';
 import { scopeTail } from '../shared/persisted-tail.js';
 import { type ExistingMarkers, partPath } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptPart } from '../shared/prompt-view.js';
-import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
-import type { ScopeDecision, TailContext, TailValue } from '../shared/turn-tail.js';
+import type { TailContext, TailValue } from '../shared/turn-tail.js';
 import { type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
 import {
   applyLangChainMarkers,
@@ -38,19 +30,7 @@ import { moveLangChainVolatileSystem } from './langchain-volatile.js';
 import { usageFromLangChain } from './usage-from-langchain.js';
 
 /** What the middleware decided for one model call. */
-export interface CachetLangChainCallInfo {
-  conversationId: string;
-  provider: 'anthropic' | 'openai' | 'other';
-  model: string;
-  turn: number;
-  step: number;
-  breakpoints: BreakpointRecord[];
-  promptCacheKey: string | null;
-  /** The plan's warnings as `{ code, message, path? }` (ready to become span attributes). */
-  warnings: AdapterWarning[];
-  /** The scope each tail item got at this call, and why (declared, or the cost comparison). */
-  tailScopes: ScopeDecision[];
-}
+export type CachetLangChainCallInfo = DropInCallInfo;
 
 /** The slice of LangChain's `ModelRequest` the middleware reads (kept structural across versions). */
 export interface CachetModelRequest extends LangChainRequestParts {
@@ -59,7 +39,7 @@ export interface CachetModelRequest extends LangChainRequestParts {
 }
 
 /** Options of the LangChain `cachetMiddleware`. Every field is optional. */
-export interface CachetLangChainOptions extends ContainedHookOptions {
+export interface CachetLangChainOptions extends DropInOptions<CachetLangChainCallInfo> {
   /** The conversation a call belongs to; default: a hash of the model, tool names and first user message. */
   conversationId?: string | ((request: CachetModelRequest) => string | undefined);
   /**
@@ -72,33 +52,14 @@ export interface CachetLangChainOptions extends ContainedHookOptions {
    * `auto` [default] chooses by cost. Use it instead of a dynamic system prompt.
    */
   tail?: (request: CachetModelRequest, context: TailContext) => TailValue;
-  /**
-   * `auto`: move the per-turn paragraphs of the system prompt (present date/time and recalled
-   * memories on sight, any other paragraph once it differs from the conversation's first call)
-   * into a turn-scoped tail, so the rest stays byte-stable; the model reads that text after the
-   * human message that opened the turn. Works with `dynamicSystemPromptMiddleware` placed before
-   * this one. Publishes `volatile.moved`. `off` [default].
-   */
+  /** As in `DropInOptions`; works with `dynamicSystemPromptMiddleware` placed before this one. */
   volatile?: VolatileOption;
-  /** Anthropic TTL per zone (tools, system, history) ['5m']. */
-  ttl?: Partial<Record<'global' | 'session' | 'history', AnthropicTtl>>;
-  /** Caller markers: `replace` [default] or `keep` (they take slots first; never over four). */
-  existingMarkers?: ExistingMarkers;
   /**
    * What to do with a model Cachet has no layout for, as in LangChain's own caching middleware:
    * `ignore` [default] passes the call through (usage is still read), `warn` logs once per
    * model name, `raise` throws.
    */
   unsupportedModelBehavior?: 'ignore' | 'warn' | 'raise';
-  /** Publishes `request.assembled`, `usage.recorded` (checked usage only), `cache.break` and `warning.raised`. */
-  bus?: EventBus;
-  onRequest?: (info: CachetLangChainCallInfo) => void;
-  onUsage?: (usage: Usage, info: CachetLangChainCallInfo) => void;
-  onBreak?: (cacheBreak: CacheBreak, info: CachetLangChainCallInfo) => void;
-  maxConversations?: number;
-  tokenCounter?: TokenCounter;
-  models?: readonly AnthropicModelRow[];
-  clock?: () => number;
 }
 
 /**
@@ -263,7 +224,7 @@ function prepareAnthropicCall(
   options: CachetLangChainOptions,
   settings: CallSettings,
 ): PreparedCall {
-  const { conversationId, model: modelId, turn, step } = info;
+  const { conversationId, model: modelId } = info;
   const view = langChainPromptView(parts);
   const at = settings.clock();
   const { view: withTail, tailParts } = appendTailToView(view, tail);
@@ -289,24 +250,16 @@ function prepareAnthropicCall(
     ),
     ...(applied.tailPlaced ? [] : [tailNotPlaced()]),
   ];
-  const ownState = fork?.rule !== 'branch';
-  if (ownState) state.previous = planned.plan.cacheState;
-  const shared = sharedBlockCount(state.blocks, planned.blocks);
-  options.bus?.emit('request.assembled', conversationId, at, {
-    turn,
-    step,
-    provider: 'anthropic',
-    model: modelId,
-    zoneTokens: planned.zoneTokens,
-    prefixHash: planned.blocks.at(-1)?.hash ?? '',
-    blockCount: planned.blocks.length,
-    sharedBlocks: shared,
-    blockHashes: planned.blocks.slice(shared),
+  recordPlannedCall({
+    state,
+    planned,
+    fork,
+    bus: options.bus,
+    at,
+    call: info,
     breakpoints: info.breakpoints,
-    padding: null,
     warnings: info.warnings,
   });
-  if (ownState) state.blocks = planned.blocks;
   const request = {
     ...parts,
     messages: applied.messages,
@@ -318,37 +271,21 @@ function prepareAnthropicCall(
 
 /** Break detection and usage for a finished call; contained: a problem here never reaches the agent. */
 function observeReply(prepared: PreparedCall, reply: unknown, options: CachetLangChainOptions, settings: CallSettings): void {
-  const { info, reporter } = { info: prepared.info, reporter: settings.reporter };
-  try {
-    const read = usageFromLangChain(reply as AIMessage);
-    const usage = read === null ? null : reporter.checkedUsage(read, 'wrapModelCall', info.conversationId);
-    // The break goes out before the usage, so a span exporter sees it while the request is open.
-    if (prepared.wireView) {
-      const found = prepared.state.detector.observe(anthropicBodyFromView(prepared.wireView, info.model), {
-        at: prepared.at,
-        turn: info.turn,
-        step: info.step,
-        ...(usage ? { usage } : {}),
-      });
-      if (found) reporter.call(options.onBreak, 'onBreak', found, info);
-    }
-    if (!usage) return;
-    reporter.call(options.onUsage, 'onUsage', usage, info);
-    publishUsage({
-      reporter,
-      where: 'wrapModelCall',
-      bus: options.bus,
-      conversationId: info.conversationId,
-      at: settings.clock(),
-      turn: info.turn,
-      step: info.step,
-      model: info.model,
-      pricing: info.provider === 'anthropic' ? 'anthropic' : 'openai-chat',
-      usage,
-    });
-  } catch (error) {
-    reporter.report(error, 'wrapModelCall', info.conversationId);
-  }
+  const { info, wireView } = prepared;
+  observeFinishedCall({
+    state: prepared.state,
+    reporter: settings.reporter,
+    bus: options.bus,
+    sentAt: prepared.at,
+    now: settings.clock(),
+    info,
+    pricing: info.provider === 'anthropic' ? 'anthropic' : 'openai-chat',
+    readBody: () => (wireView ? anthropicBodyFromView(wireView, info.model) : null),
+    readUsage: () => usageFromLangChain(reply as AIMessage),
+    where: 'wrapModelCall',
+    onBreak: options.onBreak,
+    onUsage: options.onUsage,
+  });
 }
 
 function tailNotPlaced(): AdapterWarning {
