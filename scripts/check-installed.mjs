@@ -1,7 +1,7 @@
 // Installs the packed tarball into an empty ESM project with no optional peers, as a new user
 // would (`npm install ./cachet-x.tgz`), and runs the commands that must work there: the CLI's
 // offline commands succeed (estimated counts where a tokenizer is missing, a workload that needs
-// one is skipped by name), the HTTP commands exit 2 naming the packages to install, and every
+// one is skipped by name), the HTTP commands and the trace stores exit 2 naming the packages to install, and every
 // subpath imports. Run after scripts/check-package.mjs (which builds dist/). Exit 1 on a problem.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -60,9 +60,14 @@ try {
   const capture = bodies.map((body, index) => JSON.stringify({ at: index * 30_000, body: JSON.parse(body) }));
   writeFileSync(join(project, 'capture.jsonl'), `${capture.join('\n')}\n`);
   expect(['analyze', 'capture.jsonl'], 0);
+  expect(['models'], 0, ['claude-']);
   for (const command of [['serve'], ['proxy', '--upstream', 'anthropic'], ['emulate']]) {
     expect(command, 2, ['npm install hono @hono/node-server']);
   }
+  // The trace stores: exit 2 naming the driver, before anything is written.
+  mkdirSync(join(project, 'pi-sessions'));
+  expect(['import', 'pi', 'pi-sessions', '--db', 'traces.db'], 2, ['npm install better-sqlite3']);
+  expect(['import', 'pi', 'pi-sessions', '--db', 'postgres://127.0.0.1:1/cachet'], 2, ['npm install pg']);
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   for (const subpath of Object.keys(manifest.exports).filter((key) => key !== './package.json')) {
     const specifier = `cachet${subpath.slice(1)}`;
