@@ -25,13 +25,20 @@ export interface IdlePlanInput {
   /**
    * The summary call's cost, input-rate token equivalents, made while the parent's entry is alive
    * and after it expired [0 and 0: the extractive summariser]. With `createLlmSummarizer`, its
-   * route prices (`chooseSummaryRoute` with `parentWarm` true and false) ÷ input rate × 10⁶.
+   * route prices (`chooseSummaryRoute` with `parentWarm` true and false) ÷ input rate × 10⁶; or a
+   * function of the prefix the summary would read, called only when a rewrite is due.
    */
-  summaryCost?: { warm: number; cold: number };
+  summaryCost?: SummaryCost | ((prefix: { prefixTokens: number; compactedPrefixTokens: number }) => SummaryCost);
   /** The model's cache multipliers [its price row, `cacheMultipliersFor`]. */
   pricing?: CacheMultipliers;
   /** The model's input rate, USD per million tokens [its price row; unpriced: costs in tokens only]. */
   inputPerMTok?: number;
+}
+
+/** The summary call's cost while the parent's entry is alive, and after, input-rate token equivalents. */
+export interface SummaryCost {
+  warm: number;
+  cold: number;
 }
 
 /** What the pipeline remembers between requests for timing (not archived in checkpoints). */
@@ -101,9 +108,13 @@ export function idleStage(input: {
   if (!pricing) throw new ValidationError('planIdle.pricing', `cache multipliers for provider ${input.provider}`);
   const inputPerMTok = plan.inputPerMTok ?? price?.inputPerMTok;
   const { tokens } = measured;
-  idle.timing = chooseIdleCompaction({
+  const prefix = {
     prefixTokens: tokens.static + tokens.history,
     compactedPrefixTokens: Math.max(tokens.static, estimate.tokensAfter - tokens.tail),
+  };
+  const summaryCost = typeof plan.summaryCost === 'function' ? plan.summaryCost(prefix) : plan.summaryCost;
+  idle.timing = chooseIdleCompaction({
+    ...prefix,
     staticTokens: tokens.static,
     tokensToRebill: estimate.tokensToRebill,
     gapsMs: [...(plan.priorGapsMs ?? []), ...idle.gapsMs],
@@ -112,7 +123,7 @@ export function idleStage(input: {
     pricing,
     ...(inputPerMTok === undefined ? {} : { inputPerMTok }),
     remainingRequests,
-    ...(plan.summaryCost ? { summaryCost: plan.summaryCost } : {}),
+    ...(summaryCost ? { summaryCost } : {}),
     prewarming: provider !== null && prewarmingUnsupportedReason(provider, session.model) === null,
   });
   return idle.timing;

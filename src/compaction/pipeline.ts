@@ -14,7 +14,7 @@ import { type IdlePlanInput, type IdleState, idleStage, keptWarm, recordGap } fr
 import { type IngestionStage, ingestionLimitsOf, ingestMessageStage, ingestPendingStage } from './ingestion-stage.js';
 import { judgeStage } from './judge-stage.js';
 import { runAsync, runSync } from './maybe-promise.js';
-import { type BeforeRequestContext, measureStage } from './measure-stage.js';
+import { type BeforeRequestContext, type Measurement, measureStage } from './measure-stage.js';
 import type { OffloadStore } from './offload-store.js';
 import { type CompactionOptions, type CompactionOptionsInput, resolveCompactionOptions } from './options.js';
 import { type PipelineSessionState, PipelineStates, parsePipelineState } from './pipeline-state.js';
@@ -268,21 +268,7 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
         messagesRewritten: ingestion.messagesRewritten,
       });
     }
-    const decision: CompactionDecision = {
-      action: 'none',
-      layer: null,
-      steps: [],
-      reason: 'below every threshold',
-      utilisation,
-      tokensBefore: before.total,
-      tokensAfter: before.total,
-      tokensToRebill: 0,
-      cacheHot,
-      checkpointId: null,
-      breakpoints: [],
-      events,
-      request: measured.request,
-    };
+    const decision = untouchedDecision(measured, events);
     const finish = () => {
       state.sentHistoryLength = session.history.length;
       idle.timing = null;
@@ -365,4 +351,23 @@ export function createCompactionPipeline(input: CompactionPipelineOptions): Comp
   }
 
   return pipeline;
+}
+
+/** The decision for a request nothing is done to (yet): the request as measured. */
+function untouchedDecision(measured: Measurement, events: CachetEvent[]): CompactionDecision {
+  return {
+    action: 'none',
+    layer: null,
+    steps: [],
+    reason: 'below every threshold',
+    utilisation: measured.utilisation,
+    tokensBefore: measured.tokens.total,
+    tokensAfter: measured.tokens.total,
+    tokensToRebill: 0,
+    cacheHot: measured.cacheHot,
+    checkpointId: null,
+    breakpoints: [],
+    events,
+    request: measured.request,
+  };
 }

@@ -1,6 +1,7 @@
 import type { Session } from '../session/session.js';
 import { MemoryCheckpointStore } from './checkpoint-store.js';
 import { contextWindowFor } from './context-windows.js';
+import type { IdlePlanInput } from './idle-stage.js';
 import { MemoryOffloadStore } from './offload-store.js';
 import { type CompactionPipeline, type CompactionPipelineOptions, createCompactionPipeline } from './pipeline.js';
 
@@ -15,11 +16,22 @@ export interface SimulationHookContext {
 export interface SimulationCompactionOptions extends Partial<CompactionPipelineOptions> {
   provider: string;
   model: string;
+  /**
+   * Time each pause's compaction by the cache (`planIdle` after every request that leaves the
+   * session above the monitor threshold; `compactIdleSync` before expiry when it pays) [true].
+   */
+  timeByCache?: boolean;
+  /** Gaps of earlier sessions, ms, priced with the session's own (`IdlePlanInput.priorGapsMs`) [none]. */
+  priorGapsMs?: readonly number[];
+  /** The summary call's cost per pause (`IdlePlanInput.summaryCost`) [none: the extractive summariser calls no model]. */
+  summaryCost?: IdlePlanInput['summaryCost'];
 }
 
 /**
  * The compaction hook for `cachet simulate --compaction`: before each request of the `cachet`
- * strategy it runs `beforeRequestSync` on the strategy's session with the workload's clock.
+ * strategy it runs `beforeRequestSync` on the strategy's session with the workload's clock, then
+ * plans the pause that follows (`planIdle`) and, when compacting right before expiry pays, runs
+ * `compactIdleSync` at that time if the next request comes later.
  * Stores are in memory and the summariser is extractive, so the simulation stays synchronous
  * and offline; events go to the session's bus (and so to `--events`). The window defaults to
  * the model's (`CONTEXT_WINDOW_RULES`); harness strategies are left alone.
@@ -32,7 +44,7 @@ export function createSimulationCompactionHook(options: SimulationCompactionOpti
 ) => void) & {
   pipeline: CompactionPipeline;
 } {
-  const { provider, model, ...rest } = options;
+  const { provider, model, timeByCache = true, summaryCost, priorGapsMs, ...rest } = options;
   const pipeline = createCompactionPipeline({
     windowTokens: contextWindowFor(model),
     provider,
@@ -40,13 +52,32 @@ export function createSimulationCompactionHook(options: SimulationCompactionOpti
     checkpointStore: new MemoryCheckpointStore(),
     ...rest,
   });
+  // The pause after the last request, when it was planned: compact before expiry if chosen.
+  let pause: { session: Session; compactAt: number | null } | null = null;
   const hook = (context: SimulationHookContext) => {
     // Only Cachet's own session is compacted; the harness strategies are baselines.
     if (context.driver.name !== undefined && context.driver.name !== 'cachet') return;
-    pipeline.beforeRequestSync(context.driver.session, {
+    const session = context.driver.session;
+    if (pause?.session === session && pause.compactAt !== null && context.at > pause.compactAt) {
+      pipeline.compactIdleSync(session, { now: pause.compactAt });
+    }
+    pause = null;
+    const decision = pipeline.beforeRequestSync(session, {
       now: context.at,
       ...(context.remainingRequests === undefined ? {} : { remainingRequests: context.remainingRequests }),
     });
+    const after = (context.remainingRequests ?? 2) - 1;
+    // Below the monitor threshold no rewrite is due even at a cold cache: nothing to time.
+    if (!timeByCache || after < 1 || decision.tokensAfter < pipeline.options.thresholds.monitor * pipeline.options.windowTokens) {
+      return;
+    }
+    const timing = pipeline.planIdle(session, {
+      now: context.at,
+      remainingRequests: after,
+      ...(summaryCost ? { summaryCost } : {}),
+      ...(priorGapsMs ? { priorGapsMs } : {}),
+    });
+    pause = { session, compactAt: timing?.choice === 'compact-before-expiry' ? context.at + (timing.compactAtMs ?? 0) : null };
   };
   return Object.assign(hook, { pipeline });
 }

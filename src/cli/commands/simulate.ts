@@ -132,6 +132,8 @@ class WarningCollector {
   private readonly counts = new Map<string, number>();
   private applied = 0;
   private readonly skipped = new Map<string, number>();
+  /** Pauses timed by the cache (`compaction.planned` with `timing`), per choice. */
+  private readonly timed = new Map<string, number>();
 
   constructor(bus: EventBus) {
     bus.onAny((event) => {
@@ -140,6 +142,9 @@ class WarningCollector {
         this.counts.set(line, (this.counts.get(line) ?? 0) + 1);
       } else if (event.type === 'compaction.applied') {
         this.applied += 1;
+      } else if (event.type === 'compaction.planned' && event.payload.timing) {
+        const choice = event.payload.timing.choice;
+        this.timed.set(choice, (this.timed.get(choice) ?? 0) + 1);
       } else if (event.type === 'compaction.skipped') {
         this.skipped.set(event.payload.reason, (this.skipped.get(event.payload.reason) ?? 0) + 1);
       }
@@ -156,7 +161,8 @@ class WarningCollector {
 
   compactionSummary(): string {
     const skipped = [...this.skipped].map(([reason, count]) => `${count} ${reason}`).join(', ');
-    return `compaction: ${this.applied} applied${skipped ? `, skipped: ${skipped}` : ', none skipped'}`;
+    const timed = [...this.timed].map(([choice, count]) => `${count} ${choice}`).join(', ');
+    return `compaction: ${this.applied} applied${skipped ? `, skipped: ${skipped}` : ', none skipped'}${timed ? `; pauses timed: ${timed}` : ''}`;
   }
 }
 
