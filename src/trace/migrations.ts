@@ -1,3 +1,4 @@
+import { SESSION_DIMENSIONS } from './overview.js';
 import { rollupMigration } from './overview-rollup-schema.js';
 import type { TraceBackend } from './trace-store.js';
 import { TraceStoreError } from './trace-store-error.js';
@@ -40,6 +41,19 @@ function sessionLabelColumns(moneyType: string): string[] {
  * the overview's per-session and per-bucket sums read usage rows by type and session.
  */
 const overviewIndexes = ['CREATE INDEX events_session_turn ON events (session_id, type, turn, step)'];
+
+/**
+ * A label filter (`source = ?` on `session.started`) seeks its sessions here instead of reading
+ * every session's row of the events table; the facets read each label's values in order.
+ */
+const SESSION_LABEL_INDEXES = [
+  ...[...SESSION_DIMENSIONS, 'model'].map(
+    (name) => `CREATE INDEX events_started_${name} ON events (${name}, session_id) WHERE type = 'session.started'`,
+  ),
+  // The session list and the overview's tables read each listed session's labels from this index alone.
+  `CREATE INDEX events_session_labels ON events (session_id, ${SESSION_DIMENSIONS.join(', ')}, model, oracle_cost_usd)
+    WHERE type = 'session.started'`,
+];
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -125,6 +139,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: 'overview rollups (usage per session, hour and model; breaks with their model; break sums), backfilled',
     statements: { sqlite: rollupMigration('sqlite'), postgres: rollupMigration('postgres') },
+  },
+  {
+    version: 5,
+    name: 'session label indexes (label filters, facets and the session list read them alone)',
+    statements: { sqlite: SESSION_LABEL_INDEXES, postgres: SESSION_LABEL_INDEXES },
   },
 ];
 

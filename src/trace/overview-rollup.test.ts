@@ -134,10 +134,12 @@ describe('overview rollups equal the events aggregation (SQLite)', () => {
   it('migration 4 backfills a store written before the rollups', async () => {
     const before = await queryOverview(runner(), {});
     database.exec(`DROP TABLE overview_usage; DROP TABLE overview_breaks; DROP TABLE overview_break_sums;
-      DELETE FROM cachet_migrations WHERE version = 4`);
+      DELETE FROM cachet_migrations WHERE version >= 4;
+      DROP INDEX events_session_labels;
+      ${['source', 'client', 'provider', 'strategy', 'run', 'workload', 'project', 'model'].map((name) => `DROP INDEX events_started_${name};`).join(' ')}`);
     database.close();
     const reopened = await openTraceStore(path);
-    expect(reopened.schemaVersion).toBe(4);
+    expect(reopened.schemaVersion).toBe(5);
     await reopened.close();
     database = new Database(path);
     expect(rounded(await queryOverview(runner(), {}))).toEqual(rounded(before));

@@ -45,6 +45,7 @@ describe('SQLite trace store specifics', () => {
         version: 4,
         name: 'overview rollups (usage per session, hour and model; breaks with their model; break sums), backfilled',
       },
+      { version: 5, name: 'session label indexes (label filters, facets and the session list read them alone)' },
     ]);
     database.close();
   });
