@@ -50,4 +50,10 @@ export interface HindsightRequest {
    * this request repeats field for field). Sent last, never cached; absent on the parent's own requests.
    */
   forkTask?: HindsightUnit[];
+  /**
+   * Local engines: the ids of the reply's units the slot keeps, when not all of them. Llama 3.x
+   * cannot render parallel tool calls; Cachet's adapter sends them one per message, and the engine's
+   * slot holds the first call it generated, which the next prompt repeats. Absent: the whole reply.
+   */
+  slotReply?: string[];
 }

@@ -174,7 +174,8 @@ export function layoutFor(
   trailingTokens += sum(request.forkTask ?? []);
   const next = requests[index + 1];
   const replyPrefix = `t${request.turn}/s${request.step}/reply/`;
-  const reply = next ? [...next.earlierHistory, ...next.turnHistory].filter((unit) => unit.id.startsWith(replyPrefix)) : [];
+  const inSlot = (id: string) => id.startsWith(replyPrefix) && (request.slotReply?.includes(id) ?? true);
+  const reply = next ? [...next.earlierHistory, ...next.turnHistory].filter((unit) => inSlot(unit.id)) : [];
   const sequenceTokens = sum(sequence);
   return { sequence, sequenceTokens, trailingTokens, reply, slotTokens: sequenceTokens + sum(reply) };
 }

@@ -33,6 +33,13 @@ export function hindsightRunOf(
      * it, content is counted bare.
      */
     wireTokens?: readonly number[];
+    /**
+     * Local engines, per request: the tokens of the reply the engine keeps in its slot after the
+     * prompt (the template's rendering of it, `LocalEngineVerdict.replyTokens`). What they hold
+     * beyond the reply's content is the reply's framing (Llama 3.x: `{"name": ..., "parameters": ...}`):
+     * in the slot, so read back with the reply, not paid again by the next request.
+     */
+    replyTokens?: readonly number[];
   },
 ): HindsightRun {
   const { counter } = context;
@@ -169,12 +176,13 @@ export function hindsightRunOf(
       // reasoning of tool-call turns). Elsewhere it is dropped, or sent only with a signature:
       // counted as none, a signed block still reaches the oracle through the wire's framing count.
       const reasoningSent = resendsToolTurnReasoning && step.reply.some((block) => block.type === 'tool_use');
-      step.reply.forEach((block, index) => {
+      const replyUnits = step.reply.map((block, index) => {
         const reasoning = block.type === 'thinking' || block.type === 'redacted_thinking';
         const id = `${prefix}/reply/${index}`;
         const unseen = (reasoning && !reasoningSent) || (block.type === 'tool_use' && !visible.toolCalls);
-        turnHistory.push(unseen ? { id, tokens: 0 } : blockUnit(id, block));
+        return unseen ? { id, tokens: 0 } : blockUnit(id, block);
       });
+      turnHistory.push(...replyInSlot(requests[index]!, prefix, replyUnits, context.replyTokens?.[index]));
       const skillLoadIds = new Map<string, string>();
       for (const block of step.reply) {
         if (block.type === 'tool_use' && step.skillLoads.includes(String(block.input.name))) {
@@ -195,4 +203,27 @@ export function hindsightRunOf(
     history.push(...userMessage, ...turnHistory);
   }
   return { workload: workload.name, provider: context.provider, requests };
+}
+
+/**
+ * A reply's units as the next request's history holds them, with what the slot gives back of
+ * the reply (`readBack`, measured on the plain layout; absent: the reply's content as counted).
+ * Read back whole, the reply's framing (tokens beyond its content) follows it as a unit of the
+ * slot; read back in part only (Llama 3.x parallel calls, sent one per message), a unit of the
+ * tokens read back comes first and is all the slot keeps (`request.slotReply`).
+ */
+function replyInSlot(
+  request: HindsightRequest,
+  prefix: string,
+  replyUnits: HindsightUnit[],
+  readBack: number | undefined,
+): HindsightUnit[] {
+  if (readBack === undefined) return replyUnits;
+  const content = replyUnits.reduce((total, unit) => total + unit.tokens, 0);
+  if (readBack >= content) {
+    return readBack > content ? [...replyUnits, { id: `${prefix}/reply/frame`, tokens: readBack - content }] : replyUnits;
+  }
+  const shared = { id: `${prefix}/reply/read-back`, tokens: readBack };
+  request.slotReply = [shared.id];
+  return [shared, ...replyUnits];
 }

@@ -66,6 +66,8 @@ export function simulationBaseline(workload: Workload, provider: ProviderId, mod
         }),
         model: createCacheModel(provider, local ? {} : { counter }),
         tokens: [] as number[],
+        replyTokens: [] as number[],
+        readTokens: [] as number[],
       }
     : null;
   // A reference request's body without its tail, with the same tool layout as Cachet's own bodies.
@@ -85,6 +87,8 @@ export function simulationBaseline(workload: Workload, provider: ProviderId, mod
         const fork = (body: unknown) => sideRequestBody(body, entry.wire, step.subagentTask as string) ?? body;
         idealCacheReadTokens.push(ideal.next(fork(parentBodies.reference), step.at));
         framing?.tokens.push(framing.model.judge(fork(parentBodies.plain), { at: step.at }).inputTokens);
+        framing?.replyTokens.push(0);
+        framing?.readTokens.push(0);
         continue;
       }
       const referenceRequest = reference.request(turn, step);
@@ -96,15 +100,41 @@ export function simulationBaseline(workload: Workload, provider: ProviderId, mod
       );
       parentBodies = { reference: referenceBody, plain: null };
       if (framing) {
-        const plainBody = persistedBodyOf(framing.reference.request(turn, step));
-        framing.tokens.push(framing.model.judge(plainBody, { at: step.at }).inputTokens);
+        const plainRequest = framing.reference.request(turn, step);
+        const plainBody = persistedBodyOf(plainRequest);
+        const verdict = framing.model.judge(plainBody, {
+          at: step.at,
+          ...(local ? { reply: replyFor(adapter, plainRequest, step) } : {}),
+        });
+        framing.tokens.push(verdict.inputTokens);
+        framing.replyTokens.push('replyTokens' in verdict && typeof verdict.replyTokens === 'number' ? verdict.replyTokens : 0);
+        framing.readTokens.push(verdict.cacheReadTokens);
         parentBodies.plain = plainBody;
       }
       reference.endStep(turn, step);
       framing?.reference.endStep(turn, step);
     }
   }
-  const run = hindsightRunOf(workload, { provider, model, counter, ...(framing ? { wireTokens: framing.tokens } : {}) });
+  const run = hindsightRunOf(workload, {
+    provider,
+    model,
+    counter,
+    ...(framing ? { wireTokens: framing.tokens, ...(local ? { replyTokens: replyReadBack(framing) } : {}) } : {}),
+  });
   const oracle = hindsightOracle(run, (requestModel) => oracleRulesFor(provider, requestModel));
   return { provider, model, idealCacheReadTokens, oracle };
+}
+
+/**
+ * Per request of the plain layout (no tail: each prompt extends the previous one), the tokens of
+ * its reply the next request reads back from the slot: all of the reply the engine kept when the
+ * next prompt repeats it, a few framing tokens when it does not (Llama 3.x: the parallel calls
+ * the slot holds are sent one per message). The last request's reply is all kept.
+ */
+function replyReadBack(framing: { tokens: number[]; replyTokens: number[]; readTokens: number[] }): number[] {
+  return framing.replyTokens.map((kept, index) => {
+    const nextRead = framing.readTokens[index + 1];
+    if (nextRead === undefined) return kept;
+    return Math.max(0, Math.min(kept, nextRead - (framing.tokens[index] ?? 0)));
+  });
 }

@@ -74,3 +74,37 @@ export function llamaCppTemplateVariables(tokens: { bos: string; eos: string }, 
     strftime_now: (format: string) => strftime(format, at),
   };
 }
+
+/**
+ * The messages after llama.cpp's `system_message_not_supported` workaround (`common/chat.cpp`,
+ * applied when the template's capability probe finds it never reads a system message,
+ * `common/jinja/caps.cpp`): a leading system message is merged into the next message as
+ * `system + "\n" + content`, or dropped when it is alone. Gemma 2's template raises on a system
+ * message; through llama.cpp it never sees one.
+ *
+ * @example
+ * llamaCppMergedSystemMessage([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }])
+ * // [{ role: 'user', content: 'Be brief.\nHi' }]
+ */
+export function llamaCppMergedSystemMessage(messages: readonly JsonRecord[]): JsonRecord[] {
+  const [first, next, ...rest] = messages;
+  if (first?.role !== 'system') return [...messages];
+  if (!next) return [];
+  return [{ ...next, content: `${String(first.content ?? '')}\n${String(next.content ?? '')}` }, ...rest];
+}
+
+/**
+ * llama.cpp's probe of whether a template renders a system message (`caps_get`, "system prompt"):
+ * a system and a user message are rendered; a template that raises or leaves the system text out
+ * does not support the system role.
+ */
+export function templateRendersSystemRole(render: (messages: JsonRecord[]) => string): boolean {
+  try {
+    return render([
+      { role: 'system', content: 'System message' },
+      { role: 'user', content: 'User message' },
+    ]).includes('System message');
+  } catch {
+    return false;
+  }
+}

