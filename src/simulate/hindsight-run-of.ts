@@ -33,12 +33,7 @@ export function hindsightRunOf(
      * it, content is counted bare.
      */
     wireTokens?: readonly number[];
-    /**
-     * Local engines, per request: the tokens of the reply the engine keeps in its slot after the
-     * prompt (the template's rendering of it, `LocalEngineVerdict.replyTokens`). What they hold
-     * beyond the reply's content is the reply's framing (Llama 3.x: `{"name": ..., "parameters": ...}`):
-     * in the slot, so read back with the reply, not paid again by the next request.
-     */
+    /** Local engines, per request: reply tokens the next request reads back from the slot (`replyInSlot`). */
     replyTokens?: readonly number[];
   },
 ): HindsightRun {
