@@ -47,15 +47,29 @@ export const COVERING_SCRIPTS: ReadonlyArray<ToolLoopScript> = (['turn', 'reques
 
 type Run = (script: ToolLoopScript, withCachet: boolean) => Promise<Array<Record<string, unknown>>>;
 
+/** How one wire shape judges a body (validity and meaning against the library's own) and counts its coverage. */
+export interface ToolLoopJudge {
+  violation: typeof toolLoopViolation;
+  addCoverage: typeof addCoverage;
+}
+
+/** The Anthropic Messages shape: the emulator's validator and `toolLoopViolation`. */
+export const ANTHROPIC_JUDGE: ToolLoopJudge = { violation: toolLoopViolation, addCoverage };
+
 /** One script through the library with and without Cachet: every Cachet body valid and unchanged in meaning. */
-export async function expectValidToolLoop(run: Run, script: ToolLoopScript, coverage?: ToolLoopCoverage): Promise<number> {
+export async function expectValidToolLoop(
+  run: Run,
+  script: ToolLoopScript,
+  coverage?: ToolLoopCoverage,
+  judge: ToolLoopJudge = ANTHROPIC_JUDGE,
+): Promise<number> {
   const own = await run(script, false);
   const cachet = await run(script, true);
   expect(cachet).toHaveLength(own.length);
   cachet.forEach((body, index) => {
     const volatileTexts = scriptedVolatileTexts(script);
-    expect(toolLoopViolation(body, own[index]!, script.tail, volatileTexts), `request ${index + 1}`).toBeNull();
-    if (coverage) addCoverage(coverage, body, script.tail, volatileTexts);
+    expect(judge.violation(body, own[index]!, script.tail, volatileTexts), `request ${index + 1}`).toBeNull();
+    if (coverage) judge.addCoverage(coverage, body, script.tail, volatileTexts);
   });
   return cachet.length;
 }
@@ -68,12 +82,13 @@ export async function checkToolLoopProperty(
   label: string,
   run: Run,
   required: ReadonlyArray<keyof ToolLoopCoverage>,
+  judge: ToolLoopJudge = ANTHROPIC_JUDGE,
 ): Promise<void> {
   const coverage = emptyCoverage();
   let requests = 0;
   await fc.assert(
     fc.asyncProperty(toolLoopScript, async (script) => {
-      requests += await expectValidToolLoop(run, script, coverage);
+      requests += await expectValidToolLoop(run, script, coverage, judge);
     }),
     { numRuns: TOOL_LOOP_PROPERTY_RUNS, examples: COVERING_SCRIPTS.map((script) => [script] as [ToolLoopScript]) },
   );

@@ -1,0 +1,69 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from 'ai';
+import { chatCompletionReply, responsesReply } from '../../test-support/openai-replies.js';
+import { recordingFetch } from '../../test-support/recording-fetch.js';
+import {
+  scriptedContents,
+  scriptedSystem,
+  scriptedTail,
+  TINY_PNG,
+  TOOL_LOOP_TOOL,
+  type ToolLoopScript,
+} from '../../test-support/tool-loop-script.js';
+import { cachetMiddleware } from '../cachet-middleware.js';
+
+/**
+ * A tool-loop script through `generateText` and the real `@ai-sdk/openai` (Chat Completions or
+ * Responses), with or without Cachet; the bodies sent.
+ */
+export function runOnAiSdkOpenAI(api: 'chat' | 'responses') {
+  return async (script: ToolLoopScript, withCachet: boolean): Promise<Array<Record<string, unknown>>> => {
+    const contents = scriptedContents(script);
+    const recorder = recordingFetch((_body, index) => {
+      const content = contents[index] ?? [{ type: 'text', text: 'done' }];
+      return api === 'chat' ? chatCompletionReply(content, `call_${index}`) : responsesReply(content, `${index}`);
+    });
+    const openai = createOpenAI({ baseURL: 'http://cachet.invalid/v1', apiKey: 'no-key-needed', fetch: recorder.fetch });
+    const base = api === 'chat' ? openai.chat('gpt-4.1') : openai.responses('gpt-4.1');
+    const model = withCachet
+      ? wrapLanguageModel({
+          model: base,
+          middleware: cachetMiddleware({
+            existingMarkers: script.existingMarkers,
+            tail: () => scriptedTail(script),
+            ...(script.volatileSystem ? { volatile: 'auto' as const } : {}),
+          }),
+        })
+      : base;
+    const tools = {
+      [TOOL_LOOP_TOOL.name]: tool({
+        description: TOOL_LOOP_TOOL.description,
+        inputSchema: jsonSchema<{ query: string }>(TOOL_LOOP_TOOL.inputSchema),
+        execute: async ({ query }) => `found ${query}`,
+      }),
+    };
+    const messages: ModelMessage[] = [];
+    for (const [turnIndex, turn] of script.turns.entries()) {
+      messages.push(
+        turn.image
+          ? {
+              role: 'user',
+              content: [
+                { type: 'text', text: turn.userText },
+                { type: 'image', image: TINY_PNG, mediaType: 'image/png' },
+              ],
+            }
+          : { role: 'user', content: turn.userText },
+      );
+      const result = await generateText({
+        model,
+        tools,
+        messages,
+        system: scriptedSystem(script, turnIndex),
+        stopWhen: stepCountIs(10),
+      });
+      messages.push(...result.response.messages);
+    }
+    return recorder.bodies;
+  };
+}
