@@ -109,7 +109,7 @@ export function createConversationTracker(
       const held = conversations.get(conversation.id) === conversation;
       if (held) bytes -= conversation.previous?.bytes.byteLength ?? 0;
       // A body larger than the whole budget is not kept: its successor starts a new judged sequence.
-      conversation.previous = previous.bytes.byteLength <= maxBytes ? previous : null;
+      conversation.previous = previous.bytes.byteLength <= maxBytes ? compact(previous) : null;
       if (!held) return;
       bytes += conversation.previous?.bytes.byteLength ?? 0;
       while (bytes > maxBytes && evictOldest(conversation)) {}
@@ -124,4 +124,13 @@ export function createConversationTracker(
       return evictions;
     },
   };
+}
+
+/**
+ * The previous body in memory of its own size: a view into a larger buffer (a socket read holding
+ * other bytes too) would keep all of it alive while the budget counts only the view.
+ */
+function compact(previous: NonNullable<Conversation['previous']>): NonNullable<Conversation['previous']> {
+  const { bytes } = previous;
+  return bytes.byteLength === bytes.buffer.byteLength ? previous : { ...previous, bytes: bytes.slice() };
 }

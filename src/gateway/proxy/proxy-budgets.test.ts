@@ -101,3 +101,18 @@ describe('cachet proxy: memory by bytes', () => {
     }
   });
 });
+
+describe('conversation tracker: what it holds is what it counts', () => {
+  it('keeps a body that is a view into a larger buffer as a copy of its own size', () => {
+    const conversations = tracker(1_000);
+    const socketRead = new Uint8Array(64 * 1024);
+    const body = socketRead.subarray(300, 700);
+    const conversation = conversations.get('a', 'anthropic');
+    conversations.remember(conversation, { bytes: body, at: 0, cachedTokens: 0 });
+    expect(conversation.previous!.bytes.byteLength).toBe(400);
+    expect(conversation.previous!.bytes.buffer.byteLength).toBe(400);
+    const own = new Uint8Array(300);
+    conversations.remember(conversation, { bytes: own, at: 1, cachedTokens: 0 });
+    expect(conversation.previous!.bytes).toBe(own);
+  });
+});
