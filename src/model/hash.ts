@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { ContentBlock, ToolDefinition } from './content.js';
@@ -18,11 +19,13 @@ const UTF16_MARKER = Buffer.from([0xff]);
  * sha256('A\uD800') !== sha256('A\uDBFF'); // true
  */
 export function sha256(text: string): string {
-  const hash = createHash('sha256');
-  if (LONE_SURROGATE.test(text)) hash.update(UTF16_MARKER).update(text, 'utf16le');
-  else hash.update(text, 'utf8');
-  return hash.digest('hex');
+  if (LONE_SURROGATE.test(text)) return createHash('sha256').update(UTF16_MARKER).update(text, 'utf16le').digest('hex');
+  // The one-shot form (Node 20.12+) skips a Hash object per call: prefix chains hash every block.
+  return oneShotHash ? oneShotHash('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/** `crypto.hash` where the running Node has it (a string is hashed as its UTF-8 bytes). */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /** Hashes are memoised per object: blocks are treated as immutable once created. */
 const blockHashes = new WeakMap<object, string>();

@@ -37,15 +37,18 @@ export function placeAnthropicMarkers(body: unknown, placement: AnthropicMarkerP
     return { ...message, content: message.content.map(unmarked) };
   });
   let budget = placement.limit ?? Number.POSITIVE_INFINITY;
-  const mark = (block: unknown): boolean => {
+  // Blocks without a marker are the input's own objects (history blocks are shared between
+  // bodies, frozen): a marker goes on a copy put in their place.
+  const mark = (list: unknown[], index: number): boolean => {
+    const block = list[index];
     if (!isRecord(block) || budget <= 0) return false;
-    block.cache_control = { ...MARKER };
+    list[index] = { ...block, cache_control: { ...MARKER } };
     budget--;
     return true;
   };
-  if (placement.lastTool && tools && tools.length > 0) mark(tools.at(-1));
+  if (placement.lastTool && tools && tools.length > 0) mark(tools, tools.length - 1);
   if (systemBlocks)
-    for (let index = 0; index < Math.min(placement.systemBlocks ?? 0, systemBlocks.length); index++) mark(systemBlocks[index]);
+    for (let index = 0; index < Math.min(placement.systemBlocks ?? 0, systemBlocks.length); index++) mark(systemBlocks, index);
   if (placement.automatic && budget > 0) {
     copy.cache_control = { ...MARKER };
     budget--;
@@ -58,7 +61,7 @@ export function placeAnthropicMarkers(body: unknown, placement: AnthropicMarkerP
     if (!isRecord(last)) continue;
     if (placement.messageBlockTypes && !placement.messageBlockTypes.includes(String(last.type))) continue;
     if (last.type === 'thinking' || last.type === 'redacted_thinking') continue;
-    if (mark(last)) marked.add(index);
+    if (mark(message.content, message.content.length - 1)) marked.add(index);
   }
   if (placement.plainStringUserText) {
     messages.forEach((message, index) => {
@@ -76,7 +79,7 @@ export function placeAnthropicMarkers(body: unknown, placement: AnthropicMarkerP
 }
 
 function unmarked(block: unknown): unknown {
-  if (!isRecord(block)) return block;
+  if (!isRecord(block) || !Object.hasOwn(block, 'cache_control')) return block;
   const { cache_control: _removed, ...rest } = block;
   return rest;
 }

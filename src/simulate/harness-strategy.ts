@@ -131,6 +131,22 @@ function lastMessagePaths(request: CanonicalRequest, count: number): Array<{ pat
 }
 
 /** Recompute block records after replacing the system prompt (same hashing as the session's index). */
+/** A history block's hash under its message's role, once per block and role (blocks are frozen). */
+const roleBlockHashes = new Map<string, WeakMap<object, string>>();
+function roleBlockHash(role: string, block: object): string {
+  let byBlock = roleBlockHashes.get(role);
+  if (!byBlock) {
+    byBlock = new WeakMap();
+    roleBlockHashes.set(role, byBlock);
+  }
+  let hash = byBlock.get(block);
+  if (hash === undefined) {
+    hash = chainHash(role, hashOf(block as Parameters<typeof hashOf>[0]));
+    if (Object.isFrozen(block)) byBlock.set(block, hash);
+  }
+  return hash;
+}
+
 export function withBlocks(request: CanonicalRequest): CanonicalRequest {
   const blocks: BlockRecord[] = [];
   let prefix = EMPTY_PREFIX_HASH;
@@ -149,7 +165,7 @@ export function withBlocks(request: CanonicalRequest): CanonicalRequest {
       push({
         zone: 'history',
         path: `messages[${messageIndex}].content[${blockIndex}]`,
-        hash: chainHash(message.role, hashOf(block)),
+        hash: roleBlockHash(message.role, block),
       });
     });
   });

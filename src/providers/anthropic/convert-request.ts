@@ -1,5 +1,4 @@
 import type {
-  CacheControlEphemeral,
   ContentBlockParam,
   MessageCreateParamsNonStreaming,
   MessageParam,
@@ -12,9 +11,8 @@ import type {
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import type { Message } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
-import type { BlockRecord, CanonicalRequest, GenerationParams, TailItem, Zone } from '../../model/request.js';
+import type { CanonicalRequest, GenerationParams, TailItem, Zone } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
-import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
@@ -24,12 +22,12 @@ import { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './
 import { type PaddingBlock, pinPadding, planRequestPadding } from './padding.js';
 import {
   type AnthropicCacheState,
-  type BreakpointSlot,
   cacheControlMarker,
   type PlannedBreakpoint,
   planBreakpoints,
   type ZoneTtls,
 } from './place-breakpoints.js';
+import { type Markable, RecordLookup, SlotList } from './slot-list.js';
 import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
 
 export interface AnthropicConversionMetadata extends ConversionMetadata {
@@ -44,44 +42,6 @@ export interface AnthropicConversionMetadata extends ConversionMetadata {
 
 export interface AnthropicConversionResult extends ConversionResult<MessageCreateParamsNonStreaming> {
   metadata: AnthropicConversionMetadata;
-}
-
-type Markable = { cache_control?: CacheControlEphemeral | null };
-
-/** Collects wire blocks together with the slot the breakpoint planner sees for each. */
-class SlotList {
-  readonly slots: BreakpointSlot[] = [];
-  readonly targets: Markable[] = [];
-  /** Where a shared (frozen) target sits, so a breakpoint replaces it with a marked copy. */
-  private readonly owners = new Map<number, { array: unknown[]; index: number }>();
-  constructor(private readonly counter: TokenCounter) {}
-
-  add(target: Markable, slot: Omit<BreakpointSlot, 'position'>, owner?: { array: unknown[]; index: number }): void {
-    // The slot literal is created by the caller for this call only; completing it in place
-    // avoids a copy per block (thousands per request in long sessions).
-    (slot as BreakpointSlot).position = this.slots.length;
-    if (owner && Object.isFrozen(target)) this.owners.set(this.slots.length, owner);
-    this.slots.push(slot as BreakpointSlot);
-    this.targets.push(target);
-  }
-
-  /** Put a breakpoint on the block at `position`: on a copy when the block is shared (frozen). */
-  mark(position: number, marker: CacheControlEphemeral): void {
-    const target = this.targets[position];
-    if (!target) return;
-    const owner = this.owners.get(position);
-    if (!owner) {
-      target.cache_control = marker;
-      return;
-    }
-    const copy = { ...target, cache_control: marker };
-    owner.array[owner.index] = copy;
-    this.targets[position] = copy;
-  }
-
-  count(item: Parameters<TokenCounter['countBlock']>[0]): number {
-    return this.counter.countBlock(item);
-  }
 }
 
 /**
@@ -119,18 +79,19 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
     history: options.ttl?.history ?? '5m',
   };
   const warnings: AdapterWarning[] = [];
-  const records = new Map<string, BlockRecord>(request.blocks.map((record) => [record.path, record]));
+  const records = new RecordLookup(request);
   const list = new SlotList(counter);
 
   const tools: Tool[] = request.tools.map((tool, index) => {
     const wire = convertTool(tool);
     const path = `tools[${index}]`;
-    const zone: Zone = records.get(path)?.zone ?? (index < request.layout.globalToolCount ? 'global' : 'session');
+    const record = records.get(path);
+    const zone: Zone = record?.zone ?? (index < request.layout.globalToolCount ? 'global' : 'session');
     list.add(wire, {
       path,
       zone,
       messageIndex: null,
-      prefixHash: records.get(path)?.prefixHash ?? null,
+      prefixHash: record?.prefixHash ?? null,
       cacheable: true,
       tokens: list.count(tool),
     });
@@ -255,7 +216,7 @@ function convertMessages(
   request: CanonicalRequest,
   tail: readonly TailItem[],
   list: SlotList,
-  records: ReadonlyMap<string, BlockRecord>,
+  records: RecordLookup,
   warnings: AdapterWarning[],
 ): MessageParam[] {
   const messages: MessageParam[] = [];
@@ -287,7 +248,7 @@ function convertMessageContent(
   zone: Zone,
   tail: readonly TailItem[],
   list: SlotList,
-  records: ReadonlyMap<string, BlockRecord>,
+  records: RecordLookup,
   warnings: AdapterWarning[],
 ): ContentBlockParam[] {
   const content: ContentBlockParam[] = [];

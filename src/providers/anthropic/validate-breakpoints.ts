@@ -49,7 +49,9 @@ export function validateAnthropicBreakpoints(body: MessageCreateParamsNonStreami
   body.messages.forEach((message, messageIndex) => {
     if (typeof message.content === 'string') return;
     message.content.forEach((block, index) => {
-      visit(block as MaybeMarked, `messages[${messageIndex}].content[${index}]`);
+      // Only a marked block or a tool result's parts need their path (long histories: thousands per body).
+      const maybe = block as MaybeMarked;
+      if (maybe.cache_control || maybe.type === 'tool_result') visit(maybe, `messages[${messageIndex}].content[${index}]`);
     });
   });
   // Automatic caching sits on the last cacheable block, after every explicit marker.
