@@ -13,6 +13,8 @@
  * of the cachet child: ~140 MiB anonymous (V8's committed heap: old space 109 MiB committed, 19 MiB
  * used after GC and 12 s idle) and ~160 MiB of C heap (freed but not returned). Keeping previous
  * bodies as strings instead of byte buffers moved 60 MiB from the C heap to the JS heap, no net gain.
+ * 2026-11-28, after the node:http transport and span-based key fields (load ~22): yardstick 83 MiB;
+ * cachet 262 MiB (3.1×), --plan 346 MiB (4.1×); target still missed.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
