@@ -27,12 +27,25 @@ export function sampleEvents(): CachetEvent[] {
   bus.onAny((event) => events.push(event));
   const zoneTokens = { global: 1500, session: 400, history: 100, tail: 20 };
   /** Opens a session on the global prefix both sessions share (`g1`) and starts its first turn at the same instant. */
-  const startSession = (sessionId: string, at: number, start: Omit<SessionStartedPayload, 'globalPrefixHash'>) => {
+  const startSession: StartSession = (sessionId, at, start) => {
     const { model, provider, strategy, sessionPrefixHash } = start;
     bus.emit('session.started', sessionId, at, { model, provider, strategy, globalPrefixHash: 'g1', sessionPrefixHash });
     bus.emit('turn.started', sessionId, at, { turn: 1 });
   };
 
+  emitAlphaSession(bus, startSession, zoneTokens);
+  emitBetaSession(bus, startSession);
+  return events;
+}
+
+type StartSession = (sessionId: string, at: number, start: Omit<SessionStartedPayload, 'globalPrefixHash'>) => void;
+
+/** Session alpha (Anthropic, cachet): three turns with skill loads, a clock break and a tool failure. */
+function emitAlphaSession(
+  bus: EventBus,
+  startSession: StartSession,
+  zoneTokens: Record<'global' | 'session' | 'history' | 'tail', number>,
+): void {
   const alpha = 's-alpha';
   startSession(alpha, T0, { model: 'claude-sonnet-4-5', provider: 'anthropic', strategy: 'cachet', sessionPrefixHash: 's1' });
   bus.emit('request.assembled', alpha, T0 + 1000, {
@@ -108,7 +121,10 @@ export function sampleEvents(): CachetEvent[] {
     code: 'not_found',
     message: 'no skill "x" (NUL \u0000 kept, emoji 🧪)',
   });
+}
 
+/** Session beta (OpenAI Responses, naive), an hour later: one turn of three steps with a tool-order break. */
+function emitBetaSession(bus: EventBus, startSession: StartSession): void {
   const beta = 's-beta';
   const betaStart = T0 + 60 * MINUTE;
   startSession(beta, betaStart, { model: 'gpt-5', provider: 'openai-responses', strategy: 'naive', sessionPrefixHash: 's2' });
@@ -155,5 +171,4 @@ export function sampleEvents(): CachetEvent[] {
     loadReason: 'auto_suggested',
     toolUseId: null,
   });
-  return events;
 }

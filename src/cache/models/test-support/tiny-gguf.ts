@@ -195,10 +195,24 @@ function spmScores(tokens: readonly string[], merges: TokenizerJson['model']['me
   return tokens.map((token, id) => -(rank.get(token) ?? merges.length + id));
 }
 
-/** Write the GGUF and return its vocabulary size. */
-export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } {
-  const family = FAMILIES[options.family ?? 'qwen3'];
-  const arch = family.architecture;
+type Family = (typeof FAMILIES)[keyof typeof FAMILIES];
+
+interface Vocabulary {
+  size: number;
+  tokens: string[];
+  types: number[];
+  merges: string[];
+  scores: number[] | null;
+  idOf: (text: string) => number;
+  chatTemplate: string;
+}
+
+/** One parse per tokenizer package: the Llama 3.x rows share one, and the real-engine tests write several GGUFs per family. */
+const vocabularies = new Map<string, Vocabulary>();
+
+function vocabularyOf(family: Family): Vocabulary {
+  const known = vocabularies.get(family.packageName);
+  if (known) return known;
   const requireFrom = createRequire(import.meta.url);
   // The package exports only its entry (dist/main.js); the JSON files sit in models/ beside dist/.
   const packageDir = dirname(dirname(requireFrom.resolve(family.packageName)));
@@ -225,55 +239,89 @@ export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } 
     // 6 = byte: SentencePiece vocabularies fall back to <0xNN> tokens, which llama.cpp looks up as bytes.
     if (family.tokenizerModel === 'llama' && types[id] === 1 && /^<0x[0-9A-F]{2}>$/.test(tokens[id]!)) types[id] = 6;
   }
-  const merges = tokenizer.model.merges.map((merge) => (typeof merge === 'string' ? merge : `${merge[0]} ${merge[1]}`));
-  const idOf = (text: string) => tokenizer.added_tokens.find((token) => token.content === text)!.id;
+  const vocabulary: Vocabulary = {
+    size,
+    tokens,
+    types,
+    merges: tokenizer.model.merges.map((merge) => (typeof merge === 'string' ? merge : `${merge[0]} ${merge[1]}`)),
+    scores: family.tokenizerModel === 'llama' ? spmScores(tokens, tokenizer.model.merges) : null,
+    idOf: (text) => tokenizer.added_tokens.find((token) => token.content === text)!.id,
+    chatTemplate: config.chat_template,
+  };
+  vocabularies.set(family.packageName, vocabulary);
+  return vocabulary;
+}
 
+interface Shape {
+  embedding: number;
+  heads: number;
+  headDim: number;
+  layers: number;
+  feedForward: number;
+}
+
+function shapeOf(options: TinyGgufOptions): Shape {
   const embedding = options.embedding ?? 32;
   const heads = options.heads ?? 2;
-  const headDim = embedding / heads;
-  const layers = options.layers ?? 1;
-  const feedForward = embedding * 2;
-  const metadata: Array<[string, MetadataValue]> = [
+  return { embedding, heads, headDim: embedding / heads, layers: options.layers ?? 1, feedForward: embedding * 2 };
+}
+
+function tinyMetadata(
+  family: Family,
+  vocabulary: Vocabulary,
+  shape: Shape,
+  options: TinyGgufOptions,
+): Array<[string, MetadataValue]> {
+  const arch = family.architecture;
+  return [
     ['general.architecture', { type: 'string', value: arch }],
     ['general.name', { type: 'string', value: `cachet-tiny-${arch}` }],
     ['general.alignment', { type: 'u32', value: 32 }],
     [`${arch}.context_length`, { type: 'u32', value: options.contextLength ?? 4096 }],
-    [`${arch}.embedding_length`, { type: 'u32', value: embedding }],
-    [`${arch}.block_count`, { type: 'u32', value: layers }],
-    [`${arch}.feed_forward_length`, { type: 'u32', value: feedForward }],
-    [`${arch}.attention.head_count`, { type: 'u32', value: heads }],
-    [`${arch}.attention.head_count_kv`, { type: 'u32', value: heads }],
-    [`${arch}.attention.key_length`, { type: 'u32', value: headDim }],
-    [`${arch}.attention.value_length`, { type: 'u32', value: headDim }],
+    [`${arch}.embedding_length`, { type: 'u32', value: shape.embedding }],
+    [`${arch}.block_count`, { type: 'u32', value: shape.layers }],
+    [`${arch}.feed_forward_length`, { type: 'u32', value: shape.feedForward }],
+    [`${arch}.attention.head_count`, { type: 'u32', value: shape.heads }],
+    [`${arch}.attention.head_count_kv`, { type: 'u32', value: shape.heads }],
+    [`${arch}.attention.key_length`, { type: 'u32', value: shape.headDim }],
+    [`${arch}.attention.value_length`, { type: 'u32', value: shape.headDim }],
     [`${arch}.attention.layer_norm_rms_epsilon`, { type: 'f32', value: 1e-6 }],
     [`${arch}.rope.freq_base`, { type: 'f32', value: 1_000_000 }],
     ['tokenizer.ggml.model', { type: 'string', value: family.tokenizerModel }],
     ['tokenizer.ggml.pre', { type: 'string', value: family.pre }],
-    ['tokenizer.ggml.tokens', { type: 'strings', value: tokens }],
-    ['tokenizer.ggml.token_type', { type: 'i32s', value: types }],
+    ['tokenizer.ggml.tokens', { type: 'strings', value: vocabulary.tokens }],
+    ['tokenizer.ggml.token_type', { type: 'i32s', value: vocabulary.types }],
     // BPE vocabularies carry merges; SentencePiece ones scores: llama.cpp merges the adjacent pair
     // whose joined piece scores highest, so a piece scores minus the rank of the first merge that
     // makes it (the tokenizer.json's BPE order); pieces no merge makes come last.
-    ...(family.tokenizerModel === 'gpt2'
-      ? ([['tokenizer.ggml.merges', { type: 'strings', value: merges }]] as Array<[string, MetadataValue]>)
-      : ([['tokenizer.ggml.scores', { type: 'f32s', value: spmScores(tokens, tokenizer.model.merges) }]] as Array<
-          [string, MetadataValue]
-        >)),
-    ['tokenizer.ggml.eos_token_id', { type: 'u32', value: idOf(family.eos) }],
-    ['tokenizer.ggml.bos_token_id', { type: 'u32', value: idOf(family.bos) }],
+    vocabulary.scores === null
+      ? ['tokenizer.ggml.merges', { type: 'strings', value: vocabulary.merges }]
+      : ['tokenizer.ggml.scores', { type: 'f32s', value: vocabulary.scores }],
+    ['tokenizer.ggml.eos_token_id', { type: 'u32', value: vocabulary.idOf(family.eos) }],
+    ['tokenizer.ggml.bos_token_id', { type: 'u32', value: vocabulary.idOf(family.bos) }],
     ['tokenizer.ggml.add_bos_token', { type: 'bool', value: family.addBos }],
     // Gemma's converted GGUFs say so (convert_hf_to_gguf.py, Gemma: add_add_space_prefix(False));
     // llama.cpp's SentencePiece tokenizer otherwise prefixes a space to the text.
     ...(family.tokenizerModel === 'llama'
       ? ([['tokenizer.ggml.add_space_prefix', { type: 'bool', value: false }]] as Array<[string, MetadataValue]>)
       : []),
-    ['tokenizer.chat_template', { type: 'string', value: options.chatTemplate ?? config.chat_template }],
+    ['tokenizer.chat_template', { type: 'string', value: options.chatTemplate ?? vocabulary.chatTemplate }],
   ];
-  const tensors: Array<{ name: string; dims: number[]; norm?: boolean }> = [
-    { name: 'token_embd.weight', dims: [embedding, size] },
+}
+
+interface TensorSpec {
+  name: string;
+  dims: number[];
+  norm?: boolean;
+}
+
+function tinyTensors(family: Family, vocabularySize: number, shape: Shape): TensorSpec[] {
+  const { embedding, heads, headDim, feedForward } = shape;
+  const tensors: TensorSpec[] = [
+    { name: 'token_embd.weight', dims: [embedding, vocabularySize] },
     { name: 'output_norm.weight', dims: [embedding], norm: true },
   ];
-  for (let layer = 0; layer < layers; layer++) {
+  for (let layer = 0; layer < shape.layers; layer++) {
     const prefix = `blk.${layer}`;
     tensors.push(
       { name: `${prefix}.attn_norm.weight`, dims: [embedding], norm: true },
@@ -293,6 +341,10 @@ export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } 
       { name: `${prefix}.ffn_down.weight`, dims: [feedForward, embedding] },
     );
   }
+  return tensors;
+}
+
+function encodeGguf(metadata: Array<[string, MetadataValue]>, tensors: readonly TensorSpec[], seed: number): Buffer {
   const writer = new ByteWriter();
   writer.bytes(Buffer.from('GGUF', 'ascii'));
   writer.u32(3);
@@ -302,7 +354,7 @@ export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } 
     writer.string(key);
     writeValue(writer, value);
   }
-  const random = noise(options.seed ?? 1);
+  const random = noise(seed);
   const datas: Buffer[] = [];
   let offset = 0;
   for (const tensor of tensors) {
@@ -320,6 +372,15 @@ export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } 
   }
   writer.pad(32);
   for (const data of datas) writer.bytes(data);
-  writeFileSync(options.path, writer.toBuffer());
-  return { vocabulary: size };
+  return writer.toBuffer();
+}
+
+/** Write the GGUF and return its vocabulary size. */
+export function writeTinyGguf(options: TinyGgufOptions): { vocabulary: number } {
+  const family = FAMILIES[options.family ?? 'qwen3'];
+  const vocabulary = vocabularyOf(family);
+  const shape = shapeOf(options);
+  const metadata = tinyMetadata(family, vocabulary, shape, options);
+  writeFileSync(options.path, encodeGguf(metadata, tinyTensors(family, vocabulary.size, shape), options.seed ?? 1));
+  return { vocabulary: vocabulary.size };
 }
