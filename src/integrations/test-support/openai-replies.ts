@@ -82,3 +82,36 @@ export function responsesReply(content: Block[], id: string): ScriptedAnswer {
     },
   };
 }
+
+/** A Chat Completions reply for one scripted step as server-sent chunks (text, then each tool call, then usage). */
+export function chatCompletionChunks(content: Block[], id: string): ScriptedAnswer {
+  const { text, calls } = stepParts(content);
+  const chunk = (delta: Block, finish: string | null = null) => ({
+    data: {
+      id,
+      object: 'chat.completion.chunk',
+      created: 1_764_000_000,
+      model: 'gpt-4.1',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    },
+  });
+  const events: Array<{ data: unknown }> = [chunk({ role: 'assistant', content: '' })];
+  if (text) events.push(chunk({ content: text }));
+  calls.forEach((call, index) =>
+    events.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }),
+    ),
+  );
+  events.push(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
+  events.push({
+    data: {
+      id,
+      object: 'chat.completion.chunk',
+      created: 1_764_000_000,
+      model: 'gpt-4.1',
+      choices: [],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    },
+  });
+  return { kind: 'sse', events };
+}

@@ -1,4 +1,5 @@
 import { type Context, complete, type Model, Type } from '@mariozechner/pi-ai';
+import { chatCompletionChunks } from '../../test-support/openai-replies.js';
 import type { ScriptedServer } from '../../test-support/scripted-server.js';
 import { startScriptedServer } from '../../test-support/scripted-server.js';
 import {
@@ -11,6 +12,22 @@ import {
   toolLoopReply,
 } from '../../test-support/tool-loop-script.js';
 import { cachetPiHooks } from '../cachet-pi-hooks.js';
+
+/** One loopback Chat Completions API for many runs: `play(script)` sets the replies the next run gets. */
+export async function startOpenAIToolLoopServer(): Promise<ScriptedServer & { play(script: ToolLoopScript): void }> {
+  let contents: Array<Array<Record<string, unknown>>> = [];
+  let first = 0;
+  const server = await startScriptedServer((_body, index) =>
+    chatCompletionChunks(contents[index - first] ?? [{ type: 'text', text: 'done' }], `chatcmpl_${index}`),
+  );
+  return {
+    ...server,
+    play(script) {
+      contents = scriptedContents(script);
+      first = server.bodies.length;
+    },
+  };
+}
 
 /** One loopback Messages API for many runs: `play(script)` sets the replies the next run gets. */
 export async function startToolLoopServer(): Promise<ScriptedServer & { play(script: ToolLoopScript): void }> {
@@ -33,21 +50,36 @@ export async function runOnPi(
   server: Awaited<ReturnType<typeof startToolLoopServer>>,
   script: ToolLoopScript,
   withCachet: boolean,
+  api: 'anthropic-messages' | 'openai-completions' = 'anthropic-messages',
 ): Promise<Array<Record<string, unknown>>> {
   server.play(script);
   const first = server.bodies.length;
-  const model: Model<'anthropic-messages'> = {
-    id: 'claude-sonnet-4-5',
-    name: 'Claude Sonnet 4.5 (local)',
-    api: 'anthropic-messages',
-    provider: 'anthropic',
-    baseUrl: server.origin,
-    reasoning: false,
-    input: ['text', 'image'],
-    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-    contextWindow: 200_000,
-    maxTokens: 8_192,
-  };
+  const model: Model<'anthropic-messages' | 'openai-completions'> =
+    api === 'openai-completions'
+      ? {
+          id: 'gpt-4.1',
+          name: 'GPT-4.1 (local)',
+          api,
+          provider: 'openai',
+          baseUrl: `${server.origin}/v1`,
+          reasoning: false,
+          input: ['text', 'image'],
+          cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
+          contextWindow: 1_000_000,
+          maxTokens: 8_192,
+        }
+      : {
+          id: 'claude-sonnet-4-5',
+          name: 'Claude Sonnet 4.5 (local)',
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          baseUrl: server.origin,
+          reasoning: false,
+          input: ['text', 'image'],
+          cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+          contextWindow: 200_000,
+          maxTokens: 8_192,
+        };
   const hooks = cachetPiHooks({
     conversationId: 'tool-loop',
     existingMarkers: script.existingMarkers,
