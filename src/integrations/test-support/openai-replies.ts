@@ -97,11 +97,11 @@ export function chatCompletionChunks(content: Block[], id: string): ScriptedAnsw
   });
   const events: Array<{ data: unknown }> = [chunk({ role: 'assistant', content: '' })];
   if (text) events.push(chunk({ content: text }));
-  calls.forEach((call, index) =>
+  for (const [index, call] of calls.entries()) {
     events.push(
       chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }),
-    ),
-  );
+    );
+  }
   events.push(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
   events.push({
     data: {
