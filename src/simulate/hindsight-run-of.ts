@@ -4,7 +4,7 @@ import { promptContentFor } from '../oracle/oracle-rules.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
 import type { CountableItem, TokenCounter } from '../tokens/token-counter.js';
-import { type DiscoverableTool, turnModels, type Workload } from '../workloads/workload.js';
+import { type DiscoverableTool, turnModels, type Workload, type WorkloadStep, type WorkloadTurn } from '../workloads/workload.js';
 import {
   sessionStaticText,
   skillBlockText,
@@ -40,40 +40,10 @@ export function hindsightRunOf(
   const { counter } = context;
   const resendsToolTurnReasoning = providerEntry(context.provider).resendsToolTurnReasoning ?? false;
   const visible = promptContentFor(context.provider, context.model);
-  // Content counted exactly, by unit id: what the wire total is compared against.
-  const exact = new Map<string, number>();
-  const unit = (id: string, item: CountableItem, joinable: boolean): HindsightUnit => {
-    const tokens = counter.countBlock(item);
-    exact.set(id, tokens);
-    return { id, tokens: joinable ? Math.max(0, tokens - 1) : tokens };
-  };
-  // Text a layout may join with other text (system parts, user text with the tail) is counted one
-  // token short; blocks every layout sends as they are (tools, replies, tool results, images) exactly.
-  const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text }, true);
-  const blockUnit = (id: string, block: ContentBlock | ToolDefinition): HindsightUnit => unit(id, block, false);
-  const definitionUnit = (tool: ToolDefinition): HindsightUnit =>
-    visible.toolDefinitions ? blockUnit(`tool:${tool.name}`, tool) : { id: `tool:${tool.name}`, tokens: 0 };
+  const { exact, textUnit, blockUnit, definitionUnit } = unitCounters(counter, visible.toolDefinitions);
 
   const tools = workload.tools.map(definitionUnit);
-  const statics: HindsightUnit[] = [];
-  const persona = [workload.persona.trimEnd(), workload.guidelines?.trimEnd(), skillIndexText(workload)]
-    .filter((part): part is string => Boolean(part))
-    .join('\n\n');
-  statics.push(textUnit('system', persona));
-  const project = sessionStaticText(workload);
-  if (project) statics.push(textUnit('project', project));
-  if (workload.workingMemory) {
-    const memory = textUnit('working-memory', workload.workingMemory.trimEnd());
-    statics.push(memory);
-    // Against the wire count, the memory is content as Cachet restores it (a user/assistant
-    // pair): its wrapper is Cachet's choice, not framing every layout pays (a system tag is
-    // shorter).
-    const pair: CountableItem[] = workingMemoryPair(workload.workingMemory).flatMap((message) => [...message.content]);
-    exact.set(
-      memory.id,
-      pair.reduce((total, block) => total + counter.countBlock(block), 0),
-    );
-  }
+  const statics = staticUnits(workload, counter, textUnit, exact);
 
   const requests: HindsightRequest[] = [];
   const history: HindsightUnit[] = [];
@@ -121,13 +91,7 @@ export function hindsightRunOf(
       ...turn.images.map((_, index) => ({ id: `t${turn.turn}/image/${index}`, tokens: 0 })),
       textUnit(`t${turn.turn}/user`, turn.user),
     ];
-    const turnTail: HindsightUnit[] = [];
-    if (turn.tail.skills.length > 0) {
-      const text = turn.tail.skills.map((name) => skillBlockText(workload, name)).join('\n');
-      turnTail.push(textUnit(`t${turn.turn}/tail/skills`, text));
-    }
-    if (turn.tail.memoryRecall) turnTail.push(textUnit(`t${turn.turn}/tail/recall`, turn.tail.memoryRecall.trimEnd()));
-    if (turn.tail.workingContext) turnTail.push(textUnit(`t${turn.turn}/tail/context`, turn.tail.workingContext.trimEnd()));
+    const turnTail = turnTailUnits(workload, turn, textUnit);
     // The clock as every strategy renders it (`timeText`), joinable text like the rest of the tail.
     const clockAt = (at: number) => (turn.tail.time ? textUnit(`clock@${at}`, timeText(at)) : null);
     let earlierHistory = [...history];
@@ -167,32 +131,14 @@ export function hindsightRunOf(
         clockAtTurnStart: clockAt(turn.at),
       });
       const prefix = `t${turn.turn}/s${step.step}`;
-      // Earlier reasoning reaches the wire only where the provider sends it back (DeepSeek: the
-      // reasoning of tool-call turns). Elsewhere it is dropped, or sent only with a signature:
-      // counted as none, a signed block still reaches the oracle through the wire's framing count.
-      const reasoningSent = resendsToolTurnReasoning && step.reply.some((block) => block.type === 'tool_use');
-      const replyUnits = step.reply.map((block, index) => {
-        const reasoning = block.type === 'thinking' || block.type === 'redacted_thinking';
-        const id = `${prefix}/reply/${index}`;
-        const unseen = (reasoning && !reasoningSent) || (block.type === 'tool_use' && !visible.toolCalls);
-        return unseen ? { id, tokens: 0 } : blockUnit(id, block);
+      const replyUnits = replyUnitsOf(step, prefix, blockUnit, {
+        // Earlier reasoning reaches the wire only where the provider sends it back (DeepSeek: the
+        // reasoning of tool-call turns).
+        reasoningSent: resendsToolTurnReasoning && step.reply.some((block) => block.type === 'tool_use'),
+        toolCallsVisible: visible.toolCalls,
       });
       turnHistory.push(...replyInSlot(requests[index]!, prefix, replyUnits, context.replyTokens?.[index]));
-      const skillLoadIds = new Map<string, string>();
-      for (const block of step.reply) {
-        if (block.type === 'tool_use' && step.skillLoads.includes(String(block.input.name))) {
-          skillLoadIds.set(block.id, String(block.input.name));
-        }
-      }
-      step.toolResults.forEach((result, index) => {
-        const skill = skillLoadIds.get(result.toolUseId);
-        if (skill !== undefined && loadedSkills.has(skill)) {
-          turnHistory.push({ id: `${prefix}/result/${index}/reload`, tokens: 0 });
-          return;
-        }
-        if (skill !== undefined) loadedSkills.add(skill);
-        turnHistory.push(blockUnit(`${prefix}/result/${index}`, result));
-      });
+      turnHistory.push(...resultUnitsOf(step, prefix, blockUnit, loadedSkills));
       discover(step.discoveredTools, prefix, turnHistory);
     }
     history.push(...userMessage, ...turnHistory);
@@ -221,4 +167,99 @@ function replyInSlot(
   const shared = { id: `${prefix}/reply/read-back`, tokens: readBack };
   request.slotReply = [shared.id];
   return [shared, ...replyUnits];
+}
+
+type BlockUnit = (id: string, block: ContentBlock | ToolDefinition) => HindsightUnit;
+
+/**
+ * Unit makers over one counter, and the exact count of every unit made (what the wire total is
+ * compared against). Text a layout may join with other text (system parts, user text with the
+ * tail) is counted one token short; blocks every layout sends as they are (tools, replies, tool
+ * results, images) exactly.
+ */
+function unitCounters(counter: TokenCounter, toolDefinitionsVisible: boolean) {
+  const exact = new Map<string, number>();
+  const unit = (id: string, item: CountableItem, joinable: boolean): HindsightUnit => {
+    const tokens = counter.countBlock(item);
+    exact.set(id, tokens);
+    return { id, tokens: joinable ? Math.max(0, tokens - 1) : tokens };
+  };
+  const textUnit = (id: string, text: string): HindsightUnit => unit(`${id}#${text.length}`, { kind: 'text', text }, true);
+  const blockUnit: BlockUnit = (id, block) => unit(id, block, false);
+  const definitionUnit = (tool: ToolDefinition): HindsightUnit =>
+    toolDefinitionsVisible ? blockUnit(`tool:${tool.name}`, tool) : { id: `tool:${tool.name}`, tokens: 0 };
+  return { exact, textUnit, blockUnit, definitionUnit };
+}
+
+/**
+ * A step's reply as units. Reasoning the provider does not send back is dropped, or sent only
+ * with a signature: counted as none, a signed block still reaches the oracle through the wire's
+ * framing count. Tool calls a template does not print count as none too.
+ */
+function replyUnitsOf(
+  step: WorkloadStep,
+  prefix: string,
+  blockUnit: BlockUnit,
+  flags: { reasoningSent: boolean; toolCallsVisible: boolean },
+): HindsightUnit[] {
+  return step.reply.map((block, index) => {
+    const reasoning = block.type === 'thinking' || block.type === 'redacted_thinking';
+    const id = `${prefix}/reply/${index}`;
+    const unseen = (reasoning && !flags.reasoningSent) || (block.type === 'tool_use' && !flags.toolCallsVisible);
+    return unseen ? { id, tokens: 0 } : blockUnit(id, block);
+  });
+}
+
+/** A step's tool results as units; a repeated `skill_load` counts as empty (a strategy may answer it with a pointer). */
+function resultUnitsOf(step: WorkloadStep, prefix: string, blockUnit: BlockUnit, loadedSkills: Set<string>): HindsightUnit[] {
+  const skillLoadIds = new Map<string, string>();
+  for (const block of step.reply) {
+    if (block.type === 'tool_use' && step.skillLoads.includes(String(block.input.name))) {
+      skillLoadIds.set(block.id, String(block.input.name));
+    }
+  }
+  return step.toolResults.map((result, index) => {
+    const skill = skillLoadIds.get(result.toolUseId);
+    if (skill !== undefined && loadedSkills.has(skill)) return { id: `${prefix}/result/${index}/reload`, tokens: 0 };
+    if (skill !== undefined) loadedSkills.add(skill);
+    return blockUnit(`${prefix}/result/${index}`, result);
+  });
+}
+
+type TextUnit = (id: string, text: string) => HindsightUnit;
+
+/** The session's static prefix as units: persona (with guidelines and the skill index), project, working memory. */
+function staticUnits(workload: Workload, counter: TokenCounter, textUnit: TextUnit, exact: Map<string, number>): HindsightUnit[] {
+  const statics: HindsightUnit[] = [];
+  const persona = [workload.persona.trimEnd(), workload.guidelines?.trimEnd(), skillIndexText(workload)]
+    .filter((part): part is string => Boolean(part))
+    .join('\n\n');
+  statics.push(textUnit('system', persona));
+  const project = sessionStaticText(workload);
+  if (project) statics.push(textUnit('project', project));
+  if (workload.workingMemory) {
+    const memory = textUnit('working-memory', workload.workingMemory.trimEnd());
+    statics.push(memory);
+    // Against the wire count, the memory is content as Cachet restores it (a user/assistant
+    // pair): its wrapper is Cachet's choice, not framing every layout pays (a system tag is
+    // shorter).
+    const pair: CountableItem[] = workingMemoryPair(workload.workingMemory).flatMap((message) => [...message.content]);
+    exact.set(
+      memory.id,
+      pair.reduce((total, block) => total + counter.countBlock(block), 0),
+    );
+  }
+  return statics;
+}
+
+/** A turn's tail as units: matched skills, recalled memory, working context (the clock is placed per request). */
+function turnTailUnits(workload: Workload, turn: WorkloadTurn, textUnit: TextUnit): HindsightUnit[] {
+  const turnTail: HindsightUnit[] = [];
+  if (turn.tail.skills.length > 0) {
+    const text = turn.tail.skills.map((name) => skillBlockText(workload, name)).join('\n');
+    turnTail.push(textUnit(`t${turn.turn}/tail/skills`, text));
+  }
+  if (turn.tail.memoryRecall) turnTail.push(textUnit(`t${turn.turn}/tail/recall`, turn.tail.memoryRecall.trimEnd()));
+  if (turn.tail.workingContext) turnTail.push(textUnit(`t${turn.turn}/tail/context`, turn.tail.workingContext.trimEnd()));
+  return turnTail;
 }
