@@ -13,6 +13,7 @@ import type { Message } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
 import type { CanonicalRequest, GenerationParams, TailItem, Zone } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
 import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
@@ -61,59 +62,12 @@ export interface AnthropicConversionResult extends ConversionResult<MessageCreat
 export function convertToAnthropic(request: CanonicalRequest, options: AnthropicOptions = {}): AnthropicConversionResult {
   const counter = options.tokenCounter ?? charsPerTokenCounter();
   const model = resolveAnthropicModel(request.model, options.models);
-  const mode = options.breakpoints ?? 'plan';
-  const tailPlacement = options.tailPlacement ?? 'final-user-message';
-  if (!['plan', 'automatic', 'none'].includes(mode)) {
-    throw new ValidationError('options.breakpoints', '"plan", "automatic" or "none"', `got ${JSON.stringify(mode)}`);
-  }
-  if (!['final-user-message', 'system'].includes(tailPlacement)) {
-    throw new ValidationError(
-      'options.tailPlacement',
-      '"final-user-message" or "system"',
-      `got ${JSON.stringify(tailPlacement)}`,
-    );
-  }
-  const ttl: ZoneTtls = {
-    global: options.ttl?.global ?? '5m',
-    session: options.ttl?.session ?? '5m',
-    history: options.ttl?.history ?? '5m',
-  };
+  const { mode, tailPlacement, ttl } = conversionChoices(options);
   const warnings: AdapterWarning[] = [];
   const records = new RecordLookup(request);
   const list = new SlotList(counter);
 
-  const tools: Tool[] = request.tools.map((tool, index) => {
-    const wire = convertTool(tool);
-    const path = `tools[${index}]`;
-    const record = records.get(path);
-    const zone: Zone = record?.zone ?? (index < request.layout.globalToolCount ? 'global' : 'session');
-    list.add(wire, {
-      path,
-      zone,
-      messageIndex: null,
-      prefixHash: record?.prefixHash ?? null,
-      cacheable: true,
-      tokens: list.count(tool),
-    });
-    return wire;
-  });
-
-  const searchTool = toolSearchTool(request, options.toolSearch ?? 'regex');
-  if (searchTool) {
-    list.add(searchTool, {
-      path: 'tools[search]',
-      zone: 'global',
-      messageIndex: null,
-      prefixHash: null,
-      cacheable: true,
-      tokens: counter.countText(JSON.stringify(searchTool)),
-    });
-  }
-  const deferredWire: ToolUnion[] = (request.deferredTools?.tools ?? []).map((tool) => ({
-    ...convertTool(tool),
-    defer_loading: true,
-  }));
-  const allTools: ToolUnion[] = [...tools, ...(searchTool ? [searchTool] : []), ...deferredWire];
+  const allTools = toolsOnTheWire(request, options, { list, records, counter });
 
   const padding = planRequestPadding(request, { ...options, tokenCounter: counter });
   const system: TextBlockParam[] = [];
@@ -210,6 +164,72 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
       paddingBlocks: padding.blocks,
     },
   };
+}
+
+/** The conversion's choices from its options, each checked: breakpoint mode, tail placement, TTL per zone. */
+function conversionChoices(options: AnthropicOptions): {
+  mode: NonNullable<AnthropicOptions['breakpoints']>;
+  tailPlacement: NonNullable<AnthropicOptions['tailPlacement']>;
+  ttl: ZoneTtls;
+} {
+  const mode = options.breakpoints ?? 'plan';
+  const tailPlacement = options.tailPlacement ?? 'final-user-message';
+  if (!['plan', 'automatic', 'none'].includes(mode)) {
+    throw new ValidationError('options.breakpoints', '"plan", "automatic" or "none"', `got ${JSON.stringify(mode)}`);
+  }
+  if (!['final-user-message', 'system'].includes(tailPlacement)) {
+    throw new ValidationError(
+      'options.tailPlacement',
+      '"final-user-message" or "system"',
+      `got ${JSON.stringify(tailPlacement)}`,
+    );
+  }
+  const ttl: ZoneTtls = {
+    global: options.ttl?.global ?? '5m',
+    session: options.ttl?.session ?? '5m',
+    history: options.ttl?.history ?? '5m',
+  };
+  return { mode, tailPlacement, ttl };
+}
+
+/** The request's tools as sent, each a slot of the breakpoint plan: declared tools, the tool-search tool, deferred tools last. */
+function toolsOnTheWire(
+  request: CanonicalRequest,
+  options: AnthropicOptions,
+  { list, records, counter }: { list: SlotList; records: RecordLookup; counter: TokenCounter },
+): ToolUnion[] {
+  const tools: Tool[] = request.tools.map((tool, index) => {
+    const wire = convertTool(tool);
+    const path = `tools[${index}]`;
+    const record = records.get(path);
+    const zone: Zone = record?.zone ?? (index < request.layout.globalToolCount ? 'global' : 'session');
+    list.add(wire, {
+      path,
+      zone,
+      messageIndex: null,
+      prefixHash: record?.prefixHash ?? null,
+      cacheable: true,
+      tokens: list.count(tool),
+    });
+    return wire;
+  });
+
+  const searchTool = toolSearchTool(request, options.toolSearch ?? 'regex');
+  if (searchTool) {
+    list.add(searchTool, {
+      path: 'tools[search]',
+      zone: 'global',
+      messageIndex: null,
+      prefixHash: null,
+      cacheable: true,
+      tokens: counter.countText(JSON.stringify(searchTool)),
+    });
+  }
+  const deferredWire: ToolUnion[] = (request.deferredTools?.tools ?? []).map((tool) => ({
+    ...convertTool(tool),
+    defer_loading: true,
+  }));
+  return [...tools, ...(searchTool ? [searchTool] : []), ...deferredWire];
 }
 
 function convertMessages(

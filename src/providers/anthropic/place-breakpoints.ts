@@ -107,46 +107,7 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   const firstTail = slots.findIndex((slot) => slot.zone === 'tail');
   const persistedEnd = (firstTail === -1 ? slots.length : firstTail) - 1;
 
-  if (input.mode === 'plan') {
-    const globalEnd = lastCacheableAtOrBefore(
-      slots,
-      lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global'),
-    );
-    const staticEnd = lastCacheableAtOrBefore(
-      slots,
-      lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global' || slot.zone === 'session'),
-    );
-    const persistedLast = lastCacheableAtOrBefore(slots, persistedEnd);
-    const history = persistedLast >= 0 && slots[persistedLast]?.zone === 'history' ? persistedLast : -1;
-    const staticTokens = staticEnd >= 0 ? (cumulative[staticEnd] ?? 0) : 0;
-    const sessionOwnTokens = staticTokens - (globalEnd >= 0 ? (cumulative[globalEnd] ?? 0) : 0);
-    // Without history before the tail, the session static end is where everything persisted
-    // ends: it gets the breakpoint the history end would have had. Otherwise it has to earn it.
-    const worthwhile = history < 0 || sessionOwnTokens >= input.sessionMinTokens;
-    const session = staticEnd > globalEnd && worthwhile && (history < 0 || staticTokens >= input.floorTokens) ? staticEnd : -1;
-
-    // A global entry below the provider's minimum is never written. When the static zones as a
-    // whole clear it (tools discovered this session sit between the global tools and the system
-    // text, or the session text is long), the earliest static boundary that clears it takes the
-    // global breakpoint: the end of the system text first, because images, tool_choice and
-    // thinking changes invalidate only the messages level, then the end of the static zones.
-    const belowFloor = globalEnd >= 0 && (cumulative[globalEnd] ?? 0) < input.floorTokens;
-    const staticMark =
-      belowFloor && session < 0 && staticEnd > globalEnd
-        ? ([lastCacheableAtOrBefore(slots, lastSystemSlot(slots, staticEnd)), staticEnd].find(
-            (index) => index > globalEnd && (cumulative[index] ?? 0) >= input.floorTokens,
-          ) ?? -1)
-        : -1;
-
-    if (history >= 0) candidates.push(candidate(slots, history, 'history'));
-    else if (session >= 0) candidates.push(candidate(slots, session, 'session-static'));
-    const globalMark = staticMark >= 0 ? staticMark : globalEnd;
-    const guard = history >= 0 ? guardPosition(input, history, [history, globalMark, session]) : -1;
-    if (guard >= 0) candidates.push(candidate(slots, guard, 'lookback-guard'));
-    if (staticMark >= 0) candidates.push(candidate(slots, staticMark, 'session-static'));
-    else if (globalEnd >= 0) candidates.push(candidate(slots, globalEnd, 'global-static'));
-    if (session >= 0 && history >= 0) candidates.push(candidate(slots, session, 'session-static'));
-  }
+  if (input.mode === 'plan') candidates.push(...zoneCandidates(input, cumulative, persistedEnd));
 
   const maximum = Math.min(input.maxBreakpoints ?? ANTHROPIC_MAX_BREAKPOINTS, ANTHROPIC_MAX_BREAKPOINTS);
   const limit = maximum - (input.mode === 'automatic' ? 1 : 0);
@@ -354,4 +315,52 @@ function enforceTtlOrder(ttls: AnthropicTtl[], paths: readonly string[], warning
  */
 export function cacheControlMarker(ttl: AnthropicTtl): { type: 'ephemeral'; ttl?: '1h' } {
   return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+}
+
+/**
+ * The plan mode's own candidates, most valuable first: the history end (or the session static end
+ * when it earns one), a lookback guard, and the global (or a static boundary that clears the floor).
+ */
+function zoneCandidates(input: BreakpointPlanInput, cumulative: readonly number[], persistedEnd: number): Candidate[] {
+  const { slots } = input;
+  const candidates: Candidate[] = [];
+  const globalEnd = lastCacheableAtOrBefore(
+    slots,
+    lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global'),
+  );
+  const staticEnd = lastCacheableAtOrBefore(
+    slots,
+    lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global' || slot.zone === 'session'),
+  );
+  const persistedLast = lastCacheableAtOrBefore(slots, persistedEnd);
+  const history = persistedLast >= 0 && slots[persistedLast]?.zone === 'history' ? persistedLast : -1;
+  const staticTokens = staticEnd >= 0 ? (cumulative[staticEnd] ?? 0) : 0;
+  const sessionOwnTokens = staticTokens - (globalEnd >= 0 ? (cumulative[globalEnd] ?? 0) : 0);
+  // Without history before the tail, the session static end is where everything persisted
+  // ends: it gets the breakpoint the history end would have had. Otherwise it has to earn it.
+  const worthwhile = history < 0 || sessionOwnTokens >= input.sessionMinTokens;
+  const session = staticEnd > globalEnd && worthwhile && (history < 0 || staticTokens >= input.floorTokens) ? staticEnd : -1;
+
+  // A global entry below the provider's minimum is never written. When the static zones as a
+  // whole clear it (tools discovered this session sit between the global tools and the system
+  // text, or the session text is long), the earliest static boundary that clears it takes the
+  // global breakpoint: the end of the system text first, because images, tool_choice and
+  // thinking changes invalidate only the messages level, then the end of the static zones.
+  const belowFloor = globalEnd >= 0 && (cumulative[globalEnd] ?? 0) < input.floorTokens;
+  const staticMark =
+    belowFloor && session < 0 && staticEnd > globalEnd
+      ? ([lastCacheableAtOrBefore(slots, lastSystemSlot(slots, staticEnd)), staticEnd].find(
+          (index) => index > globalEnd && (cumulative[index] ?? 0) >= input.floorTokens,
+        ) ?? -1)
+      : -1;
+
+  if (history >= 0) candidates.push(candidate(slots, history, 'history'));
+  else if (session >= 0) candidates.push(candidate(slots, session, 'session-static'));
+  const globalMark = staticMark >= 0 ? staticMark : globalEnd;
+  const guard = history >= 0 ? guardPosition(input, history, [history, globalMark, session]) : -1;
+  if (guard >= 0) candidates.push(candidate(slots, guard, 'lookback-guard'));
+  if (staticMark >= 0) candidates.push(candidate(slots, staticMark, 'session-static'));
+  else if (globalEnd >= 0) candidates.push(candidate(slots, globalEnd, 'global-static'));
+  if (session >= 0 && history >= 0) candidates.push(candidate(slots, session, 'session-static'));
+  return candidates;
 }
