@@ -17,7 +17,9 @@ import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { TailContext, TailValue } from '../shared/turn-tail.js';
 import { moveVolatileSystem, publishVolatileMove, type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
+import { isPiOpenAIApi, layOutOpenAIPayload } from './openai-layout.js';
 import { wireSystemTexts, withWireSystemTexts } from './wire-system.js';
+import { opensWireTurn, type WireMessage, wireTurnAndStep, withPersistedWireTail } from './wire-turns.js';
 
 /** What pi-ai passes as `model` to `onPayload` (the fields Cachet reads). */
 export interface PiModelLike {
@@ -90,8 +92,9 @@ export interface CachetPiHooks {
 
 /**
  * pi-ai hooks for one conversation: `onPayload` applies Cachet's breakpoint plan to Anthropic
- * Messages payloads (at most four markers, lookback guard, tail after the last marker) and sets
- * `prompt_cache_key` on OpenAI payloads; every payload goes through the break detector;
+ * Messages payloads (at most four markers, lookback guard, tail after the last marker) and lays
+ * out OpenAI Chat Completions and Responses payloads (`prompt_cache_key`, the tail last, volatile
+ * system paragraphs moved); every payload goes through the break detector;
  * `recordUsage` turns pi's usage into Cachet `Usage` and publishes it. Neither hook throws into
  * pi: problems go to `onError` and `warning.raised`.
  *
@@ -174,6 +177,26 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
       }
       return laidOut.body;
     }
+    if (isPiOpenAIApi(model.api)) {
+      const record = payload as Record<string, unknown>;
+      const input = record.input;
+      if (Array.isArray(input)) ({ turn, step } = wireTurnAndStep(input));
+      return layOutOpenAIPayload(record, {
+        api: model.api,
+        provider: String(model.provider),
+        model: String(record.model ?? model.id),
+        items: resolveTail(() => options.tail?.({ turn, step, conversationId }), reporter, 'tail', conversationId),
+        volatile,
+        state,
+        counter,
+        reporter,
+        bus: options.bus,
+        conversationId,
+        at: clock(),
+        turn,
+        step,
+      });
+    }
     if (model.api.startsWith('openai')) {
       const record = payload as Record<string, unknown>;
       return { ...record, prompt_cache_key: record.prompt_cache_key ?? `cachet-${conversationId}` };
@@ -229,38 +252,4 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
       });
     },
   };
-}
-
-type WireMessage = { role?: unknown; content?: unknown };
-
-/** A user message that is not only tool results opens a turn. */
-function opensWireTurn(message: WireMessage): boolean {
-  if (message?.role !== 'user') return false;
-  if (!Array.isArray(message.content)) return true;
-  return !message.content.every((block) => (block as { type?: unknown })?.type === 'tool_result');
-}
-
-function wireTurnAndStep(messages: readonly WireMessage[]): { turn: number; step: number } {
-  const turn = messages.filter(opensWireTurn).length;
-  const lastOpener = messages.findLastIndex(opensWireTurn);
-  // A final assistant message is a prefill this call continues, not an earlier step.
-  const end = messages.at(-1)?.role === 'assistant' ? -1 : undefined;
-  const step = messages.slice(lastOpener + 1, end).filter((message) => message?.role === 'assistant').length;
-  return { turn, step };
-}
-
-/** The messages with each turn's persisted tail texts appended to the user message that opened it. */
-function withPersistedWireTail(
-  messages: readonly WireMessage[],
-  keys: ReadonlyArray<string | null>,
-  persisted: ReadonlyMap<string, readonly string[]>,
-): WireMessage[] {
-  return messages.map((message, index) => {
-    const key = keys[index];
-    const texts = key ? persisted.get(key) : undefined;
-    if (!texts) return message;
-    const blocks =
-      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content as unknown[]);
-    return { ...message, content: [...blocks, ...texts.map((text) => ({ type: 'text', text }))] };
-  });
 }

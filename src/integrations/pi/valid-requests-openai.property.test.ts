@@ -9,21 +9,18 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-// cachetPiHooks on an OpenAI model only sets `prompt_cache_key` (no tail, no volatile move), so the
-// judge is told of no tail or moved text: every body must equal pi's own but for the cache key.
+// cachetPiHooks lays out OpenAI payloads like the other drop-ins: the cache key, the tail last (in
+// the final user message or after tool results as a trailing system message), turn-scoped texts in
+// the opening user message, volatile system paragraphs moved there.
 const chat = openAIJudge('chat');
-const cacheKeyOnly = {
-  violation: (cachet: Record<string, unknown>, own: Record<string, unknown>) => chat.violation(cachet, own, [], []),
-  addCoverage: chat.addCoverage,
-};
 
 describe('cachetPiHooks with an openai-completions model: every request valid over random tool loops', () => {
-  it(`${TOOL_LOOP_PROPERTY_RUNS} random conversations (parallel calls, images, empty text)`, async () => {
+  it(`${TOOL_LOOP_PROPERTY_RUNS} random conversations (parallel calls, images, empty text, tail scopes, volatile system text)`, async () => {
     await checkToolLoopProperty(
       'pi openai-completions',
       (script, withCachet) => runOnPi(server, script, withCachet, 'openai-completions'),
-      ['images', 'parallelResults'],
-      cacheKeyOnly,
+      ['images', 'parallelResults', 'tailAfterResults', 'turnTail', 'volatileMoved'],
+      chat,
     );
   }, 120_000);
 });
