@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CachetError } from '../../model/errors.js';
-import { findJsonProblem } from '../../model/json-value-check.js';
+import { findJsonProblem, MAX_JSON_DEPTH, MAX_JSON_NODES } from '../../model/json-value-check.js';
 import { FileReadError } from '../../model/read-regular-file.js';
 import { readRegularFileLines } from '../../model/read-regular-file-lines.js';
 import type { ProviderCacheMissReason } from '../../model/usage.js';
@@ -58,8 +58,18 @@ export function parseCaptureLine(text: string, lineNumber: number, file = 'captu
   } catch (error) {
     throw new CaptureError(file, lineNumber, `not valid JSON (${(error as Error).message})`);
   }
-  const problem = findJsonProblem(json);
-  if (problem) throw new CaptureError(file, lineNumber, `${joinPath('', problem.path) || 'line'}: expected ${problem.message}`);
+  // What JSON.parse returns can only be too deep or too large: the general check (which also
+  // looks for class instances, cycles and non-finite numbers, and builds the path) runs only to
+  // name a problem the quick walk found.
+  if (!withinJsonLimits(json)) {
+    const problem = findJsonProblem(json);
+    if (problem) throw new CaptureError(file, lineNumber, `${joinPath('', problem.path) || 'line'}: expected ${problem.message}`);
+  }
+  // The usual line is checked by hand; the schema runs only to name what is wrong with another.
+  return plainCaptureLine(json) ?? schemaCaptureLine(json, lineNumber, file);
+}
+
+function schemaCaptureLine(json: unknown, lineNumber: number, file: string): CapturedRequest {
   const parsed = lineSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -70,8 +80,47 @@ export function parseCaptureLine(text: string, lineNumber: number, file = 'captu
   const time = typeof at === 'number' ? at : Date.parse(at);
   if (Number.isNaN(time))
     throw new CaptureError(file, lineNumber, `at: expected milliseconds or an ISO 8601 time, got ${JSON.stringify(at)}`);
+  return capturedRequest(time, body, usage ?? undefined, conversation, provider, cacheMissReason ?? undefined, diagnostics);
+}
+
+/**
+ * The line as `lineSchema` reads it when it is a plain object whose fields all have the
+ * schema's types (and `at` a number or a readable time), else null.
+ */
+function plainCaptureLine(json: unknown): CapturedRequest | null {
+  if (!isPlainRecord(json)) return null;
+  const { at, body, usage, conversation, provider, cacheMissReason, diagnostics } = json;
+  if (!isPlainRecord(body)) return null;
+  if (usage !== undefined && usage !== null && !isPlainRecord(usage)) return null;
+  if (conversation !== undefined && !(typeof conversation === 'string' && conversation.length > 0)) return null;
+  if (provider !== undefined && !(typeof provider === 'string' && provider.length > 0)) return null;
+  let reason: ProviderCacheMissReason | undefined;
+  if (cacheMissReason !== undefined && cacheMissReason !== null) {
+    if (!isPlainRecord(cacheMissReason)) return null;
+    const { type, missedTokens } = cacheMissReason;
+    if (typeof type !== 'string' || !(missedTokens === null || typeof missedTokens === 'number')) return null;
+    reason = { type, missedTokens } as ProviderCacheMissReason;
+  }
+  let time: number;
+  if (typeof at === 'number' && at >= 0) time = at;
+  else if (typeof at === 'string' && at.length > 0) time = Date.parse(at);
+  else return null;
+  if (Number.isNaN(time)) return null;
+  const usageRecord = usage ?? undefined;
+  return capturedRequest(time, body, usageRecord, conversation, provider, reason, diagnostics ?? usageRecord?.diagnostics);
+}
+
+function capturedRequest(
+  at: number,
+  body: Record<string, unknown>,
+  usage: Record<string, unknown> | undefined,
+  conversation: string | undefined,
+  provider: string | undefined,
+  cacheMissReason: ProviderCacheMissReason | undefined,
+  diagnostics: unknown,
+): CapturedRequest {
   return {
-    at: time,
+    at,
     body,
     ...(usage ? { usage } : {}),
     ...(conversation ? { conversation } : {}),
@@ -79,6 +128,32 @@ export function parseCaptureLine(text: string, lineNumber: number, file = 'captu
     ...(cacheMissReason ? { cacheMissReason } : {}),
     ...(diagnostics !== undefined ? { diagnostics } : {}),
   };
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+let nodesSeen = 0;
+
+/** No nesting past `MAX_JSON_DEPTH` and at most `MAX_JSON_NODES` values, as `findJsonProblem` counts them. */
+function withinJsonLimits(value: unknown): boolean {
+  nodesSeen = 0;
+  return valueWithinLimits(value, 0);
+}
+
+function valueWithinLimits(value: unknown, depth: number): boolean {
+  if (++nodesSeen > MAX_JSON_NODES) return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth >= MAX_JSON_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!valueWithinLimits(value[index], depth + 1)) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (!valueWithinLimits((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 /**
