@@ -7,7 +7,7 @@
  * aggregation the rollups replace). `CACHET_BENCH_DIR` keeps the SQLite file to reuse it.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryFleetMetrics } from '../src/trace/fleet-metrics.js';
 import type { OverviewSource } from '../src/trace/overview.js';
@@ -68,31 +68,38 @@ async function measure(label: string, store: TraceStore, loaded = false): Promis
   const started = performance.now();
   const events = loaded ? 'existing' : await load(store);
   console.log(
-    `${label}: ${SESSIONS} sessions, ${events} events loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `${label}: ${SESSIONS} sessions, ${events} events loaded in ${((performance.now() - started) / 1000).toFixed(1)} s, load average ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}`,
   );
   const runner = runnerOf(store);
   for (const [name, query] of QUERIES) {
     const rollup = await timings(() => query(runner, 'rollup'), RUNS);
     const events = await timings(() => query(runner, 'events'), YARDSTICK_RUNS);
     console.log(
-      `  ${name.padEnd(28)} rollup p50 ${rollup.p50.padStart(6)} ms  p99 ${rollup.p99.padStart(6)} ms (${RUNS} runs)` +
+      `  ${name.padEnd(28)} rollup p50 ${rollup.p50.padStart(6)} ms  p99 ${rollup.p99.padStart(6)} ms  cpu p50 ${rollup.cpu.padStart(6)} ms (${RUNS} runs)` +
         `   events p50 ${events.p50.padStart(6)} ms (${YARDSTICK_RUNS} runs)`,
     );
   }
 }
 
-async function timings(run: () => Promise<unknown>, runs: number): Promise<{ p50: string; p99: string }> {
-  if (runs === 0) return { p50: '-', p99: '-' };
+/** Wall p50/p99, and this process's CPU p50 (on SQLite the query's own cost; PostgreSQL's server is another process). */
+async function timings(run: () => Promise<unknown>, runs: number): Promise<{ p50: string; p99: string; cpu: string }> {
+  if (runs === 0) return { p50: '-', p99: '-', cpu: '-' };
   const times: number[] = [];
+  const cpus: number[] = [];
   for (let index = 0; index < runs; index++) {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     await run();
+    const cpu = process.cpuUsage(cpuStart);
     times.push(performance.now() - start);
+    cpus.push((cpu.user + cpu.system) / 1000);
   }
+  const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
   times.sort((left, right) => left - right);
-  const p50 = times[Math.floor(times.length / 2)]!;
   const p99 = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!;
-  return { p50: p50.toFixed(0), p99: p99.toFixed(0) };
+  return { p50: median(times).toFixed(0), p99: p99.toFixed(0), cpu: median(cpus).toFixed(0) };
 }
 
 const keep = process.env.CACHET_BENCH_DIR;

@@ -1,8 +1,9 @@
 import { ratio } from './analytics.js';
 import { missRates } from './miss-rates.js';
 import type { OverviewSource } from './overview.js';
-import { ROLLUP_SUMS } from './overview-queries.js';
+import { ROLLUP_SUMS } from './overview-rollup-schema.js';
 import { breakRows, usageRows } from './overview-rows.js';
+import { startedTable } from './overview-sql.js';
 import { type SqlRunner, toNumber } from './sql-runner.js';
 
 /** A metric as both exports name it: Prometheus (`cachet_..._total`) and OpenTelemetry (`cachet.*`). */
@@ -103,7 +104,7 @@ export async function queryFleetMetrics(runner: SqlRunner, source: OverviewSourc
     `${rows.sql}
      SELECT COALESCE(s.provider, 'unknown') AS provider, u.model, SUM(u.requests) AS requests,
        ${ROLLUP_SUMS.replaceAll('SUM(', 'SUM(u.')}
-     FROM usage_rows u LEFT JOIN events s ON s.session_id = u.session_id AND s.type = 'session.started'
+     FROM usage_rows u LEFT JOIN ${startedTable(source)} s ON s.session_id = u.session_id
      GROUP BY COALESCE(s.provider, 'unknown'), u.model ORDER BY 1, 2`,
     rows.params,
   );
@@ -112,7 +113,7 @@ export async function queryFleetMetrics(runner: SqlRunner, source: OverviewSourc
     `${priced.sql}
      SELECT COALESCE(s.provider, 'unknown') AS provider, COALESCE(b.model, 'unknown') AS model, b.cause,
        SUM(b.breaks) AS breaks, SUM(b.missed_tokens) AS missed_tokens, SUM(b.lost_usd) AS lost_usd
-     FROM break_rows b LEFT JOIN events s ON s.session_id = b.session_id AND s.type = 'session.started'
+     FROM break_rows b LEFT JOIN ${startedTable(source)} s ON s.session_id = b.session_id
      GROUP BY COALESCE(s.provider, 'unknown'), COALESCE(b.model, 'unknown'), b.cause ORDER BY 1, 2, 3`,
     priced.params,
   );

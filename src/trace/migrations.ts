@@ -1,5 +1,6 @@
 import { SESSION_DIMENSIONS } from './overview.js';
 import { rollupMigration } from './overview-rollup-schema.js';
+import { sessionRollupMigration } from './overview-session-rollup.js';
 import type { TraceBackend } from './trace-store.js';
 import { TraceStoreError } from './trace-store-error.js';
 
@@ -144,6 +145,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: 'session label indexes (label filters, facets and the session list read them alone)',
     statements: { sqlite: SESSION_LABEL_INDEXES, postgres: SESSION_LABEL_INDEXES },
+  },
+  {
+    version: 6,
+    name: 'session-grain rollups (totals and labels per session, losses per session and model, cause sums per hour, facets), backfilled, then ANALYZE',
+    statements: { sqlite: sessionRollupMigration('sqlite'), postgres: sessionRollupMigration('postgres') },
   },
 ];
 

@@ -20,8 +20,10 @@ export async function missRates(
   source: OverviewSource = 'rollup',
 ): Promise<{ rates: MissRate[]; unpriced: string[] }> {
   const named = await runner.all(
-    `SELECT model, MIN(provider) AS provider FROM events
-     WHERE type = 'session.started' AND model IS NOT NULL GROUP BY model`,
+    source === 'rollup'
+      ? 'SELECT model, MIN(provider) AS provider FROM overview_sessions WHERE model IS NOT NULL GROUP BY model'
+      : `SELECT model, MIN(provider) AS provider FROM events
+         WHERE type = 'session.started' AND model IS NOT NULL GROUP BY model`,
     [],
   );
   const used = await runner.all(

@@ -62,7 +62,10 @@ async function costliestBreaks(
   const result = new Map<string, BreakExample[]>();
   if (pairs.length === 0) return result;
   // `|| ''` keeps the planner walking the costliest-first index (the label filter is checked per row, not used to seek).
-  const restrict = joinParts([timeRestriction(query.filter, 'b.at'), sessionRestriction(query.filter, "b.session_id || ''")]);
+  const restrict = joinParts([
+    timeRestriction(query.filter, 'b.at'),
+    sessionRestriction(query.filter, "b.session_id || ''", query.source),
+  ]);
   const table = breakTable(runner.dialect, query.source);
   const selects = pairs.map((pair, index) => ({
     sql: `SELECT pair_${index}.*, ${index} AS pair FROM (SELECT b.session_id, b.seq, b.at, b.turn, b.step, b.cause, b.missed_tokens FROM ${table} b

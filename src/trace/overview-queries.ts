@@ -12,16 +12,15 @@ import {
   type SessionRegret,
 } from './overview.js';
 import { queryCauses } from './overview-causes.js';
-import { hourOf, ROLLUP_SUM_COLUMNS } from './overview-rollup-schema.js';
-import { breakRows, usageRows } from './overview-rows.js';
-import { LABEL_COLUMNS, labelsOf, labelValues, NO_LABELS, type SqlPart } from './overview-sql.js';
+import { hourOf, ROLLUP_SUMS } from './overview-rollup-schema.js';
+import { breakRows, sessionLossRows, sessionUsageRows, usageRows } from './overview-rows.js';
+import { LABEL_COLUMNS, labelsOf, labelValues, NO_LABELS, type SqlPart, startedTable } from './overview-sql.js';
 import { sumsFromRow } from './sql-conditions.js';
 import { type SqlRunner, toNumber } from './sql-runner.js';
 
-/** Sums of `usage_rows` under the names `sumsFromRow` reads. */
-export const ROLLUP_SUMS = ROLLUP_SUM_COLUMNS.map((name) => `SUM(${name}) AS ${name}`).join(', ');
-
 const HOUR_MS = 3_600_000;
+/** Values listed per facet. */
+const FACET_LIMIT = 200;
 const DAY_MS = 24 * HOUR_MS;
 /** Up to this span the series is hourly by default, beyond it daily. */
 const HOURLY_SPAN_MS = 3 * DAY_MS;
@@ -41,14 +40,15 @@ export async function queryOverview(
   const usage = usageRows(runner.dialect, filter, source);
   const bucket = query.bucket ?? (await defaultBucket(runner, usage));
   const { rates, unpriced } = await missRates(runner, source);
-  const breaks = breakRows(runner.dialect, filter, rates, source);
+  const breaks = breakRows(runner.dialect, filter, rates, source, 'cause');
+  const perSession = sessionUsageRows(runner.dialect, filter, source);
   const [series, causes, worstSessions, best, worst, facets] = await Promise.all([
     querySeries(runner, usage, bucket),
     queryCauses(runner, { filter, rates, breaks, source }),
-    queryWorstSessions(runner, breaks),
-    queryRegret(runner, usage, 'ASC'),
-    queryRegret(runner, usage, 'DESC'),
-    queryFacets(runner),
+    queryWorstSessions(runner, sessionLossRows(runner.dialect, filter, rates, source)),
+    queryRegret(runner, perSession, source, 'ASC'),
+    queryRegret(runner, perSession, source, 'DESC'),
+    queryFacets(runner, source),
   ]);
   const totals = series.reduce((sum, point) => addSums(sum, point.sums), ZERO_SUMS);
   return {
@@ -97,13 +97,13 @@ async function querySeries(runner: SqlRunner, usage: SqlPart, bucket: OverviewBu
   return rows.map((row) => ({ at: toNumber(row.bucket), sums: sumsFromRow(row) }));
 }
 
-async function queryWorstSessions(runner: SqlRunner, breaks: SqlPart): Promise<SessionLoss[]> {
+/** `losses`: `sessionLossRows` for the filter. */
+async function queryWorstSessions(runner: SqlRunner, losses: SqlPart): Promise<SessionLoss[]> {
   const rows = await runner.all(
-    `${breaks.sql}
-     SELECT session_id, SUM(breaks) AS breaks, SUM(missed_tokens) AS missed_tokens, SUM(lost_usd) AS lost_usd
-     FROM break_rows GROUP BY session_id
-     ORDER BY SUM(lost_usd) DESC, SUM(missed_tokens) DESC, session_id LIMIT 10`,
-    breaks.params,
+    `${losses.sql}
+     SELECT session_id, breaks, missed_tokens, lost_usd FROM session_losses
+     ORDER BY lost_usd DESC, missed_tokens DESC, session_id LIMIT 10`,
+    losses.params,
   );
   const labels = await labelsOf(
     runner,
@@ -118,16 +118,23 @@ async function queryWorstSessions(runner: SqlRunner, breaks: SqlPart): Promise<S
   }));
 }
 
-/** Sessions whose oracle cost is known, by cost ÷ oracle − 1, lowest (`ASC`) or highest (`DESC`) first. */
-async function queryRegret(runner: SqlRunner, usage: SqlPart, order: 'ASC' | 'DESC'): Promise<SessionRegret[]> {
+/**
+ * Sessions whose oracle cost is known, by cost ÷ oracle − 1, lowest (`ASC`) or highest (`DESC`)
+ * first. `perSession`: `sessionUsageRows` for the filter.
+ */
+async function queryRegret(
+  runner: SqlRunner,
+  perSession: SqlPart,
+  source: OverviewSource,
+  order: 'ASC' | 'DESC',
+): Promise<SessionRegret[]> {
   const rows = await runner.all(
-    `${usage.sql}
+    `${perSession.sql}
      SELECT s.session_id, ${LABEL_COLUMNS}, s.oracle_cost_usd, spent.cost_usd
-     FROM (SELECT session_id, SUM(cost_usd) AS cost_usd FROM usage_rows GROUP BY session_id) spent
-     JOIN events s ON s.session_id = spent.session_id AND s.type = 'session.started'
+     FROM session_usage spent JOIN ${startedTable(source)} s ON s.session_id = spent.session_id
      WHERE s.oracle_cost_usd > 0
      ORDER BY spent.cost_usd / s.oracle_cost_usd ${order}, s.session_id LIMIT 5`,
-    usage.params,
+    perSession.params,
   );
   return rows.map((row) => {
     const costUsd = toNumber(row.cost_usd);
@@ -142,13 +149,22 @@ async function queryRegret(runner: SqlRunner, usage: SqlPart, order: 'ASC' | 'DE
   });
 }
 
-async function queryFacets(runner: SqlRunner): Promise<OverviewFacets> {
+async function queryFacets(runner: SqlRunner, source: OverviewSource): Promise<OverviewFacets> {
   const names = [...SESSION_DIMENSIONS, 'model'] as const;
+  if (source === 'rollup') {
+    const rows = await runner.all('SELECT dimension, value FROM overview_facets ORDER BY dimension, value', []);
+    const facets = Object.fromEntries(names.map((name) => [name, [] as string[]])) as OverviewFacets;
+    for (const row of rows) {
+      const list = facets[String(row.dimension) as keyof OverviewFacets];
+      if (list && list.length < FACET_LIMIT) list.push(String(row.value));
+    }
+    return facets;
+  }
   const lists = await Promise.all(
     names.map((name) =>
       runner.all(
         `SELECT DISTINCT ${name} AS value FROM events
-         WHERE type = 'session.started' AND ${name} IS NOT NULL ORDER BY ${name} LIMIT 200`,
+         WHERE type = 'session.started' AND ${name} IS NOT NULL ORDER BY ${name} LIMIT ${FACET_LIMIT}`,
         [],
       ),
     ),

@@ -30,6 +30,9 @@ export const ROLLUP_SUM_COLUMNS = [
   'uncached_cost_usd',
 ] as const;
 
+/** The sums of those columns under their own names (as `sumsFromRow` reads them). */
+export const ROLLUP_SUMS = ROLLUP_SUM_COLUMNS.map((name) => `SUM(${name}) AS ${name}`).join(', ');
+
 /**
  * The overview's rollups (migration 4), kept on insert by `rollupMaintenance`:
  * - `overview_usage`: one row per session, hour and model with the sums of its `usage.recorded` rows;

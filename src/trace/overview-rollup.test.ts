@@ -97,6 +97,9 @@ function rollupMatchesEvents(runner: () => SqlRunner) {
   it('metrics', async () => {
     expect(rounded(await queryFleetMetrics(runner()))).toEqual(rounded(await queryFleetMetrics(runner(), 'events')));
   });
+  it('the session-grain rollups hold the sums of the events', async () => {
+    await expectSessionRollupsEqualEvents(runner());
+  });
   it('a break stored before its request is priced at the request model that sorts first', async () => {
     const rows = await runner().all('SELECT seq, model FROM overview_breaks WHERE session_id = ? ORDER BY seq', [late]);
     expect(rows.map((row) => [Number(row.seq), row.model])).toEqual([
@@ -105,6 +108,74 @@ function rollupMatchesEvents(runner: () => SqlRunner) {
       [6, 'claude-sonnet-4-5'],
     ]);
   });
+}
+
+/** Rows of a query as sorted JSON lines, numbers rounded (PostgreSQL returns BIGINT sums as strings). */
+async function rowsOf(runner: SqlRunner, sql: string): Promise<string[]> {
+  const rows = await runner.all(sql, []);
+  return rows
+    .map((row) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(row).map(([key, value]) => [
+            key,
+            typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? rounded(Number(value)) : rounded(value),
+          ]),
+        ),
+      ),
+    )
+    .sort();
+}
+
+/** Each session-grain table (migration 6) against the same sums taken from the events. */
+async function expectSessionRollupsEqualEvents(runner: SqlRunner): Promise<void> {
+  const breakModel = `(SELECT MIN(u.model) FROM events u
+    WHERE u.session_id = b.session_id AND u.type = 'usage.recorded' AND u.turn = b.turn AND u.step = b.step)`;
+  const hour =
+    runner.dialect === 'sqlite' ? 'CAST(b.at AS INTEGER) / 3600000 * 3600000' : 'CAST(FLOOR(b.at / 3600000) * 3600000 AS BIGINT)';
+  const pairs: Array<[string, string]> = [
+    [
+      `SELECT session_id, requests, uncached_input, cache_read, cache_write_5m, cache_write_1h, output, cost_usd, uncached_cost_usd,
+         first_at, last_at FROM overview_sessions WHERE requests > 0`,
+      `SELECT session_id, COUNT(*) AS requests, SUM(uncached_input_tokens) AS uncached_input, SUM(cache_read_tokens) AS cache_read,
+         SUM(cache_write_5m_tokens) AS cache_write_5m, SUM(cache_write_1h_tokens) AS cache_write_1h, SUM(output_tokens) AS output,
+         SUM(cost_usd) AS cost_usd, SUM(uncached_cost_usd) AS uncached_cost_usd, MIN(at) AS first_at, MAX(at) AS last_at
+       FROM events WHERE type = 'usage.recorded' GROUP BY session_id`,
+    ],
+    [
+      'SELECT session_id, source, client, provider, strategy, run, workload, project, model, oracle_cost_usd FROM overview_sessions WHERE source IS NOT NULL OR model IS NOT NULL',
+      `SELECT session_id, source, client, provider, strategy, run, workload, project, model, oracle_cost_usd FROM events WHERE type = 'session.started'`,
+    ],
+    [
+      'SELECT session_id, model, breaks, missed_tokens FROM overview_session_losses',
+      `SELECT session_id, COALESCE(model, '') AS model, COUNT(*) AS breaks, SUM(missed_tokens) AS missed_tokens
+       FROM (SELECT b.session_id, COALESCE(b.missed_tokens, 0) AS missed_tokens, ${breakModel} AS model FROM events b
+         WHERE b.type = 'cache.break' AND b.cause IS NOT NULL) x GROUP BY session_id, COALESCE(model, '')`,
+    ],
+    [
+      'SELECT hour_at, model, cause, breaks, missed_tokens FROM overview_cause_sums WHERE breaks > 0',
+      `SELECT hour_at, COALESCE(model, '') AS model, cause, COUNT(*) AS breaks, SUM(missed_tokens) AS missed_tokens
+       FROM (SELECT ${hour} AS hour_at, b.cause, COALESCE(b.missed_tokens, 0) AS missed_tokens, ${breakModel} AS model FROM events b
+         WHERE b.type = 'cache.break' AND b.cause IS NOT NULL) x GROUP BY hour_at, COALESCE(model, ''), cause`,
+    ],
+    [
+      'SELECT dimension, value FROM overview_facets',
+      ['source', 'client', 'provider', 'strategy', 'run', 'workload', 'project', 'model']
+        .map(
+          (name) =>
+            `SELECT DISTINCT '${name}' AS dimension, ${name} AS value FROM events WHERE type = 'session.started' AND ${name} IS NOT NULL`,
+        )
+        .join(' UNION ALL '),
+    ],
+  ];
+  for (const [rollup, events] of pairs) {
+    const expected = await rowsOf(runner, events);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await rowsOf(runner, rollup)).toEqual(expected);
+  }
+  // Out-of-order batches shift the cause sums: rows that fell to 0 breaks are the only ones read with `breaks > 0` left out.
+  const zero = await runner.all('SELECT COUNT(*) AS rows FROM overview_cause_sums WHERE breaks = 0 AND missed_tokens <> 0', []);
+  expect(Number(zero[0]?.rows)).toBe(0);
 }
 
 async function load(store: TraceStore): Promise<void> {
@@ -134,15 +205,20 @@ describe('overview rollups equal the events aggregation (SQLite)', () => {
   it('migration 4 backfills a store written before the rollups', async () => {
     const before = await queryOverview(runner(), {});
     database.exec(`DROP TABLE overview_usage; DROP TABLE overview_breaks; DROP TABLE overview_break_sums;
+      DROP TABLE overview_sessions; DROP TABLE overview_session_losses; DROP TABLE overview_cause_sums; DROP TABLE overview_facets;
       DELETE FROM cachet_migrations WHERE version >= 4;
       DROP INDEX events_session_labels;
       ${['source', 'client', 'provider', 'strategy', 'run', 'workload', 'project', 'model'].map((name) => `DROP INDEX events_started_${name};`).join(' ')}`);
     database.close();
     const reopened = await openTraceStore(path);
-    expect(reopened.schemaVersion).toBe(5);
+    expect(reopened.schemaVersion).toBe(6);
     await reopened.close();
     database = new Database(path);
     expect(rounded(await queryOverview(runner(), {}))).toEqual(rounded(before));
+    expect(rounded(await querySessionList(runner(), { limit: 500 }))).toEqual(
+      rounded(await querySessionList(runner(), { limit: 500 }, 'events')),
+    );
+    await expectSessionRollupsEqualEvents(runner());
   });
 });
 

@@ -1,5 +1,13 @@
 import type { CachetEvent } from '../events/catalog.js';
 import { BREAK_MODEL_SQL, hourOf, ROLLUP_HOUR_MS, ROLLUP_SUM_COLUMNS } from './overview-rollup-schema.js';
+import {
+  addSessionUsage,
+  chunks,
+  marks,
+  recomputeSessionLosses,
+  shiftCauseSums,
+  startedMaintenance,
+} from './overview-session-rollup.js';
 import type { SqlPart } from './overview-sql.js';
 import type { SqlRunner } from './sql-runner.js';
 
@@ -23,11 +31,15 @@ export function rollupMaintenance(backend: TraceBackend, events: readonly Cachet
   const usages = events.filter((event): event is UsageEvent => event.type === 'usage.recorded');
   const breaks = events.filter((event): event is BreakEvent => event.type === 'cache.break');
   const statements: SqlPart[] = [];
-  for (const rows of chunks(usageSums(usages), ROWS_PER_STATEMENT)) statements.push(upsertUsage(rows));
+  const sums = usageSums(usages);
+  for (const rows of chunks(sums, ROWS_PER_STATEMENT)) statements.push(upsertUsage(rows));
+  statements.push(...addSessionUsage(sessionSums(sums)), ...startedMaintenance(events));
   for (const rows of chunks(breaks, ROWS_PER_STATEMENT)) statements.push(insertBreaks(backend, rows));
   const breakSessions = [...new Set(breaks.map((event) => event.sessionId))];
   const usageSessions = [...new Set(usages.map((event) => event.sessionId))];
   const touched = [...new Set([...breakSessions, ...usageSessions])];
+  // The cause sums lose these sessions' break sums now and get them back once recomputed below.
+  statements.push(...shiftCauseSums(touched, -1));
   // A break whose request was not stored yet (or whose request had another model) is stale now.
   const stale = `(b.model IS NULL AND ${BREAK_MODEL_SQL} IS NOT NULL) OR b.model > ${BREAK_MODEL_SQL}`;
   for (const ids of chunks(breakSessions, ROWS_PER_STATEMENT)) {
@@ -56,7 +68,25 @@ export function rollupMaintenance(backend: TraceBackend, events: readonly Cachet
       params: ids,
     });
   }
+  statements.push(...shiftCauseSums(touched, 1), ...recomputeSessionLosses(touched));
   return statements;
+}
+
+/** The hourly sums of a batch added up per session: `(session_id, requests, ...sums, first_at, last_at)`. */
+function sessionSums(rows: readonly UsageSumRow[]): unknown[][] {
+  const sessions = new Map<string, { values: number[]; firstAt: number; lastAt: number }>();
+  for (const row of rows) {
+    const [sessionId, _hour, _model, ...figures] = row.values;
+    const session = sessions.get(sessionId);
+    if (!session) {
+      sessions.set(sessionId, { values: [...figures], firstAt: row.firstAt, lastAt: row.lastAt });
+      continue;
+    }
+    for (const [index, figure] of figures.entries()) session.values[index]! += figure;
+    session.firstAt = Math.min(session.firstAt, row.firstAt);
+    session.lastAt = Math.max(session.lastAt, row.lastAt);
+  }
+  return [...sessions].map(([sessionId, session]) => [sessionId, ...session.values, session.firstAt, session.lastAt]);
 }
 
 interface UsageSumRow {
@@ -133,14 +163,4 @@ function insertBreaks(backend: TraceBackend, breaks: readonly BreakEvent[]): Sql
       event.payload.missedTokens,
     ]),
   };
-}
-
-function marks(count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ');
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }

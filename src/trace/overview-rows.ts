@@ -1,7 +1,7 @@
 import { type MissRate, ratesTable } from './miss-rates.js';
 import type { OverviewFilter, OverviewSource } from './overview.js';
-import { BREAK_MODEL_SQL, hourOf, ROLLUP_HOUR_MS } from './overview-rollup-schema.js';
-import { type SqlPart, sessionRestriction } from './overview-sql.js';
+import { BREAK_MODEL_SQL, hourOf, ROLLUP_HOUR_MS, ROLLUP_SUM_COLUMNS, ROLLUP_SUMS } from './overview-rollup-schema.js';
+import { hasLabels, type SqlPart, sessionRestriction } from './overview-sql.js';
 import type { SqlRunner } from './sql-runner.js';
 
 type TraceBackend = SqlRunner['dialect'];
@@ -13,7 +13,7 @@ type TraceBackend = SqlRunner['dialect'];
  * whole hours from the rollup, partial ones from the events). Starts with `WITH`.
  */
 export function usageRows(backend: TraceBackend, filter: OverviewFilter, source: OverviewSource): SqlPart {
-  const labels = sessionRestriction(filter, 'session_id');
+  const labels = sessionRestriction(filter, 'session_id', source);
   const model: SqlPart = filter.model === undefined ? { sql: '', params: [] } : { sql: ' AND model = ?', params: [filter.model] };
   const hour = hourOf(backend, 'at');
   const fromEvents = (time: SqlPart): SqlPart => ({
@@ -46,8 +46,9 @@ export function breakRows(
   filter: OverviewFilter,
   rates: readonly MissRate[],
   source: OverviewSource,
+  grain: 'session' | 'cause' = 'session',
 ): SqlPart {
-  const labels = sessionRestriction(filter, 'b.session_id');
+  const labels = sessionRestriction(filter, 'b.session_id', source);
   const model: SqlPart =
     filter.model === undefined ? { sql: '', params: [] } : { sql: ' AND b.model = ?', params: [filter.model] };
   const fromBreaks = (time: SqlPart): SqlPart => ({
@@ -62,8 +63,14 @@ export function breakRows(
      WHERE 1 = 1${hours.sql.replaceAll(' hour_at ', ' b.hour_at ')}${labels.sql}${model.sql}`,
     params: [...hours.params, ...labels.params, ...model.params],
   });
+  // Without a label filter, the miss causes need no session: the cause sums across sessions answer.
+  const fromCauseSums = (hours: SqlPart): SqlPart => ({
+    sql: `SELECT CAST(NULL AS TEXT) AS session_id, b.hour_at, NULLIF(b.model, '') AS model, b.cause, b.breaks, b.missed_tokens
+     FROM overview_cause_sums b WHERE b.breaks > 0${hours.sql.replaceAll(' hour_at ', ' b.hour_at ')}${model.sql.replace(' b.model = ?', " NULLIF(b.model, '') = ?")}`,
+    params: [...hours.params, ...model.params],
+  });
   const table = ratesTable(rates);
-  const rows = split(filter, source, fromSums, fromBreaks);
+  const rows = split(filter, source, grain === 'cause' && !hasLabels(filter) ? fromCauseSums : fromSums, fromBreaks);
   return {
     sql: `WITH rates (model, per_token) AS (${table.sql}),
      counted_breaks AS (${rows.sql}),
@@ -72,6 +79,70 @@ export function breakRows(
        FROM counted_breaks LEFT JOIN rates ON rates.model = counted_breaks.model
      )`,
     params: [...table.params, ...rows.params],
+  };
+}
+
+/**
+ * Whether the session-grain rollups answer a filter: read from the rollups, with no time range and
+ * no model (a session's totals span all its hours and models).
+ */
+export function sessionGrain(filter: OverviewFilter, source: OverviewSource): boolean {
+  return source === 'rollup' && filter.from === undefined && filter.to === undefined && filter.model === undefined;
+}
+
+/**
+ * The matching requests summed per session as a CTE `session_usage (session_id, requests,
+ * ...sums, first_at, last_at)`, one row per session with a matching request. Starts with `WITH`.
+ */
+export function sessionUsageRows(backend: TraceBackend, filter: OverviewFilter, source: OverviewSource): SqlPart {
+  if (sessionGrain(filter, source)) {
+    const labels = sessionRestriction(filter, 'session_id', source);
+    return {
+      sql: `WITH session_usage AS (
+        SELECT session_id, requests, ${ROLLUP_SUM_COLUMNS.join(', ')}, first_at, last_at
+        FROM overview_sessions WHERE requests > 0${labels.sql})`,
+      params: labels.params,
+    };
+  }
+  const usage = usageRows(backend, filter, source);
+  return {
+    sql: `${usage.sql}, session_usage AS (
+      SELECT session_id, SUM(requests) AS requests, ${ROLLUP_SUMS}, MIN(first_at) AS first_at, MAX(last_at) AS last_at
+      FROM usage_rows GROUP BY session_id)`,
+    params: usage.params,
+  };
+}
+
+/**
+ * The matching breaks' losses per session as CTEs ending in `session_losses (session_id, breaks,
+ * missed_tokens, lost_usd)`, priced as `breakRows` prices them. Starts with `WITH`.
+ */
+export function sessionLossRows(
+  backend: TraceBackend,
+  filter: OverviewFilter,
+  rates: readonly MissRate[],
+  source: OverviewSource,
+): SqlPart {
+  if (sessionGrain(filter, source)) {
+    const labels = sessionRestriction(filter, 'l.session_id', source);
+    const table = ratesTable(rates);
+    return {
+      sql: `WITH rates (model, per_token) AS (${table.sql}),
+       session_losses AS (
+         SELECT l.session_id, SUM(l.breaks) AS breaks, SUM(l.missed_tokens) AS missed_tokens,
+           SUM(l.missed_tokens * COALESCE(rates.per_token, 0)) AS lost_usd
+         FROM overview_session_losses l LEFT JOIN rates ON rates.model = l.model
+         WHERE 1 = 1${labels.sql} GROUP BY l.session_id)`,
+      params: [...table.params, ...labels.params],
+    };
+  }
+  const breaks = breakRows(backend, filter, rates, source);
+  return {
+    sql: `${breaks.sql},
+     session_losses AS (
+       SELECT session_id, SUM(breaks) AS breaks, SUM(missed_tokens) AS missed_tokens, SUM(lost_usd) AS lost_usd
+       FROM break_rows GROUP BY session_id)`,
+    params: breaks.params,
   };
 }
 

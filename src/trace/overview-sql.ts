@@ -1,4 +1,4 @@
-import type { OverviewFilter } from './overview.js';
+import type { OverviewFilter, OverviewSource } from './overview.js';
 import { SESSION_DIMENSIONS, type SessionDimension, type SessionLabelValues } from './overview.js';
 import { type SqlRow, type SqlRunner, toNullableString } from './sql-runner.js';
 
@@ -8,14 +8,34 @@ export interface SqlPart {
   params: unknown[];
 }
 
-/** Label filters as a restriction on `column` (a session id): sessions whose `session.started` carries every label. */
-export function sessionRestriction(filter: OverviewFilter, column: string): SqlPart {
+/**
+ * Label filters as a restriction on `column` (a session id): sessions whose `session.started`
+ * carries every label, read from the session rollup (`rollup`) or the events.
+ */
+export function sessionRestriction(filter: OverviewFilter, column: string, source: OverviewSource = 'events'): SqlPart {
   const labels = SESSION_DIMENSIONS.filter((name) => filter[name] !== undefined);
   if (labels.length === 0) return { sql: '', params: [] };
+  const sessions =
+    source === 'rollup'
+      ? 'SELECT session_id FROM overview_sessions WHERE 1 = 1'
+      : "SELECT session_id FROM events WHERE type = 'session.started'";
   return {
-    sql: ` AND ${column} IN (SELECT session_id FROM events WHERE type = 'session.started'${labels.map((name) => ` AND ${name} = ?`).join('')})`,
+    sql: ` AND ${column} IN (${sessions}${labels.map((name) => ` AND ${name} = ?`).join('')})`,
     params: labels.map((name) => filter[name]),
   };
+}
+
+/** Whether a filter sets any session label. */
+export function hasLabels(filter: OverviewFilter): boolean {
+  return SESSION_DIMENSIONS.some((name) => filter[name] !== undefined);
+}
+
+/**
+ * The sessions' labels as a table to join (columns `session_id`, the labels, `model` and
+ * `oracle_cost_usd`): the session rollup, or the events' `session.started` rows.
+ */
+export function startedTable(source: OverviewSource): string {
+  return source === 'rollup' ? 'overview_sessions' : "(SELECT * FROM events WHERE type = 'session.started')";
 }
 
 /** Time bounds on `column` (epoch ms, inclusive). */

@@ -1,9 +1,9 @@
 import { cacheFigures, ratio } from './analytics.js';
 import { missRates } from './miss-rates.js';
 import type { OverviewSource, SessionGroup, SessionListPage, SessionListQuery, SessionListRow, SessionSort } from './overview.js';
-import { filterOf, ROLLUP_SUMS } from './overview-queries.js';
-import { breakRows, usageRows } from './overview-rows.js';
-import { LABEL_COLUMNS, labelValues, type SqlPart } from './overview-sql.js';
+import { filterOf } from './overview-queries.js';
+import { sessionLossRows, sessionUsageRows } from './overview-rows.js';
+import { LABEL_COLUMNS, labelValues, type SqlPart, startedTable } from './overview-sql.js';
 import { sumsFromRow } from './sql-conditions.js';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.js';
 
@@ -31,7 +31,11 @@ export async function querySessionList(
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
   const { rates } = await missRates(runner, source);
-  const rows = sessionRows(usageRows(runner.dialect, filter, source), breakRows(runner.dialect, filter, rates, source));
+  const rows = sessionRows(
+    sessionUsageRows(runner.dialect, filter, source),
+    sessionLossRows(runner.dialect, filter, rates, source),
+    source,
+  );
   const groupColumn = groupBy === 'model' ? 'started_model' : groupBy;
   const [page, counted, groups] = await Promise.all([
     runner.all(`${rows.sql} SELECT * FROM listed ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [...rows.params, limit, offset]),
@@ -81,25 +85,23 @@ export async function querySessionList(
   };
 }
 
-/** CTEs ending in `listed`: one row per session with matching requests, its labels, sums and losses. */
-function sessionRows(usage: SqlPart, breaks: SqlPart): SqlPart {
+/**
+ * CTEs ending in `listed`: one row per session with matching requests, its labels, sums and
+ * losses. `perSession` and `losses` are `sessionUsageRows` and `sessionLossRows`.
+ */
+function sessionRows(perSession: SqlPart, losses: SqlPart, source: OverviewSource): SqlPart {
   return {
-    sql: `${breaks.sql},
-     ${usage.sql.replace(/^WITH /, '')},
-     per_session AS (
-       SELECT session_id, SUM(requests) AS requests, ${ROLLUP_SUMS}, MIN(first_at) AS first_at, MAX(last_at) AS last_at
-       FROM usage_rows GROUP BY session_id
-     ),
-     losses AS (SELECT session_id, SUM(breaks) AS breaks, SUM(lost_usd) AS lost_usd FROM break_rows GROUP BY session_id),
+    sql: `${losses.sql},
+     ${perSession.sql.replace(/^WITH /, '')},
      listed AS (
-       SELECT per_session.*, ${LABEL_COLUMNS}, s.oracle_cost_usd,
-         per_session.uncached_input + per_session.cache_read + per_session.cache_write_5m + per_session.cache_write_1h AS total_input,
-         COALESCE(losses.breaks, 0) AS breaks, COALESCE(losses.lost_usd, 0) AS lost_usd,
-         CASE WHEN s.oracle_cost_usd > 0 THEN per_session.cost_usd / s.oracle_cost_usd - 1 END AS regret
-       FROM per_session
-       LEFT JOIN events s ON s.session_id = per_session.session_id AND s.type = 'session.started'
-       LEFT JOIN losses ON losses.session_id = per_session.session_id
+       SELECT u.*, ${LABEL_COLUMNS}, s.oracle_cost_usd,
+         u.uncached_input + u.cache_read + u.cache_write_5m + u.cache_write_1h AS total_input,
+         COALESCE(l.breaks, 0) AS breaks, COALESCE(l.lost_usd, 0) AS lost_usd,
+         CASE WHEN s.oracle_cost_usd > 0 THEN u.cost_usd / s.oracle_cost_usd - 1 END AS regret
+       FROM session_usage u
+       LEFT JOIN ${startedTable(source)} s ON s.session_id = u.session_id
+       LEFT JOIN session_losses l ON l.session_id = u.session_id
      )`,
-    params: [...breaks.params, ...usage.params],
+    params: [...losses.params, ...perSession.params],
   };
 }
