@@ -59,7 +59,7 @@ describe.skipIf(!binaries.found)('PostgreSQL trace store', () => {
     await client.connect();
     const { rows } = await client.query('SELECT version FROM cachet_migrations ORDER BY version');
     await client.end();
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
   });
 
   it('survives `pg_ctl stop -m immediate` and a restart while events flow: no crash, nothing lost', async () => {

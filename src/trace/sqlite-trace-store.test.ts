@@ -46,6 +46,10 @@ describe('SQLite trace store specifics', () => {
         name: 'overview rollups (usage per session, hour and model; breaks with their model; break sums), backfilled',
       },
       { version: 5, name: 'session label indexes (label filters, facets and the session list read them alone)' },
+      {
+        version: 6,
+        name: 'session-grain rollups (totals and labels per session, losses per session and model, cause sums per hour, facets), backfilled, then ANALYZE',
+      },
     ]);
     database.close();
   });
