@@ -147,7 +147,40 @@ describe('startKeepWarm', () => {
     expect(stopped).toMatchObject({ stoppedBecause: 'stopped', pingsSent: 0 });
   });
 
-  it('refuses a negative budget', () => {
+  it('keeps a live 1-hour entry with one ping just before it expires, priced as a read of it and a re-write of the rest', async () => {
+    const session = conversation();
+    const sent: unknown[] = [];
+    const timers = manualTimers();
+    const events: CachetEvent<'cache.keepalive'>[] = [];
+    session.bus?.on('cache.keepalive', (event) => events.push(event));
+    // Pauses of 75 minutes: twelve short pings reach 56 minutes, the 1-hour entry reaches 60.
+    const options = { gapsMs: [75 * MINUTE, 75 * MINUTE], pricing: STANDARD, inputPerMTok: 3, timers };
+    const plain = startKeepWarm(conversation(), { ...options, send: async () => {}, timers: manualTimers() });
+    expect(plain.plan.action).toBe('let-expire');
+    const warm = startKeepWarm(session, {
+      ...options,
+      send: async (body) => void sent.push(body),
+      longEntry: { tokens: 3_000, refreshedAt: session.clock() },
+    });
+    expect(warm.plan).toMatchObject({ action: 'ping', keeps: 'long-entry', pings: 1 });
+    expect(warm.plan.scheduleMs[0]).toBe(60 * MINUTE - 20_000);
+    await timers.runAll();
+    expect(sent).toHaveLength(1);
+    const prefix = events[0]!.payload.prefixTokens;
+    expect(prefix).toBeGreaterThan(3_000);
+    const expected = ((0.1 * 3_000 + 1.25 * (prefix - 3_000) + 8) * 3) / 1e6;
+    expect(events[0]?.payload.costUsd).toBeCloseTo(expected, 12);
+  });
+
+  it('refuses a negative budget and a negative long entry', () => {
+    expect(() =>
+      startKeepWarm(conversation(), {
+        send: async () => {},
+        gapsMs: [],
+        pricing: STANDARD,
+        longEntry: { tokens: -1, refreshedAt: 0 },
+      }),
+    ).toThrow('longEntry.tokens');
     expect(() => startKeepWarm(conversation(), { send: async () => {}, gapsMs: [], pricing: STANDARD, budgetUsd: -1 })).toThrow(
       ValidationError,
     );

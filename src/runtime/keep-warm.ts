@@ -7,6 +7,7 @@ import type { Session } from '../session/session.js';
 import { type KeepWarmPlan, planKeepWarm } from './plan-keep-warm.js';
 import { sharedCounter, zoneTokensOf } from './prepare-request.js';
 import { assertPrewarming, KeepWarmUnsupportedError } from './prewarming.js';
+import { TTL_LIFETIME_MS } from './ttl-policy.js';
 
 export { KeepWarmUnsupportedError } from './prewarming.js';
 
@@ -55,6 +56,19 @@ export interface KeepWarmOptions {
   budgetUsd?: number;
   /** Time since the last request, ms [0]. */
   idleMs?: number;
+  /**
+   * The history TTL the last request wrote (`chooseHistoryTtl`'s choice) ['5m']: how long the
+   * prefix's own entry lives after each read.
+   */
+  historyTtl?: '5m' | '1h';
+  /**
+   * A live 1-hour entry the session wrote earlier (`chooseHistoryTtl` chose `1h` for an earlier
+   * request): the tokens of the prefix it holds, and when a request last wrote or read it (the
+   * session's clock, ms). A pause then loses only the rest of the prefix, and the plan may keep
+   * that entry with one ping just before it expires instead of twelve short ones
+   * (`plan.keeps: 'long-entry'`) [none].
+   */
+  longEntry?: { tokens: number; refreshedAt: number };
   /** Timer functions (tests pass fake ones) [global setTimeout / clearTimeout, unref'd]. */
   timers?: { set(callback: () => void, ms: number): unknown; clear(handle: unknown): void };
   /** Called with a failed `send`; the conversation is never affected. */
@@ -87,13 +101,21 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
   if (options.budgetUsd !== undefined && !(Number.isFinite(options.budgetUsd) && options.budgetUsd >= 0)) {
     throw new ValidationError('budgetUsd', 'a finite number ≥ 0', String(options.budgetUsd));
   }
+  const longTokens = options.longEntry?.tokens;
+  if (longTokens !== undefined && !(Number.isFinite(longTokens) && longTokens >= 0)) {
+    throw new ValidationError('longEntry.tokens', 'a finite number ≥ 0', String(longTokens));
+  }
   const first = keepWarmBody(session);
   const counted = zoneTokensOf(assemble(session), sharedCounter('anthropic', session.model));
   const prefixTokens = counted.global + counted.session + counted.history;
+  const idle = options.idleMs ?? 0;
+  const long = longEntryInput(options, prefixTokens, session.clock() - idle);
   const plan = planKeepWarm({
     prefixTokens,
     gapsMs: options.gapsMs,
     pricing: options.pricing,
+    ttlMs: TTL_LIFETIME_MS[options.historyTtl ?? '5m'],
+    ...long,
     ...(options.inputPerMTok === undefined ? {} : { inputPerMTok: options.inputPerMTok }),
     ...(options.idleMs === undefined ? {} : { idleMs: options.idleMs }),
   });
@@ -101,8 +123,11 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
     set: (callback: () => void, ms: number) => setTimeout(callback, ms).unref(),
     clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
   };
-  const pingCostUsd =
-    options.inputPerMTok === undefined ? null : ((options.pricing.read * prefixTokens + 8) * options.inputPerMTok) / 1e6;
+  // A ping past the short entry's life (a long-entry ping) reads the kept part and re-writes the rest.
+  const { read, write5m } = options.pricing;
+  const kept = plan.keeps === 'long-entry' ? (long.protectedTokens ?? 0) : prefixTokens;
+  const pingTokens = read * kept + write5m * (prefixTokens - kept) + 8;
+  const pingCostUsd = options.inputPerMTok === undefined ? null : (pingTokens * options.inputPerMTok) / 1e6;
   const snapshot = { history: session.history.length, turn: session.turn };
   const state = { pingsSent: 0, spentUsd: 0, stoppedBecause: null as KeepWarmHandle['stoppedBecause'] };
   const handles: unknown[] = [];
@@ -139,7 +164,6 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
     });
     if (index === plan.scheduleMs.length - 1) stopWith('done');
   };
-  const idle = options.idleMs ?? 0;
   if (plan.action !== 'ping') state.stoppedBecause = 'done';
   else {
     plan.scheduleMs.forEach((at, index) => {
@@ -159,4 +183,17 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
     },
     stop: () => stopWith('stopped'),
   };
+}
+
+/** The planner's protected part: the live 1-hour entry's tokens and how long it has left from the last request. */
+function longEntryInput(
+  options: KeepWarmOptions,
+  prefixTokens: number,
+  lastRequestAt: number,
+): { protectedTokens?: number; protectedForMs?: number; protectedTtlMs?: number } {
+  const entry = options.longEntry;
+  if (!entry || (options.historyTtl ?? '5m') === '1h') return {};
+  const protectedForMs = entry.refreshedAt + TTL_LIFETIME_MS['1h'] - lastRequestAt;
+  if (protectedForMs <= 0 || entry.tokens <= 0) return {};
+  return { protectedTokens: Math.min(entry.tokens, prefixTokens), protectedForMs, protectedTtlMs: TTL_LIFETIME_MS['1h'] };
 }

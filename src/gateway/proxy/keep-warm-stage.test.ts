@@ -1,3 +1,4 @@
+import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
@@ -61,13 +62,15 @@ async function start(keepWarm: Omit<ProxyKeepWarmOptions, 'timers'>, fetchWrappe
     },
   });
   const h = harness;
-  /** The scripted client: turn `count` of conversation `a`, sent at `at`. */
-  const send = async (count: number, at: number) => {
+  /** The scripted client: turn `count` of conversation `a`, sent at `at` (its system prompt written for an hour with `longSystem`). */
+  const send = async (count: number, at: number, longSystem = false) => {
     await clock.advanceTo(at, () => h.proxy.settled());
+    const body = anthropicTurn(count);
+    if (longSystem) for (const block of body.system as TextBlockParam[]) block.cache_control = { type: 'ephemeral', ttl: '1h' };
     const response = await fetch(`${h.proxy.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify(anthropicTurn(count)),
+      body: JSON.stringify(body),
     });
     const reply = (await response.json()) as { usage: { cache_read_input_tokens: number; cache_creation_input_tokens: number } };
     await h.flush();
@@ -137,6 +140,39 @@ describe('cachet proxy --keep-warm against cachet emulate (fake clock)', () => {
     expect(usage.cache_creation_input_tokens).toBeGreaterThan(0);
     const [failed] = (await h.store.events({ types: ['cache.keepalive'] })) as CachetEvent<'cache.keepalive'>[];
     expect(failed?.payload).toMatchObject({ sent: false, error: 'upstream answered 401' });
+  });
+});
+
+/** Pauses of 75 minutes: twelve 5-minute pings reach 56 minutes, so only the 1-hour entry can bridge them. */
+const LONG_RHYTHM = [0, 75, 150].map((minutes) => T0 + minutes * MINUTE);
+
+describe('cachet proxy --keep-warm: a client whose system prompt is a 1-hour entry (fake clock)', () => {
+  it('sends one ping just before the 1-hour entry expires; the return reads it; the saving outweighs the ping', async () => {
+    const { clock, send, harness: h } = await start({ budgetUsd: 1 });
+    let count = 0;
+    for (const at of LONG_RHYTHM) await send(++count, at, true);
+    expect(clock.scheduled).toBe(1);
+    const usage = await send(++count, LONG_RHYTHM.at(-1)! + 75 * MINUTE, true);
+    const stats = h.proxy.stats().keepWarm!;
+    // One ping per pause once a 75-minute gap was learned (the second and third pauses).
+    expect(stats).toMatchObject({ pingsSent: 2, pingsFailed: 0, stoppedByBudget: 0 });
+    // The persona (the 1-hour entry) was read; only the messages after it were written again.
+    expect(usage.cache_read_input_tokens).toBeGreaterThan(4_000);
+    expect(usage.cache_creation_input_tokens).toBeLessThan(1_000);
+    expect(stats.spentUsd).toBeGreaterThan(0);
+    expect(stats.savedUsd).toBeGreaterThan(2 * stats.spentUsd);
+    const pings = (await h.store.events({ types: ['cache.keepalive'] })) as CachetEvent<'cache.keepalive'>[];
+    expect(pings.map((ping) => ping.payload.ping)).toEqual([1, 1]);
+    expect(pings.at(-1)?.at).toBe(LONG_RHYTHM.at(-1)! + 60 * MINUTE - 20_000);
+  });
+
+  it('sends no long-entry ping past the budget', async () => {
+    const { send, harness: h } = await start({ budgetUsd: 0.000_01 });
+    let count = 0;
+    for (const at of LONG_RHYTHM) await send(++count, at, true);
+    const usage = await send(++count, LONG_RHYTHM.at(-1)! + 75 * MINUTE, true);
+    expect(h.proxy.stats().keepWarm).toMatchObject({ pingsSent: 0, stoppedByBudget: 2, savedUsd: 0 });
+    expect(usage.cache_read_input_tokens).toBe(0);
   });
 });
 

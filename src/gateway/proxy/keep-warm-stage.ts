@@ -67,6 +67,17 @@ interface WarmConversation {
   lastPingAt: number | null;
   prefixTokens: number;
   model: string;
+  /** How long the prefix's own entry lives: the TTL of the body's last breakpoint. */
+  ttlMs: number;
+  /**
+   * The newest 1-hour entry the conversation wrote (a `ttl: "1h"` breakpoint before its 5-minute
+   * ones): the tokens it holds (read + 1-hour write of the request that wrote it) and when a request
+   * last wrote or read it. A pause loses only the rest, and one ping before it expires keeps it.
+   */
+  longEntry: { tokens: number; refreshedAt: number } | null;
+  /** What the current idle period's pings keep (`plan.keeps`), and when the long entry would expire unpinged. */
+  keeps: 'prefix' | 'long-entry' | null;
+  longUntilUnpinged: number;
   /** Held until the idle period ends or a ping fails; never written anywhere. */
   credentials: Headers | null;
   /** A ping failed (credentials refused, upstream error): no more pings for this conversation. */
@@ -74,6 +85,7 @@ interface WarmConversation {
 }
 
 const TTL_MS = 5 * 60_000;
+const ONE_HOUR = 60 * 60_000;
 
 /** `--keep-warm` refuses an upstream whose wire has no pre-warming request (only Anthropic Messages has one). */
 export function checkKeepWarmUpstream(upstream: string, options: ProxyKeepWarmOptions): void {
@@ -140,14 +152,19 @@ export function createKeepWarmStage(dependencies: StageDependencies): KeepWarmSt
       if (!body || prefixTokens === 0 || conversation.disabled) return;
       conversation.model = model;
       conversation.prefixTokens = prefixTokens;
+      noteEntries(conversation, exchange.body, exchange.usage, at);
       const price = findPrice('anthropic', model);
       const plan = planKeepWarm({
         prefixTokens,
         gapsMs: conversation.gaps,
         pricing: cacheMultipliersFor('anthropic', model),
+        ttlMs: conversation.ttlMs,
+        ...protectedPart(conversation, at),
         ...(price ? { inputPerMTok: price.inputPerMTok } : {}),
         ...(options.maxPingsPerIdle === undefined ? {} : { maxPings: options.maxPingsPerIdle }),
       });
+      conversation.keeps = plan.keeps;
+      conversation.longUntilUnpinged = conversation.longEntry ? conversation.longEntry.refreshedAt + ONE_HOUR : 0;
       if (plan.action !== 'ping') return;
       conversation.credentials = credentialsOf(exchange.headers);
       const warm = conversation;
@@ -193,8 +210,7 @@ async function sendPing(
   index: number,
 ): Promise<void> {
   const price = findPrice('anthropic', conversation.model);
-  const multipliers = cacheMultipliersFor('anthropic', conversation.model);
-  const expectedUsd = price ? ((multipliers.read * conversation.prefixTokens + 8) * price.inputPerMTok) / 1e6 : 0;
+  const expectedUsd = price ? (pingTokens(conversation) * price.inputPerMTok) / 1e6 : 0;
   if (context.stats.spentUsd + expectedUsd > context.budget || conversation.spentUsd + expectedUsd > context.perConversation) {
     context.stats.stoppedByBudget += 1;
     context.endIdle(conversation);
@@ -221,6 +237,8 @@ async function sendPing(
     context.stats.spentUsd += costUsd;
     conversation.spentUsd += costUsd;
     conversation.lastPingAt = context.dependencies.now();
+    // The ping read the long entry (a long-entry ping reads it and re-writes the rest): it lives another hour.
+    if (conversation.longEntry) conversation.longEntry.refreshedAt = conversation.lastPingAt;
   } catch (failure) {
     // A failing ping (credentials refused, upstream down) ends this idle period's pings; the conversation is untouched.
     error = failure instanceof Error ? failure.message : String(failure);
@@ -258,22 +276,89 @@ function newConversation(at: number): WarmConversation {
     lastPingAt: null,
     prefixTokens: 0,
     model: '',
+    ttlMs: TTL_MS,
+    longEntry: null,
+    keeps: null,
+    longUntilUnpinged: 0,
     credentials: null,
     disabled: false,
   };
 }
 
-/** The client came back: learn the gap, and count the re-write a ping avoided (the entry would have expired, and it read). */
+/**
+ * The client came back: learn the gap, and count the re-write the pings avoided — what the return
+ * would have paid for the prefix had no ping been sent, less what it paid with them.
+ */
 function noteReturn(conversation: WarmConversation, at: number, stats: KeepWarmStats): void {
   const gap = at - conversation.lastAt;
-  if (conversation.lastPingAt !== null && gap > TTL_MS && at <= conversation.lastPingAt + TTL_MS) {
-    const price = findPrice('anthropic', conversation.model);
-    const multipliers = cacheMultipliersFor('anthropic', conversation.model);
-    if (price)
-      stats.savedUsd += ((multipliers.write5m - multipliers.read) * conversation.prefixTokens * price.inputPerMTok) / 1e6;
+  const price = findPrice('anthropic', conversation.model);
+  if (conversation.lastPingAt !== null && price) {
+    const { read, write5m } = cacheMultipliersFor('anthropic', conversation.model);
+    const prefix = conversation.prefixTokens;
+    const kept = Math.min(prefix, conversation.longEntry?.tokens ?? 0);
+    const refill = (shortAlive: boolean, longAlive: boolean) =>
+      shortAlive ? read * prefix : longAlive ? read * kept + write5m * (prefix - kept) : write5m * prefix;
+    const longUntil = (conversation.longEntry?.refreshedAt ?? 0) + ONE_HOUR;
+    const withoutPings = refill(gap <= conversation.ttlMs, at <= conversation.longUntilUnpinged);
+    const withPings =
+      conversation.keeps === 'long-entry'
+        ? refill(false, at <= longUntil)
+        : refill(at <= conversation.lastPingAt + conversation.ttlMs, at <= longUntil);
+    stats.savedUsd += (Math.max(0, withoutPings - withPings) * price.inputPerMTok) / 1e6;
   }
   conversation.gaps.push(gap);
   if (conversation.gaps.length > MAX_GAPS) conversation.gaps.shift();
+}
+
+/**
+ * Learn the conversation's entries from an exchange: the prefix's own TTL (the body's last
+ * breakpoint) and its 1-hour entry — written when the usage shows a 1-hour write (it then holds
+ * what was read plus what it wrote: 1-hour breakpoints come before 5-minute ones), refreshed when
+ * a body still carrying a 1-hour breakpoint reads it.
+ */
+function noteEntries(conversation: WarmConversation, body: JsonRecord, usage: Usage, at: number): void {
+  const ttls = breakpointTtls(body);
+  conversation.ttlMs = ttls.at(-1) === '1h' ? ONE_HOUR : TTL_MS;
+  const long = conversation.longEntry;
+  if (usage.cacheWrite1hTokens > 0) {
+    conversation.longEntry = { tokens: usage.cacheReadTokens + usage.cacheWrite1hTokens, refreshedAt: at };
+  } else if (long && ttls.includes('1h') && at - long.refreshedAt < ONE_HOUR && usage.cacheReadTokens >= long.tokens) {
+    long.refreshedAt = at;
+  }
+}
+
+/** The part of the prefix a live 1-hour entry keeps through the pause, for the planner (none when the prefix is all 1 hour). */
+function protectedPart(
+  conversation: WarmConversation,
+  at: number,
+): { protectedTokens?: number; protectedForMs?: number; protectedTtlMs?: number } {
+  const long = conversation.longEntry;
+  if (!long || conversation.ttlMs >= ONE_HOUR) return {};
+  const protectedForMs = long.refreshedAt + ONE_HOUR - at;
+  if (protectedForMs <= 0) return {};
+  return { protectedTokens: Math.min(long.tokens, conversation.prefixTokens), protectedForMs, protectedTtlMs: ONE_HOUR };
+}
+
+/** Input-token equivalents one ping costs: a read of the prefix, or (a long-entry ping) a read of the long entry and a re-write of the rest. */
+function pingTokens(conversation: WarmConversation): number {
+  const { read, write5m } = cacheMultipliersFor('anthropic', conversation.model);
+  const prefix = conversation.prefixTokens;
+  const kept = conversation.keeps === 'long-entry' ? Math.min(prefix, conversation.longEntry?.tokens ?? 0) : prefix;
+  return read * kept + write5m * (prefix - kept) + 8;
+}
+
+/** The TTLs of a Messages body's breakpoints, in prefix order (tools, system, messages). */
+function breakpointTtls(body: JsonRecord): Array<'5m' | '1h'> {
+  const ttls: Array<'5m' | '1h'> = [];
+  const visit = (block: unknown) => {
+    if (isRecord(block) && isRecord(block.cache_control)) ttls.push(block.cache_control.ttl === '1h' ? '1h' : '5m');
+  };
+  if (Array.isArray(body.tools)) body.tools.forEach(visit);
+  if (Array.isArray(body.system)) body.system.forEach(visit);
+  for (const message of Array.isArray(body.messages) ? body.messages : []) {
+    if (isRecord(message) && Array.isArray(message.content)) message.content.forEach(visit);
+  }
+  return ttls;
 }
 
 /** The client's credentials and API version headers, and a JSON content type. */
