@@ -111,6 +111,8 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
   let draining: Promise<void> | null = null;
   let lastError: unknown = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A drain asked for by newly queued events, run once the current turn of the event loop is over. */
+  let drainSoon: ReturnType<typeof setImmediate> | null = null;
   let delay = initialDelay;
 
   const removeFront = (count: number) => {
@@ -210,6 +212,10 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
   };
 
   const drain = (): Promise<void> => {
+    if (drainSoon) {
+      clearImmediate(drainSoon);
+      drainSoon = null;
+    }
     if (draining) return draining;
     if (retryTimer) {
       clearTimeout(retryTimer);
@@ -263,7 +269,14 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
     }
     queue.push(invalid === undefined ? { event } : { event, invalid });
     // While the store is down, the backoff timer decides when to try again, not every new event.
-    if (!retryTimer) void drain();
+    // Otherwise the write waits for the end of this turn of the event loop: every event published
+    // meanwhile (a proxy exchange publishes three, concurrent exchanges more) shares one transaction.
+    if (!retryTimer && !drainSoon) {
+      drainSoon = setImmediate(() => {
+        drainSoon = null;
+        void drain();
+      });
+    }
   });
 
   const snapshot = (): RecorderStats => ({
@@ -274,7 +287,9 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
   });
 
   const flush = async (): Promise<void> => {
-    // A drain started before a failure may be running; wait for it, then retry what is left once.
+    // Events not written yet get their first attempt now; a drain started before a failure may be
+    // running: wait for it, then retry what is left once.
+    if (drainSoon) await drain();
     if (draining) await draining;
     if (size() > 0) await drain();
     if (size() > 0) throw lastError ?? new Error('trace events could not be written');
@@ -294,6 +309,8 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
         unsubscribe();
         if (retryTimer) clearTimeout(retryTimer);
         retryTimer = null;
+        if (drainSoon) clearImmediate(drainSoon);
+        drainSoon = null;
       }
     },
     get pending() {

@@ -55,9 +55,10 @@ export class SqliteTraceStore extends SqlTraceStore {
     const insert = this.database.prepare(
       `INSERT INTO events (${EVENT_COLUMN_NAMES.join(', ')}) VALUES (${EVENT_COLUMN_NAMES.map(() => '?').join(', ')})`,
     );
+    const rollupStatement = preparedStatements(this.database);
     this.insertMany = this.database.transaction((events: readonly CachetEvent[]) => {
       for (const event of events) insert.run(...eventRowValues(event));
-      for (const statement of rollupMaintenance('sqlite', events)) this.database.prepare(statement.sql).run(...statement.params);
+      for (const statement of rollupMaintenance('sqlite', events)) rollupStatement(statement.sql).run(...statement.params);
     });
     const insertDeadLetter = this.database.prepare('INSERT INTO dead_letters (dead_at, reason, event) VALUES (?, ?, ?)');
     this.insertDeadLetterRows = this.database.transaction((rows: ReadonlyArray<readonly [number, string, string]>) => {
@@ -97,6 +98,26 @@ export class SqliteTraceStore extends SqlTraceStore {
 }
 
 const OPEN_ATTEMPTS = 10;
+
+/** Distinct statement texts kept prepared (the rollups' texts differ only by their number of rows). */
+const PREPARED_STATEMENTS = 64;
+
+/**
+ * `database.prepare`, remembered by SQL text: preparing costs more than running the rollups'
+ * statements for one batch, and a proxy writes a batch every few requests. The least recently
+ * used text is forgotten beyond `PREPARED_STATEMENTS`.
+ */
+function preparedStatements(database: Database.Database): (sql: string) => Database.Statement {
+  const prepared = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = prepared.get(sql);
+    if (statement) prepared.delete(sql);
+    else statement = database.prepare(sql);
+    prepared.set(sql, statement);
+    if (prepared.size > PREPARED_STATEMENTS) prepared.delete(prepared.keys().next().value as string);
+    return statement;
+  };
+}
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: string }).code;
