@@ -17,7 +17,8 @@ const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (val
 const isMoney = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
 const isText = (value: unknown): boolean => typeof value === 'string';
 const isName = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
-const isLabel = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.length <= 200);
+const isLabel = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.length <= 200);
 
 /** A plain object (what the schemas' `z.object` and `z.record` surely accept); anything else is left to them. */
 function isPlainRecord(value: unknown): value is JsonRecord {
