@@ -18,8 +18,11 @@ export interface Conversation {
   key: string;
   provider: ProviderId;
   detector: BreakDetector;
-  /** Exchanges recorded so far (the next one's `turn`). */
+  /** Exchanges recorded so far. */
   recorded: number;
+  /** The last recorded exchange's turn and step: a user message opens the next turn, a tool result the next step. */
+  turn: number;
+  step: number;
   lastResponseId: string | null;
   lastBreakpointPosition: number | null;
   /**
@@ -96,6 +99,8 @@ export function createConversationTracker(
             ...(bus ? { bus, sessionId: id } : {}),
           }),
           recorded: 0,
+          turn: 0,
+          step: 0,
           lastResponseId: null,
           lastBreakpointPosition: null,
           previous: null,

@@ -117,7 +117,7 @@ export function judgeMiss(
   exchange: { sentBytes: Uint8Array; at: number; judge: boolean },
   usage: Usage,
   model: string,
-  turn: number,
+  at: { turn: number; step: number },
 ): void {
   const anthropicRules = providerEntry(conversation.provider).route(model).rules === 'anthropic';
   const written = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
@@ -134,7 +134,7 @@ export function judgeMiss(
   if (!previousBody || !body) return;
   conversation.detector.reset();
   conversation.detector.observe(previousBody, { at: previous.at });
-  conversation.detector.observe(body, { at: exchange.at, usage, turn, step: 0 });
+  conversation.detector.observe(body, { at: exchange.at, usage, turn: at.turn, step: at.step });
   // The detector is only asked about this pair: holding its copies until the next miss would double the budget.
   conversation.detector.reset();
 }

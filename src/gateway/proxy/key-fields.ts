@@ -1,4 +1,5 @@
 import { jsonSpans, type ValueSpan } from './json-spans.js';
+import { opensTurnFromSpans } from './turn-start.js';
 
 type JsonRecord = Record<string, unknown>;
 const decoder = new TextDecoder();
@@ -14,6 +15,8 @@ export interface KeyFields {
    * `instructions` parsed only if read): the same key as the whole body gives.
    */
   keyBody: JsonRecord;
+  /** Whether the body opens a new turn (`opensTurn`), read from its last message's spans. */
+  opensTurn: boolean;
 }
 
 /**
@@ -47,7 +50,7 @@ export function keyFieldsOf(bytes: Uint8Array): KeyFields | null {
       if (!members.has(name)) continue;
       Object.defineProperty(keyBody, name, { enumerable: true, get: () => parse(members.get(name)) });
     }
-    return { model: typeof model === 'string' ? model : '', keyBody };
+    return { model: typeof model === 'string' ? model : '', keyBody, opensTurn: opensTurnFromSpans(bytes, members) };
   } catch {
     return null;
   }

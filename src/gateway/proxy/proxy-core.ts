@@ -12,6 +12,7 @@ import { createPlanModels } from './judge-exchange.js';
 import { createJudgeQueue } from './judge-queue.js';
 import { checkKeepWarmUpstream, createKeepWarmStage, type KeepWarmStats, type ProxyKeepWarmOptions } from './keep-warm-stage.js';
 import { keyFieldsOf } from './key-fields.js';
+import { opensTurn } from './turn-start.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
 import { parseJsonRecord } from './receive-request.js';
@@ -234,6 +235,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
           clientBody,
           sentBody: sentBody ?? clientBody,
           model: fields ? fields.model : typeof sentModel === 'string' ? sentModel : '',
+          opensTurn: fields ? fields.opensTurn : opensTurn(keyBody),
           sentBytes: sent,
           planned: sentBody !== null,
           plannedBreakpoints,

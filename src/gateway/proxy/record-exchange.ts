@@ -19,6 +19,8 @@ export interface Exchange {
   sentBody: JsonRecord | null;
   /** The sent body's `model` ('' when it names none). */
   model: string;
+  /** The client's body opens a new turn (`opensTurn`); otherwise it is the next step of the current one. */
+  opensTurn: boolean;
   sentBytes: Uint8Array;
   planned: boolean;
   plannedBreakpoints: string[];
@@ -45,7 +47,7 @@ export interface RecorderDependencies {
 }
 
 /**
- * The proxy's record stage: per exchange, `session.started` (first turn), `proxy.forwarded`
+ * The proxy's record stage: per exchange, `session.started` (first exchange), `proxy.forwarded`
  * (with the plan's savings when judged), `usage.recorded` with its cost, the break detector on a
  * shortfall, and a capture line.
  */
@@ -56,11 +58,21 @@ export function createExchangeRecorder(
   return (conversation, exchange) => {
     const usage = exchange.summary.usage!;
     const model = exchange.model;
-    const turn = conversation.recorded++;
+    // The first exchange is turn 0 step 0 whatever it carries; then a user message opens a turn, a tool result is a step.
+    if (conversation.recorded > 0) {
+      if (exchange.opensTurn) {
+        conversation.turn++;
+        conversation.step = 0;
+      } else {
+        conversation.step++;
+      }
+    }
+    const { turn, step } = conversation;
+    const first = conversation.recorded++ === 0;
     const durationMs = Math.round(exchange.durationMs * 10) / 10;
     conversation.lastResponseId = exchange.summary.responseId;
     if (bus) {
-      if (turn === 0) {
+      if (first) {
         bus.emit('session.started', conversation.id, exchange.at, {
           model,
           provider: conversation.provider,
@@ -73,7 +85,7 @@ export function createExchangeRecorder(
       }
       bus.emit('proxy.forwarded', conversation.id, exchange.at, {
         turn,
-        step: 0,
+        step,
         provider: conversation.provider,
         model,
         mode: exchange.planned ? 'plan' : 'pass-through',
@@ -93,7 +105,7 @@ export function createExchangeRecorder(
       });
       bus.emit('usage.recorded', conversation.id, exchange.at, {
         turn,
-        step: 0,
+        step,
         model,
         usage,
         costUsd: costOf(usage, conversation.provider, model).costUsd,
@@ -106,7 +118,7 @@ export function createExchangeRecorder(
         });
       }
     }
-    judgeMiss(tracker, conversation, exchange, usage, model, turn);
+    judgeMiss(tracker, conversation, exchange, usage, model, { turn, step });
     if (exchange.clientBody) {
       capture?.({
         at: exchange.at,
