@@ -99,6 +99,11 @@ export interface UsageRecordedPayload {
   usage: Usage;
   costUsd: number;
   uncachedCostUsd: number;
+  /**
+   * How long the request took, ms, when the source timed it (an imported log that records when a
+   * reply completed, e.g. opencode's `time.completed`); absent when unknown, never guessed.
+   */
+  durationMs?: number;
 }
 
 export type CacheBreakCause =

@@ -111,6 +111,8 @@ function assistantRequest(line: JsonObject, chain: Chain, at: number): { request
       writeTtlLogged: ttlLogged,
       turnKey: chain.turnKey,
       loggedCostUsd: null,
+      // Each line has one `timestamp` (written as the message's blocks arrive): no request duration.
+      durationMs: null,
     },
   };
 }

@@ -74,6 +74,8 @@ async function* readCodexLog(file: string, skipped: SkipTally): AsyncGenerator<L
         writeTtlLogged: true,
         turnKey: String(turn),
         loggedCostUsd: null,
+        // A rollout line has only its `timestamp`: no request duration.
+        durationMs: null,
       };
     }
   }

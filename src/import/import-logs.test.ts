@@ -124,6 +124,25 @@ describe('importLogs: Codex, opencode, pi', () => {
     });
   });
 
+  it('opencode: a request lasts from time.created to time.completed; without completed its duration stays unknown', async () => {
+    const sink = collectingSink();
+    await importLogs({ harness: 'opencode', path: join(FIXTURES, 'opencode'), sink });
+    const durations = sink.events
+      .filter((event) => event.type === 'usage.recorded')
+      .map((event) => (event.type === 'usage.recorded' ? (event.payload.durationMs ?? 'unknown') : null));
+    expect(durations).toEqual([2250, 2500, 'unknown']);
+  });
+
+  it('Claude Code, Codex and pi logs do not time their requests: no duration is recorded', async () => {
+    for (const harness of ['claude-code', 'codex', 'pi'] as const) {
+      const sink = collectingSink();
+      await importLogs({ harness, path: join(FIXTURES, harness), sink });
+      const usages = sink.events.filter((event) => event.type === 'usage.recorded');
+      expect(usages.length).toBeGreaterThan(0);
+      expect(usages.every((event) => event.type === 'usage.recorded' && event.payload.durationMs === undefined)).toBe(true);
+    }
+  });
+
   it('pi: a branch back to an earlier entry is a history edit at the block after the branch point', async () => {
     const summary = await importLogs({ harness: 'pi', path: join(FIXTURES, 'pi') });
     expect(summary).toMatchObject({ sessions: 1, requests: 3, cacheReadTokens: 3200, cacheWriteTokens: 2600, skippedLines: 1 });

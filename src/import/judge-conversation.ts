@@ -104,6 +104,7 @@ export class ConversationJudge {
         usage: { ...usage, raw: null },
         costUsd,
         uncachedCostUsd,
+        ...(request.durationMs === null ? {} : { durationMs: request.durationMs }),
       }),
     ];
     const cacheBreak = this.judgeMiss(request);

@@ -22,6 +22,8 @@ export interface LoggedRequest {
   turnKey: string;
   /** What the harness itself logged as the cost, when it did (pi, opencode). */
   loggedCostUsd: number | null;
+  /** How long the request took, when the log times it (opencode's `time.completed`); null when unknown. */
+  durationMs: number | null;
 }
 
 /** An entry of the conversation, for history edits: harnesses that keep a tree (pi) name each entry's parent. */

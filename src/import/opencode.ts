@@ -114,7 +114,14 @@ function* recordsOfMessage(message: unknown, fallbackSessionId: string, skipped:
     writeTtlLogged: !isObject(message.tokens.cache) || count(message.tokens.cache.write) === 0,
     turnKey: stringOr(message.parentID, String(at)),
     loggedCostUsd: typeof message.cost === 'number' && Number.isFinite(message.cost) ? message.cost : null,
+    durationMs: durationOf(at, message.time.completed),
   };
+}
+
+/** `time.completed − time.created` of an assistant message (opencode sets `completed` when its reply ends); null while unset or out of order. */
+function durationOf(createdAt: number, completed: unknown): number | null {
+  const completedAt = timeOf(completed);
+  return completedAt === null || completedAt < createdAt ? null : completedAt - createdAt;
 }
 
 function opencodeUsage(tokens: JsonObject) {

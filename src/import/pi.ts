@@ -67,6 +67,8 @@ async function* readPiLog(file: string, skipped: SkipTally): AsyncGenerator<LogR
       writeTtlLogged: count(message.usage.cacheWrite) === 0,
       turnKey,
       loggedCostUsd: loggedCost(message.usage),
+      // pi-ai's AssistantMessage has one `timestamp`: no request duration.
+      durationMs: null,
     };
   }
 }

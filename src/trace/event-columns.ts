@@ -249,6 +249,7 @@ export const columnPayloadSchemas: Partial<Record<string, z.ZodType>> = {
     usage: usageSchema,
     costUsd: money,
     uncachedCostUsd: money,
+    durationMs: z.number().finite().nonnegative().optional(),
   }),
   'cache.break': z.object({ turn: count, step: count, cause: z.string().min(1), missedTokens: count }),
   'skill.loaded': z.object({ skillId: z.string().min(1), loadReason: z.string().min(1), loadTokens: count }),

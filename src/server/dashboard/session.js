@@ -19,8 +19,6 @@
     const figures = report.sessions[0] ?? { ...report.overall, healthyWriteShareLimit: 1, healthy: true };
     document.getElementById('overview').hidden = true;
     document.getElementById('session').hidden = false;
-    // Proxies see requests, not the agent's turns: their `turn` counts requests, so it is not shown as one.
-    const proxied = summary?.source === 'proxy' || /^proxy/.test(summary?.strategy ?? '');
     document.getElementById('session-title').textContent = `${summary ? originOf(summary) : 'unknown source'} — ${sessionId}`;
     document.getElementById('session-meta').textContent = summary
       ? [
@@ -33,10 +31,10 @@
           .join(' · ')
       : '';
     renderSummary(figures, requests);
-    renderBreaks(requests, proxied);
+    renderBreaks(requests);
     renderAgreement(agreement);
     renderPlanSavings(planSavings);
-    renderTable(requests, proxied, params.get('request'));
+    renderTable(requests, params.get('request'));
     renderChart(requests);
     window.Cachet.status(`session ${sessionId}`);
     document.body.dataset.view = 'session';
@@ -77,15 +75,13 @@
     return `${zone} zone, ${path}`;
   }
 
-  function renderBreaks(requests, proxied) {
+  function renderBreaks(requests) {
     const list = document.getElementById('breaks');
     list.replaceChildren();
     for (const request of requests) {
       for (const cacheBreak of request.breaks) {
         const where = breakLocation(cacheBreak.zone, cacheBreak.path);
-        const at = proxied
-          ? `request ${request.index + 1}`
-          : `request ${request.index + 1} (turn ${request.turn}.${request.step})`;
+        const at = `request ${request.index + 1} (turn ${request.turn}.${request.step})`;
         list.append(
           element(
             'li',
@@ -139,8 +135,8 @@
     }
   }
 
-  function renderTable(requests, proxied, highlighted) {
-    document.getElementById('turn-heading').textContent = proxied ? 'Turn.step (not known to a proxy)' : 'Turn.step';
+  function renderTable(requests, highlighted) {
+    document.getElementById('turn-heading').textContent = 'Turn.step';
     const body = document.querySelector('#requests tbody');
     body.replaceChildren();
     for (const request of requests) {
@@ -148,7 +144,7 @@
       const row = element('tr', { 'data-index': String(request.index), class: request.breaks.length > 0 ? 'break' : '' });
       const cells = [
         ['index', request.index + 1, String(request.index + 1)],
-        ['turnStep', turnStep, proxied ? '—' : turnStep],
+        ['turnStep', turnStep, turnStep],
         ['model', request.model, request.model],
         ['cacheRead', request.tokens.cacheRead, formatTokens(request.tokens.cacheRead)],
         ['cacheWrite', request.tokens.cacheWrite, formatTokens(request.tokens.cacheWrite)],
