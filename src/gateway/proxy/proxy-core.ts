@@ -12,11 +12,11 @@ import { createPlanModels } from './judge-exchange.js';
 import { createJudgeQueue } from './judge-queue.js';
 import { checkKeepWarmUpstream, createKeepWarmStage, type KeepWarmStats, type ProxyKeepWarmOptions } from './keep-warm-stage.js';
 import { keyFieldsOf } from './key-fields.js';
-import { opensTurn } from './turn-start.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
 import { parseJsonRecord } from './receive-request.js';
 import { createExchangeRecorder } from './record-exchange.js';
+import { opensTurn } from './turn-start.js';
 import { resolveUpstream, upstreamUrl, type WireRoute } from './wire-route.js';
 
 type JsonRecord = Record<string, unknown>;
