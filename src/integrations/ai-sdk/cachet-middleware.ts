@@ -12,8 +12,7 @@ import type { MiddlewareCallParams, MiddlewareModel, ProviderOptionsRecord } fro
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { TailContext, TailValue } from '../shared/turn-tail.js';
 import {
-  moveVolatileSystem,
-  publishVolatileMove,
+  moveAndPublishVolatile,
   viewHistoryTokens,
   viewSystemTexts,
   volatileOptionOf,
@@ -141,18 +140,19 @@ export function cachetMiddleware(options: CachetMiddlewareOptions = {}): CachetM
     const cachetFree = withoutCachetOptions(params);
     const move =
       volatile === 'auto'
-        ? moveVolatileSystem({
+        ? moveAndPublishVolatile(viewSystemTexts(cachetFree), () => viewHistoryTokens(cachetFree, counter), {
             state: state.volatile,
-            texts: viewSystemTexts(cachetFree),
             counter,
-            historyTokens: () => viewHistoryTokens(cachetFree, counter),
             reporter,
+            bus: options.bus,
             conversationId,
+            at: clock(),
+            turn,
+            step,
           })
         : null;
     const bare = move ? withViewSystemTexts(cachetFree, move.texts) : cachetFree;
     if (move) items.unshift(...move.items);
-    publishVolatileMove(move, options.bus, conversationId, clock(), turn, step);
     const { keys, plan } = scopeTail({
       messages: bare.prompt,
       opensTurn: (message) => message.role === 'user',

@@ -1,5 +1,6 @@
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
+import { acceptsLateInstruction } from '../shared/late-instruction.js';
 import { partPath } from '../shared/plan-prompt-breakpoints.js';
 import type { MiddlewareCallParams, PromptMessage, PromptPart } from '../shared/prompt-view.js';
 
@@ -58,7 +59,7 @@ export function appendTail(
   if (last?.role === 'user' && typeof last.content !== 'string') {
     prompt[prompt.length - 1] = { ...last, content: [...last.content, ...parts] };
     for (let index = 0; index < parts.length; index++) tailParts.add(partPath(prompt.length - 1, last.content.length + index));
-  } else if (provider === 'openai') {
+  } else if (acceptsLateInstruction(provider)) {
     prompt.push({ role: 'system', content: texts.join('\n\n') } satisfies PromptMessage);
   } else {
     prompt.push({ role: 'user', content: parts });

@@ -1,10 +1,7 @@
 import { SystemMessage } from '@langchain/core/messages';
-import type { EventBus } from '../../events/event-bus.js';
-import type { TokenCounter } from '../../tokens/token-counter.js';
-import type { HookReporter } from '../shared/contained-hooks.js';
 import type { ConversationState } from '../shared/conversation-store.js';
 import type { TailItem } from '../shared/turn-tail.js';
-import { moveVolatileSystem, publishVolatileMove, viewHistoryTokens } from '../shared/volatile-auto.js';
+import { moveAndPublishVolatile, type VolatileCallContext, viewHistoryTokens } from '../shared/volatile-auto.js';
 import { type LangChainRequestParts, langChainPromptView } from './langchain-prompt-view.js';
 
 /**
@@ -15,31 +12,18 @@ import { type LangChainRequestParts, langChainPromptView } from './langchain-pro
  */
 export function moveLangChainVolatileSystem<R extends LangChainRequestParts>(
   request: R,
-  input: {
-    state: ConversationState;
-    counter: TokenCounter;
-    reporter: HookReporter;
-    bus: EventBus | undefined;
-    conversationId: string;
-    at: number;
-    turn: number;
-    step: number;
-  },
+  input: Omit<VolatileCallContext, 'state'> & { state: ConversationState },
 ): { request: R; items: TailItem[] } {
   const system = request.systemMessage;
   const content = system?.content;
   const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
   const textBlocks = blocks.filter((block) => block.type === 'text');
-  const move = moveVolatileSystem({
-    state: input.state.volatile,
-    texts: textBlocks.map((block) => (block as { text?: unknown }).text),
-    counter: input.counter,
-    historyTokens: () => viewHistoryTokens(langChainPromptView({ ...request, systemMessage: undefined }), input.counter),
-    reporter: input.reporter,
-    conversationId: input.conversationId,
-  });
+  const move = moveAndPublishVolatile(
+    textBlocks.map((block) => (block as { text?: unknown }).text),
+    () => viewHistoryTokens(langChainPromptView({ ...request, systemMessage: undefined }), input.counter),
+    { ...input, state: input.state.volatile },
+  );
   if (!move || !system) return { request, items: [] };
-  publishVolatileMove(move, input.bus, input.conversationId, input.at, input.turn, input.step);
   let textIndex = 0;
   const kept = blocks.flatMap((block) => {
     if (block.type !== 'text') return [block];

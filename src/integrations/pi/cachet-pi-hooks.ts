@@ -16,7 +16,7 @@ import { planWireBreakpoints } from '../shared/plan-wire-breakpoints.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { TailContext, TailValue } from '../shared/turn-tail.js';
-import { moveVolatileSystem, publishVolatileMove, type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
+import { moveAndPublishVolatile, type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
 import { isPiOpenAIApi, layOutOpenAIPayload } from './openai-layout.js';
 import { wireSystemTexts, withWireSystemTexts } from './wire-system.js';
 import { opensWireTurn, type WireMessage, wireTurnAndStep, withPersistedWireTail } from './wire-turns.js';
@@ -130,17 +130,18 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
       const record = payload as Record<string, unknown>;
       const move =
         volatile === 'auto'
-          ? moveVolatileSystem({
+          ? moveAndPublishVolatile(wireSystemTexts(record.system), () => wireHistoryTokens(messages, counter), {
               state: state.volatile,
-              texts: wireSystemTexts(record.system),
               counter,
-              historyTokens: () => wireHistoryTokens(messages, counter),
               reporter,
+              bus: options.bus,
               conversationId,
+              at: clock(),
+              turn,
+              step,
             })
           : null;
       if (move) items.unshift(...move.items);
-      publishVolatileMove(move, options.bus, conversationId, clock(), turn, step);
       const { keys, plan } = scopeTail({
         messages: messages as WireMessage[],
         opensTurn: opensWireTurn,

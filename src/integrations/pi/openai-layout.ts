@@ -5,9 +5,10 @@ import { tailPricingFor } from '../../runtime/tail-pricing.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { HookReporter } from '../shared/contained-hooks.js';
 import type { ConversationState } from '../shared/conversation-store.js';
+import { acceptsLateInstruction } from '../shared/late-instruction.js';
 import { scopeTail } from '../shared/persisted-tail.js';
 import type { TailItem } from '../shared/turn-tail.js';
-import { moveVolatileSystem, publishVolatileMove, type VolatileOption } from '../shared/volatile-auto.js';
+import { moveAndPublishVolatile, type VolatileOption } from '../shared/volatile-auto.js';
 import { contentParts, opensWireTurn, type WireMessage, withPersistedWireTail } from './wire-turns.js';
 
 /** The two OpenAI wire shapes pi-ai sends: Chat Completions (`messages`) and Responses (`input`). */
@@ -24,12 +25,6 @@ export function isPiOpenAIApi(api: string): api is PiOpenAIApi {
 
 const INSTRUCTION_ROLES = new Set(['system', 'developer']);
 
-/**
- * pi providers whose API takes a system (or developer) message after tool results. Others behind
- * `openai-completions` (llama.cpp, vLLM, OpenRouter routes) may render the body with a chat template
- * that refuses a system message past the first (Qwen3's raises), so they get a user message instead.
- */
-const TRAILING_INSTRUCTION_PROVIDERS: ReadonlySet<string> = new Set(['openai']);
 const isInstruction = (message: WireMessage) =>
   INSTRUCTION_ROLES.has(String(message?.role)) && typeof message?.content === 'string';
 
@@ -67,17 +62,13 @@ export function layOutOpenAIPayload(record: Record<string, unknown>, context: Op
   const leading = leadingInstructions(messages as WireMessage[]);
   const move =
     context.volatile === 'auto'
-      ? moveVolatileSystem({
-          state: state.volatile,
-          texts: messages.slice(0, leading).map((message: WireMessage) => message.content),
-          counter,
-          historyTokens: () => wireHistoryTokens(messages, counter),
-          reporter,
-          conversationId,
-        })
+      ? moveAndPublishVolatile(
+          messages.slice(0, leading).map((message: WireMessage) => message.content),
+          () => wireHistoryTokens(messages, counter),
+          { ...context, state: state.volatile, counter, reporter, conversationId },
+        )
       : null;
   if (move) items.unshift(...move.items);
-  publishVolatileMove(move, context.bus, conversationId, context.at, context.turn, context.step);
   const withSystem = move ? withInstructionTexts(messages as WireMessage[], leading, move.texts) : (messages as WireMessage[]);
   const { keys, plan } = scopeTail({
     messages: withSystem,
@@ -131,7 +122,7 @@ function withRequestTail(
     const parts = [...contentParts(last, textPart), ...texts.map((text) => ({ type: textPart, text }))];
     return [...messages.slice(0, -1), { ...last, content: parts }];
   }
-  if (!TRAILING_INSTRUCTION_PROVIDERS.has(context.provider)) {
+  if (!acceptsLateInstruction(context.provider)) {
     return [...messages, { role: 'user', content: texts.map((text) => ({ type: textPart, text })) }];
   }
   const role = messages.find(isInstruction)?.role ?? 'system';

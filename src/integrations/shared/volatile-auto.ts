@@ -77,16 +77,44 @@ export function moveVolatileSystem(input: {
   }
 }
 
-/** Publishes the move's event, when it has one, as `volatile.moved` under the conversation id. */
-export function publishVolatileMove(
-  move: VolatileMove | null,
-  bus: EventBus | undefined,
-  conversationId: string,
-  at: number,
-  turn: number,
-  step: number,
-): void {
-  if (move?.event && bus) bus.emit('volatile.moved', conversationId, at, { turn, step, ...move.event });
+/** Where a drop-in's call moves its volatile system text and publishes the move. */
+export interface VolatileCallContext {
+  state: VolatileState;
+  counter: TokenCounter;
+  reporter: HookReporter;
+  bus: EventBus | undefined;
+  conversationId: string;
+  at: number;
+  turn: number;
+  step: number;
+}
+
+/**
+ * `volatile: 'auto'` for one call of any drop-in: the system texts split by `moveVolatileSystem`
+ * and, when what moved changed, `volatile.moved` published under the conversation id. Null when
+ * nothing moved or a problem was reported (the call then goes out as built).
+ */
+export function moveAndPublishVolatile(
+  texts: readonly unknown[],
+  historyTokens: () => number,
+  context: VolatileCallContext,
+): VolatileMove | null {
+  const move = moveVolatileSystem({
+    state: context.state,
+    texts,
+    counter: context.counter,
+    historyTokens,
+    reporter: context.reporter,
+    conversationId: context.conversationId,
+  });
+  if (move?.event && context.bus) {
+    context.bus.emit('volatile.moved', context.conversationId, context.at, {
+      turn: context.turn,
+      step: context.step,
+      ...move.event,
+    });
+  }
+  return move;
 }
 
 /** The system messages' texts of a prompt view, in order. */
