@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { openAIJudge } from '../test-support/openai-tool-loop.js';
 import { checkToolLoopProperty, TOOL_LOOP_PROPERTY_RUNS } from '../test-support/tool-loop-property.js';
-import { runOnAiSdkOpenAI } from './test-support/run-tool-loop-openai.js';
+import { runOnAiSdkOpenAI } from './test-support/run-tool-loop.js';
 
 const REQUIRED = ['images', 'parallelResults', 'tailAfterResults', 'turnTail', 'volatileMoved'] as const;
 
