@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CachetEvent } from '../events/catalog.js';
+import { KEEP_ALIVE_BASE, type KeepAliveDesign } from '../simulate/keep-alive-strategy.js';
 import type { SimulationResult } from '../simulate/simulate-workload.js';
+import type { SimulationBaseline } from '../simulate/simulation-baseline.js';
 import type { StrategyName } from '../simulate/strategy.js';
 import { type DemoTask, type DemoTaskResult, runDemoTask } from './demo-task.js';
 import type { WorkerReply } from './demo-worker.js';
@@ -155,42 +157,72 @@ class DemoScheduler {
   }
 
   private finish(item: QueuedTask, outcome: DemoTaskResult): void {
+    const workload = item.task.workload;
     if (outcome.kind === 'baseline') {
       this.plan.strategies.forEach((strategy, order) => {
-        const workload = item.task.workload;
-        const sessionId = this.plan.sessionIdOf(workload, strategy);
-        const task: DemoTask = {
-          kind: 'strategy',
-          workload,
-          strategy,
-          baseline: outcome.baseline,
-          sessionId,
-          run: this.plan.run,
-          events: this.plan.events,
-          ...modelOf(this.plan),
-        };
-        this.pending.push({ index: item.index, order, task });
+        // A pinging design waits for its base's run: with no ping fired, that run is its own.
+        if (baseOf(strategy, this.plan.strategies) !== null) return;
+        this.pending.push({ index: item.index, order, task: this.strategyTask(workload, strategy, outcome.baseline) });
       });
       return;
     }
-    (this.results[item.index] as Array<SimulationResult | undefined>)[item.order] = outcome.result;
-    (this.events[item.index] as CachetEvent[][])[item.order] = outcome.events;
-    this.remaining[item.index] = (this.remaining[item.index] as number) - 1;
+    this.record(item.index, item.order, outcome.result, outcome.events);
+    if (item.task.kind !== 'strategy') return;
+    for (const design of item.task.probes ?? []) {
+      const order = this.plan.strategies.indexOf(design);
+      if (outcome.pingless.includes(design)) {
+        const sessionId = this.plan.sessionIdOf(workload, design);
+        const events = outcome.events.map((event) => ({ ...event, sessionId }));
+        this.record(item.index, order, { ...outcome.result, strategy: design }, events);
+      } else {
+        this.pending.push({ index: item.index, order, task: this.strategyTask(workload, design, item.task.baseline) });
+      }
+    }
+  }
+
+  private strategyTask(workload: string, strategy: StrategyName, baseline: SimulationBaseline): DemoTask {
+    const probes = this.plan.strategies.filter(
+      (design): design is KeepAliveDesign => baseOf(design, this.plan.strategies) === strategy,
+    );
+    return {
+      kind: 'strategy',
+      workload,
+      strategy,
+      baseline,
+      sessionId: this.plan.sessionIdOf(workload, strategy),
+      run: this.plan.run,
+      events: this.plan.events,
+      ...(probes.length > 0 ? { probes } : {}),
+      ...modelOf(this.plan),
+    };
+  }
+
+  /** A strategy's run is done: keep it, and hand over every workload now complete, in order. */
+  private record(index: number, order: number, result: SimulationResult, events: CachetEvent[]): void {
+    (this.results[index] as Array<SimulationResult | undefined>)[order] = result;
+    (this.events[index] as CachetEvent[][])[order] = events;
+    this.remaining[index] = (this.remaining[index] as number) - 1;
     this.finishedRuns += 1;
     this.callbacks.onRunDone({
-      workload: item.task.workload,
-      strategy: this.plan.strategies[item.order] as StrategyName,
-      requests: outcome.result.requests.length,
+      workload: this.plan.workloads[index] as string,
+      strategy: this.plan.strategies[order] as StrategyName,
+      requests: result.requests.length,
       finishedRuns: this.finishedRuns,
       totalRuns: this.totalRuns,
     });
     while (this.nextToHand < this.plan.workloads.length && this.remaining[this.nextToHand] === 0) {
-      const index = this.nextToHand++;
-      const results = this.results[index] as SimulationResult[];
-      const events = this.events[index] as CachetEvent[][];
-      this.handing = this.handing.then(() => this.callbacks.onWorkload(index, results, events));
+      const handed = this.nextToHand++;
+      const results = this.results[handed] as SimulationResult[];
+      const runEvents = this.events[handed] as CachetEvent[][];
+      this.handing = this.handing.then(() => this.callbacks.onWorkload(handed, results, runEvents));
     }
   }
+}
+
+/** The strategy a pinging design runs between pings, when the plan runs it too; else null. */
+function baseOf(strategy: StrategyName, strategies: readonly StrategyName[]): StrategyName | null {
+  const base = (KEEP_ALIVE_BASE as Partial<Record<StrategyName, StrategyName>>)[strategy];
+  return base !== undefined && strategies.includes(base) ? base : null;
 }
 
 function inProcessExecutor(): Executor {

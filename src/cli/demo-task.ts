@@ -1,5 +1,7 @@
 import type { CachetEvent } from '../events/catalog.js';
 import { EventBus } from '../events/event-bus.js';
+import { PingProbe } from '../simulate/idle-pings.js';
+import { type KeepAliveDesign, keepAliveSchedule } from '../simulate/keep-alive-strategy.js';
 import { type SimulationResult, simulateWorkload } from '../simulate/simulate-workload.js';
 import { type SimulationBaseline, simulationBaseline } from '../simulate/simulation-baseline.js';
 import type { StrategyName } from '../simulate/strategy.js';
@@ -24,11 +26,19 @@ export type DemoTask =
       run: string;
       /** Collect the run's events (for the trace store) and return them with the result. */
       events: boolean;
+      /** Pinging designs based on this strategy (`KEEP_ALIVE_BASE`): say which would send no ping on this run. */
+      probes?: readonly KeepAliveDesign[];
     };
 
 export type DemoTaskResult =
   | { kind: 'baseline'; baseline: SimulationBaseline }
-  | { kind: 'strategy'; result: SimulationResult; events: CachetEvent[] };
+  | {
+      kind: 'strategy';
+      result: SimulationResult;
+      events: CachetEvent[];
+      /** The probed designs that would send no ping: their run is this one. */
+      pingless: KeepAliveDesign[];
+    };
 
 /** Workloads this thread has loaded, by bundled name (a task never changes one). */
 const loaded = new Map<string, Promise<Workload>>();
@@ -51,6 +61,10 @@ export async function runDemoTask(task: DemoTask, onProgress: (done: number, tot
   const events: CachetEvent[] = [];
   const bus = new EventBus();
   if (task.events) bus.onAny((event) => events.push(event));
+  const probes = (task.probes ?? []).map((design) => ({
+    design,
+    probe: new PingProbe(task.baseline.provider, keepAliveSchedule(design, task.baseline.provider, task.baseline.model)),
+  }));
   const result = simulateWorkload(workload, {
     strategy: task.strategy,
     ...(task.model === undefined ? {} : { model: task.model }),
@@ -59,6 +73,8 @@ export async function runDemoTask(task: DemoTask, onProgress: (done: number, tot
     sessionId: task.sessionId,
     labels: { run: task.run },
     onProgress,
+    pingProbes: probes.map(({ probe }) => probe),
   });
-  return { kind: 'strategy', result, events };
+  const pingless = probes.filter(({ probe }) => !probe.fired).map(({ design }) => design);
+  return { kind: 'strategy', result, events, pingless };
 }

@@ -5,6 +5,7 @@ import { providerEntry } from '../providers/registry.js';
 import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
 import { PING_TEXT, sideRequestBody } from './side-request-body.js';
 import type { SimulatedPing } from './simulation-totals.js';
+import type { IdleContext, KeepAliveSchedule } from './strategy.js';
 
 interface Pending {
   times: number[];
@@ -52,9 +53,9 @@ export class IdlePings {
     schedule: { times: readonly number[]; expectedSavingUsd: number | null },
     parent: { body: unknown; model: string; turn: number; step: number },
   ): void {
-    // Only a model with a pre-warm request can be pinged (elsewhere the strategy's pings are not sent).
-    const pingable = schedule.times.length > 0 && prewarmingUnsupportedReason(this.provider, parent.model) === null;
-    const body = pingable ? sideRequestBody(parent.body, providerEntry(this.provider).wire, PING_TEXT, { maxTokens: 0 }) : null;
+    const body = pingable(this.provider, schedule, parent.model)
+      ? sideRequestBody(parent.body, providerEntry(this.provider).wire, PING_TEXT, { maxTokens: 0 })
+      : null;
     this.pending = body
       ? {
           times: [...schedule.times],
@@ -73,7 +74,7 @@ export class IdlePings {
   sendBefore(at: number, cancelRest: boolean): void {
     const pending = this.pending;
     if (!pending) return;
-    while (pending.times.length > 0 && (pending.times[0] as number) < at) {
+    while (firstDueBefore(pending.times, at)) {
       const pingAt = pending.times.shift() as number;
       const verdict = this.cache.judge(pending.body, { at: pingAt });
       const ping: SimulatedPing = {
@@ -91,6 +92,44 @@ export class IdlePings {
       const { model, spentUsd, expectedSavingUsd } = pending;
       this.onSent({ ping, model, index: pending.sent, spentUsd, expectedSavingUsd });
     }
+    if (cancelRest) this.pending = null;
+  }
+}
+
+/** Only a model with a pre-warm request can be pinged (elsewhere the strategy's pings are not sent). */
+function pingable(provider: ProviderId, schedule: { times: readonly number[] }, model: string): boolean {
+  return schedule.times.length > 0 && prewarmingUnsupportedReason(provider, model) === null;
+}
+
+function firstDueBefore(times: readonly number[], at: number): boolean {
+  return times.length > 0 && (times[0] as number) < at;
+}
+
+/**
+ * Would a pinging strategy send a ping on this run? Fed the same calls as an `IdlePings`
+ * (`schedule` after each request with what the pinging strategy would plan, `sendBefore` before
+ * the next), it decides as `IdlePings` does, without sending anything. Run beside the pinging
+ * design's base strategy (the same requests: see `KEEP_ALIVE_BASE`): while no ping fires the
+ * two runs are the same, so when `fired` stays false the design's run is the base's run.
+ */
+export class PingProbe {
+  private pending: number[] | null = null;
+  /** True once a ping would have been sent. */
+  fired = false;
+
+  constructor(
+    private readonly provider: ProviderId,
+    /** The pinging strategy's schedule after a request (`keepAliveSchedule`). */
+    readonly scheduleAfter: (idle: IdleContext) => KeepAliveSchedule,
+  ) {}
+
+  schedule(idle: IdleContext, parentModel: string): void {
+    const schedule = this.scheduleAfter(idle);
+    this.pending = pingable(this.provider, schedule, parentModel) ? [...schedule.times] : null;
+  }
+
+  sendBefore(at: number, cancelRest: boolean): void {
+    if (this.pending && firstDueBefore(this.pending, at)) this.fired = true;
     if (cancelRest) this.pending = null;
   }
 }

@@ -4,10 +4,19 @@ import type { ProviderId } from '../providers/adapter.js';
 import type { Workload } from '../workloads/workload.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { peerStrategy } from './peer-strategy.js';
-import type { IdleContext, KeepAliveSchedule, StrategyDriver } from './strategy.js';
+import type { IdleContext, KeepAliveSchedule, StrategyDriver, StrategyName } from './strategy.js';
 
 /** The harness designs that ping: `pi-warming` (pi's idle warming) and `aider-keepalive` (Aider's pings). */
 export type KeepAliveDesign = 'pi-warming' | 'aider-keepalive';
+
+/**
+ * The strategy each pinging design runs between its pings: the same layout, request for request.
+ * A run of the design in which no ping is sent is therefore its base strategy's run.
+ */
+export const KEEP_ALIVE_BASE: Readonly<Record<KeepAliveDesign, StrategyName>> = {
+  'pi-warming': 'pi',
+  'aider-keepalive': 'markers',
+};
 
 const MINUTE = 60_000;
 
@@ -48,7 +57,7 @@ export function keepAliveStrategy(
   context: { provider: ProviderId; model: string; sessionId: string; bus?: EventBus },
 ): StrategyDriver {
   const base = design === 'pi-warming' ? peerStrategy('pi', workload, context) : harnessStrategy('markers', workload, context);
-  const schedule = design === 'pi-warming' ? piWarmingSchedule(context.provider, context.model) : aiderSchedule;
+  const schedule = keepAliveSchedule(design, context.provider, context.model);
   return {
     name: design,
     session: base.session,
@@ -57,6 +66,15 @@ export function keepAliveStrategy(
     endStep: (turn, step) => base.endStep(turn, step),
     keepAliveAfter: schedule,
   };
+}
+
+/** When `design` pings after a request: its schedule for one idle period, from what it knows then. */
+export function keepAliveSchedule(
+  design: KeepAliveDesign,
+  provider: ProviderId,
+  model: string,
+): (idle: IdleContext) => KeepAliveSchedule {
+  return design === 'pi-warming' ? piWarmingSchedule(provider, model) : aiderSchedule;
 }
 
 function aiderSchedule(idle: IdleContext): KeepAliveSchedule {

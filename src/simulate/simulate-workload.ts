@@ -19,7 +19,7 @@ import { workloadRequests } from '../workloads/workload.js';
 import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
-import { IdlePings, type SentPing } from './idle-pings.js';
+import { IdlePings, type PingProbe, type SentPing } from './idle-pings.js';
 import { keepAliveStrategy } from './keep-alive-strategy.js';
 import { missCauseOf } from './miss-cause.js';
 import { peerStrategy } from './peer-strategy.js';
@@ -85,6 +85,11 @@ export interface SimulateOptions {
    * several strategies on the same workload, provider and model; computed here otherwise.
    */
   baseline?: SimulationBaseline;
+  /**
+   * Pinging designs to watch on this run (`PingProbe`): each is told what this strategy's
+   * requests left cached, and says afterwards whether it would have sent a ping.
+   */
+  pingProbes?: readonly PingProbe[];
   /** Called after each request with the count done and the total. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -124,6 +129,7 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   const breaks = watchCacheBreaks(driver.session, provider);
   const all = workloadRequests(workload);
   const requests: SimulatedRequest[] = [];
+  const probes = options.pingProbes ?? [];
   const pings = new IdlePings(cache, provider, (sent) => {
     driver.pinged?.(sent.ping.at);
     publishKeepalive(driver.session, provider, sent);
@@ -138,6 +144,7 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
     driver.beginTurn(turn);
     for (const step of turn.steps) {
       pings.sendBefore(step.at, step.subagentTask === null);
+      for (const probe of probes) probe.sendBefore(step.at, step.subagentTask === null);
       const referenceIdealTokens = baseline.idealCacheReadTokens[requests.length] ?? 0;
       if (step.subagentTask !== null && parent) {
         requests.push(
@@ -187,6 +194,7 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       driver.endStep(turn, step);
       const idle = idleContext(turn, step, verdict);
       pings.schedule(driver.keepAliveAfter?.(idle) ?? NO_PINGS, { ...parent, turn: turn.turn, step: step.step });
+      for (const probe of probes) probe.schedule(idle, parent.model);
       options.onProgress?.(requests.length, all.length);
     }
   }
