@@ -38,6 +38,12 @@ export interface AnthropicCacheModelOptions {
    * one after another (`cachet analyze`), at the cost of holding the last body's parsed blocks.
    */
   reuseEqualBlocks?: boolean;
+  /**
+   * The memo to keep the last body's blocks in (implies `reuseEqualBlocks`): one made with
+   * another model's memo as its reference reuses that model's work on copies of the same blocks
+   * (`cachet analyze` judges each request and its planned copy on two models).
+   */
+  blockMemo?: BlockCoreMemo;
 }
 
 interface Entry {
@@ -75,7 +81,10 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
   let detector = createBreakDetector({ counter });
   const hasher = createPrefixHasher();
   // Successive bodies of a conversation repeat its history: equal blocks keep their JSON and counts.
-  const newMemo = () => (options.reuseEqualBlocks ? new BlockCoreMemo() : undefined);
+  const newMemo = () => {
+    options.blockMemo?.forget();
+    return options.blockMemo ?? (options.reuseEqualBlocks ? new BlockCoreMemo() : undefined);
+  };
   let memo = newMemo();
   let tokenHistory: UnitTokenHistory = {};
   let index = 0;

@@ -50,6 +50,49 @@ describe('BlockCoreMemo: a conversation’s next body reuses what equal blocks g
   });
 });
 
+describe('BlockCoreMemo: whole units and a reference memo', () => {
+  const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value));
+  const unitAt = (units: ReturnType<typeof normalizeAnthropicBody>['units'], path: string) =>
+    units.find((unit) => unit.path === path);
+
+  it('hands back the previous unit object for an equal block with the same role and marker, and a new one otherwise', () => {
+    const memo = new BlockCoreMemo();
+    const first = normalizeAnthropicBody(copy(body(['hi', 'hello'], { cache_control: { type: 'ephemeral' } })), memo);
+    const second = normalizeAnthropicBody(copy(body(['hi', 'hello', 'more'])), memo);
+    expect(second).toEqual(normalizeAnthropicBody(copy(body(['hi', 'hello', 'more']))));
+    expect(unitAt(second.units, 'messages[0].content[0]')).toBe(unitAt(first.units, 'messages[0].content[0]'));
+    expect(unitAt(second.units, 'tools[0]')).toBe(unitAt(first.units, 'tools[0]'));
+    expect(unitAt(second.units, 'system[0]')).toBe(unitAt(first.units, 'system[0]'));
+    // Its marker is gone: a new unit without a breakpoint.
+    expect(unitAt(first.units, 'messages[1].content[0]')?.breakpoint).toBe('5m');
+    expect(unitAt(second.units, 'messages[1].content[0]')?.breakpoint).toBeNull();
+    // The same block under another role: a new unit with that role.
+    const swapped = copy(body(['hi', 'hello', 'more']));
+    swapped.messages[0]!.role = 'assistant';
+    const third = normalizeAnthropicBody(swapped, memo);
+    expect(third).toEqual(normalizeAnthropicBody(copy(swapped)));
+    expect(unitAt(third.units, 'messages[0].content[0]')?.role).toBe('assistant');
+  });
+
+  it('takes the cores of a reference memo’s equal blocks, and reads a copy that differs', () => {
+    const source = new BlockCoreMemo();
+    const copies = new BlockCoreMemo(source);
+    const client = copy(body(['hi', 'hello'], { cache_control: { type: 'ephemeral' } }));
+    const clientUnits = normalizeAnthropicBody(client, source).units;
+    // A copy with markers moved, as a plan makes it, and one block edited.
+    const planned = copy(client);
+    delete planned.system[0]!.cache_control;
+    (planned.tools[0] as Record<string, unknown>).cache_control = { type: 'ephemeral' };
+    planned.messages[0]!.content[0]!.text = 'HI';
+    const plannedUnits = normalizeAnthropicBody(planned, copies);
+    expect(plannedUnits).toEqual(normalizeAnthropicBody(copy(planned)));
+    // The same core (one text object) for the equal blocks, whatever their markers.
+    expect(unitAt(plannedUnits.units, 'system[0]')?.countable).toBe(unitAt(clientUnits, 'system[0]')?.countable);
+    expect(unitAt(plannedUnits.units, 'tools[0]')?.countable).toBe(unitAt(clientUnits, 'tools[0]')?.countable);
+    expect(unitAt(plannedUnits.units, 'messages[0].content[0]')?.tokenText).toBe('HI');
+  });
+});
+
 describe('formatTokens', () => {
   it('groups whole numbers as en-US does', () => {
     for (const value of [0, 7, 999, 1000, 12_345, 999_999, 1_000_000, -1, -1234, 9_007_199_254_740_991, -0, 1.5, 1234.5678]) {

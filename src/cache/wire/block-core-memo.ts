@@ -17,6 +17,8 @@ const MAX_COMPARED_DEPTH = 64;
 interface Seen {
   block: JsonRecord;
   core: BlockCore;
+  /** The unit made from `core` at this position (`unit()`), handed back while role and marker stay the same. */
+  unit: WireUnit | null;
 }
 
 /**
@@ -32,6 +34,21 @@ export class BlockCoreMemo {
   private previous: Array<Array<Seen | undefined>> = [];
   private current: Array<Array<Seen | undefined>> = [];
 
+  /**
+   * `reference`: another memo whose current body holds the blocks this one's bodies copy (the
+   * plan of `cachet analyze` copies each block of the client's body to move its marker): a block
+   * equal to the reference's block at the same position takes its core. Comparing a copy with
+   * its source settles every value by reference, where comparing with the previous body's copy
+   * reads the bytes.
+   */
+  constructor(private readonly reference?: BlockCoreMemo) {}
+
+  /** Forget every body seen (a conversation starting over). */
+  forget(): void {
+    this.previous = [];
+    this.current = [];
+  }
+
   /** Start a new body: what the last one recorded becomes the reference. */
   begin(): void {
     this.previous = this.current;
@@ -40,15 +57,48 @@ export class BlockCoreMemo {
 
   /** The core of `block` at `list` (0 tools, 1 system, 2 + message index) and `index`. */
   core(list: number, index: number, block: JsonRecord, compute: (block: JsonRecord) => BlockCore): BlockCore {
-    const seen = this.previous[list]?.[index];
-    const core = seen && (seen.block === block || sameBlock(seen.block, block)) ? seen.core : cachedCore(block, compute);
+    const core = this.matchingCore(list, index, block) ?? cachedCore(block, compute);
     let row = this.current[list];
     if (row === undefined) {
       row = [];
       this.current[list] = row;
     }
-    row[index] = { block, core };
+    row[index] = { block, core, unit: null };
     return core;
+  }
+
+  /**
+   * The previous body's unit at `list` and `index` when it was made from `core` with this
+   * `role` and `breakpoint` (its path is the position's): handing back the same object lets
+   * every later pass over the units (token totals, prefix hashes, the break detector's
+   * comparison) settle repeated history by reference. Call after `core()` for the position.
+   */
+  reusableUnit(
+    list: number,
+    index: number,
+    core: BlockCore,
+    role: string | null,
+    breakpoint: WireUnit['breakpoint'],
+  ): WireUnit | null {
+    const unit = this.previous[list]?.[index]?.unit;
+    return unit && this.previous[list]![index]!.core === core && unit.role === role && unit.breakpoint === breakpoint
+      ? unit
+      : null;
+  }
+
+  /** Remember the unit made at `list` and `index` of this body (after `core()`), for `reusableUnit` on the next. */
+  keepUnit(list: number, index: number, unit: WireUnit): WireUnit {
+    const seen = this.current[list]?.[index];
+    if (seen) seen.unit = unit;
+    return unit;
+  }
+
+  private matchingCore(list: number, index: number, block: JsonRecord): BlockCore | null {
+    const source = this.reference?.current[list]?.[index];
+    if (source && (source.block === block || sameBlock(source.block, block))) return source.core;
+    const seen = this.previous[list]?.[index];
+    if (seen && (seen.block === block || sameBlock(seen.block, block))) return seen.core;
+    return null;
   }
 }
 

@@ -28,8 +28,6 @@ export function cacheControlTtl(value: unknown): WireTtl | null {
  */
 export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): NormalizedWireBody {
   memo?.begin();
-  const coreOf = (list: number, index: number, block: JsonRecord, compute: (block: JsonRecord) => BlockCore) =>
-    memo ? memo.core(list, index, block, compute) : cachedCore(block, compute);
   const warnings: string[] = [];
   const units: WireUnit[] = [];
   const model = stringField(body, 'model') ?? '';
@@ -45,8 +43,10 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
       if (name) deferred.set(name, record);
       return;
     }
-    const core = coreOf(TOOLS_LIST, index, record, toolCore);
-    units.push(unitOf('tools', `tools[${index}]`, core, null, null, cacheControlTtl(record.cache_control)));
+    const ttl = cacheControlTtl(record.cache_control);
+    const core = memo ? memo.core(TOOLS_LIST, index, record, toolCore) : cachedCore(record, toolCore);
+    const reused = memo?.reusableUnit(TOOLS_LIST, index, core, null, ttl);
+    units.push(keep(memo, TOOLS_LIST, index, reused ?? unitOf('tools', `tools[${index}]`, core, null, null, ttl)));
   });
   if (typeof body.system === 'string') {
     if (body.system.length > 0) {
@@ -57,8 +57,10 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
   } else if (Array.isArray(body.system)) {
     body.system.forEach((block, index) => {
       const record = isRecord(block) ? block : {};
-      const core = coreOf(SYSTEM_LIST, index, record, systemCore);
-      units.push(unitOf('system', `system[${index}]`, core, null, null, cacheControlTtl(record.cache_control)));
+      const ttl = cacheControlTtl(record.cache_control);
+      const core = memo ? memo.core(SYSTEM_LIST, index, record, systemCore) : cachedCore(record, systemCore);
+      const reused = memo?.reusableUnit(SYSTEM_LIST, index, core, null, ttl);
+      units.push(keep(memo, SYSTEM_LIST, index, reused ?? unitOf('system', `system[${index}]`, core, null, null, ttl)));
     });
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -86,18 +88,26 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
     }
     if (!Array.isArray(content)) return;
     content.forEach((block, blockIndex) => {
-      const path = `messages[${messageIndex}].content[${blockIndex}]`;
       const blockRecord = isRecord(block) ? block : {};
       const ttl = cacheControlTtl(blockRecord.cache_control);
-      const core = coreOf(FIRST_MESSAGE_LIST + messageIndex, blockIndex, blockRecord, blockCore);
-      const blockUnit = unitOf('messages', path, core, role, messageIndex, ttl);
+      const list = FIRST_MESSAGE_LIST + messageIndex;
+      const core = memo ? memo.core(list, blockIndex, blockRecord, blockCore) : cachedCore(blockRecord, blockCore);
+      const reused = memo?.reusableUnit(list, blockIndex, core, role, ttl);
+      const blockUnit = keep(
+        memo,
+        list,
+        blockIndex,
+        reused ?? unitOf('messages', `messages[${messageIndex}].content[${blockIndex}]`, core, role, messageIndex, ttl),
+      );
       if (ttl && (blockUnit.kind === 'thinking' || (blockUnit.kind === 'text' && blockUnit.tokenText.length === 0))) {
         warnings.push(
-          `${path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`,
+          `${blockUnit.path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`,
         );
       }
       units.push(blockUnit);
-      if (blockRecord.type === 'tool_result') units.push(...toolReferenceUnits(blockRecord, path, role, messageIndex, deferred));
+      if (blockRecord.type === 'tool_result') {
+        units.push(...toolReferenceUnits(blockRecord, blockUnit.path, role, messageIndex, deferred));
+      }
     });
   });
   return {
@@ -115,6 +125,11 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
 const TOOLS_LIST = 0;
 const SYSTEM_LIST = 1;
 const FIRST_MESSAGE_LIST = 2;
+
+/** `unit`, remembered by the memo (when there is one) for the next body. */
+function keep(memo: BlockCoreMemo | undefined, list: number, index: number, unit: WireUnit): WireUnit {
+  return memo ? memo.keepUnit(list, index, unit) : unit;
+}
 
 /** A block's unit from its core; the key order of `unit()` (units are compared and reported field by field). */
 function unitOf(

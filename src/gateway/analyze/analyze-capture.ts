@@ -3,6 +3,7 @@ import { diffWireBodies } from '../../cache/break/diff-wire-bodies.js';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import type { CacheModel, CacheVerdict } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
+import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
 import { anthropicBreakpoints, cacheRulesFor } from '../../cache/wire/cache-rules.js';
 import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import type { WireZone } from '../../cache/wire/wire-unit.js';
@@ -205,12 +206,15 @@ class ConversationJudge {
     readonly id: string,
     provider: ProviderId,
     first: CapturedRequest,
-    counters: Parameters<typeof createCacheModel>[1],
+    counters: NonNullable<Parameters<typeof createCacheModel>[1]>,
   ) {
     this.provider = provider;
     this.model = typeof first.body.model === 'string' ? first.body.model : '';
-    this.actual = createCacheModel(provider, counters);
-    this.planned = createCacheModel(provider, counters);
+    // The planned body copies the client's blocks: its model takes their cores from the actual model's memo.
+    const actualBlocks = new BlockCoreMemo();
+    const withMemo = (blockMemo: BlockCoreMemo) => ({ ...counters, anthropic: { ...counters.anthropic, blockMemo } });
+    this.actual = createCacheModel(provider, withMemo(actualBlocks));
+    this.planned = createCacheModel(provider, withMemo(new BlockCoreMemo(actualBlocks)));
   }
 
   judge(request: CapturedRequest, index: number, provider: ProviderId): AnalyzedRequest {
