@@ -81,7 +81,7 @@ describe('BlockCoreMemo: whole units and a reference memo', () => {
     const clientUnits = normalizeAnthropicBody(client, source).units;
     // A copy with markers moved, as a plan makes it, and one block edited.
     const planned = copy(client);
-    delete planned.system[0]!.cache_control;
+    delete (planned.system[0] as Record<string, unknown>).cache_control;
     (planned.tools[0] as Record<string, unknown>).cache_control = { type: 'ephemeral' };
     planned.messages[0]!.content[0]!.text = 'HI';
     const plannedUnits = normalizeAnthropicBody(planned, copies);
