@@ -4,8 +4,11 @@
  * pause planned by `planIdle` (keep warm / compact while cold / compact right before expiry).
  *
  * The window is a share of the uncompacted run's largest request (60%; 80% on the 384-request
- * long-session-idle-gaps), so compaction must act. The simulator's summariser is extractive, so
- * the runs bill no summary call; the timing is decided twice: with the extractive summariser's
+ * long-session-idle-gaps), so compaction must act. The summaries' text is extractive, but each
+ * summary call is billed as the LLM summariser would send it (`simulateSummaryCall`: a fork of the
+ * parent's last request judged by the cache model, or a fresh call with the transcript uncached,
+ * whichever `chooseSummaryRoute` prices lower; the fresh call on the session's model), and the
+ * cost column includes it; the timing is decided twice: with the extractive summariser's
  * prices (0 and 0) and with an LLM summary priced as `createLlmSummarizer` would see it on
  * Sonnet-class prices — a warm fork reads the prefix (0.1 × P + 5,000 for its output), a cold
  * call goes fresh to an auxiliary model at a third of the input rate (P / 3 + 1,667) — so the
@@ -29,8 +32,10 @@ const llmSummary: SimulationCompactionOptions['summaryCost'] = ({ prefixTokens }
   cold: prefixTokens / 3 + 1_667,
 });
 
-console.log('| workload | timing | cost (USD) | compactions applied | pauses timed (choice/decision at the next judgement) |');
-console.log('|---|---|---:|---:|---|');
+console.log(
+  '| workload | timing | cost (USD) | compactions applied | summary calls (fork/fresh, warm) | summaries billed (USD) | expected fork / fresh (USD) | pauses timed (choice/decision at the next judgement) |',
+);
+console.log('|---|---|---:|---:|---|---:|---|---|');
 for (const [name, share] of WORKLOADS) {
   if (chosen && !chosen.includes(name)) continue;
   const workload = await loadWorkload(name);
@@ -60,6 +65,13 @@ for (const [name, share] of WORKLOADS) {
     });
     const result = simulateWorkload(workload, { strategy: 'cachet', bus, compaction: hook });
     const choices = [...timed].map(([key, count]) => `${count} ${key}`).join(', ') || '—';
-    console.log(`| ${name} | ${label} | ${result.totals.costUsd.toFixed(4)} | ${applied} | ${choices} |`);
+    const summaries = result.summaries;
+    const forks = summaries.filter((summary) => summary.choice === 'fork').length;
+    const warm = summaries.filter((summary) => summary.parentWarm).length;
+    const expected = (pick: (summary: (typeof summaries)[number]) => number | null) =>
+      summaries.reduce((total, summary) => total + (pick(summary) ?? 0), 0).toFixed(4);
+    console.log(
+      `| ${name} | ${label} | ${result.totals.costUsd.toFixed(4)} | ${applied} | ${summaries.length} (${forks}/${summaries.length - forks}, ${warm} warm) | ${result.totals.summaryCostUsd.toFixed(4)} | ${expected((summary) => summary.forkInputCostUsd)} / ${expected((summary) => summary.freshInputCostUsd)} | ${choices} |`,
+    );
   }
 }

@@ -214,7 +214,7 @@ async function complete<Body, AdapterOptions>(
 }
 
 /** The fork's instruction: which messages to summarise (all but the last `kept`), and the reply's shape. */
-function buildForkInstruction(input: SummaryInput, kept: number): string {
+export function buildForkInstruction(input: SummaryInput, kept: number): string {
   const which =
     kept > 0
       ? `Summarise the conversation above except its last ${kept} message${kept === 1 ? '' : 's'}, which stay verbatim after your summary.`
@@ -231,6 +231,11 @@ function buildForkInstruction(input: SummaryInput, kept: number): string {
     '</compaction_request>',
   );
   return parts.join('\n');
+}
+
+/** The fresh call's prompt text: the instructions (its system prompt) and the transcript after them. */
+export function freshSummaryText(input: SummaryInput): string {
+  return `${INSTRUCTIONS}\n${buildPrompt(input)}`;
 }
 
 function buildPrompt(input: SummaryInput): string {

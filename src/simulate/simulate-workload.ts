@@ -29,6 +29,7 @@ import { type SimulationBaseline, simulationBaseline } from './simulation-baseli
 import { type SimulatedPing, type SimulatedRequest, type SimulationTotals, totalsOf } from './simulation-totals.js';
 import type { IdleContext, StrategyDriver, StrategyName } from './strategy.js';
 import { requestFigures, simulateSubagentCall } from './subagent-call.js';
+import { type SimulatedSummary, type SummaryCallInput, simulateSummaryCall } from './summary-call.js';
 
 export type { MissCause } from './miss-cause.js';
 export { type SimulatedPing, type SimulatedRequest, type SimulationTotals, totalsOf } from './simulation-totals.js';
@@ -45,6 +46,8 @@ export interface SimulationResult {
   requests: SimulatedRequest[];
   /** Keep-alive pings the strategy sent while the session waited (their cost is in `totals`). */
   pings: SimulatedPing[];
+  /** With compaction: each summary call, billed as the LLM summariser would send it (its cost is in `totals`). */
+  summaries: SimulatedSummary[];
   totals: SimulationTotals;
   /** The hindsight oracle's run, request by request (its decisions explain the regret). */
   oracle: OracleResult;
@@ -62,7 +65,7 @@ export type CompactionHook = (context: {
   at: number;
   /** Requests left in the workload, this one included (a simulator knows the future). */
   remainingRequests: number;
-}) => void;
+}) => undefined | { summaryCalls?: readonly SummaryCallInput[] };
 
 export interface SimulateOptions {
   provider?: ProviderId;
@@ -134,8 +137,9 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
     driver.pinged?.(sent.ping.at);
     publishKeepalive(driver.session, provider, sent);
   });
-  // The parent's last request: what a subagent call forks and what a keep-alive ping refreshes.
-  let parent: { body: unknown; model: string } | null = null;
+  // The parent's last request: what a subagent call or a summary forks and what a keep-alive ping refreshes.
+  let parent: { body: unknown; model: string; at: number; prefixTokens: number } | null = null;
+  const summaries: SimulatedSummary[] = [];
   let previousBody: unknown = null;
   let priced = true;
   let tokensEstimated = false;
@@ -154,7 +158,19 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
         continue;
       }
       const rewritesBefore = driver.session.historyRewrites;
-      options.compaction?.({ driver, turn, step, at: step.at, remainingRequests: all.length - requests.length });
+      const compacted = options.compaction?.({
+        driver,
+        turn,
+        step,
+        at: step.at,
+        remainingRequests: all.length - requests.length,
+      });
+      for (const call of (parent && compacted?.summaryCalls) || []) {
+        const lastActiveAt = Math.max(parent?.at ?? 0, pings.sent.at(-1)?.at ?? 0);
+        summaries.push(
+          simulateSummaryCall(call, { cache, provider, counter, parent: parent!, lastActiveAt, ttlMs: SUMMARY_PARENT_TTL_MS }),
+        );
+      }
       const historyRewritten = driver.session.historyRewrites !== rewritesBefore;
       const built = driver.request(turn, step);
       // Local engines keep the reply they generated in the slot: the next prompt can reuse it.
@@ -190,7 +206,12 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
         subagent: false,
       });
       previousBody = built.body;
-      parent = { body: built.body, model: built.canonical.model };
+      parent = {
+        body: built.body,
+        model: built.canonical.model,
+        at: step.at,
+        prefixTokens: verdict.cacheReadTokens + verdict.cacheWriteTokens,
+      };
       driver.endStep(turn, step);
       const idle = idleContext(turn, step, verdict);
       pings.schedule(driver.keepAliveAfter?.(idle) ?? NO_PINGS, { ...parent, turn: turn.turn, step: step.step });
@@ -210,12 +231,15 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
     priced,
     requests,
     pings: pings.sent,
-    totals: totalsOf(requests, oracle, pings.sent),
+    summaries,
+    totals: totalsOf(requests, oracle, pings.sent, summaries),
     oracle,
   };
 }
 
 const NO_PINGS = { times: [], expectedSavingUsd: null };
+/** How long the LLM summariser takes the parent's entry to live after its last read (its `parentTtlMs` default). */
+const SUMMARY_PARENT_TTL_MS = 300_000;
 
 /** A simulated ping's `cache.keepalive` event on the strategy's session, as `startKeepWarm` publishes a real one. */
 function publishKeepalive(session: StrategyDriver['session'], provider: ProviderId, sent: SentPing): void {

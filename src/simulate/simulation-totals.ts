@@ -1,5 +1,6 @@
 import type { OracleResult } from '../oracle/hindsight-oracle.js';
 import type { MissCause } from './miss-cause.js';
+import type { SimulatedSummary } from './summary-call.js';
 
 export interface SimulatedRequest {
   turn: number;
@@ -53,12 +54,15 @@ export interface SimulationTotals {
   uncachedTokens: number;
   idealCacheReadTokens: number;
   paddingReadTokens: number;
-  /** Requests' cost plus the keep-alive pings' (`pingCostUsd`). */
+  /** Requests' cost plus the keep-alive pings' (`pingCostUsd`) and the summary calls' (`summaryCostUsd`). */
   costUsd: number;
   uncachedCostUsd: number;
   /** Keep-alive pings sent and what they cost (included in `costUsd`). */
   pings: number;
   pingCostUsd: number;
+  /** With compaction: summary calls made and what their input cost (included in `costUsd`). */
+  summaryCalls: number;
+  summaryCostUsd: number;
   /** cacheReadTokens / inputTokens. */
   readShare: number;
   /**
@@ -91,8 +95,11 @@ export function totalsOf(
   requests: readonly SimulatedRequest[],
   oracle: OracleResult | null = null,
   pings: readonly SimulatedPing[] = [],
+  summaries: readonly SimulatedSummary[] = [],
 ): SimulationTotals {
   const pingCostUsd = pings.reduce((total, ping) => total + ping.costUsd, 0);
+  const summaryCostUsd = summaries.reduce((total, summary) => total + summary.costUsd, 0);
+  const sideCostUsd = pingCostUsd + summaryCostUsd;
   const sum = (pick: (request: SimulatedRequest) => number) => requests.reduce((total, request) => total + pick(request), 0);
   const inputTokens = sum((request) => request.inputTokens);
   const cacheReadTokens = sum((request) => request.cacheReadTokens);
@@ -105,14 +112,16 @@ export function totalsOf(
     uncachedTokens: sum((request) => request.uncachedTokens),
     idealCacheReadTokens,
     paddingReadTokens,
-    costUsd: sum((request) => request.costUsd) + pingCostUsd,
+    costUsd: sum((request) => request.costUsd) + sideCostUsd,
     uncachedCostUsd: sum((request) => request.uncachedCostUsd),
     pings: pings.length,
     pingCostUsd,
+    summaryCalls: summaries.length,
+    summaryCostUsd,
     readShare: inputTokens === 0 ? 0 : cacheReadTokens / inputTokens,
     efficiency: idealCacheReadTokens === 0 ? 1 : (cacheReadTokens - paddingReadTokens) / idealCacheReadTokens,
     uncompactedEfficiency: uncompactedEfficiencyOf(requests, cacheReadTokens - paddingReadTokens),
-    ...regretOf(oracle, sum((request) => request.costUsd) + pingCostUsd, inputTokens - cacheReadTokens),
+    ...regretOf(oracle, sum((request) => request.costUsd) + sideCostUsd, inputTokens - cacheReadTokens),
   };
 }
 

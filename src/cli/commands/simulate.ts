@@ -4,7 +4,12 @@ import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { PROVIDER_IDS } from '../../providers/registry.js';
-import { type CompactionHook, simulateWorkload, simulationModel } from '../../simulate/simulate-workload.js';
+import {
+  type CompactionHook,
+  type SimulationResult,
+  simulateWorkload,
+  simulationModel,
+} from '../../simulate/simulate-workload.js';
 import { simulationRequirements } from '../../simulate/simulation-requirements.js';
 import { STRATEGY_NAMES, type StrategyName } from '../../simulate/strategy.js';
 import { loadWorkload } from '../../workloads/load-workload.js';
@@ -109,6 +114,7 @@ export async function runSimulate(
   for (const line of warnings.lines()) output.err(`warning: ${line}\n`);
   if (options.compaction) {
     output.err(`${warnings.compactionSummary()}\n`);
+    output.err(`${summaryCallsLine(result.summaries)}\n`);
     const windowTokens = options.window;
     const over = windowTokens === undefined ? [] : result.requests.filter((request) => request.inputTokens > windowTokens);
     if (windowTokens !== undefined && over.length > 0) {
@@ -171,4 +177,12 @@ function parseWindow(value: string): number {
   if (!Number.isInteger(tokens) || tokens < 1000)
     throw new InvalidArgumentError('expected a whole number of tokens (at least 1000)');
   return tokens;
+}
+
+/** The billed summary calls of a `--compaction` run: how many, which way, their cost, and both routes' expected prices. */
+function summaryCallsLine(summaries: SimulationResult['summaries']): string {
+  const forks = summaries.filter((summary) => summary.choice === 'fork').length;
+  const sum = (pick: (summary: SimulationResult['summaries'][number]) => number | null) =>
+    summaries.reduce((total, summary) => total + (pick(summary) ?? 0), 0).toFixed(4);
+  return `summary calls billed: ${summaries.length} (${forks} fork, ${summaries.length - forks} fresh), $${sum((summary) => summary.costUsd)}; expected fork $${sum((summary) => summary.forkInputCostUsd)} vs fresh $${sum((summary) => summary.freshInputCostUsd)}`;
 }
