@@ -37,14 +37,14 @@ export async function querySessionList(
     source,
   );
   const groupColumn = groupBy === 'model' ? 'started_model' : groupBy;
-  const [page, counted, groups] = await Promise.all([
+  // Two statements, not three: the groups' query also counts every listed session (a window over all groups, before LIMIT).
+  const [page, groups] = await Promise.all([
     runner.all(`${rows.sql} SELECT * FROM listed ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [...rows.params, limit, offset]),
-    runner.all(`${rows.sql} SELECT COUNT(*) AS sessions FROM listed`, rows.params),
     runner.all(
       `${rows.sql}
        SELECT ${groupColumn} AS group_key, COUNT(*) AS sessions, SUM(requests) AS requests, SUM(cost_usd) AS cost_usd,
          SUM(uncached_cost_usd) AS uncached_cost_usd, SUM(cache_read) AS cache_read, SUM(total_input) AS total_input,
-         SUM(lost_usd) AS lost_usd
+         SUM(lost_usd) AS lost_usd, SUM(COUNT(*)) OVER () AS listed_sessions
        FROM listed GROUP BY ${groupColumn} ORDER BY SUM(cost_usd) DESC, COUNT(*) DESC, ${groupColumn} LIMIT 100`,
       rows.params,
     ),
@@ -65,7 +65,7 @@ export async function querySessionList(
         lostUsd: toNumber(row.lost_usd),
       }),
     ),
-    total: toNumber(counted[0]?.sessions),
+    total: toNumber(groups[0]?.listed_sessions),
     limit,
     offset,
     sessions: page.map((row): SessionListRow => {
