@@ -57,14 +57,30 @@ export class BlockCoreMemo {
 
   /** The core of `block` at `list` (0 tools, 1 system, 2 + message index) and `index`. */
   core(list: number, index: number, block: JsonRecord, compute: (block: JsonRecord) => BlockCore): BlockCore {
-    const core = this.matchingCore(list, index, block) ?? cachedCore(block, compute);
+    const seen = this.previous[list]?.[index];
+    let record: Seen;
+    const source = this.reference?.current[list]?.[index];
+    if (source && (source.block === block || sameBlock(source.block, block))) {
+      if (seen && seen.core === source.core) {
+        seen.block = block;
+        record = seen;
+      } else {
+        record = { block, core: source.core, unit: null };
+      }
+    } else if (seen && (seen.block === block || sameBlock(seen.block, block))) {
+      // The previous body's record moves to this body (its unit stays for `reusableUnit`).
+      seen.block = block;
+      record = seen;
+    } else {
+      record = { block, core: cachedCore(block, compute), unit: null };
+    }
     let row = this.current[list];
     if (row === undefined) {
       row = [];
       this.current[list] = row;
     }
-    row[index] = { block, core, unit: null };
-    return core;
+    row[index] = record;
+    return record.core;
   }
 
   /**
@@ -91,14 +107,6 @@ export class BlockCoreMemo {
     const seen = this.current[list]?.[index];
     if (seen) seen.unit = unit;
     return unit;
-  }
-
-  private matchingCore(list: number, index: number, block: JsonRecord): BlockCore | null {
-    const source = this.reference?.current[list]?.[index];
-    if (source && (source.block === block || sameBlock(source.block, block))) return source.core;
-    const seen = this.previous[list]?.[index];
-    if (seen && (seen.block === block || sameBlock(seen.block, block))) return seen.core;
-    return null;
   }
 }
 

@@ -79,7 +79,7 @@ export function planCacheFields(
   const lastOf = (zone: 'tools' | 'system' | 'messages') =>
     (zone === 'tools' ? null : tailStarts[zone]) ?? blocks.findLast((block) => block.zone === zone && block.markable);
 
-  const chosen: Array<{ block: JsonRecord; path: string; position: number }> = [];
+  const chosen: MarkableBlock[] = [];
   const tools = lastOf('tools');
   const system = lastOf('system');
   const history = lastOf('messages');
@@ -101,7 +101,7 @@ export function planCacheFields(
   return {
     body: planned,
     lastBreakpointPosition: history?.position ?? null,
-    breakpoints: chosen.map((entry) => entry.path),
+    breakpoints: chosen.map(pathOf),
   };
 }
 
@@ -139,7 +139,8 @@ function clientTailStart(blocks: readonly MarkableBlock[], zone: string): Markab
 
 interface MarkableBlock {
   block: JsonRecord;
-  path: string;
+  /** Index in its list (tools, system, or its message's content); the path is written only for the blocks marked. */
+  index: number;
   zone: 'tools' | 'system' | 'messages';
   /** Position among the body's content blocks, in prefix order (tools, system, messages). */
   position: number;
@@ -155,18 +156,18 @@ interface MarkableBlock {
  */
 function markableBlocks(body: JsonRecord): MarkableBlock[] {
   const blocks: MarkableBlock[] = [];
-  const push = (block: unknown, path: string, zone: MarkableBlock['zone'], message: number | null = null) => {
+  const push = (block: unknown, index: number, zone: MarkableBlock['zone'], message: number | null = null) => {
     if (!isRecord(block)) return;
     const markable =
       block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
-    blocks.push({ block, path, zone, position: blocks.length, markable, message });
+    blocks.push({ block, index, zone, position: blocks.length, markable, message });
   };
   if (Array.isArray(body.tools)) {
-    for (const [index, tool] of body.tools.entries()) push(tool, `tools[${index}]`, 'tools');
+    for (let index = 0; index < body.tools.length; index++) push(body.tools[index], index, 'tools');
   }
   if (typeof body.system === 'string' && body.system.length > 0) body.system = [{ type: 'text', text: body.system }];
   if (Array.isArray(body.system)) {
-    for (const [index, block] of body.system.entries()) push(block, `system[${index}]`, 'system');
+    for (let index = 0; index < body.system.length; index++) push(body.system[index], index, 'system');
   }
   if (Array.isArray(body.messages)) {
     body.messages.forEach((message, messageIndex) => {
@@ -174,11 +175,15 @@ function markableBlocks(body: JsonRecord): MarkableBlock[] {
       if (typeof message.content === 'string' && message.content.length > 0) {
         message.content = [{ type: 'text', text: message.content }];
       }
-      if (!Array.isArray(message.content)) return;
-      for (const [index, block] of message.content.entries()) {
-        push(block, `messages[${messageIndex}].content[${index}]`, 'messages', messageIndex);
-      }
+      const content = message.content;
+      if (!Array.isArray(content)) return;
+      for (let index = 0; index < content.length; index++) push(content[index], index, 'messages', messageIndex);
     });
   }
   return blocks;
+}
+
+function pathOf(block: MarkableBlock): string {
+  if (block.zone === 'messages') return `messages[${block.message}].content[${block.index}]`;
+  return `${block.zone}[${block.index}]`;
 }
