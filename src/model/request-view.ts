@@ -102,3 +102,33 @@ export function requestMessageAt(request: CanonicalRequest, index: number): Mess
   if (!parts?.messagesShared) return request.messages[index];
   return index >= 0 && index < parts.messageCount ? parts.messageSource[index] : undefined;
 }
+
+/**
+ * `requestBlockAt` and `requestMessageAt` bound to one request: the request's snapshot is looked
+ * up once, for loops that read every entry.
+ */
+export function requestReader(request: CanonicalRequest): {
+  blockAt(index: number): BlockRecord | undefined;
+  messageCount: number;
+  messageAt(index: number): Message | undefined;
+} {
+  const parts = partsOf.get(request);
+  const shared = parts?.blocksShared ? parts : null;
+  const sharedMessages = parts?.messagesShared ? parts : null;
+  const blocks = shared ? null : request.blocks;
+  const messages = sharedMessages ? null : request.messages;
+  return {
+    blockAt(index) {
+      if (!shared) return blocks?.[index];
+      if (index < 0) return undefined;
+      return index < shared.persistedBlockCount
+        ? shared.blockSource[index]
+        : shared.tailBlocks[index - shared.persistedBlockCount];
+    },
+    messageCount: sharedMessages ? sharedMessages.messageCount : (messages?.length ?? 0),
+    messageAt(index) {
+      if (!sharedMessages) return messages?.[index];
+      return index >= 0 && index < sharedMessages.messageCount ? sharedMessages.messageSource[index] : undefined;
+    },
+  };
+}

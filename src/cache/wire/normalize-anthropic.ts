@@ -67,48 +67,13 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
   for (const [path, value] of anthropicKeyParams(body, model)) units.push(paramUnit(path, jsonText(value)));
   units.push(paramUnit('images', jsonText(messages.some(containsImage) ? 'present' : 'absent')));
   messages.forEach((message, messageIndex) => {
-    const record = isRecord(message) ? message : {};
-    const role = stringField(record, 'role') ?? 'user';
-    const content = record.content;
-    if (typeof content === 'string') {
-      units.push(
-        unit(
-          'messages',
-          `messages[${messageIndex}].content`,
-          jsonText({ type: 'text', text: content }),
-          role,
-          messageIndex,
-          content,
-          undefined,
-          'text',
-          null,
-        ),
-      );
+    const shared = memo ? null : sharedMessageUnits(message, messageIndex);
+    if (shared) {
+      for (const sharedUnit of shared.units) units.push(sharedUnit);
+      for (const warning of shared.warnings) warnings.push(warning);
       return;
     }
-    if (!Array.isArray(content)) return;
-    content.forEach((block, blockIndex) => {
-      const blockRecord = isRecord(block) ? block : {};
-      const ttl = cacheControlTtl(blockRecord.cache_control);
-      const list = FIRST_MESSAGE_LIST + messageIndex;
-      const core = memo ? memo.core(list, blockIndex, blockRecord, blockCore) : cachedCore(blockRecord, blockCore);
-      const reused = memo?.reusableUnit(list, blockIndex, core, role, ttl);
-      const blockUnit = keep(
-        memo,
-        list,
-        blockIndex,
-        reused ?? unitOf('messages', `messages[${messageIndex}].content[${blockIndex}]`, core, role, messageIndex, ttl),
-      );
-      if (ttl && (blockUnit.kind === 'thinking' || (blockUnit.kind === 'text' && blockUnit.tokenText.length === 0))) {
-        warnings.push(
-          `${blockUnit.path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`,
-        );
-      }
-      units.push(blockUnit);
-      if (blockRecord.type === 'tool_result') {
-        units.push(...toolReferenceUnits(blockRecord, blockUnit.path, role, messageIndex, deferred));
-      }
-    });
+    messageUnits(message, messageIndex, { units, warnings, deferred, memo });
   });
   return {
     format: 'anthropic',
@@ -119,6 +84,108 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
     retention: null,
     promptCacheMode: null,
   };
+}
+
+/** One message's units (and marker warnings) appended to `into`. */
+function messageUnits(
+  message: unknown,
+  messageIndex: number,
+  into: { units: WireUnit[]; warnings: string[]; deferred: ReadonlyMap<string, JsonRecord>; memo: BlockCoreMemo | undefined },
+): void {
+  const { units, warnings, deferred, memo } = into;
+  const record = isRecord(message) ? message : {};
+  const role = stringField(record, 'role') ?? 'user';
+  const content = record.content;
+  if (typeof content === 'string') {
+    units.push(
+      unit(
+        'messages',
+        `messages[${messageIndex}].content`,
+        jsonText({ type: 'text', text: content }),
+        role,
+        messageIndex,
+        content,
+        undefined,
+        'text',
+        null,
+      ),
+    );
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  content.forEach((block, blockIndex) => {
+    const blockRecord = isRecord(block) ? block : {};
+    const ttl = cacheControlTtl(blockRecord.cache_control);
+    const list = FIRST_MESSAGE_LIST + messageIndex;
+    const core = memo ? memo.core(list, blockIndex, blockRecord, blockCore) : cachedCore(blockRecord, blockCore);
+    const reused = memo?.reusableUnit(list, blockIndex, core, role, ttl);
+    const blockUnit = keep(
+      memo,
+      list,
+      blockIndex,
+      reused ?? unitOf('messages', `messages[${messageIndex}].content[${blockIndex}]`, core, role, messageIndex, ttl),
+    );
+    if (ttl && (blockUnit.kind === 'thinking' || (blockUnit.kind === 'text' && blockUnit.tokenText.length === 0))) {
+      warnings.push(
+        `${blockUnit.path}: cache_control is not allowed on ${blockUnit.kind === 'thinking' ? 'thinking' : 'empty text'} blocks (the API rejects it)`,
+      );
+    }
+    units.push(blockUnit);
+    if (blockRecord.type === 'tool_result') {
+      units.push(...toolReferenceUnits(blockRecord, blockUnit.path, role, messageIndex, deferred));
+    }
+  });
+}
+
+interface SharedMessageUnits {
+  messageIndex: number;
+  role: string;
+  units: readonly WireUnit[];
+  warnings: readonly string[];
+  image: boolean;
+}
+
+/**
+ * Units of messages whose content is a frozen array of frozen blocks (the Anthropic converter
+ * shares one such array per persisted message between every body that sends it), by content
+ * array: the same unit objects for every body that sends the message at the same index, so a
+ * long history costs a pointer per unit, and later passes can compare units by identity.
+ * Contents with tool references are not kept: their units depend on the body's deferred tools.
+ */
+const sharedUnits = new WeakMap<readonly unknown[], SharedMessageUnits | null>();
+
+function sharedMessageUnits(message: unknown, messageIndex: number): SharedMessageUnits | null {
+  if (!isRecord(message) || !Array.isArray(message.content) || !Object.isFrozen(message.content)) return null;
+  const content = message.content as readonly unknown[];
+  const role = stringField(message, 'role') ?? 'user';
+  const known = sharedUnits.get(content);
+  if (known !== undefined && (known === null || (known.messageIndex === messageIndex && known.role === role))) return known;
+  if (known === null) return null;
+  const keepable = content.every((block) => Object.isFrozen(block) && !hasToolReference(block));
+  if (!keepable) {
+    sharedUnits.set(content, null);
+    return null;
+  }
+  const units: WireUnit[] = [];
+  const warnings: string[] = [];
+  messageUnits(message, messageIndex, {
+    units,
+    warnings,
+    deferred: new Map(),
+    memo: undefined,
+  });
+  const shared = { messageIndex, role, units, warnings, image: containsImage(message) };
+  sharedUnits.set(content, shared);
+  return shared;
+}
+
+function hasToolReference(block: unknown): boolean {
+  return (
+    isRecord(block) &&
+    block.type === 'tool_result' &&
+    Array.isArray(block.content) &&
+    block.content.some((part) => isRecord(part) && part.type === 'tool_reference')
+  );
 }
 
 /** The memo's lists: tools, system, then one per message. */
@@ -255,6 +322,8 @@ function toolResultParts(content: unknown): { texts: string[]; images: number } 
 
 function containsImage(message: unknown): boolean {
   if (!isRecord(message) || !Array.isArray(message.content)) return false;
+  const shared = sharedUnits.get(message.content);
+  if (shared) return shared.image;
   return message.content.some(
     (block) =>
       isRecord(block) &&

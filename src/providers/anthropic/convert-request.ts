@@ -1,7 +1,5 @@
 import type {
-  ContentBlockParam,
   MessageCreateParamsNonStreaming,
-  MessageParam,
   TextBlockParam,
   Tool,
   ToolSearchToolBm25_20251119,
@@ -9,15 +7,15 @@ import type {
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
-import type { Message } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
-import type { CanonicalRequest, GenerationParams, TailItem, Zone } from '../../model/request.js';
+import type { CanonicalRequest, GenerationParams, Zone } from '../../model/request.js';
+import { requestReader } from '../../model/request-view.js';
 import { assertNever } from '../../model/validate.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { charsPerTokenCounter } from '../shared/chars-token-counter.js';
-import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
-import { convertPersistedBlock, convertTool, convertToolChoice, textBlock } from './convert-blocks.js';
+import { convertTool, convertToolChoice, textBlock } from './convert-blocks.js';
+import { convertMessages } from './convert-messages.js';
 import { resolveAnthropicModel } from './models.js';
 import { type AnthropicOptions, DEFAULT_SESSION_BREAKPOINT_MIN_TOKENS } from './options.js';
 import { type PaddingBlock, pinPadding, planRequestPadding } from './padding.js';
@@ -28,7 +26,7 @@ import {
   planBreakpoints,
   type ZoneTtls,
 } from './place-breakpoints.js';
-import { type Markable, RecordLookup, SlotList } from './slot-list.js';
+import { RecordLookup, SlotList } from './slot-list.js';
 import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
 
 export interface AnthropicConversionMetadata extends ConversionMetadata {
@@ -60,7 +58,7 @@ export interface AnthropicConversionResult extends ConversionResult<MessageCreat
  * lastState = metadata.cacheState;
  */
 export function convertToAnthropic(request: CanonicalRequest, options: AnthropicOptions = {}): AnthropicConversionResult {
-  const counter = options.tokenCounter ?? charsPerTokenCounter();
+  const counter = options.tokenCounter ?? DEFAULT_COUNTER;
   const model = resolveAnthropicModel(request.model, options.models);
   const { mode, tailPlacement, ttl } = conversionChoices(options);
   const warnings: AdapterWarning[] = [];
@@ -119,10 +117,17 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
     });
   }
 
-  const messages = convertMessages(request, tailPlacement === 'final-user-message' ? tailItems : [], list, records, warnings);
+  const messages = convertMessages(
+    request,
+    tailPlacement === 'final-user-message' ? tailItems : [],
+    list,
+    records,
+    warnings,
+    counter,
+  );
   if (messages.length === 0) throw new ValidationError('messages', 'at least one message or turn-tail item');
 
-  const lastAssistant = findLastIndex(request.messages, (message) => message.role === 'assistant');
+  const lastAssistant = lastAssistantIndex(request);
   const plan = planBreakpoints({
     slots: list.slots,
     mode,
@@ -232,104 +237,6 @@ function toolsOnTheWire(
   return [...tools, ...(searchTool ? [searchTool] : []), ...deferredWire];
 }
 
-function convertMessages(
-  request: CanonicalRequest,
-  tail: readonly TailItem[],
-  list: SlotList,
-  records: RecordLookup,
-  warnings: AdapterWarning[],
-): MessageParam[] {
-  const messages: MessageParam[] = [];
-  const last = request.messages.length - 1;
-  request.messages.forEach((message, messageIndex) => {
-    const zone: Zone = messageIndex < request.layout.sessionMessageCount ? 'session' : 'history';
-    const withTail = messageIndex === last && message.role === 'user' ? tail : [];
-    const content = convertMessageContent(message, messageIndex, zone, withTail, list, records, warnings);
-    if (content.length === 0) {
-      throw new ValidationError(
-        `messages[${messageIndex}].content`,
-        'at least one block the Messages API accepts',
-        'only unsigned thinking',
-      );
-    }
-    messages.push({ role: message.role, content });
-  });
-  if (tailNeedsUserMessage(request.messages, tail.length, warnings)) {
-    const content: ContentBlockParam[] = [];
-    addTail(tail, content, list);
-    messages.push({ role: 'user', content });
-  }
-  return messages;
-}
-
-function convertMessageContent(
-  message: Message,
-  messageIndex: number,
-  zone: Zone,
-  tail: readonly TailItem[],
-  list: SlotList,
-  records: RecordLookup,
-  warnings: AdapterWarning[],
-): ContentBlockParam[] {
-  const content: ContentBlockParam[] = [];
-  const beforeText = tail.filter((item) => item.position === 'before-user-text');
-  const atEnd = tail.filter((item) => item.position === 'end');
-  const firstText = message.content.findIndex((block) => block.type === 'text');
-  message.content.forEach((block, blockIndex) => {
-    if (blockIndex === firstText) addTail(beforeText, content, list, tail);
-    const path = `messages[${messageIndex}].content[${blockIndex}]`;
-    const wire = convertPersistedBlock(block, path);
-    if (wire === null) {
-      warnings.push(
-        adapterWarning(
-          'thinking-not-sent',
-          `${path}: unsigned thinking block dropped (the Messages API requires a signature)`,
-          path,
-        ),
-      );
-      return;
-    }
-    content.push(wire);
-    list.add(
-      wire as Markable,
-      {
-        path,
-        zone,
-        messageIndex,
-        prefixHash: records.get(path)?.prefixHash ?? null,
-        cacheable:
-          block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === ''),
-        tokens: list.count(block),
-      },
-      { array: content, index: content.length - 1 },
-    );
-  });
-  if (firstText === -1) addTail(beforeText, content, list, tail);
-  addTail(atEnd, content, list, tail);
-  return content;
-}
-
-/** Tail items as text blocks; paths index the request's tail items (`tail[k]`). */
-function addTail(
-  items: readonly TailItem[],
-  content: ContentBlockParam[],
-  list: SlotList,
-  all: readonly TailItem[] = items,
-): void {
-  for (const item of items) {
-    const wire = textBlock(item.text);
-    content.push(wire);
-    list.add(wire, {
-      path: `tail[${all.indexOf(item)}]`,
-      zone: 'tail',
-      messageIndex: null,
-      prefixHash: null,
-      cacheable: item.text.length > 0,
-      tokens: list.count(item),
-    });
-  }
-}
-
 function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationParams, warnings: AdapterWarning[]): void {
   const thinking = params.thinking;
   if (thinking) {
@@ -357,10 +264,15 @@ function applyParams(body: MessageCreateParamsNonStreaming, params: GenerationPa
   if (params.stopSequences && params.stopSequences.length > 0) body.stop_sequences = [...params.stopSequences];
 }
 
-function findLastIndex<Item>(items: readonly Item[], predicate: (item: Item) => boolean): number {
-  for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index] as Item)) return index;
+/** Index of the request's last assistant message (-1 without one), read from the end without copying the messages. */
+function lastAssistantIndex(request: CanonicalRequest): number {
+  const reader = requestReader(request);
+  for (let index = reader.messageCount - 1; index >= 0; index--) if (reader.messageAt(index)?.role === 'assistant') return index;
   return -1;
 }
+
+/** The default counter, one for every conversion: it memoises the counts of persisted blocks. */
+const DEFAULT_COUNTER = charsPerTokenCounter();
 
 /** The tool-search tool that lets the model load deferred tools; none without deferred tools. */
 function toolSearchTool(

@@ -40,6 +40,45 @@ describe('history wire blocks shared between requests (copy-on-mark)', () => {
     if (unmarked) expect(Object.isFrozen(unmarked)).toBe(true);
   });
 
+  it('shares a history message content array between bodies and copies it to mark', () => {
+    const session = fixtureSession();
+    session.appendUserText('What does the build script do?');
+    session.append({ role: 'assistant', content: [{ type: 'text', text: 'It compiles TypeScript.' }] });
+    session.appendUserText('And the tests?');
+    session.append({ role: 'assistant', content: [{ type: 'text', text: 'They run vitest.' }] });
+    session.appendUserText('How long do they take?');
+    const first = convertToAnthropic(assemble(session), { padding: 'never' });
+    const firstJson = JSON.stringify(first.body);
+    session.append({ role: 'assistant', content: [{ type: 'text', text: 'About a minute.' }] });
+    session.appendUserText('Thanks.');
+    const second = convertToAnthropic(assemble(session), { padding: 'never' });
+    expect(JSON.stringify(first.body)).toBe(firstJson);
+    const markedMessages = new Set(
+      second.metadata.breakpoints.flatMap((mark) => {
+        const found = /messages\[(\d+)\]/.exec(mark.path);
+        return found ? [Number(found[1])] : [];
+      }),
+    );
+    // Unmarked history messages send the same frozen array in both bodies.
+    const sharedIndex = [1, 2, 3].find((index) => !markedMessages.has(index)) as number;
+    expect(contentOf(second.body, sharedIndex)).toBe(contentOf(first.body, sharedIndex));
+    expect(Object.isFrozen(contentOf(second.body, sharedIndex))).toBe(true);
+    // A marked message gets its own array, with the marker on a copy of the block.
+    for (const index of markedMessages) {
+      const content = contentOf(second.body, index);
+      expect(Object.isFrozen(content)).toBe(false);
+      expect(content.some((block) => block.cache_control !== undefined)).toBe(true);
+    }
+    // The same body as a conversion that shares nothing, and the same units.
+    const fresh = convertToAnthropic(JSON.parse(JSON.stringify(assemble(session))), { padding: 'never' });
+    expect(JSON.stringify(second.body)).toBe(JSON.stringify(fresh.body));
+    const units = (body: unknown) => normalizeAnthropicBody(body as Record<string, unknown>).units;
+    expect(units(second.body)).toEqual(units(JSON.parse(JSON.stringify(second.body))));
+    // A shared message's units are the same objects in both bodies.
+    const unitOfShared = (body: unknown) => units(body).find((unit) => unit.messageIndex === sharedIndex);
+    expect(unitOfShared(second.body)).toBe(unitOfShared(first.body));
+  });
+
   it('normalises a shared block the same as a fresh copy of it', () => {
     const session = fixtureSession();
     session.appendUserText('Read a.ts');

@@ -1,6 +1,6 @@
 import type { CacheControlEphemeral } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { BlockRecord, CanonicalRequest } from '../../model/request.js';
-import { requestBlockAt } from '../../model/request-view.js';
+import { requestReader } from '../../model/request-view.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { BreakpointSlot } from './place-breakpoints.js';
 
@@ -14,10 +14,13 @@ export type Markable = { cache_control?: CacheControlEphemeral | null };
 export class RecordLookup {
   private cursor = 0;
   private byPath: Map<string, number> | null = null;
-  constructor(private readonly request: CanonicalRequest) {}
+  private readonly blockAt: (index: number) => BlockRecord | undefined;
+  constructor(private readonly request: CanonicalRequest) {
+    this.blockAt = requestReader(request).blockAt;
+  }
 
   get(path: string): BlockRecord | undefined {
-    const next = requestBlockAt(this.request, this.cursor);
+    const next = this.blockAt(this.cursor);
     if (next !== undefined && next.path === path) {
       this.cursor++;
       return next;
@@ -26,7 +29,7 @@ export class RecordLookup {
     const index = this.byPath.get(path);
     if (index === undefined) return undefined;
     this.cursor = index + 1;
-    return requestBlockAt(this.request, index);
+    return this.blockAt(index);
   }
 }
 
@@ -36,6 +39,13 @@ export class SlotList {
   readonly targets: Markable[] = [];
   /** Where a shared (frozen) target sits, so a breakpoint replaces it with a marked copy. */
   private readonly owners = new Map<number, { array: unknown[]; index: number }>();
+  /**
+   * Per position, the index of a block of a shared message template in its message's content
+   * (-1 for any other block): the wire message is `wireMessages[slot.messageIndex]`.
+   */
+  private readonly templateIndexes: number[] = [];
+  /** The body's messages, one per canonical message, for marks on shared templates. */
+  wireMessages: Array<{ content: unknown }> = [];
   constructor(private readonly counter: TokenCounter) {}
 
   add(target: Markable, slot: Omit<BreakpointSlot, 'position'>, owner?: { array: unknown[]; index: number }): void {
@@ -45,12 +55,33 @@ export class SlotList {
     if (owner && Object.isFrozen(target)) this.owners.set(this.slots.length, owner);
     this.slots.push(slot as BreakpointSlot);
     this.targets.push(target);
+    this.templateIndexes.push(-1);
+  }
+
+  /**
+   * A block of a shared message template (frozen content array, frozen block), with its slot as
+   * built already: its `position` must be the next one. A mark copies the array and the block.
+   */
+  addShared(target: Markable, slot: BreakpointSlot, contentIndex: number): void {
+    this.slots.push(slot);
+    this.targets.push(target);
+    this.templateIndexes.push(contentIndex);
   }
 
   /** Put a breakpoint on the block at `position`: on a copy when the block is shared (frozen). */
   mark(position: number, marker: CacheControlEphemeral): void {
     const target = this.targets[position];
     if (!target) return;
+    const contentIndex = this.templateIndexes[position] ?? -1;
+    const message = contentIndex >= 0 ? this.wireMessages[this.slots[position]?.messageIndex ?? -1] : undefined;
+    if (message && Array.isArray(message.content)) {
+      const content = Object.isFrozen(message.content) ? message.content.slice() : message.content;
+      const copy = { ...target, cache_control: marker };
+      content[contentIndex] = copy;
+      message.content = content;
+      this.targets[position] = copy;
+      return;
+    }
     const owner = this.owners.get(position);
     if (!owner) {
       target.cache_control = marker;

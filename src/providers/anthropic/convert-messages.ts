@@ -1,0 +1,209 @@
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
+import type { Message } from '../../model/content.js';
+import { ValidationError } from '../../model/errors.js';
+import type { CanonicalRequest, TailItem, Zone } from '../../model/request.js';
+import { requestReader } from '../../model/request-view.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
+import { convertPersistedBlock, textBlock } from './convert-blocks.js';
+import type { BreakpointSlot } from './place-breakpoints.js';
+import type { Markable, RecordLookup, SlotList } from './slot-list.js';
+
+/** One block of a message template: what its slot holds apart from the position and prefix hash. */
+interface TemplateBlock {
+  path: string;
+  /** Index in the template's content (dropped thinking blocks have none). */
+  contentIndex: number;
+  cacheable: boolean;
+  tokens: number;
+  /** The slot the last request built for this block, reused while its position and prefix hash hold. */
+  slot: BreakpointSlot | null;
+}
+
+/**
+ * A persisted (frozen) message converted once: its wire content as one frozen array shared by
+ * every body that sends the message at this index, and its blocks' slot data. A session sends the
+ * same history on every request; converting each message once makes the converter's work per
+ * request a pointer per message and a slot per block instead of a conversion, a path and a count
+ * per block. Bodies share the array: a breakpoint goes on a copy (`SlotList.mark`).
+ */
+interface MessageTemplate {
+  messageIndex: number;
+  zone: Zone;
+  counter: TokenCounter;
+  content: readonly ContentBlockParam[];
+  blocks: TemplateBlock[];
+  warnings: readonly AdapterWarning[];
+}
+
+const templates = new WeakMap<Message, MessageTemplate>();
+
+/** The request's messages on the wire, each block a slot of `list`; the turn tail goes in the last user message. */
+export function convertMessages(
+  request: CanonicalRequest,
+  tail: readonly TailItem[],
+  list: SlotList,
+  records: RecordLookup,
+  warnings: AdapterWarning[],
+  counter: TokenCounter,
+): MessageParam[] {
+  const messages: MessageParam[] = [];
+  list.wireMessages = messages;
+  const reader = requestReader(request);
+  const last = reader.messageCount - 1;
+  for (let messageIndex = 0; messageIndex <= last; messageIndex++) {
+    const message = reader.messageAt(messageIndex) as Message;
+    const zone: Zone = messageIndex < request.layout.sessionMessageCount ? 'session' : 'history';
+    const withTail = messageIndex === last && message.role === 'user' ? tail : [];
+    const content =
+      withTail.length === 0 && Object.isFrozen(message)
+        ? sharedContent(templateOf(message, messageIndex, zone, counter), list, records, warnings)
+        : convertMessageContent(message, messageIndex, zone, withTail, list, records, warnings);
+    if (content.length === 0) {
+      throw new ValidationError(
+        `messages[${messageIndex}].content`,
+        'at least one block the Messages API accepts',
+        'only unsigned thinking',
+      );
+    }
+    messages.push({ role: message.role, content: content as ContentBlockParam[] });
+  }
+  const lastMessage = reader.messageAt(last);
+  if (tailNeedsUserMessage(lastMessage ? [lastMessage] : [], tail.length, warnings)) {
+    const content: ContentBlockParam[] = [];
+    addTail(tail, content, list);
+    messages.push({ role: 'user', content });
+  }
+  return messages;
+}
+
+/** The message's template at this index and zone, built on first use (again if index, zone or counter differ). */
+function templateOf(message: Message, messageIndex: number, zone: Zone, counter: TokenCounter): MessageTemplate {
+  const known = templates.get(message);
+  if (known && known.messageIndex === messageIndex && known.zone === zone && known.counter === counter) return known;
+  const content: ContentBlockParam[] = [];
+  const blocks: TemplateBlock[] = [];
+  const warnings: AdapterWarning[] = [];
+  message.content.forEach((block, blockIndex) => {
+    const path = `messages[${messageIndex}].content[${blockIndex}]`;
+    const wire = convertPersistedBlock(block, path);
+    if (wire === null) {
+      warnings.push(thinkingNotSent(path));
+      return;
+    }
+    content.push(wire);
+    blocks.push({
+      path,
+      contentIndex: content.length - 1,
+      cacheable: isCacheable(block),
+      tokens: counter.countBlock(block),
+      slot: null,
+    });
+  });
+  const template = { messageIndex, zone, counter, content: Object.freeze(content), blocks, warnings };
+  templates.set(message, template);
+  return template;
+}
+
+/** A template's blocks added to `list` (slots reused where position and prefix hash match): its shared content. */
+function sharedContent(
+  template: MessageTemplate,
+  list: SlotList,
+  records: RecordLookup,
+  warnings: AdapterWarning[],
+): readonly ContentBlockParam[] {
+  for (const warning of template.warnings) warnings.push(warning);
+  for (const block of template.blocks) {
+    const prefixHash = records.get(block.path)?.prefixHash ?? null;
+    const position = list.slots.length;
+    let slot = block.slot;
+    if (slot === null || slot.position !== position || slot.prefixHash !== prefixHash) {
+      slot = {
+        path: block.path,
+        zone: template.zone,
+        messageIndex: template.messageIndex,
+        prefixHash,
+        cacheable: block.cacheable,
+        tokens: block.tokens,
+        position,
+      };
+      block.slot = slot;
+    }
+    list.addShared(template.content[block.contentIndex] as Markable, slot, block.contentIndex);
+  }
+  return template.content;
+}
+
+function isCacheable(block: Message['content'][number]): boolean {
+  return block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
+}
+
+function thinkingNotSent(path: string): AdapterWarning {
+  return adapterWarning(
+    'thinking-not-sent',
+    `${path}: unsigned thinking block dropped (the Messages API requires a signature)`,
+    path,
+  );
+}
+
+function convertMessageContent(
+  message: Message,
+  messageIndex: number,
+  zone: Zone,
+  tail: readonly TailItem[],
+  list: SlotList,
+  records: RecordLookup,
+  warnings: AdapterWarning[],
+): ContentBlockParam[] {
+  const content: ContentBlockParam[] = [];
+  const beforeText = tail.filter((item) => item.position === 'before-user-text');
+  const atEnd = tail.filter((item) => item.position === 'end');
+  const firstText = message.content.findIndex((block) => block.type === 'text');
+  message.content.forEach((block, blockIndex) => {
+    if (blockIndex === firstText) addTail(beforeText, content, list, tail);
+    const path = `messages[${messageIndex}].content[${blockIndex}]`;
+    const wire = convertPersistedBlock(block, path);
+    if (wire === null) {
+      warnings.push(thinkingNotSent(path));
+      return;
+    }
+    content.push(wire);
+    list.add(
+      wire as Markable,
+      {
+        path,
+        zone,
+        messageIndex,
+        prefixHash: records.get(path)?.prefixHash ?? null,
+        cacheable: isCacheable(block),
+        tokens: list.count(block),
+      },
+      { array: content, index: content.length - 1 },
+    );
+  });
+  if (firstText === -1) addTail(beforeText, content, list, tail);
+  addTail(atEnd, content, list, tail);
+  return content;
+}
+
+/** Tail items as text blocks; paths index the request's tail items (`tail[k]`). */
+export function addTail(
+  items: readonly TailItem[],
+  content: ContentBlockParam[],
+  list: SlotList,
+  all: readonly TailItem[] = items,
+): void {
+  for (const item of items) {
+    const wire = textBlock(item.text);
+    content.push(wire);
+    list.add(wire, {
+      path: `tail[${all.indexOf(item)}]`,
+      zone: 'tail',
+      messageIndex: null,
+      prefixHash: null,
+      cacheable: item.text.length > 0,
+      tokens: list.count(item),
+    });
+  }
+}
