@@ -58,4 +58,24 @@ describe('validateAnthropicBreakpoints', () => {
     };
     expect(validateAnthropicBreakpoints(body).map((warning) => warning.code)).toEqual(['too-many-breakpoints']);
   });
+
+  it("finds the same markers in a shared (frozen) content array on every body, at each body's index", () => {
+    const content = Object.freeze([
+      Object.freeze({ type: 'text' as const, text: '', cache_control: mark }),
+      Object.freeze({ type: 'text' as const, text: 'x', cache_control: { type: 'ephemeral' as const, ttl: '1h' as const } }),
+    ]);
+    const body = (leading: number): MessageCreateParamsNonStreaming => ({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 10,
+      messages: [
+        ...Array.from({ length: leading }, () => ({ role: 'user' as const, content: 'hi' })),
+        { role: 'user', content: content as unknown as MessageCreateParamsNonStreaming['messages'][number]['content'] },
+      ],
+    });
+    const fresh = (leading: number) => validateAnthropicBreakpoints(JSON.parse(JSON.stringify(body(leading))));
+    expect(validateAnthropicBreakpoints(body(0))).toEqual(fresh(0));
+    expect(validateAnthropicBreakpoints(body(0))).toEqual(fresh(0));
+    expect(validateAnthropicBreakpoints(body(2))).toEqual(fresh(2));
+    expect(fresh(2).map((warning) => warning.path)).toEqual(['messages[2].content[0]', 'messages[2].content[1]']);
+  });
 });

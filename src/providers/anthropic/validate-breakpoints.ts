@@ -9,6 +9,67 @@ interface Marked {
 
 type MaybeMarked = { type?: string; text?: string; cache_control?: { type: string; ttl?: string } | null; content?: unknown };
 
+interface Findings {
+  marked: Marked[];
+  warnings: BreakpointWarning[];
+}
+
+function visit(block: MaybeMarked, path: string, found: Findings): void {
+  const control = block.cache_control;
+  if (control) {
+    found.marked.push({ path, ttl: control.ttl ?? '5m' });
+    if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      found.warnings.push({
+        code: 'not-cacheable',
+        path,
+        message: `${path}: cache_control is not allowed on ${block.type} blocks`,
+      });
+    } else if (block.type === 'text' && block.text === '') {
+      found.warnings.push({ code: 'not-cacheable', path, message: `${path}: cache_control is not allowed on empty text blocks` });
+    }
+  }
+  if (block.type === 'tool_result' && Array.isArray(block.content)) {
+    (block.content as MaybeMarked[]).forEach((inner, index) => {
+      visit(inner, `${path}.content[${index}]`, found);
+    });
+  }
+}
+
+function visitContent(content: readonly unknown[], messageIndex: number, found: Findings): void {
+  content.forEach((block, index) => {
+    // Only a marked block or a tool result's parts need their path (long histories: thousands per body).
+    const maybe = block as MaybeMarked;
+    if (maybe.cache_control || maybe.type === 'tool_result') visit(maybe, `messages[${messageIndex}].content[${index}]`, found);
+  });
+}
+
+/**
+ * Findings of a message content that cannot change (a frozen array of frozen blocks: the
+ * converter shares one per persisted message between bodies), kept by content array and index.
+ */
+const contentFindings = new WeakMap<readonly unknown[], (Findings & { messageIndex: number }) | null>();
+
+function frozenContentFindings(content: readonly unknown[], messageIndex: number): Findings | null {
+  if (!Object.isFrozen(content)) return null;
+  const known = contentFindings.get(content);
+  if (known === null || known?.messageIndex === messageIndex) return known;
+  if (!content.every(isDeepFrozen)) {
+    contentFindings.set(content, null);
+    return null;
+  }
+  const found: Findings = { marked: [], warnings: [] };
+  visitContent(content, messageIndex, found);
+  contentFindings.set(content, { ...found, messageIndex });
+  return found;
+}
+
+/** A block whose markers cannot change: frozen, and so are a tool result's parts. */
+function isDeepFrozen(block: unknown): boolean {
+  if (!Object.isFrozen(block)) return false;
+  const inner = (block as MaybeMarked).content;
+  return !Array.isArray(inner) || (Object.isFrozen(inner) && inner.every((part) => Object.isFrozen(part)));
+}
+
 /**
  * Check the cache markers of a finished Messages API body, however they got there (Cachet's
  * plan, a caller's own markers, a harness that post-processes bodies): at most four including
@@ -23,36 +84,23 @@ type MaybeMarked = { type?: string; text?: string; cache_control?: { type: strin
 export function validateAnthropicBreakpoints(body: MessageCreateParamsNonStreaming): BreakpointWarning[] {
   const warnings: BreakpointWarning[] = [];
   const marked: Marked[] = [];
-  const visit = (block: MaybeMarked, path: string) => {
-    const control = block.cache_control;
-    if (control) {
-      marked.push({ path, ttl: control.ttl ?? '5m' });
-      if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-        warnings.push({ code: 'not-cacheable', path, message: `${path}: cache_control is not allowed on ${block.type} blocks` });
-      } else if (block.type === 'text' && block.text === '') {
-        warnings.push({ code: 'not-cacheable', path, message: `${path}: cache_control is not allowed on empty text blocks` });
-      }
-    }
-    if (block.type === 'tool_result' && Array.isArray(block.content)) {
-      (block.content as MaybeMarked[]).forEach((inner, index) => {
-        visit(inner, `${path}.content[${index}]`);
-      });
-    }
-  };
+  const found = { marked, warnings };
   (body.tools ?? []).forEach((tool, index) => {
-    visit(tool as MaybeMarked, `tools[${index}]`);
+    visit(tool as MaybeMarked, `tools[${index}]`, found);
   });
   if (Array.isArray(body.system))
     body.system.forEach((block, index) => {
-      visit(block as MaybeMarked, `system[${index}]`);
+      visit(block as MaybeMarked, `system[${index}]`, found);
     });
   body.messages.forEach((message, messageIndex) => {
     if (typeof message.content === 'string') return;
-    message.content.forEach((block, index) => {
-      // Only a marked block or a tool result's parts need their path (long histories: thousands per body).
-      const maybe = block as MaybeMarked;
-      if (maybe.cache_control || maybe.type === 'tool_result') visit(maybe, `messages[${messageIndex}].content[${index}]`);
-    });
+    const shared = frozenContentFindings(message.content, messageIndex);
+    if (!shared) {
+      visitContent(message.content, messageIndex, found);
+      return;
+    }
+    for (const entry of shared.marked) marked.push(entry);
+    for (const warning of shared.warnings) warnings.push(warning);
   });
   // Automatic caching sits on the last cacheable block, after every explicit marker.
   if (body.cache_control) marked.push({ path: 'cache_control', ttl: body.cache_control.ttl ?? '5m' });
