@@ -1,6 +1,7 @@
 import { costOf } from '../../cache/cost.js';
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
+import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
 import type { ModelledRequestCost, ProxyForwardedPayload } from '../../events/catalog.js';
 import { totalInputTokens, type Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
@@ -31,10 +32,12 @@ export interface PlanModels {
  * conversation judged again after that starts both models cold, so the comparison stays fair).
  */
 export function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DEFAULT_PLAN_MODEL_BYTES): PlanModels {
-  const counters: CacheModelOptions = {
-    anthropic: { counter: trackerCounters.anthropic },
+  // The client model keeps its last body's blocks (the next body repeats them); the planned
+  // model's blocks are copies of the client's but for markers, so it takes the client's work.
+  const options = (blockMemo: BlockCoreMemo): CacheModelOptions => ({
+    anthropic: { counter: trackerCounters.anthropic, blockMemo },
     openai: { counter: trackerCounters.openai },
-  };
+  });
   const byConversation = new Map<string, { client: CacheModel; planned: CacheModel; charged: number }>();
   let bytes = 0;
   let evictions = 0;
@@ -45,9 +48,10 @@ export function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DE
         byConversation.delete(conversation.id);
         bytes -= models.charged;
       } else {
+        const clientBlocks = new BlockCoreMemo();
         models = {
-          client: createCacheModel(conversation.provider, counters),
-          planned: createCacheModel(conversation.provider, counters),
+          client: createCacheModel(conversation.provider, options(clientBlocks)),
+          planned: createCacheModel(conversation.provider, options(new BlockCoreMemo(clientBlocks))),
           charged: 0,
         };
       }

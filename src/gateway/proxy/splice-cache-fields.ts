@@ -69,7 +69,9 @@ export function spliceCacheFields(
       const set: Record<string, string> = {};
       if (span === root && changed('diagnostics')) set.diagnostics = JSON.stringify(planned.body.diagnostics);
       if (edit.set) set.cache_control = edit.set;
-      edits.push(...memberEdits(span, edit.remove, set));
+      // Most blocks have nothing to remove or set: no edit list for them (an unindexed one still throws below).
+      const untouched = span.members?.every((member) => member.key !== edit.remove) && Object.keys(set).length === 0;
+      if (!untouched) edits.push(...memberEdits(span, edit.remove, set));
     }
   } else {
     const set: Record<string, string> = {};
