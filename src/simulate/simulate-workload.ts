@@ -1,8 +1,5 @@
-import { costOf, uncachedCostOf } from '../cache/cost.js';
 import type { CacheVerdict } from '../cache/models/cache-verdict.js';
 import { createCacheModel } from '../cache/models/create-cache-model.js';
-import { unitTokens } from '../cache/wire/cache-rules.js';
-import { normalizeWireBody } from '../cache/wire/normalize-wire-body.js';
 import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import { ValidationError } from '../model/errors.js';
@@ -13,7 +10,6 @@ import { providerEntry } from '../providers/registry.js';
 import { type UserModelRow, withUserModelRows } from '../providers/shared/user-model-rows.js';
 import { watchCacheBreaks } from '../runtime/break-watch.js';
 import { sharedCounter } from '../runtime/prepare-request.js';
-import { recordUsage } from '../runtime/record-usage.js';
 import type { Workload, WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
 import { workloadRequests } from '../workloads/workload.js';
 import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js';
@@ -21,14 +17,14 @@ import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
 import { IdlePings, type PingProbe, type SentPing } from './idle-pings.js';
 import { keepAliveStrategy } from './keep-alive-strategy.js';
-import { missCauseOf } from './miss-cause.js';
 import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
+import { recordJudgedRequest } from './record-judged-request.js';
 import { replyFor } from './reply-for.js';
 import { type SimulationBaseline, simulationBaseline } from './simulation-baseline.js';
 import { type SimulatedPing, type SimulatedRequest, type SimulationTotals, totalsOf } from './simulation-totals.js';
 import type { IdleContext, StrategyDriver, StrategyName } from './strategy.js';
-import { requestFigures, simulateSubagentCall } from './subagent-call.js';
+import { simulateSubagentCall } from './subagent-call.js';
 import { type SimulatedSummary, type SummaryCallInput, simulateSummaryCall } from './summary-call.js';
 
 export type { MissCause } from './miss-cause.js';
@@ -116,7 +112,8 @@ export function simulateWorkload(workload: Workload, options: SimulateOptions = 
   return withUserModelRows(options.models, () => runSimulation(workload, options));
 }
 
-function runSimulation(workload: Workload, options: SimulateOptions): SimulationResult {
+/** What one run is made of: the provider, model and strategy resolved, the baseline, the driver and the cache model. */
+function simulationParts(workload: Workload, options: SimulateOptions) {
   const provider = options.provider ?? workload.provider;
   const model = options.model ?? simulationModel(workload, provider);
   const strategy = options.strategy ?? 'cachet';
@@ -130,6 +127,12 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   const cache = createCacheModel(provider, local ? {} : { counter });
   const compactedIdeal = options.compaction ? compactedIdealReads(provider, model, counter, adapter, local) : null;
   const breaks = watchCacheBreaks(driver.session, provider);
+  return { provider, model, strategy, baseline, driver, adapter, local, counter, cache, compactedIdeal, breaks };
+}
+
+function runSimulation(workload: Workload, options: SimulateOptions): SimulationResult {
+  const parts = simulationParts(workload, options);
+  const { provider, baseline, driver, adapter, local, counter, cache, compactedIdeal, breaks } = parts;
   const all = workloadRequests(workload);
   const requests: SimulatedRequest[] = [];
   const probes = options.pingProbes ?? [];
@@ -165,11 +168,10 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
         at: step.at,
         remainingRequests: all.length - requests.length,
       });
-      for (const call of (parent && compacted?.summaryCalls) || []) {
-        const lastActiveAt = Math.max(parent?.at ?? 0, pings.sent.at(-1)?.at ?? 0);
-        summaries.push(
-          simulateSummaryCall(call, { cache, provider, counter, parent: parent!, lastActiveAt, ttlMs: SUMMARY_PARENT_TTL_MS }),
-        );
+      if (parent && compacted?.summaryCalls) {
+        const lastActiveAt = Math.max(parent.at, pings.sent.at(-1)?.at ?? 0);
+        const route = { cache, provider, counter, parent, lastActiveAt, ttlMs: SUMMARY_PARENT_TTL_MS };
+        summaries.push(...compacted.summaryCalls.map((call) => simulateSummaryCall(call, route)));
       }
       const historyRewritten = driver.session.historyRewrites !== rewritesBefore;
       const built = driver.request(turn, step);
@@ -182,29 +184,22 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       const verdict = cache.judge(built.body, { at: step.at, reply });
       tokensEstimated ||= verdict.tokensEstimated;
       breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten });
-      // A turn may switch the model: each request is priced at its own model's rates.
-      const cost = costOf(verdict.usage, provider, built.canonical.model);
-      const uncached = uncachedCostOf(verdict.usage, provider, built.canonical.model);
-      priced &&= cost.priced && !cost.free;
-      recordUsage(driver.session, verdict.usage, {
-        turn: turn.turn,
-        step: step.step,
-        at: step.at,
-        model: built.canonical.model,
-        price: () => ({ costUsd: cost.costUsd, uncachedCostUsd: uncached.costUsd }),
+      const recorded = recordJudgedRequest({
+        driver,
+        provider,
+        adapter,
+        counter,
+        built,
+        verdict,
+        turn,
+        step,
+        idealTokens,
+        uncompactedIdealTokens: compactedIdeal ? referenceIdealTokens : null,
+        previousBody,
+        historyRewritten,
       });
-      requests.push({
-        ...requestFigures(turn, step, verdict, idealTokens),
-        ...(compactedIdeal ? { uncompactedIdealCacheReadTokens: referenceIdealTokens } : {}),
-        paddingReadTokens: paddingReadOf(verdict, built, adapter, provider, counter),
-        costUsd: cost.costUsd,
-        uncachedCostUsd: uncached.costUsd,
-        missCause: missCauseOf(verdict, idealTokens, previousBody, built.body, provider, historyRewritten),
-        ttlReason: built.ttlReason,
-        paddingApplied: built.metadata.padding ? built.metadata.padding.applied : null,
-        paddingReason: built.metadata.padding ? built.metadata.padding.reason : null,
-        subagent: false,
-      });
+      priced &&= recorded.priced;
+      requests.push(recorded.request);
       previousBody = built.body;
       parent = {
         body: built.body,
@@ -225,8 +220,8 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   return {
     workload: workload.name,
     provider,
-    model,
-    strategy,
+    model: parts.model,
+    strategy: parts.strategy,
     tokensEstimated,
     priced,
     requests,
@@ -329,29 +324,6 @@ export function simulationModel(workload: Pick<Workload, 'provider' | 'model'>, 
 /** A provider's counterpart of the workload's model when the CLI switches providers. */
 export function defaultModelFor(provider: ProviderId, workloadModel: string): string {
   return providerEntry(provider).counterpartModel(workloadModel);
-}
-
-/**
- * Padding tokens a request read from the cache: what the adapter's padding adds (the body's
- * tokens minus those of the same request converted without padding), capped by the read. Padding sits inside the
- * first cache entry, so any read of that entry reads all of it.
- */
-function paddingReadOf(
-  verdict: CacheVerdict,
-  built: {
-    canonical: import('../model/request.js').CanonicalRequest;
-    body: unknown;
-    metadata: { padding?: { applied: boolean } | null };
-  },
-  adapter: ReturnType<typeof adapterFor>,
-  provider: ProviderId,
-  counter: ReturnType<typeof sharedCounter>,
-): number {
-  if (verdict.cacheReadTokens === 0 || !built.metadata.padding?.applied) return 0;
-  const unpadded = adapter.convertRequest(built.canonical, { padding: 'never' }).body;
-  const tokensOf = (body: unknown) =>
-    normalizeWireBody(body, provider).units.reduce((total, unit) => total + unitTokens(unit, counter), 0);
-  return Math.min(verdict.cacheReadTokens, Math.max(0, tokensOf(built.body) - tokensOf(unpadded)));
 }
 
 /** The caller's baseline when it was measured on this workload's provider and model; else a new one. */
