@@ -1,14 +1,11 @@
 import { wireHistoryTokens } from '../../cache/break/volatile-moved-payload.js';
-import type { EventBus } from '../../events/event-bus.js';
 import { ValidationError } from '../../model/errors.js';
 import { tailPricingFor } from '../../runtime/tail-pricing.js';
-import type { TokenCounter } from '../../tokens/token-counter.js';
-import type { HookReporter } from '../shared/contained-hooks.js';
 import type { ConversationState } from '../shared/conversation-store.js';
 import { acceptsLateInstruction } from '../shared/late-instruction.js';
 import { scopeTail } from '../shared/persisted-tail.js';
 import type { TailItem } from '../shared/turn-tail.js';
-import { moveAndPublishVolatile, type VolatileOption } from '../shared/volatile-auto.js';
+import { moveAndPublishVolatile, type VolatileCallContext, type VolatileOption } from '../shared/volatile-auto.js';
 import { contentParts, opensWireTurn, type WireMessage, withPersistedWireTail } from './wire-turns.js';
 
 /** The two OpenAI wire shapes pi-ai sends: Chat Completions (`messages`) and Responses (`input`). */
@@ -28,7 +25,7 @@ const INSTRUCTION_ROLES = new Set(['system', 'developer']);
 const isInstruction = (message: WireMessage) =>
   INSTRUCTION_ROLES.has(String(message?.role)) && typeof message?.content === 'string';
 
-export interface OpenAILayoutContext {
+export interface OpenAILayoutContext extends Omit<VolatileCallContext, 'state'> {
   api: PiOpenAIApi;
   /** pi's `model.provider`: decides the role of a tail sent after tool results. */
   provider: string;
@@ -36,13 +33,6 @@ export interface OpenAILayoutContext {
   items: TailItem[];
   volatile: VolatileOption;
   state: ConversationState;
-  counter: TokenCounter;
-  reporter: HookReporter;
-  bus: EventBus | undefined;
-  conversationId: string;
-  at: number;
-  turn: number;
-  step: number;
 }
 
 /**
