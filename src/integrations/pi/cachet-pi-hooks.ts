@@ -16,7 +16,12 @@ import { planWireBreakpoints } from '../shared/plan-wire-breakpoints.js';
 import { publishUsage } from '../shared/publish-usage.js';
 import { resolveTail } from '../shared/resolve-tail.js';
 import type { TailContext, TailValue } from '../shared/turn-tail.js';
-import { moveAndPublishVolatile, type VolatileOption, volatileOptionOf } from '../shared/volatile-auto.js';
+import {
+  moveAndPublishVolatile,
+  type VolatileCallContext,
+  type VolatileOption,
+  volatileOptionOf,
+} from '../shared/volatile-auto.js';
 import { isPiOpenAIApi, layOutOpenAIPayload } from './openai-layout.js';
 import { wireSystemTexts, withWireSystemTexts } from './wire-system.js';
 import { opensWireTurn, type WireMessage, wireTurnAndStep, withPersistedWireTail } from './wire-turns.js';
@@ -117,6 +122,16 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
   let turn = 0;
   let step = 0;
 
+  /** This call's context for moving volatile text and laying out a payload (the turn and step last read). */
+  const callContext = (): Omit<VolatileCallContext, 'state'> => ({
+    counter,
+    reporter,
+    bus: options.bus,
+    conversationId,
+    at: clock(),
+    turn,
+    step,
+  });
   const layOut = (payload: unknown, model: PiModelLike): unknown => {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       throw new ValidationError('payload', 'a request body object', `got ${payload === null ? 'null' : typeof payload}`);
@@ -131,14 +146,8 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
       const move =
         volatile === 'auto'
           ? moveAndPublishVolatile(wireSystemTexts(record.system), () => wireHistoryTokens(messages, counter), {
+              ...callContext(),
               state: state.volatile,
-              counter,
-              reporter,
-              bus: options.bus,
-              conversationId,
-              at: clock(),
-              turn,
-              step,
             })
           : null;
       if (move) items.unshift(...move.items);
@@ -188,14 +197,8 @@ export function cachetPiHooks(options: CachetPiOptions): CachetPiHooks {
         model: String(record.model ?? model.id),
         items: resolveTail(() => options.tail?.({ turn, step, conversationId }), reporter, 'tail', conversationId),
         volatile,
+        ...callContext(),
         state,
-        counter,
-        reporter,
-        bus: options.bus,
-        conversationId,
-        at: clock(),
-        turn,
-        step,
       });
     }
     if (model.api.startsWith('openai')) {

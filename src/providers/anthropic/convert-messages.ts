@@ -87,11 +87,8 @@ function templateOf(message: Message, messageIndex: number, zone: Zone, counter:
   const warnings: AdapterWarning[] = [];
   message.content.forEach((block, blockIndex) => {
     const path = `messages[${messageIndex}].content[${blockIndex}]`;
-    const wire = convertPersistedBlock(block, path);
-    if (wire === null) {
-      warnings.push(thinkingNotSent(path));
-      return;
-    }
+    const wire = wireBlockOrWarning(block, path, warnings);
+    if (wire === null) return;
     content.push(wire);
     blocks.push({
       path,
@@ -139,12 +136,23 @@ function isCacheable(block: Message['content'][number]): boolean {
   return block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
 }
 
-function thinkingNotSent(path: string): AdapterWarning {
-  return adapterWarning(
-    'thinking-not-sent',
-    `${path}: unsigned thinking block dropped (the Messages API requires a signature)`,
-    path,
-  );
+/** The block on the wire; null, with a warning added, for an unsigned thinking block the API would refuse. */
+function wireBlockOrWarning(
+  block: Message['content'][number],
+  path: string,
+  warnings: AdapterWarning[],
+): ContentBlockParam | null {
+  const wire = convertPersistedBlock(block, path);
+  if (wire === null) {
+    warnings.push(
+      adapterWarning(
+        'thinking-not-sent',
+        `${path}: unsigned thinking block dropped (the Messages API requires a signature)`,
+        path,
+      ),
+    );
+  }
+  return wire;
 }
 
 function convertMessageContent(
@@ -163,11 +171,8 @@ function convertMessageContent(
   message.content.forEach((block, blockIndex) => {
     if (blockIndex === firstText) addTail(beforeText, content, list, tail);
     const path = `messages[${messageIndex}].content[${blockIndex}]`;
-    const wire = convertPersistedBlock(block, path);
-    if (wire === null) {
-      warnings.push(thinkingNotSent(path));
-      return;
-    }
+    const wire = wireBlockOrWarning(block, path, warnings);
+    if (wire === null) return;
     content.push(wire);
     list.add(
       wire as Markable,
