@@ -6,7 +6,8 @@ import { KeepWarmUnsupportedError } from '../../runtime/keep-warm.js';
 import { type Harness, startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
 import { anthropicTurn } from '../test-support/sessions.js';
 import { createProxyApp } from './create-proxy-app.js';
-import { type ProxyKeepWarmOptions, pingBody } from './keep-warm-stage.js';
+import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
+import { pingBody } from './keep-warm-ping.js';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-27T10:00:00Z');
