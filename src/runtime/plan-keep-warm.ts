@@ -1,6 +1,7 @@
 import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { ValidationError } from '../model/errors.js';
 import type { CacheMultipliers } from '../providers/shared/price-row.js';
+import { type GapCounts, gapCountsOf, isGapCounts } from './sorted-gaps.js';
 
 const ONE_HOUR = 60 * 60_000;
 
@@ -10,8 +11,10 @@ export interface KeepWarmInput {
   /**
    * Idle periods seen so far — the session's gaps between requests and earlier sessions' (the
    * TTL policy's `gapsMs` and `priorGapsMs`), in ms. They are the distribution the plan prices.
+   * A caller that plans after every request keeps them in a `SortedGaps` (`joinGaps` for earlier
+   * sessions' and this one's), so a plan costs O(log gaps) instead of a pass over every gap.
    */
-  gapsMs: readonly number[];
+  gapsMs: readonly number[] | GapCounts;
   /** How long the session has been idle already, in ms [0]: only longer gaps remain possible. */
   idleMs?: number;
   /** Lifetime of the entry, refreshed by every read (a ping is a read) [Anthropic's 5 minutes]. */
@@ -85,8 +88,9 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
   const ttl = input.ttlMs ?? CACHE_LIFETIMES_MS.anthropic5m;
   const margin = Math.min(input.marginMs ?? 20_000, ttl / 2);
   const idle = input.idleMs ?? 0;
-  const gaps = input.gapsMs.filter((gap) => gap > idle);
-  if (gaps.length === 0) {
+  const gaps = gapCountsOf(input.gapsMs);
+  const pricedGaps = gaps.size - gaps.countAtMost(idle);
+  if (pricedGaps === 0) {
     return {
       action: 'let-expire',
       pings: 0,
@@ -100,7 +104,7 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
     };
   }
   const idlePeriod = new IdlePeriod(input, ttl);
-  const average = (cost: (gap: number) => number) => gaps.reduce((total, gap) => total + cost(gap), 0) / gaps.length;
+  const average = (cost: (gap: number) => GapCost) => averageOver(gaps, idle, pricedGaps, cost);
   const priced = (times: number[]) => average((gap) => idlePeriod.cost(times, gap));
   const letExpire = priced([]);
   let best = { keeps: null as KeepWarmPlan['keeps'], times: [] as number[], cost: letExpire };
@@ -130,7 +134,7 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
   const { read, write5m, write1h } = input.pricing;
   const oneHour =
     (write1h - write5m) * input.prefixTokens +
-    average((gap) => (gap <= ONE_HOUR ? read * input.prefixTokens : idlePeriod.cost([], gap)));
+    average((gap) => (gap <= ONE_HOUR ? { cost: read * input.prefixTokens, until: ONE_HOUR } : idlePeriod.cost([], gap)));
   const action: KeepWarmAction =
     oneHour < best.cost - 1e-9 && oneHour < letExpire ? 'write-1h' : best.times.length > 0 ? 'ping' : 'let-expire';
   const chosen = action === 'write-1h' ? oneHour : best.cost;
@@ -144,9 +148,34 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
     expectedCost: { letExpire, ping: best.cost, write1h: oneHour },
     expectedSaving: saving,
     expectedSavingUsd: input.inputPerMTok === undefined ? null : (saving * input.inputPerMTok) / 1e6,
-    gapsPriced: gaps.length,
-    reason: reasonFor(action, scheduleMs.length, best.keeps, gaps.length, saving),
+    gapsPriced: pricedGaps,
+    reason: reasonFor(action, scheduleMs.length, best.keeps, pricedGaps, saving),
   };
+}
+
+/** A gap's cost, and the longest gap (≥ it) that costs the same: the cost is constant on the piece between thresholds. */
+interface GapCost {
+  cost: number;
+  until: number;
+}
+
+/**
+ * The mean cost over the gaps longer than `idle`, one piece at a time: price the shortest gap
+ * left, count every gap up to the end of its piece (`until`), jump to the first gap past it. A
+ * schedule of k pings has at most 2k + 3 pieces, so this is O(k log gaps), however many gaps.
+ */
+function averageOver(gaps: GapCounts, idle: number, count: number, cost: (gap: number) => GapCost): number {
+  let total = 0;
+  let counted = gaps.countAtMost(idle);
+  let gap = gaps.firstAbove(idle);
+  while (gap !== undefined) {
+    const piece = cost(gap);
+    const upTo = gaps.countAtMost(piece.until);
+    total += (upTo - counted) * piece.cost;
+    counted = upTo;
+    gap = piece.until === Number.POSITIVE_INFINITY ? undefined : gaps.firstAbove(piece.until);
+  }
+  return total / count;
 }
 
 /**
@@ -171,18 +200,25 @@ class IdlePeriod {
     this.overhead = input.pingOverheadTokens ?? 8;
   }
 
-  cost(times: readonly number[], gap: number): number {
+  cost(times: readonly number[], gap: number): GapCost {
     let shortUntil = this.ttl;
     let longUntil = this.keptFor;
     let cost = 0;
+    // Every threshold this gap fell at or below bounds the gaps that cost the same.
+    let until = Number.POSITIVE_INFINITY;
     for (const at of times) {
-      if (at >= gap) break;
+      if (at >= gap) {
+        until = at;
+        break;
+      }
       cost += this.overhead + this.refill(at, shortUntil, longUntil);
       // A read refreshes the entry it hits; a ping past the short entry's life re-writes it.
       if (at >= shortUntil && at < longUntil) longUntil = at + this.longTtl;
       shortUntil = at + this.ttl;
     }
-    return cost + this.refill(gap, shortUntil, longUntil);
+    if (gap <= shortUntil) until = Math.min(until, shortUntil);
+    else if (gap <= longUntil) until = Math.min(until, longUntil);
+    return { cost: cost + this.refill(gap, shortUntil, longUntil), until };
   }
 
   /** What a request at `at` pays for the prefix: read while the short entry lives, else the kept part read and the rest written. */
@@ -229,8 +265,11 @@ function validate(input: KeepWarmInput): void {
   if (input.maxPings !== undefined && !(Number.isInteger(input.maxPings) && input.maxPings >= 0)) {
     throw new ValidationError('maxPings', 'a whole number ≥ 0', String(input.maxPings));
   }
-  input.gapsMs.forEach((gap, index) => {
-    nonNegative(gap, `gapsMs[${index}]`);
-  });
+  // Gaps given as counts were checked as they were added.
+  if (!isGapCounts(input.gapsMs)) {
+    input.gapsMs.forEach((gap, index) => {
+      nonNegative(gap, `gapsMs[${index}]`);
+    });
+  }
   for (const key of ['read', 'write5m', 'write1h'] as const) nonNegative(input.pricing[key], `pricing.${key}`);
 }

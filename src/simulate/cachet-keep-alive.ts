@@ -2,6 +2,7 @@ import { findPrice } from '../cache/pricing.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { planKeepWarm } from '../runtime/plan-keep-warm.js';
 import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
+import { type GapCounts, joinGaps, SortedGaps } from '../runtime/sorted-gaps.js';
 import { cacheMultipliersFor } from '../runtime/tail-pricing.js';
 import { type LongEntry, TTL_LIFETIME_MS } from '../runtime/ttl-policy.js';
 import type { IdleContext, KeepAliveSchedule } from './strategy.js';
@@ -13,11 +14,24 @@ import type { IdleContext, KeepAliveSchedule } from './strategy.js';
  * live 1-hour entry keeps, and answers with its schedule — pings before the short entry expires,
  * a ping just before the 1-hour entry expires, or none (`let-expire`, or `write-1h`, which the
  * TTL policy carries out at the next request). Only where the model has a pre-warm request.
+ * `gaps.session` only grows (a gap per request): its new gaps are added to a sorted copy, so a
+ * plan costs O(log gaps), not a pass over the whole workload's gaps.
  */
 export function cachetKeepAlive(
   provider: ProviderId,
   gaps: { session: readonly number[]; prior: readonly number[] },
 ): (idle: IdleContext, state: { model: string; ttl: '5m' | '1h'; longEntry: LongEntry | null }) => KeepAliveSchedule {
+  // Built at the first plan, so gaps are checked only where they are priced, as before.
+  let sorted: { session: SortedGaps; all: GapCounts } | null = null;
+  const gapsSoFar = (): GapCounts => {
+    if (sorted === null) {
+      const session = new SortedGaps([], 'session gaps');
+      sorted = { session, all: joinGaps(new SortedGaps(gaps.prior, 'prior gaps'), session) };
+    }
+    const { session } = sorted;
+    for (let index = session.size; index < gaps.session.length; index++) session.add(gaps.session[index] as number);
+    return sorted.all;
+  };
   return (idle, state) => {
     // A live 1-hour entry of the same model keeps its prefix through the pause without pings.
     const long = state.longEntry?.model === state.model ? state.longEntry : null;
@@ -28,7 +42,7 @@ export function cachetKeepAlive(
     const inputPerMTok = findPrice(provider, state.model)?.inputPerMTok;
     const plan = planKeepWarm({
       prefixTokens: idle.cachedTokens,
-      gapsMs: [...gaps.prior, ...gaps.session],
+      gapsMs: gapsSoFar(),
       ttlMs: TTL_LIFETIME_MS[state.ttl],
       pricing: cacheMultipliersFor(provider, state.model),
       ...(inputPerMTok === undefined ? {} : { inputPerMTok }),
