@@ -23,6 +23,7 @@ export {
 export { assertPrewarming, PREWARMING_WIRES, prewarmingUnsupportedReason } from './prewarming.js';
 export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
 export { type SessionRhythm, sessionRhythmFromTrace } from './session-rhythm.js';
+export { type GapCounts, joinGaps, SortedGaps } from './sorted-gaps.js';
 export { cacheMultipliersFor, tailPricingFor } from './tail-pricing.js';
 export {
   chooseHistoryTtl,
