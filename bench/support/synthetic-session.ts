@@ -1,3 +1,4 @@
+import type { EventBus } from '../../src/events/event-bus.js';
 import type { Message, ToolDefinition } from '../../src/model/content.js';
 import { Session } from '../../src/session/session.js';
 import { currentTimeProvider, tailProvider } from '../../src/session/tail-provider.js';
@@ -138,6 +139,8 @@ export interface SyntheticSessionOptions {
   seed?: number;
   /** End mid tool loop (the last message carries tool results), the most common next request. */
   endInToolLoop?: boolean;
+  /** Publish the session's events here (the runtime's `request.assembled` then carries block deltas). */
+  bus?: EventBus;
 }
 
 /**
@@ -145,7 +148,11 @@ export interface SyntheticSessionOptions {
  * assistant answer; about 500 tokens per turn (o200k), about 500K tokens at 1,000 turns.
  * The tail has the current time and a memory recall that changes every request.
  */
-export function syntheticSession(options: SyntheticSessionOptions): { session: Session; nextToolStep: () => void } {
+export function syntheticSession(options: SyntheticSessionOptions): {
+  session: Session;
+  nextToolStep: () => void;
+  nextTurn: () => void;
+} {
   const random = seededRandom(options.seed ?? 42);
   let requestNumber = 0;
   let clock = 1_700_000_000_000;
@@ -170,6 +177,7 @@ export function syntheticSession(options: SyntheticSessionOptions): { session: S
       ),
     ],
     clock: () => clock,
+    ...(options.bus ? { bus: options.bus } : {}),
   });
   for (let turn = 1; turn <= options.turns; turn++) {
     clock += 60_000;
@@ -190,6 +198,12 @@ export function syntheticSession(options: SyntheticSessionOptions): { session: S
     nextToolStep: () => {
       clock += 5_000;
       for (const message of toolStep(random, options.turns + 1, 100 + extraStep++)) session.append(message);
+    },
+    /** Answer the open tool loop and start a new turn with a user question. */
+    nextTurn: () => {
+      clock += 60_000;
+      session.append({ role: 'assistant', content: [{ type: 'text', text: prose(random, 2) }] });
+      session.appendUserText(`${prose(random, 1)} (turn ${options.turns + 1 + extraStep++})`);
     },
   };
 }

@@ -107,7 +107,7 @@ export function prepareRequest<Body, Options, Metadata extends ConversionMetadat
       provider: adapter.id,
       model: request.model,
       zoneTokens,
-      ...blockDeltas.next(session, request.blocks),
+      ...blockDeltas.next(session, request),
       breakpoints: converted.metadata.breakpoints,
       padding: converted.metadata.padding,
       warnings: converted.metadata.warnings,

@@ -146,5 +146,12 @@ describe('block deltas in request.assembled', () => {
     expect(delta.blockCount).toBe(second.blocks.length);
     expect(delta.blockHashes.map((block) => block.path)).toEqual(second.blocks.slice(expectedShared).map((block) => block.path));
     expect(delta.blockHashes.map((block) => block.zone)).toEqual(['history', 'history', 'tail']);
+
+    // Given the requests themselves, the tracker reads their records without copying the history.
+    const third = assemble(session, { tail: [{ kind: 'time', text: 'now: 10:05', position: 'end' }] });
+    const fromRequests = new BlockDeltaTracker();
+    expect(fromRequests.next(session, first)).toEqual(new BlockDeltaTracker().next(session, first.blocks));
+    expect(fromRequests.next(session, third)).toEqual(delta);
+    expect(Object.getOwnPropertyDescriptor(third, 'blocks')?.get).toBeTypeOf('function');
   });
 });

@@ -28,6 +28,8 @@ export class BlockIndex {
   private flatRecords: BlockRecord[] = [];
   private flatStatic: BlockRecord[] | null = null;
   private flatHistoryCount = 0;
+  /** Longest length of `flatRecords` handed out: entries below it never change in place. */
+  private flatShared = 0;
 
   /** Records of tools, system segments and session-static messages. */
   staticBlocks(session: IndexedZones): BlockRecord[] {
@@ -98,18 +100,37 @@ export class BlockIndex {
       this.flatRecords = staticRecords.slice();
       this.flatStatic = staticRecords;
       this.flatHistoryCount = 0;
+      this.flatShared = 0;
     }
     for (let index = this.flatHistoryCount; index < history.length; index++) {
       for (const record of history[index] as BlockRecord[]) this.flatRecords.push(record);
     }
     this.flatHistoryCount = history.length;
+    this.flatShared = Math.max(this.flatShared, this.flatRecords.length);
     return this.flatRecords;
   }
 
-  /** Forget the records of history messages from `index` on (the message there was replaced). */
+  /**
+   * Forget the records of history messages from `index` on (the message there was replaced).
+   * Costs work for the forgotten messages only: the flat array is cut back in place, or copied
+   * when a request still holds a snapshot that reaches past the cut (a message already sent
+   * was replaced, which the session's own rewrites never do).
+   */
   invalidateFrom(index: number): void {
-    if (index < this.historyRecords.length) this.historyRecords.length = index;
-    this.flatStatic = null;
+    if (index >= this.historyRecords.length) return;
+    if (this.flatStatic !== null && index < this.flatHistoryCount) {
+      let flatLength = this.flatRecords.length;
+      for (let message = index; message < this.flatHistoryCount; message++) {
+        flatLength -= (this.historyRecords[message] as BlockRecord[]).length;
+      }
+      if (flatLength >= this.flatShared) this.flatRecords.length = flatLength;
+      else {
+        this.flatRecords = this.flatRecords.slice(0, flatLength);
+        this.flatShared = 0;
+      }
+      this.flatHistoryCount = index;
+    }
+    this.historyRecords.length = index;
   }
 
   invalidateHistory(): void {

@@ -21,7 +21,11 @@ export class MessageLog {
 
   replace(index: number, message: Message): void {
     if (!this.log) return;
-    if (this.shared > index) this.log = this.log.slice();
+    if (this.shared > index) {
+      // A request holds a snapshot covering `index`: it keeps the old array, this one is new.
+      this.log = this.log.slice();
+      this.shared = 0;
+    }
     this.log[index] = message;
   }
 

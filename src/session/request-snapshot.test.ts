@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestBlockAt, requestBlockCount, requestMessageAt, requestMessageCount } from '../model/request-view.js';
 import { assemble } from './assemble.js';
+import { BlockIndex } from './block-index.js';
 import { Session } from './session.js';
 
 function session(): Session {
@@ -42,6 +43,26 @@ describe('assembled requests share history without copying it', () => {
     expect(JSON.stringify(middle.messages[2])).toContain('persisted into turn 2');
     expect(late.messages).toHaveLength(1);
     expect(late.blocks.at(-1)?.path).toBe('messages[0].content[0]');
+  });
+
+  it('after a turn tail is persisted, requests carry the records a fresh index computes, earlier ones unchanged', () => {
+    const live = session();
+    const sent: Array<{ request: ReturnType<typeof assemble>; blocks: string }> = [];
+    // Read only at the end: each request must still hold what a fresh index computed when it was made.
+    const send = () => sent.push({ request: assemble(live), blocks: JSON.stringify(new BlockIndex().persistedBlocks(live)) });
+    for (let turn = 1; turn <= 4; turn++) {
+      live.appendUserText(`question ${turn}`);
+      // Turns 2 and 4 are previewed (assembled, not sent) before the tail goes into their opening message.
+      if (turn % 2 === 0) send();
+      // From turn 3 the item goes before the user's text, so the opening message's first record changes too.
+      const position = turn > 2 ? 'before-user-text' : 'end';
+      expect(live.persistTurnTail([{ kind: 'overlay', text: `context ${turn}`, position }])).toBe(true);
+      send();
+      live.append({ role: 'assistant', content: [{ type: 'text', text: `answer ${turn}` }] });
+      send();
+    }
+    expect(sent).toHaveLength(10);
+    for (const { request, blocks } of sent) expect(JSON.stringify(request.blocks)).toBe(blocks);
   });
 
   it('reads entries without copying, and follows an assignment or a change to the copied arrays', () => {

@@ -63,7 +63,7 @@ export function harnessRequest(
     provider: context.provider,
     model: canonical.model,
     zoneTokens,
-    ...context.blockDeltas.next(session, canonical.blocks),
+    ...context.blockDeltas.next(session, canonical),
     breakpoints: converted.metadata.breakpoints,
     padding: null,
     warnings: converted.metadata.warnings,

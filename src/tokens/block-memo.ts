@@ -1,8 +1,9 @@
 import { hashOf } from '../model/hash.js';
 import type { CountableItem } from './token-counter.js';
+import { TwoGenerationMap } from './two-generation-map.js';
 
-/** Entries kept before a memo starts over; bounds memory in long-lived processes with many sessions. */
-const MAX_ENTRIES = 200_000;
+/** Entries per generation (at most twice this are kept); bounds memory in long-lived processes with many sessions. */
+const GENERATION_ENTRIES = 100_000;
 
 /**
  * A memo keyed by block hash: blocks with the same canonical bytes share one entry, whatever
@@ -10,14 +11,13 @@ const MAX_ENTRIES = 200_000;
  * before costs two map lookups.
  */
 export class BlockMemo<Value> {
-  private readonly entries = new Map<string, Value>();
+  private readonly entries = new TwoGenerationMap<string, Value>(GENERATION_ENTRIES);
 
   get(item: CountableItem, compute: (item: CountableItem) => Value): Value {
     const key = hashOf(item as Parameters<typeof hashOf>[0]);
     const known = this.entries.get(key);
     if (known !== undefined) return known;
     const value = compute(item);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, value);
     return value;
   }

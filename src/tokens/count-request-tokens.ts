@@ -2,6 +2,7 @@ import { ValidationError } from '../model/errors.js';
 import type { CanonicalRequest, Zone } from '../model/request.js';
 import { requestBlockAt, requestBlockCount, requestMessageAt, requestMessageCount } from '../model/request-view.js';
 import type { CountableItem, TokenCounter } from './token-counter.js';
+import { TwoGenerationMap } from './two-generation-map.js';
 
 /** Tokens of a request per zone. `total` is their sum; framing tokens (role markers) are not included. */
 export interface RequestTokenCount {
@@ -15,9 +16,9 @@ export interface RequestTokenCount {
 type ZoneTotals = [global: number, session: number, history: number];
 const ZONE_SLOT: Record<Exclude<Zone, 'tail'>, 0 | 1 | 2> = { global: 0, session: 1, history: 2 };
 
-/** Prefix memo entries kept per counter before starting over. */
-const MAX_PREFIX_ENTRIES = 500_000;
-const prefixMemos = new WeakMap<TokenCounter, Map<string, ZoneTotals>>();
+/** Prefix memo entries per generation and counter (at most twice this are kept). */
+const PREFIX_GENERATION_ENTRIES = 250_000;
+const prefixMemos = new WeakMap<TokenCounter, TwoGenerationMap<string, ZoneTotals>>();
 
 /**
  * Count a request's tokens per zone. Cumulative counts are memoised per prefix hash (for each
@@ -38,7 +39,7 @@ export function countRequestTokens(request: CanonicalRequest, counter: TokenCoun
   const staticCount = request.tools.length + request.system.length;
   let memo = prefixMemos.get(counter);
   if (!memo) {
-    memo = new Map();
+    memo = new TwoGenerationMap(PREFIX_GENERATION_ENTRIES);
     prefixMemos.set(counter, memo);
   }
   // Zones of persisted blocks follow from these two figures; the hash chain covers the rest.
@@ -73,7 +74,6 @@ export function countRequestTokens(request: CanonicalRequest, counter: TokenCoun
     if (!item) throw new ValidationError(`request.blocks[${index}]`, 'a block record matching the request content');
     pending.push({ index, item });
   }
-  if (memo.size + pending.length > MAX_PREFIX_ENTRIES) memo.clear();
   for (let position = pending.length - 1; position >= 0; position--) {
     const entry = pending[position] as { index: number; item: CountableItem };
     const record = requestBlockAt(request, entry.index);
