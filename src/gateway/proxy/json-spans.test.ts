@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSpans, MAX_PLAN_DEPTH, type ValueSpan } from './json-spans.js';
+import { indexSpan, jsonSpans, MAX_PLAN_DEPTH, type ValueSpan } from './json-spans.js';
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 const textOf = (bytes: Uint8Array, span: ValueSpan) => new TextDecoder().decode(bytes.subarray(span.start, span.end));
@@ -38,6 +38,21 @@ describe('jsonSpans', () => {
     const a = root.members![0]!.value;
     expect(a.members![0]!.value.members).toBeUndefined();
     expect(textOf(bytes, a.members![0]!.value)).toBe('{"c":[1]}');
+  });
+
+  it("indexes a value below the depth later, in the body's offsets, as a deeper index would have", () => {
+    const bytes = bytesOf('{"m":[ {"c":[{"t":"x","k":{"a":1}}]} , 2 ]}');
+    const shallow = jsonSpans(bytes, 1) as ValueSpan;
+    const deep = jsonSpans(bytes, 4) as ValueSpan;
+    const item = shallow.members![0]!.value.items![0]!;
+    expect(item.members).toBeUndefined();
+    const indexed = indexSpan(bytes, item, 2);
+    const expected = deep.members![0]!.value.items![0]!;
+    expect(indexed.members![0]!.value.items![0]!.members).toEqual(expected.members![0]!.value.items![0]!.members);
+    expect(indexed.members![0]!.value.items![0]!.members![1]!.value.members).toBeUndefined();
+    expect(textOf(bytes, indexed.members![0]!.value.items![0]!.members![1]!.value)).toBe('{"a":1}');
+    expect(indexSpan(bytes, shallow.members![0]!.value.items![1]!, 2)).toEqual({ kind: 'other', start: 39, end: 40 });
+    expect(() => indexSpan(bytesOf('{"m":[}'), { kind: 'array', start: 5, end: 7 }, 1)).toThrow(/could not be indexed/);
   });
 
   it('refuses 100,000 levels of nesting without recursing, and names bodies that are not one object', () => {

@@ -45,11 +45,36 @@ interface Open {
  * spans.members[0].value.items[1].start; // 7
  */
 export function jsonSpans(body: Uint8Array, indexDepth: number, maxDepth = MAX_PLAN_DEPTH): ValueSpan | SpanFailure {
+  const root = spanValue(body, 0, body.byteLength, indexDepth, maxDepth);
+  if (typeof root === 'string') return root;
+  return root.kind === 'object' ? root : 'not-an-object';
+}
+
+/**
+ * `span` (an object or array of `body`, spanned but not indexed, as below a `jsonSpans` index
+ * depth) indexed `indexDepth` levels down, offsets still in `body`: a caller indexes only the
+ * values it edits instead of the whole body. Throws when its bytes are not one JSON value.
+ */
+export function indexSpan(body: Uint8Array, span: ValueSpan, indexDepth: number): ValueSpan {
+  if (span.kind !== 'object' && span.kind !== 'array') return span;
+  const indexed = spanValue(body, span.start, span.end, indexDepth, MAX_PLAN_DEPTH);
+  if (typeof indexed === 'string') throw new Error(`a value at byte ${span.start} could not be indexed (${indexed})`);
+  return indexed;
+}
+
+function spanValue(
+  body: Uint8Array,
+  from: number,
+  to: number,
+  indexDepth: number,
+  maxDepth: number,
+): ValueSpan | 'not-json' | 'too-deep' {
   // A Buffer view of the same memory: its indexOf is memchr, many times faster than a typed array's.
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const whole = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bytes = to === whole.byteLength ? whole : whole.subarray(0, to);
   const stack: Open[] = [];
   let root: ValueSpan | null = null;
-  let index = skipSpace(bytes, 0);
+  let index = skipSpace(bytes, from);
   const attach = (span: ValueSpan) => {
     const parent = stack.at(-1);
     if (!parent) {
@@ -110,7 +135,7 @@ export function jsonSpans(body: Uint8Array, indexDepth: number, maxDepth = MAX_P
     return 'not-json';
   }
   if (stack.length > 0 || !root) return 'not-json';
-  return (root as ValueSpan).kind === 'object' ? root : 'not-an-object';
+  return root;
 }
 
 /** After a value: skip a comma (a new key is expected in objects) and whitespace. */

@@ -9,6 +9,8 @@ import type { WireRoute } from './wire-route.js';
 type JsonRecord = Record<string, unknown>;
 const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 const decoder = new TextDecoder();
+/** `--volatile auto` edits the turn's user message: body → messages → message → content, indexed. */
+const VOLATILE_INDEX_DEPTH = 3;
 
 export type PlannedRequest =
   | {
@@ -42,7 +44,8 @@ export function planRequest(
   conversationFor: (body: JsonRecord) => Conversation,
 ): PlannedRequest {
   let bytes = clientBytes;
-  let spans = jsonSpans(bytes, SPLICE_INDEX_DEPTH);
+  const volatileAuto = plan.volatile === 'auto' && route === 'anthropic';
+  let spans = jsonSpans(bytes, volatileAuto ? VOLATILE_INDEX_DEPTH : SPLICE_INDEX_DEPTH);
   switch (spans) {
     case 'too-deep':
       return { kind: 'unplanned', reason: `the body nests deeper than ${MAX_PLAN_DEPTH} levels`, clientBody: null };
@@ -59,7 +62,7 @@ export function planRequest(
     const conversation = conversationFor(original);
     let parsed = original;
     let volatileMoved: VolatileMovedPayload | null = null;
-    if (plan.volatile === 'auto' && route === 'anthropic') {
+    if (volatileAuto) {
       conversation.volatile ??= createProxyVolatileState();
       const moved = spliceVolatileSystem(bytes, spans, original, conversation.volatile);
       if (moved) {

@@ -36,6 +36,24 @@ describe('spliceCacheFields: the plan edited into the client’s bytes', () => {
       { ...(anthropicTurn(3) as unknown as JsonRecord), system: 'You are terse.', cache_control: { type: 'ephemeral' } },
       { model: 'claude-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'hello' }] },
       { model: 'claude-sonnet-5', max_tokens: 10, messages: [], diagnostics: null },
+      // Client markers on early messages the plan does not mark: each message holding one is edited.
+      {
+        model: 'claude-sonnet-5',
+        max_tokens: 10,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }] },
+          { role: 'assistant', content: 'b' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'c' },
+              { type: 'text', text: 'd', cache_control: { type: 'ephemeral' } },
+            ],
+          },
+          { role: 'assistant', content: [{ type: 'text', text: 'e', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+          { role: 'user', content: 'f' },
+        ],
+      },
     ];
     for (const body of bodies) {
       for (const text of [JSON.stringify(body), JSON.stringify(body, null, 2)]) {

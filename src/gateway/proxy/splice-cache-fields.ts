@@ -1,4 +1,4 @@
-import type { MemberSpan, ValueSpan } from './json-spans.js';
+import { indexSpan, type MemberSpan, type ValueSpan } from './json-spans.js';
 import type { WireRoute } from './wire-route.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -12,8 +12,11 @@ interface Edit {
 
 const encoder = new TextEncoder();
 
-/** Levels of the body `spliceCacheFields` edits (body → messages → message → content → block → its members). */
-export const SPLICE_INDEX_DEPTH = 4;
+/**
+ * Levels of the body `spliceCacheFields` needs indexed: the body's members and the messages'
+ * spans; it indexes the tools, the system prompt and the messages it edits itself.
+ */
+export const SPLICE_INDEX_DEPTH = 1;
 
 /**
  * The client's bytes with the plan's cache fields edited in, every other byte as sent (big
@@ -53,13 +56,18 @@ export function spliceCacheFields(
         });
       }
     };
-    const tools = lastMember(root, 'tools')?.value;
+    // Only the values edited are indexed (their blocks' members): a long history is spanned message by message, not block by block.
+    const within = (span: ValueSpan | undefined, depth: number) => (span ? indexSpan(bytes, span, depth) : undefined);
+    const tools = within(lastMember(root, 'tools')?.value, 1);
     for (const [index, tool] of (tools?.items ?? []).entries()) visitBlock(tool, `tools[${index}]`);
-    const system = lastMember(root, 'system')?.value;
+    const system = within(lastMember(root, 'system')?.value, 1);
     if (system?.kind === 'string') visitBlock(system, 'system[0]');
     for (const [index, block] of (system?.items ?? []).entries()) visitBlock(block, `system[${index}]`);
-    for (const [messageIndex, message] of (lastMember(root, 'messages')?.value.items ?? []).entries()) {
-      const content = lastMember(message, 'content')?.value;
+    const messages = lastMember(root, 'messages')?.value.items ?? [];
+    for (const messageIndex of editedMessages(client, planned.breakpoints)) {
+      const message = messages[messageIndex];
+      if (!message) throw new Error(`message ${messageIndex} was not spanned`);
+      const content = lastMember(indexSpan(bytes, message, 2), 'content')?.value;
       if (content?.kind === 'string') visitBlock(content, `messages[${messageIndex}].content[0]`);
       for (const [index, block] of (content?.items ?? []).entries()) {
         visitBlock(block, `messages[${messageIndex}].content[${index}]`);
@@ -81,6 +89,31 @@ export function spliceCacheFields(
     edits.push(...memberEdits(root, null, set));
   }
   return applyEdits(bytes, edits);
+}
+
+/**
+ * Indexes of the messages the splice edits, in order: those holding a block the client marked
+ * (its `cache_control` goes; the parsed body has the member exactly when the bytes do) and those
+ * the plan marks.
+ */
+function editedMessages(client: JsonRecord, breakpoints: readonly string[]): number[] {
+  const edited = new Set<number>();
+  const messages = Array.isArray(client.messages) ? client.messages : [];
+  for (let index = 0; index < messages.length; index++) {
+    const content = (messages[index] as JsonRecord | null)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const block of content) {
+      if (typeof block === 'object' && block !== null && Object.hasOwn(block, 'cache_control')) {
+        edited.add(index);
+        break;
+      }
+    }
+  }
+  for (const path of breakpoints) {
+    const message = /^messages\[(\d+)\]/.exec(path);
+    if (message) edited.add(Number(message[1]));
+  }
+  return [...edited].sort((left, right) => left - right);
 }
 
 /** The marker the plan placed (the same object on every chosen block), as JSON text. */
