@@ -66,6 +66,12 @@ export interface BreakDetector {
   reset(): void;
 }
 
+/** What `createBreakDetector` returns: a detector that can be copied. */
+export interface ForkableBreakDetector extends BreakDetector {
+  /** A detector with the same options holding a copy of this one's state, going on independently. */
+  fork(): ForkableBreakDetector;
+}
+
 /** Reads that fall this far short of what the previous request left cached count as a miss. */
 const USAGE_SHORTFALL = 0.1;
 
@@ -81,12 +87,19 @@ const USAGE_SHORTFALL = 0.1;
  * const found = detector.observe(body, { at: Date.now(), usage });
  * if (found) console.warn(found.cause, found.path, found.explanation);
  */
-export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDetector {
+export function createBreakDetector(options: BreakDetectorOptions = {}): ForkableBreakDetector {
+  return detectorFrom(options, { previous: null, everCleared: false });
+}
+
+interface DetectorState {
+  previous: { body: NormalizedWireBody; at: number; route: string | null } | null;
+  /** A break is the loss of something cached: until a request clears the minimum, reading nothing is none. */
+  everCleared: boolean;
+}
+
+function detectorFrom(options: BreakDetectorOptions, state: DetectorState): ForkableBreakDetector {
   const counter = options.counter ?? anthropicEstimator();
-  let previous: { body: NormalizedWireBody; at: number; route: string | null } | null = null;
-  // A break is the loss of something cached: until one request clears the provider's minimum,
-  // nothing was, so reading nothing is not a break.
-  let everCleared = false;
+  let { previous, everCleared } = state;
 
   // From running totals: the previous body is measured several times per request.
   function tokensOf(body: NormalizedWireBody, from: number, to: number): number {
@@ -209,7 +222,7 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
     return context.usage ? unexplainedShortfall(cachedTokens, context.usage.cacheReadTokens, threshold) : null;
   }
 
-  const detector: BreakDetector = {
+  const detector: ForkableBreakDetector = {
     observe(rawBody, context) {
       return detector.observeNormalized(normalizeWireBody(rawBody, options.format), context);
     },
@@ -235,6 +248,8 @@ export function createBreakDetector(options: BreakDetectorOptions = {}): BreakDe
       previous = null;
       everCleared = false;
     },
+    // The previous body is never changed once observed: the copy shares it.
+    fork: () => detectorFrom(options, { previous, everCleared }),
   };
   return detector;
 }

@@ -181,4 +181,26 @@ describe('Anthropic cache model', () => {
     expect(verdict.tokensEstimated).toBe(true);
     expect(verdict.explanation.join(' ')).toMatch(/estimates/);
   });
+
+  it('a fork holds a copy of the state: the same bodies get the same verdicts, and neither sees what the other writes', () => {
+    const original = model();
+    const turns = (count: number) => Array.from({ length: count }, (_, index) => words(300, `t${index}`));
+    const body = (count: number) => anthropicBody({ turns: turns(count), lastBreakpoint: '5m' });
+    original.judge(body(1), { at: 0 });
+    original.judge(body(3), { at: MINUTE });
+    const copy = original.fork!();
+    for (const [count, at] of [
+      [5, 2 * MINUTE],
+      [7, 9 * MINUTE],
+    ] as const) {
+      expect(copy.judge(body(count), { at })).toEqual(original.judge(body(count), { at }));
+    }
+    // Only the copy writes the 9-turn prefix (and refreshes the entries it reads).
+    expect(copy.judge(body(9), { at: 10 * MINUTE }).cacheWrite5mTokens).toBeGreaterThan(0);
+    const onCopy = copy.judge(body(9), { at: 14 * MINUTE });
+    const onOriginal = original.judge(body(9), { at: 14 * MINUTE });
+    expect(onCopy.cacheReadTokens).toBe(2000 + 9 * 300);
+    expect(onOriginal.cacheReadTokens).toBe(0);
+    expect(onOriginal.missCause).toBe('ttl-expired');
+  });
 });

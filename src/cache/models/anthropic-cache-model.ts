@@ -9,7 +9,7 @@ import {
 import { providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import { blockPositions, createBreakDetector } from '../break/break-detector.js';
+import { blockPositions, createBreakDetector, type ForkableBreakDetector } from '../break/break-detector.js';
 import { BlockCoreMemo } from '../wire/block-core-memo.js';
 import {
   anthropicBreakpoints,
@@ -22,7 +22,15 @@ import {
 import { modelOf } from '../wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
 import type { NormalizedWireBody } from '../wire/wire-unit.js';
-import { buildVerdict, type CacheModel, type CacheVerdict, formatAge, formatTokens, type JudgeContext } from './cache-verdict.js';
+import {
+  buildVerdict,
+  type CacheModel,
+  type CacheModelForkOptions,
+  type CacheVerdict,
+  formatAge,
+  formatTokens,
+  type JudgeContext,
+} from './cache-verdict.js';
 import { createPrefixHasher } from './unit-prefix.js';
 
 export interface AnthropicCacheModelOptions {
@@ -76,9 +84,31 @@ function ttlMs(ttl: '5m' | '1h'): number {
  * second.cacheReadTokens; second.explanation;
  */
 export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = {}): CacheModel {
+  return anthropicCacheModelFrom(options, null);
+}
+
+/** A fork's options: the original's, with the fork's own memo of blocks (never the original's). */
+export function forkedAnthropicOptions(
+  options: AnthropicCacheModelOptions,
+  forkOptions: CacheModelForkOptions,
+): AnthropicCacheModelOptions {
+  const { blockMemo: shared, ...own } = options;
+  const reuseEqualBlocks = own.reuseEqualBlocks === true || shared !== undefined;
+  return { ...own, reuseEqualBlocks, ...(forkOptions.blockMemo ? { blockMemo: forkOptions.blockMemo } : {}) };
+}
+
+/** What a fork copies: the entries (refreshed in place, so each is copied), the detector's previous body, the count. */
+interface CopiedState {
+  entries: Map<string, Entry>;
+  detector: ForkableBreakDetector;
+  index: number;
+}
+
+function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: CopiedState | null): CacheModel {
   const counter = options.counter ?? anthropicEstimator();
-  let entries = new Map<string, Entry>();
-  let detector = createBreakDetector({ counter });
+  let entries = copied?.entries ?? new Map<string, Entry>();
+  let detector = copied?.detector ?? createBreakDetector({ counter });
+  // Hashes, token counts and block cores are memos: a fork starts them afresh, with the same values.
   const hasher = createPrefixHasher();
   // Successive bodies of a conversation repeat its history: equal blocks keep their JSON and counts.
   const newMemo = () => {
@@ -87,7 +117,7 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
   };
   let memo = newMemo();
   let tokenHistory: UnitTokenHistory = {};
-  let index = 0;
+  let index = copied?.index ?? 0;
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
     // A body whose provider routes its model to Anthropic's rules (OpenRouter's anthropic/*) keeps
@@ -183,6 +213,13 @@ export function createAnthropicCacheModel(options: AnthropicCacheModelOptions = 
       memo = newMemo();
       tokenHistory = {};
       index = 0;
+    },
+    fork(forkOptions = {}) {
+      return anthropicCacheModelFrom(forkedAnthropicOptions(options, forkOptions), {
+        entries: new Map([...entries].map(([hash, entry]) => [hash, { ...entry }])),
+        detector: detector.fork(),
+        index,
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import type { Usage } from '../../model/usage.js';
+import type { BlockCoreMemo } from '../wire/block-core-memo.js';
 import type { CacheRules } from '../wire/cache-rules.js';
 
 /** What a provider cache model says about one request. */
@@ -55,6 +56,19 @@ export interface CacheModel {
   judge(body: unknown, context: JudgeContext): CacheVerdict;
   /** Forget every cache entry (a cold provider). */
   reset(): void;
+  /**
+   * A model holding a copy of this one's state (entries, previous body, request count) that goes
+   * on independently: judging the same bodies on both gives the same verdicts. `blockMemo` is the
+   * copy's own memo of blocks (see `AnthropicCacheModelOptions.blockMemo`). Absent on models whose
+   * state cannot be copied.
+   */
+  fork?(options?: CacheModelForkOptions): CacheModel;
+}
+
+/** What a fork of a cache model does not take from the original. */
+export interface CacheModelForkOptions {
+  /** The copy's memo of the last body's blocks (Anthropic rules); none is shared with the original. */
+  blockMemo?: BlockCoreMemo;
 }
 
 /** What a model decides for a request; `buildVerdict` derives the rest (write sum, uncached, usage). */

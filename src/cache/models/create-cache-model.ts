@@ -1,10 +1,11 @@
 import { assertNever } from '../../model/validate.js';
 import type { ProviderId } from '../../providers/adapter.js';
+import type { ProviderEntry } from '../../providers/provider-entry.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { CacheRules } from '../wire/cache-rules.js';
 import { modelOf } from '../wire/json-helpers.js';
-import { type AnthropicCacheModelOptions, createAnthropicCacheModel } from './anthropic-cache-model.js';
+import { type AnthropicCacheModelOptions, createAnthropicCacheModel, forkedAnthropicOptions } from './anthropic-cache-model.js';
 import { type BedrockCacheModelOptions, createBedrockCacheModel } from './bedrock-cache-model.js';
 import type { CacheModel, CacheVerdict, JudgeContext } from './cache-verdict.js';
 import { createDeepSeekCacheModel, type DeepSeekCacheModelOptions } from './deepseek-cache-model.js';
@@ -37,10 +38,10 @@ export interface CacheModelOptions {
 export function createCacheModel(provider: ProviderId, options: CacheModelOptions = {}): CacheModel {
   const entry = providerEntry(provider);
   const counter = options.counter ? { counter: options.counter } : {};
-  const create = (rules: CacheRules): CacheModel => {
+  const create = (rules: CacheRules, anthropic?: AnthropicCacheModelOptions): CacheModel => {
     switch (rules) {
       case 'anthropic':
-        return createAnthropicCacheModel({ ...counter, ...options.anthropic });
+        return createAnthropicCacheModel({ ...counter, ...anthropic });
       case 'openai':
         return createOpenAICacheModel({ ...counter, ...options.openai });
       case 'deepseek':
@@ -69,15 +70,23 @@ export function createCacheModel(provider: ProviderId, options: CacheModelOption
   };
   const own = ownModel();
   if (own) return own;
-  let models = new Map<CacheRules, CacheModel>();
-  let index = 0;
+  return modelPerRules(entry, create, { models: new Map(), index: 0, anthropic: options.anthropic });
+}
+
+/** One model per rule set, created on first use by `create`; the verdict index counts every body. */
+function modelPerRules(
+  entry: ProviderEntry,
+  create: (rules: CacheRules, anthropic?: AnthropicCacheModelOptions) => CacheModel,
+  state: { models: Map<CacheRules, CacheModel>; index: number; anthropic?: AnthropicCacheModelOptions },
+): CacheModel {
+  let { models, index } = state;
   return {
     rules: entry.route('').rules,
     judge(body: unknown, context: JudgeContext): CacheVerdict {
       const rules = entry.route(modelOf(body)).rules;
       let model = models.get(rules);
       if (!model) {
-        model = create(rules);
+        model = create(rules, state.anthropic);
         models.set(rules, model);
       }
       return { ...model.judge(body, context), index: index++ };
@@ -85,6 +94,16 @@ export function createCacheModel(provider: ProviderId, options: CacheModelOption
     reset() {
       models = new Map();
       index = 0;
+    },
+    fork(forkOptions = {}) {
+      const copies = new Map<CacheRules, CacheModel>();
+      for (const [rules, model] of models) {
+        if (!model.fork) throw new Error(`cannot fork: the ${rules} cache model keeps no copyable state`);
+        copies.set(rules, model.fork(forkOptions));
+      }
+      // Models created later take the fork's memo, never the original's.
+      const anthropic = forkedAnthropicOptions(state.anthropic ?? {}, forkOptions);
+      return modelPerRules(entry, create, { models: copies, index, anthropic });
     },
   };
 }

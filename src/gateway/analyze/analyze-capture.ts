@@ -5,6 +5,7 @@ import type { CacheModel, CacheVerdict } from '../../cache/models/cache-verdict.
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
 import { anthropicBreakpoints, cacheRulesFor } from '../../cache/wire/cache-rules.js';
+import { modelOf } from '../../cache/wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import type { WireZone } from '../../cache/wire/wire-unit.js';
 import type { CacheBreakCause } from '../../events/catalog.js';
@@ -15,9 +16,10 @@ import { isProviderId, PROVIDER_IDS, providerEntry } from '../../providers/regis
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import { conversationKey } from '../proxy/conversation-key.js';
-import { planCacheFields } from '../proxy/plan-cache-fields.js';
+import { type PlannedBody, planCacheFields } from '../proxy/plan-cache-fields.js';
 import { wireRouteOfProvider } from '../proxy/wire-route.js';
 import { CAUSE_ADVICE } from './cause-advice.js';
+import { planKeepsClientMarkers } from './planned-lockstep.js';
 import type { CapturedRequest } from './read-capture.js';
 
 export type MissCause = CacheBreakCause | 'no-breakpoint';
@@ -192,7 +194,14 @@ export class CaptureAnalyzer {
 class ConversationJudge {
   requests = 0;
   private readonly actual: CacheModel;
-  private readonly planned: CacheModel;
+  private readonly actualBlocks = new BlockCoreMemo();
+  /**
+   * The cache under Cachet's plan; null while every planned body so far kept the client's
+   * markers (`planKeepsClientMarkers`): the planned cache is then the client's, and each planned
+   * verdict the client body's. It is forked from the client's model when the two first differ.
+   */
+  private planned: CacheModel | null;
+  private readonly counters: NonNullable<Parameters<typeof createCacheModel>[1]>;
   private readonly provider: ProviderId;
   private readonly model: string;
   private previous: { body: Record<string, unknown>; cachedTokens: number } | null = null;
@@ -210,15 +219,26 @@ class ConversationJudge {
   ) {
     this.provider = provider;
     this.model = typeof first.body.model === 'string' ? first.body.model : '';
-    // The planned body copies the client's blocks: its model takes their cores from the actual model's memo.
-    const actualBlocks = new BlockCoreMemo();
-    const withMemo = (blockMemo: BlockCoreMemo) => ({ ...counters, anthropic: { ...counters.anthropic, blockMemo } });
-    this.actual = createCacheModel(provider, withMemo(actualBlocks));
-    this.planned = createCacheModel(provider, withMemo(new BlockCoreMemo(actualBlocks)));
+    this.counters = counters;
+    this.actual = createCacheModel(provider, this.withMemo(this.actualBlocks));
+    this.planned = this.actual.fork ? null : this.newPlannedModel();
+  }
+
+  private withMemo(blockMemo: BlockCoreMemo): NonNullable<Parameters<typeof createCacheModel>[1]> {
+    return { ...this.counters, anthropic: { ...this.counters.anthropic, blockMemo } };
+  }
+
+  /** The planned body copies the client's blocks: its model takes their cores from the actual model's memo. */
+  private newPlannedModel(): CacheModel {
+    const blockMemo = new BlockCoreMemo(this.actualBlocks);
+    return this.actual.fork ? this.actual.fork({ blockMemo }) : createCacheModel(this.provider, this.withMemo(blockMemo));
   }
 
   judge(request: CapturedRequest, index: number, provider: ProviderId): AnalyzedRequest {
     const model = typeof request.body.model === 'string' ? request.body.model : '';
+    const plan = this.planFor(request, provider);
+    // Forked before the client's model judges this body, so the copy holds the state both shared.
+    if (this.planned === null && !keepsLockstep(request.body, plan, provider)) this.planned = this.newPlannedModel();
     const verdict = this.actual.judge(request.body, { at: request.at });
     const reported = request.usage ? reportedUsage(provider, request.usage, request.diagnostics, index) : null;
     const usage = reported ?? verdict.usage;
@@ -227,7 +247,7 @@ class ConversationJudge {
     const cost = costOf(usage, provider, model).costUsd;
     this.totals.cost += cost;
     this.totals.uncachedCost += uncachedCostOf(usage, provider, model).costUsd;
-    this.judgePlan(request, provider, model);
+    this.countPlan(this.planned ? this.planned.judge(plan.body, { at: request.at }) : verdict, provider, model);
 
     const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
     const previous = this.previous;
@@ -290,15 +310,19 @@ class ConversationJudge {
     };
   }
 
-  /** The same request under Cachet's plan for cache fields, on the conversation's planned cache. */
-  private judgePlan(request: CapturedRequest, provider: ProviderId, model: string): void {
+  /** The same request under Cachet's plan for cache fields. */
+  private planFor(request: CapturedRequest, provider: ProviderId): PlannedBody {
     const plan = planCacheFields(wireRouteOfProvider(provider), request.body, {
       conversationId: this.id,
       previousResponseId: null,
       previousBreakpointPosition: this.previousBreakpointPosition,
     });
     this.previousBreakpointPosition = plan.lastBreakpointPosition;
-    const plannedVerdict = this.planned.judge(plan.body, { at: request.at });
+    return plan;
+  }
+
+  /** The planned body's verdict, on the conversation's planned cache. */
+  private countPlan(plannedVerdict: CacheVerdict, provider: ProviderId, model: string): void {
     this.plan.cost += costOf(plannedVerdict.usage, provider, model).costUsd;
     this.plan.read += plannedVerdict.cacheReadTokens;
     this.plan.input += plannedVerdict.inputTokens;
@@ -318,6 +342,14 @@ class ConversationJudge {
     this.causes.set(cause, entry);
     this.agreement.push({ cause, serverCause: serverReason });
   }
+}
+
+/** Whether the planned body judges as the client's: Anthropic rules on both, and the plan keeps the client's markers. */
+function keepsLockstep(body: Record<string, unknown>, plan: PlannedBody, provider: ProviderId): boolean {
+  const route = wireRouteOfProvider(provider);
+  // The rules the client's model applies to this body (`createCacheModel` routes by `modelOf`).
+  const rules = providerEntry(provider).route(modelOf(body)).rules;
+  return route === 'anthropic' && rules === 'anthropic' && planKeepsClientMarkers(body, plan);
 }
 
 /** What the next request can read at best: under Anthropic rules what this one read or wrote; elsewhere its whole prompt. */
