@@ -9,6 +9,7 @@ import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
 import { convertPersistedBlock, textBlock } from './convert-blocks.js';
 import type { BreakpointSlot } from './place-breakpoints.js';
 import type { Markable, RecordLookup, SlotList } from './slot-list.js';
+import { hasMarkerFindings } from './validate-breakpoints.js';
 
 /** One block of a message template: what its slot holds apart from the position and prefix hash. */
 interface TemplateBlock {
@@ -35,6 +36,8 @@ interface MessageTemplate {
   content: readonly ContentBlockParam[];
   blocks: TemplateBlock[];
   warnings: readonly AdapterWarning[];
+  /** No marker and nothing the breakpoint validator reports: bodies skip it there until it is marked. */
+  markerFree: boolean;
 }
 
 const templates = new WeakMap<Message, MessageTemplate>();
@@ -56,10 +59,11 @@ export function convertMessages(
     const message = reader.messageAt(messageIndex) as Message;
     const zone: Zone = messageIndex < request.layout.sessionMessageCount ? 'session' : 'history';
     const withTail = messageIndex === last && message.role === 'user' ? tail : [];
-    const content =
-      withTail.length === 0 && Object.isFrozen(message)
-        ? sharedContent(templateOf(message, messageIndex, zone, counter), list, records, warnings)
-        : convertMessageContent(message, messageIndex, zone, withTail, list, records, warnings);
+    const template = withTail.length === 0 && Object.isFrozen(message) ? templateOf(message, messageIndex, zone, counter) : null;
+    if (!template?.markerFree) list.messagesToValidate.push(messageIndex);
+    const content = template
+      ? sharedContent(template, list, records, warnings)
+      : convertMessageContent(message, messageIndex, zone, withTail, list, records, warnings);
     if (content.length === 0) {
       throw new ValidationError(
         `messages[${messageIndex}].content`,
@@ -73,6 +77,7 @@ export function convertMessages(
   if (tailNeedsUserMessage(lastMessage ? [lastMessage] : [], tail.length, warnings)) {
     const content: ContentBlockParam[] = [];
     addTail(tail, content, list);
+    list.messagesToValidate.push(messages.length);
     messages.push({ role: 'user', content });
   }
   return messages;
@@ -98,7 +103,15 @@ function templateOf(message: Message, messageIndex: number, zone: Zone, counter:
       slot: null,
     });
   });
-  const template = { messageIndex, zone, counter, content: Object.freeze(content), blocks, warnings };
+  const template = {
+    messageIndex,
+    zone,
+    counter,
+    content: Object.freeze(content),
+    blocks,
+    warnings,
+    markerFree: !hasMarkerFindings(content),
+  };
   templates.set(message, template);
   return template;
 }

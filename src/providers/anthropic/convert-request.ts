@@ -27,7 +27,7 @@ import {
   type ZoneTtls,
 } from './place-breakpoints.js';
 import { RecordLookup, SlotList } from './slot-list.js';
-import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
+import { validateConvertedBreakpoints } from './validate-breakpoints.js';
 
 export interface AnthropicConversionMetadata extends ConversionMetadata {
   breakpoints: PlannedBreakpoint[];
@@ -157,7 +157,7 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
   if (plan.automatic) body.cache_control = cacheControlMarker(plan.automatic.ttl);
   if (options.diagnostics) body.diagnostics = { previous_message_id: options.diagnostics.previousMessageId };
 
-  warnings.push(...validateAnthropicBreakpoints(body));
+  warnings.push(...validateConvertedBreakpoints(body, list.validationIndexes()));
   return {
     body,
     metadata: {

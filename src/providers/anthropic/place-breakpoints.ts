@@ -242,13 +242,14 @@ function previousEntryPositions(input: BreakpointPlanInput): number[] {
   }
   const lastAssistant = input.lastAssistantMessageIndex;
   if (lastAssistant === null) return [];
-  let inferred = -1;
-  for (const slot of input.slots) {
+  // The last slot that qualifies, found from the end: the walk stops before the history.
+  for (let index = input.slots.length - 1; index >= 0; index--) {
+    const slot = input.slots[index] as BreakpointSlot;
     if (slot.messageIndex !== null && slot.messageIndex < lastAssistant && slot.cacheable && slot.zone !== 'tail') {
-      inferred = slot.position;
+      return slot.position >= 0 ? [slot.position] : [];
     }
   }
-  return inferred >= 0 ? [inferred] : [];
+  return [];
 }
 
 /** Previous entries sit near the end of the request, so search backwards. */

@@ -46,6 +46,11 @@ export class SlotList {
   private readonly templateIndexes: number[] = [];
   /** The body's messages, one per canonical message, for marks on shared templates. */
   wireMessages: Array<{ content: unknown }> = [];
+  /**
+   * Indexes of the body's messages the breakpoint validator must visit: those not built from a
+   * marker-free template, and (through `mark`) every marked one; the others are known clean.
+   */
+  readonly messagesToValidate: number[] = [];
   constructor(private readonly counter: TokenCounter) {}
 
   add(target: Markable, slot: Omit<BreakpointSlot, 'position'>, owner?: { array: unknown[]; index: number }): void {
@@ -72,6 +77,8 @@ export class SlotList {
   mark(position: number, marker: CacheControlEphemeral): void {
     const target = this.targets[position];
     if (!target) return;
+    const messageIndex = this.slots[position]?.messageIndex;
+    if (messageIndex !== null && messageIndex !== undefined) this.messagesToValidate.push(messageIndex);
     const contentIndex = this.templateIndexes[position] ?? -1;
     const message = contentIndex >= 0 ? this.wireMessages[this.slots[position]?.messageIndex ?? -1] : undefined;
     if (message && Array.isArray(message.content)) {
@@ -90,6 +97,11 @@ export class SlotList {
     const copy = { ...target, cache_control: marker };
     owner.array[owner.index] = copy;
     this.targets[position] = copy;
+  }
+
+  /** `messagesToValidate` in ascending order, each once. */
+  validationIndexes(): number[] {
+    return [...new Set(this.messagesToValidate)].sort((left, right) => left - right);
   }
 
   count(item: Parameters<TokenCounter['countBlock']>[0]): number {

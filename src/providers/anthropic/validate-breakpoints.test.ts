@@ -1,6 +1,6 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
-import { validateAnthropicBreakpoints } from './validate-breakpoints.js';
+import { hasMarkerFindings, validateAnthropicBreakpoints, validateConvertedBreakpoints } from './validate-breakpoints.js';
 
 const mark = { type: 'ephemeral' as const };
 
@@ -77,5 +77,26 @@ describe('validateAnthropicBreakpoints', () => {
     expect(validateAnthropicBreakpoints(body(0))).toEqual(fresh(0));
     expect(validateAnthropicBreakpoints(body(2))).toEqual(fresh(2));
     expect(fresh(2).map((warning) => warning.path)).toEqual(['messages[2].content[0]', 'messages[2].content[1]']);
+  });
+
+  it('visiting only the marked and unshared messages of a converted body finds what a full visit finds', () => {
+    const clean = (text: string) => Object.freeze([Object.freeze({ type: 'text' as const, text })]);
+    type Content = MessageCreateParamsNonStreaming['messages'][number]['content'];
+    const messages: MessageCreateParamsNonStreaming['messages'] = Array.from({ length: 40 }, (_, index) => ({
+      role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: clean(`message ${index}`) as unknown as Content,
+    }));
+    // As the converter marks: a copy of the content with the marker on a copy of the block.
+    messages[7] = { role: 'assistant', content: [{ type: 'text', text: 'message 7', cache_control: mark }] };
+    messages[12] = { role: 'user', content: [{ type: 'text', text: '', cache_control: { type: 'ephemeral', ttl: '1h' } }] };
+    messages[39] = { role: 'assistant', content: [{ type: 'text', text: 'last', cache_control: mark }] };
+    const body: MessageCreateParamsNonStreaming = { model: 'claude-sonnet-4-5', max_tokens: 10, messages, cache_control: mark };
+    const full = validateAnthropicBreakpoints(body);
+    expect(full.map((warning) => warning.code)).toEqual(['not-cacheable', 'ttl-order']);
+    expect(validateConvertedBreakpoints(body, [7, 12, 39])).toEqual(full);
+    // The skipped messages are the caller's promise: a marker there is not seen.
+    expect(validateConvertedBreakpoints(body, [7, 39])).toEqual([]);
+    expect(hasMarkerFindings(clean('x'))).toBe(false);
+    expect(hasMarkerFindings(messages[7]?.content as unknown[])).toBe(true);
   });
 });

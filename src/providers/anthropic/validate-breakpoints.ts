@@ -82,6 +82,50 @@ function isDeepFrozen(block: unknown): boolean {
  * if (warnings.length > 0) console.warn(warnings.map((warning) => warning.message).join('\n'));
  */
 export function validateAnthropicBreakpoints(body: MessageCreateParamsNonStreaming): BreakpointWarning[] {
+  return validateMarkers(body, (found) => {
+    body.messages.forEach((message, messageIndex) => {
+      if (typeof message.content === 'string') return;
+      const shared = frozenContentFindings(message.content, messageIndex);
+      if (!shared) {
+        visitContent(message.content, messageIndex, found);
+        return;
+      }
+      for (const entry of shared.marked) found.marked.push(entry);
+      for (const warning of shared.warnings) found.warnings.push(warning);
+    });
+  });
+}
+
+/**
+ * @internal `validateAnthropicBreakpoints` for a body the converter just built, visiting only the
+ * messages at `messageIndexes` (ascending): every other message's content is a converted history
+ * message checked marker-free when it was converted (`hasMarkerFindings`), and unmarked since. The
+ * findings are the same; the work is for the new and marked messages, not the whole history.
+ */
+export function validateConvertedBreakpoints(
+  body: MessageCreateParamsNonStreaming,
+  messageIndexes: readonly number[],
+): BreakpointWarning[] {
+  return validateMarkers(body, (found) => {
+    for (const messageIndex of messageIndexes) {
+      const content = body.messages[messageIndex]?.content;
+      if (content !== undefined && typeof content !== 'string') visitContent(content, messageIndex, found);
+    }
+  });
+}
+
+/** True when a message content carries a marker or a block the validator would report. */
+export function hasMarkerFindings(content: readonly unknown[]): boolean {
+  const found: Findings = { marked: [], warnings: [] };
+  visitContent(content, 0, found);
+  return found.marked.length > 0 || found.warnings.length > 0;
+}
+
+/** Tools and system visited, then the messages by `visitMessages`, then the body-wide rules. */
+function validateMarkers(
+  body: MessageCreateParamsNonStreaming,
+  visitMessages: (found: Findings) => void,
+): BreakpointWarning[] {
   const warnings: BreakpointWarning[] = [];
   const marked: Marked[] = [];
   const found = { marked, warnings };
@@ -92,16 +136,7 @@ export function validateAnthropicBreakpoints(body: MessageCreateParamsNonStreami
     body.system.forEach((block, index) => {
       visit(block as MaybeMarked, `system[${index}]`, found);
     });
-  body.messages.forEach((message, messageIndex) => {
-    if (typeof message.content === 'string') return;
-    const shared = frozenContentFindings(message.content, messageIndex);
-    if (!shared) {
-      visitContent(message.content, messageIndex, found);
-      return;
-    }
-    for (const entry of shared.marked) marked.push(entry);
-    for (const warning of shared.warnings) warnings.push(warning);
-  });
+  visitMessages(found);
   // Automatic caching sits on the last cacheable block, after every explicit marker.
   if (body.cache_control) marked.push({ path: 'cache_control', ttl: body.cache_control.ttl ?? '5m' });
 
