@@ -3,6 +3,7 @@ import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import type { ParsedHistory } from './reuse-parse.js';
 import type { ProxyVolatileState } from './volatile-plan.js';
 
 /** Conversations remembered at once, whatever their size. */
@@ -32,12 +33,16 @@ export interface Conversation {
   previous: { bytes: Uint8Array; at: number; cachedTokens: number } | null;
   /** `--volatile auto`: created at the conversation's first planned request. */
   volatile?: ProxyVolatileState;
+  /** `--plan`: the last client body's bytes and parsed history, for `parseReusing` (charged twice its bytes). */
+  history?: ParsedHistory;
 }
 
 export interface ConversationTracker {
   get(id: string, provider: ProviderId, key?: string): Conversation;
   /** Set a conversation's previous request, charging its bytes to the budget (evicting the least recent). */
   remember(conversation: Conversation, previous: NonNullable<Conversation['previous']>): void;
+  /** Set a conversation's parsed history (`--plan`), charged twice its body's bytes, like `remember`. */
+  keepHistory(conversation: Conversation, history: ParsedHistory | null): void;
   readonly size: number;
   /** Bytes of previous bodies held. */
   readonly bytes: number;
@@ -77,7 +82,7 @@ export function createConversationTracker(
     for (const [id, oldest] of conversations) {
       if (oldest === keep) continue;
       conversations.delete(id);
-      bytes -= oldest.previous?.bytes.byteLength ?? 0;
+      bytes -= chargeOf(oldest);
       evictions++;
       return true;
     }
@@ -112,11 +117,21 @@ export function createConversationTracker(
     },
     remember(conversation, previous) {
       const held = conversations.get(conversation.id) === conversation;
-      if (held) bytes -= conversation.previous?.bytes.byteLength ?? 0;
+      if (held) bytes -= chargeOf(conversation);
       // A body larger than the whole budget is not kept: its successor starts a new judged sequence.
       conversation.previous = previous.bytes.byteLength <= maxBytes ? compact(previous) : null;
+      if (chargeOf(conversation) > maxBytes) conversation.history = undefined;
       if (!held) return;
-      bytes += conversation.previous?.bytes.byteLength ?? 0;
+      bytes += chargeOf(conversation);
+      while (bytes > maxBytes && evictOldest(conversation)) {}
+    },
+    keepHistory(conversation, history) {
+      const held = conversations.get(conversation.id) === conversation;
+      if (held) bytes -= chargeOf(conversation);
+      conversation.history = history ?? undefined;
+      if (chargeOf(conversation) > maxBytes) conversation.history = undefined;
+      if (!held) return;
+      bytes += chargeOf(conversation);
       while (bytes > maxBytes && evictOldest(conversation)) {}
     },
     get size() {
@@ -129,6 +144,11 @@ export function createConversationTracker(
       return evictions;
     },
   };
+}
+
+/** Bytes a conversation holds: its previous body, and its parsed history with the bytes it was parsed from. */
+function chargeOf(conversation: Conversation): number {
+  return (conversation.previous?.bytes.byteLength ?? 0) + 2 * (conversation.history?.bytes.byteLength ?? 0);
 }
 
 /**

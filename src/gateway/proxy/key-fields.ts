@@ -29,7 +29,11 @@ export interface KeyFields {
  */
 export function keyFieldsOf(bytes: Uint8Array): KeyFields | null {
   const root = jsonSpans(bytes, 1);
-  if (typeof root === 'string') return null;
+  return typeof root === 'string' ? null : keyFieldsFromSpans(bytes, root);
+}
+
+/** `keyFieldsOf` from the body's spans (its members and their items indexed, as `jsonSpans(bytes, 1)` gives). */
+export function keyFieldsFromSpans(bytes: Uint8Array, root: ValueSpan): KeyFields | null {
   // JSON.parse keeps the last of duplicate keys: so does this.
   const members = new Map<string, ValueSpan>();
   for (const member of root.members ?? []) members.set(member.key, member.value);

@@ -1,7 +1,9 @@
 import type { VolatileMovedPayload } from '../../events/catalog.js';
 import type { Conversation } from './conversation-tracker.js';
 import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
+import { keyFieldsFromSpans } from './key-fields.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
+import { type ParsedHistory, parseReusing } from './reuse-parse.js';
 import { SPLICE_INDEX_DEPTH, spliceCacheFields } from './splice-cache-fields.js';
 import { createProxyVolatileState, spliceVolatileSystem } from './volatile-plan.js';
 import type { WireRoute } from './wire-route.js';
@@ -17,6 +19,8 @@ export type PlannedRequest =
       kind: 'planned';
       clientBody: JsonRecord;
       conversation: Conversation;
+      /** What the conversation keeps for parsing its next body (`keepHistory`); null when there is nothing to keep. */
+      history: ParsedHistory | null;
       /** The client's bytes with the plan's cache fields spliced in. */
       sent: Uint8Array;
       /** The planned body as an object, for judging and the capture. */
@@ -56,10 +60,15 @@ export function planRequest(
   }
   let clientBody: JsonRecord | null = null;
   try {
-    const original: unknown = JSON.parse(decoder.decode(bytes));
+    // The conversation first (from the key fields' spans), then the body, parsed around the history it repeats.
+    const fields = volatileAuto ? null : keyFieldsFromSpans(bytes, spans);
+    const known = fields ? conversationFor(fields.keyBody) : null;
+    const { body: original, history } = known
+      ? parseReusing(bytes, spans, known.history ?? null)
+      : { body: JSON.parse(decoder.decode(bytes)) as unknown, history: null };
     if (!isRecord(original)) return { kind: 'unplanned', reason: null, clientBody: null };
     clientBody = original;
-    const conversation = conversationFor(original);
+    const conversation = known ?? conversationFor(original);
     let parsed = original;
     let volatileMoved: VolatileMovedPayload | null = null;
     if (volatileAuto) {
@@ -90,6 +99,7 @@ export function planRequest(
       kind: 'planned',
       clientBody: parsed,
       conversation,
+      history,
       sent,
       sentBody: planned.body,
       breakpoints: planned.breakpoints,

@@ -44,6 +44,33 @@ describe('conversation tracker byte budget', () => {
     expect(conversations.evictions).toBe(0);
   });
 
+  it('charges a parsed history twice its bytes, with the previous body, and keeps neither beyond the budget', () => {
+    const conversations = tracker(1_000);
+    const history = (size: number) => ({
+      bytes: new Uint8Array(size),
+      key: 'messages',
+      base: 0,
+      starts: [],
+      ends: [],
+      items: [],
+    });
+    const a = conversations.get('a', 'anthropic');
+    conversations.remember(a, previous(300));
+    conversations.keepHistory(a, history(300));
+    expect(conversations.bytes).toBe(900);
+    const b = conversations.get('b', 'anthropic');
+    conversations.keepHistory(b, history(200));
+    // 'a' (900) and 'b' (400) exceed 1,000: the older one goes.
+    expect(conversations.evictions).toBe(1);
+    expect(conversations.bytes).toBe(400);
+    conversations.remember(b, previous(700));
+    // 700 + 2 × 200 is over the budget on its own: the history goes, the previous body stays.
+    expect(b.history).toBeUndefined();
+    expect(conversations.bytes).toBe(700);
+    conversations.keepHistory(b, null);
+    expect(conversations.bytes).toBe(700);
+  });
+
   it('counts evictions by number as well', () => {
     const conversations = tracker(1_000_000, 2);
     for (const id of ['a', 'b', 'c', 'd']) conversations.get(id, 'anthropic');
@@ -54,10 +81,11 @@ describe('conversation tracker byte budget', () => {
 
 describe('cachet proxy: memory by bytes', () => {
   it('holds previous bodies and plan models within their byte budgets, evictions counted', async () => {
-    // Planned bodies are the client's plus markers and diagnostics (well under 200 bytes more).
+    // Planned bodies are the client's plus markers and diagnostics (well under 200 bytes more). Under
+    // --plan a conversation holds its previous sent body and its parsed client body (charged twice).
     const bodyBytes = JSON.stringify(anthropicTurn(2, { conversation: 'c0' })).length + 200;
     harness = await startHarness({
-      proxy: { plan: true, maxConversationBytes: 3 * bodyBytes, maxPlanModelBytes: 4 * bodyBytes },
+      proxy: { plan: true, maxConversationBytes: 9 * bodyBytes, maxPlanModelBytes: 4 * bodyBytes },
     });
     const client = new Anthropic({ apiKey: TEST_KEY, baseURL: harness.proxy.url, maxRetries: 0 });
     for (let conversation = 0; conversation < 6; conversation++) {
@@ -65,7 +93,7 @@ describe('cachet proxy: memory by bytes', () => {
     }
     await harness.flush();
     const stats = harness.proxy.stats();
-    expect(stats.conversationBytes).toBeLessThanOrEqual(3 * bodyBytes);
+    expect(stats.conversationBytes).toBeLessThanOrEqual(9 * bodyBytes);
     expect(stats.conversations).toBe(3);
     expect(stats.evictions.conversations).toBe(3);
     expect(stats.planModelBytes).toBeLessThanOrEqual(4 * bodyBytes);

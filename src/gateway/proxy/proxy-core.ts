@@ -48,7 +48,8 @@ export interface ProxyOptions {
   /** Conversations remembered at once [10,000]. */
   maxConversations?: number;
   /**
-   * Bytes of previous request bodies remembered for the break detector, all conversations
+   * Bytes of previous request bodies remembered for the break detector (and, under `--plan`,
+   * of the client's last body with its parsed history, charged twice), all conversations
    * together [256 MiB]; the least recently active conversations are forgotten beyond it.
    */
   maxConversationBytes?: number;
@@ -216,6 +217,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
         ({ clientBody, conversation, sentBody } = planned);
         plannedBreakpoints = planned.breakpoints;
         sent = planned.sent;
+        tracker.keepHistory(planned.conversation, planned.history);
         if (planned.volatileMoved) options.bus?.emit('volatile.moved', planned.conversation.id, at, planned.volatileMoved);
       } else if (planned.reason) {
         warnUnplanned(planned.reason, route, planned.clientBody, conversationHeader, at);

@@ -1,0 +1,107 @@
+import type { MemberSpan, ValueSpan } from './json-spans.js';
+
+type JsonRecord = Record<string, unknown>;
+const decoder = new TextDecoder();
+
+/**
+ * What a conversation keeps of its last parsed body so the next one parses only what is new:
+ * the body's bytes, where its history items lie (relative to the list's opening bracket) and
+ * the parsed items. Items are shared between successive bodies, never edited: every reader of a
+ * parsed body (the plan, which copies what it marks, the cache models, the capture) only reads.
+ */
+export interface ParsedHistory {
+  /** The body's own bytes (not a view into a larger buffer). */
+  bytes: Uint8Array;
+  /** `messages` or `input`. */
+  key: string;
+  /** Offset of the list's `[` in `bytes`. */
+  base: number;
+  /** Each item's start and end, relative to `base`. */
+  starts: number[];
+  ends: number[];
+  items: unknown[];
+}
+
+/**
+ * `JSON.parse` of a body indexed by `jsonSpans` (at least its members and its history list's
+ * items), taking from `previous` the leading history items whose bytes are the same: a
+ * conversation's next request repeats its history, so only the body around the list and the
+ * items after the common prefix are decoded and parsed. The result equals `JSON.parse` of the
+ * whole body (same values, same key order, the last of duplicate keys); it throws where that
+ * throws. Also returns what to keep for the next body (null when the body has no item list).
+ */
+export function parseReusing(
+  bytes: Uint8Array,
+  root: ValueSpan,
+  previous: ParsedHistory | null,
+): { body: unknown; history: ParsedHistory | null } {
+  const member = historyMember(root);
+  const span = member?.value;
+  if (!member || !span?.items) return { body: JSON.parse(decoder.decode(bytes)), history: null };
+  const spans = span.items;
+  const reused = previous && previous.key === member.key ? commonItems(previous, bytes, span) : 0;
+  const around = `${decoder.decode(bytes.subarray(0, span.start))}[]${decoder.decode(bytes.subarray(span.end))}`;
+  const body: unknown = JSON.parse(around);
+  const fresh: unknown[] =
+    reused < spans.length ? JSON.parse(`[${decoder.decode(bytes.subarray(spans[reused]!.start, spans.at(-1)!.end))}]`) : [];
+  const items = reused > 0 ? previous!.items.slice(0, reused).concat(fresh) : fresh;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body, history: null };
+  (body as JsonRecord)[member.key] = items;
+  return {
+    body,
+    history: {
+      bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
+      key: member.key,
+      base: span.start,
+      starts: spans.map((item) => item.start - span.start),
+      ends: spans.map((item) => item.end - span.start),
+      items,
+    },
+  };
+}
+
+/** The `messages` (else `input`) member JSON.parse keeps (the last), when it is an indexed list. */
+function historyMember(root: ValueSpan): MemberSpan | undefined {
+  for (const key of ['messages', 'input']) {
+    const member = root.members?.findLast((candidate) => candidate.key === key);
+    if (member) return member.value.kind === 'array' ? member : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * How many leading items of `list` (in `bytes`) are byte for byte the previous body's: items at
+ * the same relative offsets are compared in one `Buffer.compare` of the whole run, narrowed by
+ * halving when something inside it differs.
+ */
+function commonItems(previous: ParsedHistory, bytes: Uint8Array, list: ValueSpan): number {
+  const items = list.items!;
+  const base = list.start;
+  const limit = Math.min(items.length, previous.starts.length);
+  let candidate = 0;
+  while (
+    candidate < limit &&
+    items[candidate]!.start - base === previous.starts[candidate] &&
+    items[candidate]!.end - base === previous.ends[candidate]
+  ) {
+    candidate++;
+  }
+  const same = (count: number) => {
+    if (count === 0) return true;
+    const length = previous.ends[count - 1]!;
+    return Buffer.compare(view(bytes, base, length), view(previous.bytes, previous.base, length)) === 0;
+  };
+  if (same(candidate)) return candidate;
+  let low = 0;
+  let high = candidate - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (same(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+function view(bytes: Uint8Array, start: number, length: number): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, length);
+}
