@@ -82,3 +82,36 @@ describe('protected prefix', () => {
     expect(protectedTokens(current, null)).toBe(0);
   });
 });
+
+describe('gaps by request kind and keep-warm pings', () => {
+  // 1 pause in 10 gaps over the session: a 19% chance that one falls in the next two gaps.
+  const gaps = [30_000, 40_000, 50_000, 420_000, 30_000, 60_000, 45_000, 35_000, 40_000, 30_000];
+  const held = { gapsMs: gaps, protectedTokens: 18_500 };
+  it('prices the next gap on the gaps that followed requests of the same kind', () => {
+    // 1,900 tokens at risk, 400 new: worth an hour at the session's 1-in-10 pauses...
+    expect(chooseHistoryTtl({ ...held, prefixTokens: 20_400, newTokens: 400 }).ttl).toBe('1h');
+    // ...not after a kind of request (a turn start) that was always followed by a tool's short gap.
+    const afterTurnStarts = Array.from({ length: 8 }, () => 20_000);
+    const turnStart = chooseHistoryTtl({ ...held, prefixTokens: 20_400, newTokens: 400, kindGapsMs: afterTurnStarts });
+    expect(turnStart.ttl).toBe('5m');
+    expect(turnStart.reason).toContain('2% after requests of this kind');
+    // A new 1,000-token segment is not worth an hour at 1 in 10, but is after a kind the user always paused after.
+    expect(chooseHistoryTtl({ ...held, prefixTokens: 19_500, newTokens: 1_000 }).ttl).toBe('5m');
+    const afterAnswers = Array.from({ length: 8 }, () => 600_000);
+    expect(chooseHistoryTtl({ ...held, prefixTokens: 19_500, newTokens: 1_000, kindGapsMs: afterAnswers }).ttl).toBe('1h');
+    // Few gaps of a kind are shrunk towards the session's share: one short gap barely moves it.
+    expect(chooseHistoryTtl({ ...held, prefixTokens: 20_400, newTokens: 400, kindGapsMs: [20_000] }).ttl).toBe('1h');
+  });
+
+  it('with keep-warm pings, saves no more than the pings a pause would take', () => {
+    // 1,600 tokens at risk in a 13,000-token prefix: a re-write costs 1,840, one ping through a 7-minute pause 1,308.
+    const input = { gapsMs: gaps, prefixTokens: 13_000, protectedTokens: 11_400, newTokens: 400 };
+    expect(chooseHistoryTtl(input).ttl).toBe('1h');
+    const pinged = chooseHistoryTtl({ ...input, keepWarm: true });
+    expect(pinged).toMatchObject({ ttl: '5m' });
+    expect(pinged.reason).toContain('pings through a pause');
+    // A 25-minute pause takes five pings: the re-write is the cheaper loss again, and worth the hour.
+    const longPauses = gaps.map((gap) => (gap === 420_000 ? 25 * 60_000 : gap));
+    expect(chooseHistoryTtl({ ...input, gapsMs: longPauses, keepWarm: true }).ttl).toBe('1h');
+  });
+});

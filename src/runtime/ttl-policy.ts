@@ -6,7 +6,9 @@ const ONE_HOUR = 60 * 60_000;
 /**
  * Gaps a segment written at 5 minutes stays exposed for: the next request's small write usually
  * extends a 1-hour entry over it, so the risk spans about two gaps (measured on the bundled
- * long-session workload: 1 → 2.8% regret, 2 → 1.9%, 3 → 2.1%).
+ * long-session workload before gaps were priced by request kind: 1 → 2.8% regret, 2 → 1.9%,
+ * 3 → 2.1%; with them, 1 gap lowers claims-agent-bedrock to 1.8% but raises due-diligence-subagents
+ * to 5.7% and long-session-idle-gaps to 1.8%).
  */
 const RISK_HORIZON_GAPS = 2;
 
@@ -20,6 +22,21 @@ export interface TtlPolicyInput {
    * the session's first pause. Without them the policy is purely online.
    */
   priorGapsMs?: readonly number[];
+  /**
+   * Gaps that followed earlier requests of this request's kind (a turn start, whose last message
+   * is the user's, or a tool-loop step, whose last message is a tool result), this session's and
+   * earlier sessions', in ms. The gap right after this request is priced on them — after a turn
+   * start the model usually calls a tool, after a tool step it often answers and the user reads —
+   * shrunk towards the share over all gaps while they are few. Absent: every gap counts alike.
+   */
+  kindGapsMs?: readonly number[];
+  /**
+   * A keep-warm planner pings the entry through pauses where that costs less than the re-write
+   * (`planKeepWarm`, as `startKeepWarm`, the proxy's `--keep-warm` and the simulator's Cachet do)
+   * [false]: a pause then costs at most those pings — reads of the whole prefix, one per lifetime
+   * the pause outlasts — so a 1-hour write saves no more than they would cost.
+   */
+  keepWarm?: boolean;
   /** Tokens the cache will hold after this request (its cacheable prefix). */
   prefixTokens: number;
   /**
@@ -59,14 +76,21 @@ export interface TtlChoice {
 /**
  * Choose the history breakpoint's TTL from the session's own rhythm. A 1-hour entry costs
  * `write1h - write5m` more per written token (0.75× the input rate on Anthropic) and saves,
- * whenever the next gap falls between 5 minutes and an hour, re-writing the whole prefix instead
- * of reading it (`write5m - read` = 1.15×). With `p` the share of past gaps in that window,
- * 1 hour pays when `(1 − (1 − p)²) × 1.15 × (prefix − protected) > 0.75 × new`, `protected`
- * being the part an earlier 1-hour entry still holds, and `1 − (1 − p)²` the chance that a pause
- * falls in the two gaps the new segment stays exposed for (`RISK_HORIZON_GAPS`). A session that has never paused stays at
- * 5 minutes; one that pauses now and then switches as soon as the prefix makes it worth it.
- * Online, the first pause always finds a 5-minute entry expired (one full re-write); gaps from
- * earlier sessions (`priorGapsMs`) remove that cost when the deployment's users do pause.
+ * whenever a gap falls between 5 minutes and an hour, re-writing the part of the prefix no earlier
+ * 1-hour entry holds instead of reading it (`write5m - read` = 1.15×). 1 hour pays when
+ * `risk × loss > 0.75 × new`, where:
+ * - `risk = 1 − (1 − p_kind)(1 − p)` is the chance that a pause falls in the two gaps the new
+ *   segment stays exposed for (`RISK_HORIZON_GAPS`): `p` the share of past gaps in that window,
+ *   `p_kind` the same share among the gaps that followed requests of this one's kind
+ *   (`kindGapsMs`), since the gap right after a turn start is usually a tool's and the one after a
+ *   tool step often the user's;
+ * - `loss = 1.15 × (prefix − protected)`, or with `keepWarm` no more than the pings a keep-warm
+ *   planner would send instead (a read of the whole prefix per lifetime the average pause outlasts).
+ *
+ * A session that has never paused stays at 5 minutes; one that pauses now and then switches as
+ * soon as the prefix makes it worth it. Online, the first pause always finds a 5-minute entry
+ * expired (one full re-write); gaps from earlier sessions (`priorGapsMs`) remove that cost when the
+ * deployment's users do pause.
  *
  * @example
  * chooseHistoryTtl({ gapsMs: [30_000, 420_000, 40_000], prefixTokens: 20_000, newTokens: 600 }).ttl; // '1h'
@@ -74,32 +98,60 @@ export interface TtlChoice {
 export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   const pricing = input.pricing ?? ANTHROPIC_CACHE_PRICING;
   const gaps = input.priorGapsMs ? [...input.priorGapsMs, ...input.gapsMs] : input.gapsMs;
-  const pauses = gaps.filter((gap) => gap > FIVE_MINUTES && gap <= ONE_HOUR).length;
+  const pauses = gaps.filter(isPause).length;
   const pauseShare = gaps.length === 0 ? 0 : pauses / gaps.length;
   if (input.expectedRemainingRequests !== undefined && input.expectedRemainingRequests <= 0) {
     return { ttl: '5m', pauseShare, reason: 'no request is expected after this one' };
   }
   const atRisk = Math.max(0, input.prefixTokens - (input.protectedTokens ?? 0));
   // A segment written at 5 minutes stays at risk until a later 1-hour write covers it: a pause
-  // in any of the next RISK_HORIZON_GAPS gaps re-writes it.
-  const pauseRisk = 1 - (1 - pauseShare) ** RISK_HORIZON_GAPS;
-  const expectedSaving = pauseRisk * (pricing.write5m - pricing.read) * atRisk;
+  // in the gap right after this request (priced on this kind's gaps) or in the next one.
+  const nextShare = input.kindGapsMs ? shrunkPauseShare(input.kindGapsMs, pauseShare) : pauseShare;
+  const pauseRisk = 1 - (1 - nextShare) * (1 - pauseShare) ** (RISK_HORIZON_GAPS - 1);
+  const rewrite = (pricing.write5m - pricing.read) * atRisk;
+  const pings = input.keepWarm ? pingsThroughPause(gaps) * (pricing.read * input.prefixTokens + PING_OVERHEAD_TOKENS) : rewrite;
+  const expectedSaving = pauseRisk * Math.min(rewrite, pings);
   const extraWriteCost = (pricing.write1h - pricing.write5m) * input.newTokens;
-  if (pauseShare > 0 && expectedSaving > extraWriteCost) {
+  const kindNote = input.kindGapsMs ? `, ${Math.round(nextShare * 100)}% after requests of this kind` : '';
+  if (pauseRisk > 0 && expectedSaving > extraWriteCost) {
     return {
       ttl: '1h',
       pauseShare,
-      reason: `${pauses} of ${gaps.length} gaps${input.priorGapsMs?.length ? ` (${input.priorGapsMs.length} from earlier sessions)` : ''} lasted 5–60 min: keeping ${atRisk} tokens an hour is expected to save more than the 1-hour write premium on ${input.newTokens} new tokens`,
+      reason: `${pauses} of ${gaps.length} gaps${input.priorGapsMs?.length ? ` (${input.priorGapsMs.length} from earlier sessions)` : ''} lasted 5–60 min${kindNote}: keeping ${atRisk} tokens an hour is expected to save more than the 1-hour write premium on ${input.newTokens} new tokens`,
     };
   }
   return {
     ttl: '5m',
     pauseShare,
     reason:
-      pauseShare === 0
+      pauseRisk === 0
         ? 'no gap between 5 and 60 minutes so far'
-        : `the 1-hour write premium on ${input.newTokens} new tokens outweighs the expected re-write of ${atRisk} tokens`,
+        : `the 1-hour write premium on ${input.newTokens} new tokens outweighs the expected ${pings < rewrite ? 'pings through a pause' : `re-write of ${atRisk} tokens`}${kindNote}`,
   };
+}
+
+/** Uncached tokens a ping adds after the prefix (`KeepWarmInput.pingOverheadTokens`' default). */
+const PING_OVERHEAD_TOKENS = 8;
+/** How long before the 5-minute entry expires a ping goes (`KeepWarmInput.marginMs`' default). */
+const PING_MARGIN_MS = 20_000;
+/** Pseudo-gaps at the overall pause share that a kind's own share is shrunk towards while its gaps are few. */
+const KIND_PRIOR_WEIGHT = 2;
+
+function isPause(gap: number): boolean {
+  return gap > FIVE_MINUTES && gap <= ONE_HOUR;
+}
+
+/** Pings that keep a 5-minute entry alive through the average pause among `gaps` (one per lifetime it outlasts). */
+function pingsThroughPause(gaps: readonly number[]): number {
+  const pauses = gaps.filter(isPause);
+  if (pauses.length === 0) return 0;
+  const each = (gap: number) => Math.ceil((gap - FIVE_MINUTES) / (FIVE_MINUTES - PING_MARGIN_MS));
+  return pauses.reduce((total, gap) => total + each(gap), 0) / pauses.length;
+}
+
+/** Share of `gaps` that were pauses, shrunk towards `overall` by `KIND_PRIOR_WEIGHT` pseudo-gaps. */
+function shrunkPauseShare(gaps: readonly number[], overall: number): number {
+  return (gaps.filter(isPause).length + KIND_PRIOR_WEIGHT * overall) / (gaps.length + KIND_PRIOR_WEIGHT);
 }
 
 /** What the TTL policy needs to know about the previous request to price this one's write. */

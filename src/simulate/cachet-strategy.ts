@@ -7,6 +7,7 @@ import type { PlanInputs } from '../providers/provider-entry.js';
 import { providerEntry } from '../providers/registry.js';
 import { chooseDeferredToolPlacement } from '../runtime/choose-deferred-tool-placement.js';
 import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
+import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
 import { cacheMultipliersFor, tailPricingFor } from '../runtime/tail-pricing.js';
 import {
   chooseHistoryTtl,
@@ -115,6 +116,9 @@ export function cachetStrategy(
   });
   // Gaps between this session's requests so far: the TTL policy's evidence.
   const gapsMs: number[] = [];
+  // The same gaps by the kind of request that preceded them, with the prior's.
+  const kindGapsMs = priorKindGaps(workload, context.options?.priorGapsMs !== undefined);
+  let lastKind: RequestKind | null = null;
   let lastRequestAt: number | null = null;
   let previousPrefix: PreviousPrefix | null = null;
   // The newest 1-hour entry the session wrote: what a pause would not expire.
@@ -161,6 +165,9 @@ export function cachetStrategy(
       const tailScope = context.options?.tailScope;
       const tail = tailItems(workload, turn, step.at).map((item) => (tailScope ? { ...item, scope: tailScope } : item));
       if (lastRequestAt !== null) gapsMs.push(step.at - lastRequestAt);
+      if (lastRequestAt !== null && lastKind !== null) kindGapsMs[lastKind].push(step.at - lastRequestAt);
+      const kind: RequestKind = step === turn.steps[0] ? 'turn-start' : 'tool-step';
+      lastKind = kind;
       lastRequestAt = step.at;
       let choice: { ttl: '5m' | '1h'; reason: string } = { ttl: '5m', reason: '' };
       const prepared = prepareRequest(session, adapter, {
@@ -187,6 +194,8 @@ export function cachetStrategy(
               ? chooseHistoryTtl({
                   gapsMs,
                   priorGapsMs,
+                  kindGapsMs: kindGapsMs[kind],
+                  keepWarm: prewarmingUnsupportedReason(context.provider, request.model) === null,
                   prefixTokens,
                   newTokens: estimateWriteTokens(current, previousPrefix, longEntry),
                   protectedTokens: protectedTokens(current, longEntry),
@@ -269,6 +278,27 @@ type DeferredPlanInputs = Pick<PlanInputs, 'toolSearch' | 'deferredToolPlacement
 function deferredLibraryOf(workload: Workload): Workload['toolLibrary'] {
   const marked = workload.toolLibrary.filter((entry) => entry.deferLoading);
   return marked.length > 0 ? marked : workload.toolLibrary;
+}
+
+type RequestKind = 'turn-start' | 'tool-step';
+
+/**
+ * The workload's gaps between its own requests (subagent calls left out, as the TTL policy sees
+ * them) by the kind of request that preceded each, standing in for a deployment's traces; empty
+ * when the caller gave its own prior gaps (or none).
+ */
+function priorKindGaps(workload: Workload, callerPrior: boolean): Record<RequestKind, number[]> {
+  const gaps: Record<RequestKind, number[]> = { 'turn-start': [], 'tool-step': [] };
+  if (callerPrior) return gaps;
+  let last: { at: number; kind: RequestKind } | null = null;
+  for (const turn of workload.turns) {
+    for (const step of turn.steps) {
+      if (step.subagentTask !== null) continue;
+      if (last) gaps[last.kind].push(step.at - last.at);
+      last = { at: step.at, kind: step === turn.steps[0] ? 'turn-start' : 'tool-step' };
+    }
+  }
+  return gaps;
 }
 
 /** Gaps between consecutive requests of the workload, in ms. */
