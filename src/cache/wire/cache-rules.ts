@@ -244,11 +244,12 @@ export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter,
     const unit = units[index]!;
     const prior = reusable?.units[index];
     tokens[index] =
-      prior !== undefined &&
-      prior.kind === unit.kind &&
-      prior.fixedTokens === unit.fixedTokens &&
-      (prior.countable === null) === (unit.countable === null) &&
-      prior.text === unit.text
+      prior === unit ||
+      (prior !== undefined &&
+        prior.kind === unit.kind &&
+        prior.fixedTokens === unit.fixedTokens &&
+        (prior.countable === null) === (unit.countable === null) &&
+        prior.text === unit.text)
         ? reusable!.tokens[index]!
         : unitTokens(unit, counter);
     totals[index] = sum += tokens[index]!;

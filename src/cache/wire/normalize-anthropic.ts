@@ -65,16 +65,24 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
   for (const [path, value] of anthropicKeyParams(body, model)) units.push(paramUnit(path, jsonText(value)));
-  units.push(paramUnit('images', jsonText(messages.some(containsImage) ? 'present' : 'absent')));
+  // The images unit comes before the messages' units; whether any message has one is learnt in
+  // the same pass over the messages (one look-up per message, not two).
+  const imagesAt = units.length;
+  units.push(paramUnit('images', jsonText('absent')));
+  let image = false;
+  const known = memo ? null : knownSharedMessages(messages);
   messages.forEach((message, messageIndex) => {
-    const shared = memo ? null : sharedMessageUnits(message, messageIndex);
+    const shared = memo ? null : sharedMessageUnitsAt(known, message, messageIndex);
     if (shared) {
+      image ||= shared.image;
       for (const sharedUnit of shared.units) units.push(sharedUnit);
       for (const warning of shared.warnings) warnings.push(warning);
       return;
     }
+    image ||= containsImage(message);
     messageUnits(message, messageIndex, { units, warnings, deferred, memo });
   });
+  if (image) units[imagesAt] = paramUnit('images', jsonText('present'));
   return {
     format: 'anthropic',
     model,
@@ -176,6 +184,46 @@ function sharedMessageUnits(message: unknown, messageIndex: number): SharedMessa
   });
   const shared = { messageIndex, role, units, warnings, image: containsImage(message) };
   sharedUnits.set(content, shared);
+  return shared;
+}
+
+/**
+ * The shared units each message index had in the last body of a session (keyed by its first
+ * message's frozen content array): the next body sends the same content arrays at the same
+ * indexes, so a message costs one comparison instead of a look-up by content.
+ */
+interface KnownSharedMessages {
+  contents: (readonly unknown[] | undefined)[];
+  shared: (SharedMessageUnits | undefined)[];
+}
+
+const sessionsByFirstContent = new WeakMap<readonly unknown[], KnownSharedMessages>();
+
+function knownSharedMessages(messages: readonly unknown[]): KnownSharedMessages | null {
+  const first = messages[0];
+  if (!isRecord(first) || !Array.isArray(first.content) || !Object.isFrozen(first.content)) return null;
+  const content = first.content as readonly unknown[];
+  let known = sessionsByFirstContent.get(content);
+  if (!known) {
+    known = { contents: [], shared: [] };
+    sessionsByFirstContent.set(content, known);
+  }
+  return known;
+}
+
+function sharedMessageUnitsAt(
+  known: KnownSharedMessages | null,
+  message: unknown,
+  messageIndex: number,
+): SharedMessageUnits | null {
+  if (known === null) return sharedMessageUnits(message, messageIndex);
+  const content = isRecord(message) ? message.content : undefined;
+  const before = known.shared[messageIndex];
+  if (before !== undefined && content === known.contents[messageIndex] && (message as JsonRecord).role === before.role)
+    return before;
+  const shared = sharedMessageUnits(message, messageIndex);
+  known.contents[messageIndex] = shared ? (content as readonly unknown[]) : undefined;
+  known.shared[messageIndex] = shared ?? undefined;
   return shared;
 }
 
