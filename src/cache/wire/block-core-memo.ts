@@ -37,9 +37,8 @@ export class BlockCoreMemo {
   /**
    * `reference`: another memo whose current body holds the blocks this one's bodies copy (the
    * plan of `cachet analyze` copies each block of the client's body to move its marker): a block
-   * equal to the reference's block at the same position takes its core. Comparing a copy with
-   * its source settles every value by reference, where comparing with the previous body's copy
-   * reads the bytes.
+   * equal to the reference's block at the same position takes its core (the core is shared, so
+   * the unit texts of both compare by reference).
    */
   constructor(private readonly reference?: BlockCoreMemo) {}
 
@@ -60,16 +59,16 @@ export class BlockCoreMemo {
     const seen = this.previous[list]?.[index];
     let record: Seen;
     const source = this.reference?.current[list]?.[index];
+    // An equal block keeps the record and the object first seen: the new body's parsed objects
+    // then die young, where moving every record to them promoted each body to the old generation.
     if (source && (source.block === block || sameBlock(source.block, block))) {
       if (seen && seen.core === source.core) {
-        seen.block = block;
         record = seen;
       } else {
         record = { block, core: source.core, unit: null };
       }
     } else if (seen && (seen.block === block || sameBlock(seen.block, block))) {
-      // The previous body's record moves to this body (its unit stays for `reusableUnit`).
-      seen.block = block;
+      // The previous body's record serves this body too (its unit stays for `reusableUnit`).
       record = seen;
     } else {
       record = { block, core: cachedCore(block, compute), unit: null };

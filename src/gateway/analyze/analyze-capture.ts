@@ -129,7 +129,7 @@ export function analyzeCapture(requests: readonly CapturedRequest[]): CaptureAna
  */
 export class CaptureAnalyzer {
   // One counter per rule set for every conversation's models (their memos are shared). A
-  // conversation's models keep its last body's blocks (held here anyway as its previous body).
+  // conversation's models keep the blocks of its bodies that they compare with the next.
   private readonly counters = {
     anthropic: { counter: anthropicEstimator(), reuseEqualBlocks: true },
     openai: { counter: openAICounterOrEstimate() },
@@ -143,8 +143,13 @@ export class CaptureAnalyzer {
     this.keepPerConversation = options.keepRequestsPerConversation ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Judge the next request; `index` is its position in the capture [the count added so far]. */
-  add(request: CapturedRequest, index: number = this.nextIndex): AnalyzedRequest {
+  /**
+   * Judge the next request; `index` is its position in the capture [the count added so far].
+   * `rereadBody` gives the body again when it is needed later (the byte diff of the next request
+   * of the conversation, on a miss): a streaming reader passes one that parses its line again,
+   * so the parsed body is not held until then [the body is held].
+   */
+  add(request: CapturedRequest, index: number = this.nextIndex, rereadBody?: () => Record<string, unknown>): AnalyzedRequest {
     this.nextIndex = Math.max(this.nextIndex, index + 1);
     const provider = providerOf(request, index);
     const id = request.conversation ?? conversationKey(wireRouteOfProvider(provider), request.body, null).id;
@@ -153,7 +158,7 @@ export class CaptureAnalyzer {
       judge = new ConversationJudge(id, provider, request, this.counters);
       this.conversations.set(id, judge);
     }
-    const analyzed = judge.judge(request, index, provider);
+    const analyzed = judge.judge(request, index, provider, rereadBody);
     if (judge.requests <= this.keepPerConversation) this.kept.push(analyzed);
     return analyzed;
   }
@@ -204,7 +209,8 @@ class ConversationJudge {
   private readonly counters: NonNullable<Parameters<typeof createCacheModel>[1]>;
   private readonly provider: ProviderId;
   private readonly model: string;
-  private previous: { body: Record<string, unknown>; cachedTokens: number } | null = null;
+  /** The previous request's body (or how to read it again) and what it left cached. */
+  private previous: { body: (() => Record<string, unknown>) | Record<string, unknown>; cachedTokens: number } | null = null;
   private previousBreakpointPosition: number | null = null;
   private readonly totals = { read: 0, write: 0, uncached: 0, output: 0, cost: 0, uncachedCost: 0 };
   private readonly plan = { cost: 0, read: 0, input: 0 };
@@ -234,7 +240,12 @@ class ConversationJudge {
     return this.actual.fork ? this.actual.fork({ blockMemo }) : createCacheModel(this.provider, this.withMemo(blockMemo));
   }
 
-  judge(request: CapturedRequest, index: number, provider: ProviderId): AnalyzedRequest {
+  judge(
+    request: CapturedRequest,
+    index: number,
+    provider: ProviderId,
+    rereadBody: (() => Record<string, unknown>) | undefined,
+  ): AnalyzedRequest {
     const model = typeof request.body.model === 'string' ? request.body.model : '';
     const plan = this.planFor(request, provider);
     // Forked before the client's model judges this body, so the copy holds the state both shared.
@@ -259,7 +270,8 @@ class ConversationJudge {
     // The byte diff costs as much as judging the body again: it is computed only where something cached was lost.
     let changed: AnalyzedRequest['changed'] = null;
     if (previous && lostCached > 0) {
-      const diff = diffWireBodies(previous.body, request.body, { format: provider });
+      const before = typeof previous.body === 'function' ? previous.body() : previous.body;
+      const diff = diffWireBodies(before, request.body, { format: provider });
       if (diff.byteDivergence) changed = { ...diff.byteDivergence, cacheImpact: diff.cacheImpact };
     }
     const missCause = previous && missedTokens > 0 ? missCauseOf(verdict, request.body, provider) : null;
@@ -282,7 +294,10 @@ class ConversationJudge {
       serverCause: serverReason?.type ?? null,
     };
     this.count(analyzed, serverReason);
-    this.previous = { body: request.body, cachedTokens: cachedAfter(this.actual.rules, verdict, reported) };
+    // A body held until the conversation's next request outlives the young generation: every
+    // body of an interleaved capture was promoted, and collecting them cost more than parsing.
+    const body = rereadBody ?? request.body;
+    this.previous = { body, cachedTokens: cachedAfter(this.actual.rules, verdict, reported) };
     return analyzed;
   }
 

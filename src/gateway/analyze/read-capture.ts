@@ -177,6 +177,8 @@ export function parseCapture(text: string, file = 'capture'): CapturedRequest[] 
 export interface CaptureLine {
   request: CapturedRequest;
   line: number;
+  /** The line as read: holding it costs one string, where the parsed request is a tree of objects. */
+  text: string;
 }
 
 /**
@@ -194,7 +196,7 @@ export async function* readCaptureLines(path: string, options: { maxLineBytes?: 
     for await (const { text, line } of readRegularFileLines(path, { maxLineBytes })) {
       lineNumber = line;
       if (text.trim().length === 0) continue;
-      yield { request: parseCaptureLine(text, line, path), line };
+      yield { request: parseCaptureLine(text, line, path), line, text };
     }
   } catch (error) {
     if (error instanceof FileReadError) {
