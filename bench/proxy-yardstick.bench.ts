@@ -4,7 +4,8 @@
  * the yardstick's in pass-through, ≤ 3× under `--plan`, for 5, 50 and 500 KB bodies at
  * concurrency 1 and 32). Client, upstream and proxies share this process: a proxy's CPU per
  * request is the process CPU of its run minus that of the direct run (same client, same upstream),
- * so only ratios measured here mean anything. Then: the latency a small client sees while another
+ * so only ratios measured here mean anything; each figure is the median of interleaved rounds
+ * (`CACHET_PROXY_ROUNDS`, 3). Then: the latency a small client sees while another
  * sends 60 KB whitespace-free Chat requests through `--plan` (target: within 2× of idle).
  */
 import { Agent } from 'node:http';
@@ -19,6 +20,8 @@ const SIZES_KB = [5, 50, 500];
 const CONCURRENCIES = [1, 32];
 const REQUESTS: Record<number, number> = { 5: 600, 50: 300, 500: 64 };
 const CONVERSATIONS = 32;
+/** Interleaved rounds per cell, the median kept [3] (`CACHET_PROXY_ROUNDS`). */
+const ROUNDS = Math.max(1, Number(process.env.CACHET_PROXY_ROUNDS ?? 3));
 
 const upstream = await startStubUpstream();
 const upstreamPort = upstream.port;
@@ -76,7 +79,9 @@ console.log(
     .map((value) => value.toFixed(1))
     .join(' / ')}`,
 );
-console.log("CPU per request is the proxy's own (run minus direct run, same process); ratios against the yardstick.");
+console.log(
+  `CPU per request is the proxy's own (run minus direct run, same process), the median of ${ROUNDS} interleaved rounds; ratios against the yardstick.`,
+);
 console.log('size   conc  direct µs  yardstick µs  cachet µs (ratio)  --plan µs (ratio)   median ms: direct/yard/cachet/plan');
 const targets = {
   direct: upstreamPort,
@@ -88,11 +93,22 @@ for (const kilobytes of SIZES_KB) {
   const bodies = Array.from({ length: CONVERSATIONS }, (_, conversation) => body(conversation, kilobytes));
   for (const concurrency of CONCURRENCIES) {
     const requests = REQUESTS[kilobytes]!;
+    // Each target is measured ROUNDS times, the targets interleaved, and each keeps its median
+    // round: on a shared machine one run moves by ±1×, a median of interleaved rounds much less.
+    const rounds: Record<string, Array<{ cpuPerRequestUs: number; medianMs: number }>> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, port] of Object.entries(targets)) {
+        await run(port, bodies, Math.min(64, requests), concurrency); // warm-up
+        (globalThis as { gc?: () => void }).gc?.();
+        const result = await run(port, bodies, requests, concurrency);
+        rounds[name] = [...(rounds[name] ?? []), result];
+      }
+    }
     const measured: Record<string, { cpuPerRequestUs: number; medianMs: number }> = {};
-    for (const [name, port] of Object.entries(targets)) {
-      await run(port, bodies, Math.min(64, requests), concurrency); // warm-up
-      (globalThis as { gc?: () => void }).gc?.();
-      measured[name] = await run(port, bodies, requests, concurrency);
+    for (const [name, results] of Object.entries(rounds)) {
+      measured[name] = [...results].sort((left, right) => left.cpuPerRequestUs - right.cpuPerRequestUs)[
+        Math.floor(results.length / 2)
+      ]!;
     }
     const own = (name: string) => Math.max(1, measured[name]!.cpuPerRequestUs - measured.direct!.cpuPerRequestUs);
     const ratio = (name: string) => (own(name) / own('yardstick')).toFixed(2);
