@@ -19,6 +19,16 @@ const ROWS_PER_STATEMENT = 500;
 type UsageEvent = CachetEvent<'usage.recorded'>;
 type BreakEvent = CachetEvent<'cache.break'>;
 
+export interface RollupOptions {
+  /**
+   * Sessions of the batch's usage known to have no stored break (a store that reads before it
+   * writes): their break sums, losses and stale break models are left alone, since every
+   * statement about them would find no break and change nothing. A break in the batch itself
+   * still counts.
+   */
+  sessionsWithoutBreaks?: ReadonlySet<string>;
+}
+
 /**
  * The statements that bring the overview's rollups up to date with a batch of events, run in
  * the insert's transaction after the events themselves (so a break finds a request stored in
@@ -27,7 +37,7 @@ type BreakEvent = CachetEvent<'cache.break'>;
  * the request arrives; the break sums of every session whose breaks changed are recomputed
  * from its breaks. Only SQL, no reads: the same list runs on both backends.
  */
-export function rollupMaintenance(backend: TraceBackend, events: readonly CachetEvent[]): SqlPart[] {
+export function rollupMaintenance(backend: TraceBackend, events: readonly CachetEvent[], options: RollupOptions = {}): SqlPart[] {
   const usages = events.filter((event): event is UsageEvent => event.type === 'usage.recorded');
   const breaks = events.filter((event): event is BreakEvent => event.type === 'cache.break');
   const statements: SqlPart[] = [];
@@ -36,7 +46,10 @@ export function rollupMaintenance(backend: TraceBackend, events: readonly Cachet
   statements.push(...addSessionUsage(sessionSums(sums)), ...startedMaintenance(events));
   for (const rows of chunks(breaks, ROWS_PER_STATEMENT)) statements.push(insertBreaks(backend, rows));
   const breakSessions = [...new Set(breaks.map((event) => event.sessionId))];
-  const usageSessions = [...new Set(usages.map((event) => event.sessionId))];
+  const breakFree = options.sessionsWithoutBreaks;
+  const usageSessions = [...new Set(usages.map((event) => event.sessionId))].filter(
+    (sessionId) => !breakFree?.has(sessionId) || breakSessions.includes(sessionId),
+  );
   const touched = [...new Set([...breakSessions, ...usageSessions])];
   // The cause sums lose these sessions' break sums now and get them back once recomputed below.
   statements.push(...shiftCauseSums(touched, -1));
