@@ -114,4 +114,22 @@ describe('gaps by request kind and keep-warm pings', () => {
     const longPauses = gaps.map((gap) => (gap === 420_000 ? 25 * 60_000 : gap));
     expect(chooseHistoryTtl({ ...input, gapsMs: longPauses, keepWarm: true }).ttl).toBe('1h');
   });
+
+  it('values the gap after next by what the next request adds: a large segment is pinged through a pause anyway', () => {
+    // A turn start (always followed by a tool's short gap) over 1,250 tokens at risk, 106 new.
+    const turnStart = {
+      gapsMs: gaps,
+      kindGapsMs: Array.from({ length: 8 }, () => 20_000),
+      prefixTokens: 11_942,
+      protectedTokens: 10_692,
+      newTokens: 106,
+      keepWarm: true,
+    };
+    expect(chooseHistoryTtl(turnStart).ttl).toBe('1h');
+    // The next request is expected to add 1,500 tokens: a pause after it costs one ping of the
+    // whole prefix either way, so the hour bought now would save nothing.
+    expect(chooseHistoryTtl({ ...turnStart, expectedGrowthTokens: 1_500 }).ttl).toBe('5m');
+    // It adds 100: the re-write of 1,350 tokens is then what the hour saves, as before.
+    expect(chooseHistoryTtl({ ...turnStart, expectedGrowthTokens: 100 }).ttl).toBe('1h');
+  });
 });

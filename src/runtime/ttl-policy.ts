@@ -37,6 +37,13 @@ export interface TtlPolicyInput {
    * the pause outlasts — so a 1-hour write saves no more than they would cost.
    */
   keepWarm?: boolean;
+  /**
+   * Tokens the next request is expected to write (the session's growth per request) [unknown]. A
+   * pause in the gap after next then costs the re-write of this segment plus that one, or the
+   * pings through it, whichever is less: what the 1-hour write saves there is the difference it
+   * makes to that cost, none when the next segment alone is worth pinging for.
+   */
+  expectedGrowthTokens?: number;
   /** Tokens the cache will hold after this request (its cacheable prefix). */
   prefixTokens: number;
   /**
@@ -85,7 +92,9 @@ export interface TtlChoice {
  *   (`kindGapsMs`), since the gap right after a turn start is usually a tool's and the one after a
  *   tool step often the user's;
  * - `loss = 1.15 × (prefix − protected)`, or with `keepWarm` no more than the pings a keep-warm
- *   planner would send instead (a read of the whole prefix per lifetime the average pause outlasts).
+ *   planner would send instead (a read of the whole prefix per lifetime the average pause outlasts);
+ *   in the second gap, with `expectedGrowthTokens`, only what the 1-hour write takes off the loss
+ *   once the next request has added its own segment.
  *
  * A session that has never paused stays at 5 minutes; one that pauses now and then switches as
  * soon as the prefix makes it worth it. Online, the first pause always finds a 5-minute entry
@@ -109,8 +118,18 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   const nextShare = input.kindGapsMs ? shrunkPauseShare(input.kindGapsMs, pauseShare) : pauseShare;
   const pauseRisk = 1 - (1 - nextShare) * (1 - pauseShare) ** (RISK_HORIZON_GAPS - 1);
   const rewrite = (pricing.write5m - pricing.read) * atRisk;
-  const pings = input.keepWarm ? pingsThroughPause(gaps) * (pricing.read * input.prefixTokens + PING_OVERHEAD_TOKENS) : rewrite;
-  const expectedSaving = pauseRisk * Math.min(rewrite, pings);
+  const pingsAt = (prefix: number) =>
+    input.keepWarm ? pingsThroughPause(gaps) * (pricing.read * prefix + PING_OVERHEAD_TOKENS) : Number.POSITIVE_INFINITY;
+  const pings = pingsAt(input.prefixTokens);
+  const growth = input.expectedGrowthTokens;
+  let laterLoss = Math.min(rewrite, pings);
+  if (growth !== undefined) {
+    const later = pingsAt(input.prefixTokens + growth);
+    const lossOf = (tokens: number) => Math.min((pricing.write5m - pricing.read) * tokens, later);
+    laterLoss = lossOf(atRisk + growth) - lossOf(growth);
+  }
+  const laterShare = 1 - (1 - pauseShare) ** (RISK_HORIZON_GAPS - 1);
+  const expectedSaving = nextShare * Math.min(rewrite, pings) + (1 - nextShare) * laterShare * laterLoss;
   const extraWriteCost = (pricing.write1h - pricing.write5m) * input.newTokens;
   const kindNote = input.kindGapsMs ? `, ${Math.round(nextShare * 100)}% after requests of this kind` : '';
   if (pauseRisk > 0 && expectedSaving > extraWriteCost) {

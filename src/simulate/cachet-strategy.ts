@@ -195,6 +195,7 @@ export function cachetStrategy(
                   gapsMs,
                   priorGapsMs,
                   kindGapsMs: kindGapsMs[kind],
+                  expectedGrowthTokens,
                   keepWarm: prewarmingUnsupportedReason(context.provider, request.model) === null,
                   prefixTokens,
                   newTokens: estimateWriteTokens(current, previousPrefix, longEntry),
