@@ -104,6 +104,22 @@ export function requestMessageAt(request: CanonicalRequest, index: number): Mess
 }
 
 /**
+ * The shared append-only array a lazily built request's messages are a prefix of (null once its
+ * `messages` were read or replaced). Entries below the request's message count never change, so
+ * a converter can keep per-index work for the array across the session's requests.
+ */
+export function requestMessageSource(request: CanonicalRequest): readonly Message[] | null {
+  const parts = partsOf.get(request);
+  return parts?.messagesShared ? parts.messageSource : null;
+}
+
+/** The shared append-only array a lazily built request's persisted block records are a prefix of (null once `blocks` was read or replaced). */
+export function requestBlockSource(request: CanonicalRequest): readonly BlockRecord[] | null {
+  const parts = partsOf.get(request);
+  return parts?.blocksShared ? parts.blockSource : null;
+}
+
+/**
  * `requestBlockAt` and `requestMessageAt` bound to one request: the request's snapshot is looked
  * up once, for loops that read every entry.
  */

@@ -3,10 +3,11 @@ import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning
 import type { Message } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
 import type { CanonicalRequest, TailItem, Zone } from '../../model/request.js';
-import { requestReader } from '../../model/request-view.js';
+import { requestMessageSource, requestReader } from '../../model/request-view.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
 import { convertPersistedBlock, textBlock } from './convert-blocks.js';
+import { historyRunFor } from './history-run.js';
 import type { BreakpointSlot } from './place-breakpoints.js';
 import type { Markable, RecordLookup, SlotList } from './slot-list.js';
 import { hasMarkerFindings } from './validate-breakpoints.js';
@@ -30,17 +31,27 @@ interface TemplateBlock {
  * per block. Bodies share the array: a breakpoint goes on a copy (`SlotList.mark`).
  */
 interface MessageTemplate {
+  message: Message;
   messageIndex: number;
   zone: Zone;
   counter: TokenCounter;
   content: readonly ContentBlockParam[];
   blocks: TemplateBlock[];
   warnings: readonly AdapterWarning[];
+  /** The message on the wire (`{ role, content }`), frozen and shared like its content. */
+  wire: MessageParam;
   /** No marker and nothing the breakpoint validator reports: bodies skip it there until it is marked. */
   markerFree: boolean;
 }
 
 const templates = new WeakMap<Message, MessageTemplate>();
+const NO_TAIL: readonly TailItem[] = [];
+/**
+ * Templates by message index for each shared message array (a session's history, see
+ * `requestMessageSource`): one lookup per request, then an array read per message instead of a
+ * WeakMap lookup per message.
+ */
+const templatesBySource = new WeakMap<readonly Message[], MessageTemplate[]>();
 
 /** The request's messages on the wire, each block a slot of `list`; the turn tail goes in the last user message. */
 export function convertMessages(
@@ -51,19 +62,26 @@ export function convertMessages(
   warnings: AdapterWarning[],
   counter: TokenCounter,
 ): MessageParam[] {
-  const messages: MessageParam[] = [];
-  list.wireMessages = messages;
   const reader = requestReader(request);
   const last = reader.messageCount - 1;
-  for (let messageIndex = 0; messageIndex <= last; messageIndex++) {
+  const byIndex = templatesFor(requestMessageSource(request));
+  // History converted by earlier requests comes in one piece; the last message never does (it may carry the tail).
+  const run = historyRunFor(request, list, records, counter);
+  const messages: MessageParam[] = run ? run.cover(last, list, records, warnings) : [];
+  list.wireMessages = messages;
+  const covered = messages.length;
+  for (let messageIndex = covered; messageIndex <= last; messageIndex++) {
     const message = reader.messageAt(messageIndex) as Message;
     const zone: Zone = messageIndex < request.layout.sessionMessageCount ? 'session' : 'history';
-    const withTail = messageIndex === last && message.role === 'user' ? tail : [];
-    const template = withTail.length === 0 && Object.isFrozen(message) ? templateOf(message, messageIndex, zone, counter) : null;
+    const withTail = messageIndex === last && message.role === 'user' ? tail : NO_TAIL;
+    const template =
+      withTail.length === 0 && Object.isFrozen(message) ? templateOf(message, messageIndex, zone, counter, byIndex) : null;
     if (!template?.markerFree) list.messagesToValidate.push(messageIndex);
+    const slotStart = list.slots.length;
     const content = template
       ? sharedContent(template, list, records, warnings)
       : convertMessageContent(message, messageIndex, zone, withTail, list, records, warnings);
+    if (template && run && messageIndex < last) run.extend(messageIndex, template, list, slotStart);
     if (content.length === 0) {
       throw new ValidationError(
         `messages[${messageIndex}].content`,
@@ -71,7 +89,7 @@ export function convertMessages(
         'only unsigned thinking',
       );
     }
-    messages.push({ role: message.role, content: content as ContentBlockParam[] });
+    messages.push(template ? template.wire : { role: message.role, content: content as ContentBlockParam[] });
   }
   const lastMessage = reader.messageAt(last);
   if (tailNeedsUserMessage(lastMessage ? [lastMessage] : [], tail.length, warnings)) {
@@ -83,10 +101,31 @@ export function convertMessages(
   return messages;
 }
 
+function templatesFor(source: readonly Message[] | null): MessageTemplate[] | null {
+  if (source === null) return null;
+  let byIndex = templatesBySource.get(source);
+  if (!byIndex) {
+    byIndex = [];
+    templatesBySource.set(source, byIndex);
+  }
+  return byIndex;
+}
+
 /** The message's template at this index and zone, built on first use (again if index, zone or counter differ). */
-function templateOf(message: Message, messageIndex: number, zone: Zone, counter: TokenCounter): MessageTemplate {
+function templateOf(
+  message: Message,
+  messageIndex: number,
+  zone: Zone,
+  counter: TokenCounter,
+  byIndex: MessageTemplate[] | null,
+): MessageTemplate {
+  const atIndex = byIndex?.[messageIndex];
+  if (atIndex && atIndex.message === message && atIndex.zone === zone && atIndex.counter === counter) return atIndex;
   const known = templates.get(message);
-  if (known && known.messageIndex === messageIndex && known.zone === zone && known.counter === counter) return known;
+  if (known && known.messageIndex === messageIndex && known.zone === zone && known.counter === counter) {
+    if (byIndex) byIndex[messageIndex] = known;
+    return known;
+  }
   const content: ContentBlockParam[] = [];
   const blocks: TemplateBlock[] = [];
   const warnings: AdapterWarning[] = [];
@@ -103,16 +142,20 @@ function templateOf(message: Message, messageIndex: number, zone: Zone, counter:
       slot: null,
     });
   });
+  const frozen = Object.freeze(content);
   const template = {
+    message,
     messageIndex,
     zone,
     counter,
-    content: Object.freeze(content),
+    content: frozen,
     blocks,
     warnings,
+    wire: Object.freeze({ role: message.role, content: frozen as ContentBlockParam[] }),
     markerFree: !hasMarkerFindings(content),
   };
   templates.set(message, template);
+  if (byIndex) byIndex[messageIndex] = template;
   return template;
 }
 

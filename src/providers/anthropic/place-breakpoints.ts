@@ -97,11 +97,13 @@ interface Candidate extends BreakpointCandidate {
 export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   const { slots } = input;
   const warnings: AdapterWarning[] = [];
-  const cumulative: number[] = [];
-  slots.reduce((sum, slot) => {
-    cumulative.push(sum + slot.tokens);
-    return sum + slot.tokens;
-  }, 0);
+  // Tokens from the start through each slot, in a preallocated array (long histories: one per block).
+  const cumulative = new Float64Array(slots.length);
+  let sum = 0;
+  for (let index = 0; index < slots.length; index++) {
+    sum += (slots[index] as BreakpointSlot).tokens;
+    cumulative[index] = sum;
+  }
 
   const candidates: Candidate[] = markerCandidates(input, warnings);
   const firstTail = slots.findIndex((slot) => slot.zone === 'tail');
@@ -322,7 +324,7 @@ export function cacheControlMarker(ttl: AnthropicTtl): { type: 'ephemeral'; ttl?
  * The plan mode's own candidates, most valuable first: the history end (or the session static end
  * when it earns one), a lookback guard, and the global (or a static boundary that clears the floor).
  */
-function zoneCandidates(input: BreakpointPlanInput, cumulative: readonly number[], persistedEnd: number): Candidate[] {
+function zoneCandidates(input: BreakpointPlanInput, cumulative: ArrayLike<number>, persistedEnd: number): Candidate[] {
   const { slots } = input;
   const candidates: Candidate[] = [];
   const globalEnd = lastCacheableAtOrBefore(

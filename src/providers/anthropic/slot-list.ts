@@ -19,6 +19,16 @@ export class RecordLookup {
     this.blockAt = requestReader(request).blockAt;
   }
 
+  /** Index of the record the next in-order lookup expects. */
+  get position(): number {
+    return this.cursor;
+  }
+
+  /** Step over `count` records looked up in order elsewhere (a converted run of history). */
+  skip(count: number): void {
+    this.cursor += count;
+  }
+
   get(path: string): BlockRecord | undefined {
     const next = this.blockAt(this.cursor);
     if (next !== undefined && next.path === path) {
@@ -35,15 +45,15 @@ export class RecordLookup {
 
 /** Collects wire blocks together with the slot the breakpoint planner sees for each. */
 export class SlotList {
-  readonly slots: BreakpointSlot[] = [];
-  readonly targets: Markable[] = [];
+  private slotArray: BreakpointSlot[] = [];
+  private targetArray: Markable[] = [];
   /** Where a shared (frozen) target sits, so a breakpoint replaces it with a marked copy. */
   private readonly owners = new Map<number, { array: unknown[]; index: number }>();
   /**
    * Per position, the index of a block of a shared message template in its message's content
    * (-1 for any other block): the wire message is `wireMessages[slot.messageIndex]`.
    */
-  private readonly templateIndexes: number[] = [];
+  private templateIndexes: number[] = [];
   /** The body's messages, one per canonical message, for marks on shared templates. */
   wireMessages: Array<{ content: unknown }> = [];
   /**
@@ -53,13 +63,41 @@ export class SlotList {
   readonly messagesToValidate: number[] = [];
   constructor(private readonly counter: TokenCounter) {}
 
+  get slots(): readonly BreakpointSlot[] {
+    return this.slotArray;
+  }
+
+  /**
+   * Append the first `count` entries of a run of shared template blocks built by earlier
+   * requests (slots with their positions, targets, content indexes): one copy per array instead
+   * of a push per block. The run's first slot must sit at the next position.
+   */
+  addRun(
+    run: { slots: readonly BreakpointSlot[]; targets: readonly Markable[]; templateIndexes: readonly number[] },
+    count: number,
+  ): void {
+    const take = <Entry>(entries: readonly Entry[]) => (count === entries.length ? entries : entries.slice(0, count));
+    this.slotArray = this.slotArray.concat(take(run.slots));
+    this.targetArray = this.targetArray.concat(take(run.targets));
+    this.templateIndexes = this.templateIndexes.concat(take(run.templateIndexes));
+  }
+
+  /** Slots, targets and content indexes from `start` on (what a run extends itself with). */
+  entriesFrom(start: number): { slots: BreakpointSlot[]; targets: Markable[]; templateIndexes: number[] } {
+    return {
+      slots: this.slotArray.slice(start),
+      targets: this.targetArray.slice(start),
+      templateIndexes: this.templateIndexes.slice(start),
+    };
+  }
+
   add(target: Markable, slot: Omit<BreakpointSlot, 'position'>, owner?: { array: unknown[]; index: number }): void {
     // The slot literal is created by the caller for this call only; completing it in place
     // avoids a copy per block (thousands per request in long sessions).
-    (slot as BreakpointSlot).position = this.slots.length;
-    if (owner && Object.isFrozen(target)) this.owners.set(this.slots.length, owner);
-    this.slots.push(slot as BreakpointSlot);
-    this.targets.push(target);
+    (slot as BreakpointSlot).position = this.slotArray.length;
+    if (owner && Object.isFrozen(target)) this.owners.set(this.slotArray.length, owner);
+    this.slotArray.push(slot as BreakpointSlot);
+    this.targetArray.push(target);
     this.templateIndexes.push(-1);
   }
 
@@ -68,14 +106,14 @@ export class SlotList {
    * built already: its `position` must be the next one. A mark copies the array and the block.
    */
   addShared(target: Markable, slot: BreakpointSlot, contentIndex: number): void {
-    this.slots.push(slot);
-    this.targets.push(target);
+    this.slotArray.push(slot);
+    this.targetArray.push(target);
     this.templateIndexes.push(contentIndex);
   }
 
   /** Put a breakpoint on the block at `position`: on a copy when the block is shared (frozen). */
   mark(position: number, marker: CacheControlEphemeral): void {
-    const target = this.targets[position];
+    const target = this.targetArray[position];
     if (!target) return;
     const messageIndex = this.slots[position]?.messageIndex;
     if (messageIndex !== null && messageIndex !== undefined) this.messagesToValidate.push(messageIndex);
@@ -85,8 +123,10 @@ export class SlotList {
       const content = Object.isFrozen(message.content) ? message.content.slice() : message.content;
       const copy = { ...target, cache_control: marker };
       content[contentIndex] = copy;
-      message.content = content;
-      this.targets[position] = copy;
+      // A shared (frozen) wire message is replaced in this body by a copy holding the copied content.
+      if (Object.isFrozen(message)) this.wireMessages[messageIndex as number] = { ...message, content };
+      else message.content = content;
+      this.targetArray[position] = copy;
       return;
     }
     const owner = this.owners.get(position);
@@ -96,7 +136,7 @@ export class SlotList {
     }
     const copy = { ...target, cache_control: marker };
     owner.array[owner.index] = copy;
-    this.targets[position] = copy;
+    this.targetArray[position] = copy;
   }
 
   /** `messagesToValidate` in ascending order, each once. */

@@ -122,10 +122,7 @@ export function hasMarkerFindings(content: readonly unknown[]): boolean {
 }
 
 /** Tools and system visited, then the messages by `visitMessages`, then the body-wide rules. */
-function validateMarkers(
-  body: MessageCreateParamsNonStreaming,
-  visitMessages: (found: Findings) => void,
-): BreakpointWarning[] {
+function validateMarkers(body: MessageCreateParamsNonStreaming, visitMessages: (found: Findings) => void): BreakpointWarning[] {
   const warnings: BreakpointWarning[] = [];
   const marked: Marked[] = [];
   const found = { marked, warnings };
