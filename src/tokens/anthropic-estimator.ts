@@ -47,6 +47,12 @@ export interface AnthropicEstimatorOptions {
    * the way; the prior mainly decides how a report of mixed text is shared between kinds.
    */
   priorWeight?: number;
+  /**
+   * Remember each block's raw count by the block's hash [true]. A caller that memoises counts
+   * itself (the cache models keep them by unit text) passes false: hashing a new block to look it
+   * up costs about as much as counting it.
+   */
+  memoizeBlocks?: boolean;
 }
 
 /** A calibrated estimator: counts are estimates (`exact: false`) that improve with reported usage. */
@@ -89,6 +95,7 @@ export function anthropicEstimator(options: AnthropicEstimatorOptions = {}): Ant
   const lambda = options.priorWeight ?? 0.05;
   if (!(lambda > 0)) throw new RangeError('priorWeight must be a positive number');
   const memo = new BlockMemo<KindVector>();
+  const memoizeBlocks = options.memoizeBlocks ?? true;
   // Normal equations of the relative ridge fit: (Σ vvᵀ + λI) s = Σ v + λ·1, with v = raw / reported.
   const gram = [
     [0, 0, 0],
@@ -115,6 +122,7 @@ export function anthropicEstimator(options: AnthropicEstimatorOptions = {}): Ant
     vector[0] += parts.fixedTokens;
     return vector;
   };
+  const rawOf = memoizeBlocks ? (item: CountableItem) => memo.get(item, rawOfItem) : rawOfItem;
   const apply = (vector: KindVector): number => {
     const estimate = vector[0] * scale[0] + vector[1] * scale[1] + vector[2] * scale[2];
     return estimate > 0 ? Math.max(1, Math.round(estimate)) : 0;
@@ -152,7 +160,7 @@ export function anthropicEstimator(options: AnthropicEstimatorOptions = {}): Ant
       rawOfText(text, kind, vector);
       return apply(vector);
     },
-    countBlock: (block) => apply(memo.get(block, rawOfItem)),
+    countBlock: (block) => apply(rawOf(block)),
     calibrate(observedText, reportedTokens) {
       const vector: KindVector = [0, 0, 0];
       for (const paragraph of observedText.split(/\n{2,}/)) rawOfText(paragraph, undefined, vector);
@@ -161,7 +169,7 @@ export function anthropicEstimator(options: AnthropicEstimatorOptions = {}): Ant
     calibrateRequest(request, reportedInputTokens) {
       const vector: KindVector = [0, 0, 0];
       for (const item of requestItems(request)) {
-        const raw = memo.get(item.item, rawOfItem);
+        const raw = rawOf(item.item);
         vector[0] += raw[0];
         vector[1] += raw[1];
         vector[2] += raw[2];

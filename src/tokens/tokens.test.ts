@@ -10,6 +10,7 @@ import { exactTokenCounter } from './exact-token-counter.js';
 import { DEFAULT_MEDIA_TOKENS } from './media-token-estimates.js';
 import { encodeOpenAI, openAITokenCounter } from './openai-token-counter.js';
 import { requestItems } from './request-items.js';
+import type { CountableItem } from './token-counter.js';
 
 /** A counter that counts characters and records every text it tokenizes. */
 function spyCounter() {
@@ -112,6 +113,22 @@ describe('anthropicEstimator', () => {
 
   it('counts wide (CJK) characters about one token each', () => {
     expect(anthropicEstimator().countText('漢字かな交じり文', 'prose')).toBe(8);
+  });
+
+  it('counts the same blocks alike without its block memo, before and after a re-fit', () => {
+    const code = 'export const a = (b: number) => b * 2;\n'.repeat(30);
+    const blocks: CountableItem[] = [
+      { type: 'text', text: 'Plain words make plain sentences. '.repeat(20) },
+      { type: 'tool_use', id: 't1', name: 'read', input: { path: 'src/a.ts', lines: [1, 2, 3] } },
+      { type: 'text', text: code },
+    ];
+    const memoised = anthropicEstimator();
+    const plain = anthropicEstimator({ memoizeBlocks: false });
+    const counts = (estimator: typeof plain) => blocks.map((block) => estimator.countBlock(block));
+    expect(counts(plain)).toEqual(counts(memoised));
+    for (const estimator of [memoised, plain]) estimator.calibrate(code, 400);
+    expect(counts(plain)).toEqual(counts(memoised));
+    expect(counts(plain)).not.toEqual(counts(anthropicEstimator()));
   });
 
   it('re-fits toward reported usage, per kind, and bumps its revision', () => {

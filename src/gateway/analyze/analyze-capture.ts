@@ -131,7 +131,8 @@ export class CaptureAnalyzer {
   // One counter per rule set for every conversation's models (their memos are shared). A
   // conversation's models keep the blocks of its bodies that they compare with the next.
   private readonly counters = {
-    anthropic: { counter: anthropicEstimator(), reuseEqualBlocks: true },
+    // The models memoise counts by unit text: the estimator's own memo would hash every new block for nothing.
+    anthropic: { counter: anthropicEstimator({ memoizeBlocks: false }), reuseEqualBlocks: true },
     openai: { counter: openAICounterOrEstimate() },
   };
   private readonly conversations = new Map<string, ConversationJudge>();
