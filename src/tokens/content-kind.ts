@@ -64,7 +64,9 @@ export function detectContentKind(text: string): ContentKind {
 }
 
 function looksLikeJson(text: string, sample: string): boolean {
-  if (text.length <= SAMPLE_CHARS) {
+  // A JSON text opening with { or [ closes with } or ] (then only JSON whitespace): anything else
+  // would only throw, and a thrown SyntaxError costs more than reading the whole text.
+  if (text.length <= SAMPLE_CHARS && closesLikeJson(text)) {
     try {
       JSON.parse(text);
       return true;
@@ -80,6 +82,17 @@ function looksLikeJson(text: string, sample: string): boolean {
   let keys = 0;
   for (let index = sample.indexOf('":'); index >= 0; index = sample.indexOf('":', index + 2)) keys++;
   return keys / sample.length > 0.01;
+}
+
+/** The last character that is not JSON whitespace (space, tab, LF, CR) is } or ]. */
+function closesLikeJson(text: string): boolean {
+  let index = text.length - 1;
+  for (; index >= 0; index--) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) break;
+  }
+  const last = text.charCodeAt(index);
+  return last === 0x7d /* } */ || last === 0x5d /* ] */;
 }
 
 function countIndentedLines(sample: string): number {

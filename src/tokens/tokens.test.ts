@@ -167,6 +167,8 @@ describe('detectContentKind', () => {
   it.each([
     ['{"a": 1, "b": [true, null]}', 'json'],
     ['[{"path": "a.ts", "line": 3}]', 'json'],
+    ['{"a": 1}\n \t\r\n', 'json'],
+    ['[0] turn 3: the tests pass and the build is green, so the change can be merged today.', 'prose'],
     ['import { x } from "./y.js";\n\nexport function f(a: number): number {\n  return x(a) * 2;\n}\n', 'code'],
     ['def main():\n    for item in items:\n        print(item)\n    return 0\n', 'code'],
     ['Prompt caching stores the prefix of a request so later requests that start the same way are cheaper.', 'prose'],
