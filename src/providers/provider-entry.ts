@@ -33,6 +33,12 @@ export interface PlanInputs {
   deferredToolPlacement?: 'upfront' | 'append';
   /** The tool-search tool sent with deferred tools where loading is deferred natively. */
   toolSearch?: 'regex' | 'bm25' | 'none';
+  /**
+   * No request is expected after this one: where the adapter places history breakpoints
+   * (Anthropic, Bedrock), the history one stays at the previous request's entry, so nothing new is
+   * written that nobody would read; ignored elsewhere.
+   */
+  finalRequest?: boolean;
   /** OpenAI `prompt_cache_retention` asked for this request (a workload turn's `retention`); ignored elsewhere. */
   retention?: 'in_memory' | '24h';
 }

@@ -123,7 +123,9 @@ export function cachetStrategy(
   let previousPrefix: PreviousPrefix | null = null;
   // The newest 1-hour entry the session wrote: what a pause would not expire.
   let longEntry: LongEntry | null = null;
-  let requestsMade = 0;
+  // Requests after each step, subagent calls included (they read the parent's entry): the
+  // session length a deployment expects, as `expectedRequests` is.
+  const requestsAfter = new Map(workloadRequests(workload).map(({ step }, index, all) => [step, all.length - index - 1]));
   // The last request's model and history TTL: what a keep-alive ping would refresh.
   let lastWrite: { model: string; ttl: '5m' | '1h' } = { model: context.model, ttl: '5m' };
   const keepAlive = cachetKeepAlive(context.provider, { session: gapsMs, prior: priorGapsMs });
@@ -137,7 +139,7 @@ export function cachetStrategy(
 
   // The current turn's `prompt_cache_retention`, when the workload asks for one.
   let turnRetention: 'in_memory' | '24h' | undefined;
-  function adapterOptions(ttl: '5m' | '1h'): Record<string, unknown> {
+  function adapterOptions(ttl: '5m' | '1h', finalRequest: boolean): Record<string, unknown> {
     return entry.planOptions({
       historyTtl: ttl,
       padding: context.options?.padding ?? 'auto',
@@ -148,6 +150,7 @@ export function cachetStrategy(
       tokenCounter: counter,
       ...deferralPlanInputs,
       ...(turnRetention ? { retention: turnRetention } : {}),
+      ...(finalRequest ? { finalRequest } : {}),
     });
   }
 
@@ -181,6 +184,7 @@ export function cachetStrategy(
           const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
           const persisted = request.blocks.filter((block) => block.zone !== 'tail');
           const staticEnd = persisted.filter((block) => block.zone !== 'history').at(-1)?.prefixHash ?? '';
+          const remaining = requestsAfter.get(step) ?? 0;
           const current = {
             at: step.at,
             model: request.model,
@@ -200,7 +204,7 @@ export function cachetStrategy(
                   prefixTokens,
                   newTokens: estimateWriteTokens(current, previousPrefix, longEntry),
                   protectedTokens: protectedTokens(current, longEntry),
-                  expectedRemainingRequests: expectedRequests - requestsMade - 1,
+                  expectedRemainingRequests: remaining,
                   pricing: cacheMultipliersFor(context.provider, request.model),
                 })
               : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
@@ -215,8 +219,7 @@ export function cachetStrategy(
             prefixTokens,
             lifetimeMs: TTL_LIFETIME_MS[choice.ttl],
           };
-          requestsMade += 1;
-          return adapterOptions(choice.ttl);
+          return adapterOptions(choice.ttl, remaining <= 0);
         },
       });
       previousState = (prepared.metadata as { cacheState?: unknown }).cacheState ?? null;

@@ -137,6 +137,7 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
     previous: options.previous,
     lastAssistantMessageIndex: lastAssistant >= 0 ? lastAssistant : null,
     markers: options.markers ?? [],
+    ...(options.finalRequest ? { finalRequest: true } : {}),
   });
   for (const breakpoint of plan.breakpoints) {
     if (breakpoint.reason === 'automatic') continue;

@@ -83,6 +83,13 @@ export interface AnthropicOptions {
    * was no previous request whose entries could be read.
    */
   previous?: AnthropicCacheState | null;
+  /**
+   * No request is expected after this one [false]: nothing would read a new history entry, so the
+   * history breakpoint stays where the previous request's entry ends (read, not re-written) and
+   * what follows it goes uncached (1× instead of a 1.25× write). Without a live previous entry in
+   * the history, the history end is marked as usual.
+   */
+  finalRequest?: boolean;
   /** Tokens the session static zone must add to earn its own breakpoint [1024]. */
   sessionBreakpointMinTokens?: number;
   /** Caller markers by block path; they take slots first, extras are dropped with a warning. */

@@ -56,6 +56,22 @@ describe('planBreakpoints', () => {
     ]);
   });
 
+  it('on a final request keeps the history breakpoint at the previous entry: it reads, nothing new is written', () => {
+    const list = slots(['g', 's', ...Array.from({ length: 12 }, () => 'h'), 't']);
+    const entryAt = (position: number) => ({ entries: [{ path: list[position]!.path, prefixHash: `hash-${position}` }] });
+    expect(summary(planBreakpoints(input(list, { previous: entryAt(9) })))).toEqual(['global-static@0', 'history@13']);
+    const final = planBreakpoints(input(list, { previous: entryAt(9), finalRequest: true }));
+    expect(summary(final)).toEqual(['global-static@0', 'history@9']);
+    expect(final.cacheState.entries).toEqual(entryAt(9).entries);
+    // Without a readable previous entry (none, or history rewritten), the history end as usual.
+    expect(summary(planBreakpoints(input(list, { finalRequest: true })))).toEqual(['global-static@0', 'history@13']);
+    const rewritten = { entries: [{ path: list[9]!.path, prefixHash: 'hash-old' }] };
+    expect(summary(planBreakpoints(input(list, { previous: rewritten, finalRequest: true })))).toEqual([
+      'global-static@0',
+      'history@13',
+    ]);
+  });
+
   it('moves the global breakpoint to the static end when the global entry alone is below the floor', () => {
     // Global tools (2 × 100), tools discovered this session (2 × 100), then global system text
     // (700): the contiguous global run ends at 1 with 200 tokens, which Anthropic never caches.

@@ -61,6 +61,8 @@ export interface BreakpointPlanInput {
   /** Index of the last assistant message, for inference when `previous` is undefined. */
   lastAssistantMessageIndex: number | null;
   markers: readonly CallerMarker[];
+  /** No request is expected after this one: the history breakpoint stays at the previous entry (`AnthropicOptions.finalRequest`). */
+  finalRequest?: boolean;
   /**
    * Markers the request may carry [ANTHROPIC_MAX_BREAKPOINTS]; a gateway that forwards markers
    * to Anthropic (OpenRouter) may allow fewer.
@@ -321,6 +323,19 @@ export function cacheControlMarker(ttl: AnthropicTtl): { type: 'ephemeral'; ttl?
 }
 
 /**
+ * Where the history breakpoint goes: the last persisted block; on a final request, the newest
+ * previous entry still in the history instead (its prefix is read, nothing new is written).
+ */
+function historyEnd(input: BreakpointPlanInput, persistedLast: number): number {
+  if (persistedLast < 0 || input.slots[persistedLast]?.zone !== 'history') return -1;
+  if (!input.finalRequest) return persistedLast;
+  const previous = previousEntryPositions(input).filter(
+    (position) => position <= persistedLast && input.slots[position]?.zone === 'history',
+  );
+  return previous.length > 0 ? Math.max(...previous) : persistedLast;
+}
+
+/**
  * The plan mode's own candidates, most valuable first: the history end (or the session static end
  * when it earns one), a lookback guard, and the global (or a static boundary that clears the floor).
  */
@@ -336,7 +351,7 @@ function zoneCandidates(input: BreakpointPlanInput, cumulative: ArrayLike<number
     lastIndexWhile(slots, persistedEnd, (slot) => slot.zone === 'global' || slot.zone === 'session'),
   );
   const persistedLast = lastCacheableAtOrBefore(slots, persistedEnd);
-  const history = persistedLast >= 0 && slots[persistedLast]?.zone === 'history' ? persistedLast : -1;
+  const history = historyEnd(input, persistedLast);
   const staticTokens = staticEnd >= 0 ? (cumulative[staticEnd] ?? 0) : 0;
   const sessionOwnTokens = staticTokens - (globalEnd >= 0 ? (cumulative[globalEnd] ?? 0) : 0);
   // Without history before the tail, the session static end is where everything persisted

@@ -125,6 +125,7 @@ export function convertToBedrock(canonical: CanonicalRequest, options: BedrockOp
     previous: options.previous,
     lastAssistantMessageIndex: lastAssistant >= 0 ? lastAssistant : null,
     markers: options.markers ?? [],
+    ...(options.finalRequest ? { finalRequest: true } : {}),
   });
   warnings.push(...plan.warnings);
   // From the last checkpoint back, so earlier insertions never shift the ones still to come.

@@ -18,6 +18,8 @@ export interface BedrockOptions {
   tokenCounter?: TokenCounter;
   /** The previous request's `metadata.cacheState`, for the lookback guard (see the Anthropic adapter). */
   previous?: AnthropicCacheState | null;
+  /** No request is expected after this one: the history checkpoint stays at the previous entry (see the Anthropic adapter). */
+  finalRequest?: boolean;
   /** Tokens the session static zone must add to earn its own checkpoint [1024]. */
   sessionBreakpointMinTokens?: number;
   /** Caller checkpoints by canonical block path; they take slots first. */

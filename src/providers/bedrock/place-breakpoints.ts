@@ -21,6 +21,7 @@ export interface BedrockCheckpointInput {
   previous: AnthropicCacheState | null | undefined;
   lastAssistantMessageIndex: number | null;
   markers: readonly CallerMarker[];
+  finalRequest?: boolean;
 }
 
 export interface BedrockCheckpointPlan {
@@ -61,6 +62,7 @@ export function planBedrockCheckpoints(input: BedrockCheckpointInput): BedrockCh
     lastAssistantMessageIndex: input.lastAssistantMessageIndex,
     markers,
     maxBreakpoints: input.row.maxCheckpoints,
+    ...(input.finalRequest ? { finalRequest: true } : {}),
   });
   warnings.push(
     ...plan.warnings.map((warning) => ({ ...warning, message: warning.message.replaceAll('cache_control', 'cachePoint') })),

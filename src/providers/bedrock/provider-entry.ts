@@ -35,8 +35,9 @@ export const bedrockProvider: ProviderEntry = {
       ? `us.anthropic.${claude}-v1:0`
       : DEFAULT_BEDROCK_MODEL;
   },
-  planOptions: ({ historyTtl, previous, tokenCounter, deferredToolPlacement }) => ({
+  planOptions: ({ historyTtl, previous, tokenCounter, deferredToolPlacement, finalRequest }) => ({
     ...(historyTtl ? { ttl: { history: historyTtl } } : {}),
+    ...(finalRequest ? { finalRequest } : {}),
     ...(deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
     ...(previous !== undefined ? { previous } : {}),
     ...(tokenCounter ? { tokenCounter } : {}),
