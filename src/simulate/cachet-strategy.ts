@@ -1,6 +1,8 @@
 import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
+import type { BlockRecord, CanonicalRequest } from '../model/request.js';
+import { requestBlockCount, requestReader } from '../model/request-view.js';
 import type { ProviderId } from '../providers/adapter.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
 import type { PlanInputs } from '../providers/provider-entry.js';
@@ -128,6 +130,9 @@ export function cachetStrategy(
   const requestsAfter = new Map(workloadRequests(workload).map(({ step }, index, all) => [step, all.length - index - 1]));
   // The last request's model and history TTL: what a keep-alive ping would refresh.
   let lastWrite: { model: string; ttl: '5m' | '1h' } = { model: context.model, ttl: '5m' };
+  // The persisted blocks' prefix hashes of the request being planned, rewritten in place each
+  // request (nothing keeps them past the TTL choice).
+  const prefixHashes: string[] = [];
   const keepAlive = cachetKeepAlive(context.provider, { session: gapsMs, prior: priorGapsMs });
   // The adapter's state from the previous request (Anthropic: the entries its breakpoints wrote,
   // for the lookback guard, and the padding decision pinned for the whole session).
@@ -182,13 +187,12 @@ export function cachetStrategy(
         // The TTL depends on the persisted prefix's size, known once the request is assembled.
         adapterOptions: ({ request, zoneTokens }) => {
           const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
-          const persisted = request.blocks.filter((block) => block.zone !== 'tail');
-          const staticEnd = persisted.filter((block) => block.zone !== 'history').at(-1)?.prefixHash ?? '';
+          const staticEnd = persistedPrefixHashes(request, prefixHashes);
           const remaining = requestsAfter.get(step) ?? 0;
           const current = {
             at: step.at,
             model: request.model,
-            prefixHashes: persisted.map((block) => block.prefixHash),
+            prefixHashes,
             staticPrefixHash: staticEnd,
             prefixTokens,
             historyTokens: zoneTokens.history,
@@ -255,6 +259,25 @@ export function cachetStrategy(
       if (longEntry) longEntry = { ...longEntry, at };
     },
   };
+}
+
+/**
+ * The prefix hash of every persisted block (the turn tail left out) written into `into`, read
+ * without copying the request's blocks; returns the static zones' last one ('' without any).
+ */
+function persistedPrefixHashes(request: CanonicalRequest, into: string[]): string {
+  const reader = requestReader(request);
+  const count = requestBlockCount(request);
+  let written = 0;
+  let staticEnd = '';
+  for (let index = 0; index < count; index++) {
+    const block = reader.blockAt(index) as BlockRecord;
+    if (block.zone === 'tail') continue;
+    into[written++] = block.prefixHash;
+    if (block.zone !== 'history') staticEnd = block.prefixHash;
+  }
+  into.length = written;
+  return staticEnd;
 }
 
 /** Tokens the workload's history gains per request on average: user input, replies, tool results. */

@@ -304,25 +304,22 @@ function lookbackMiss(before: NormalizedWireBody, after: NormalizedWireBody): { 
   // but reading them alone still loses everything the newest entry covered after them.
   const newest = anthropicBreakpoints(before).at(-1)?.index;
   if (newest === undefined) return null;
-  const blockPosition = blockPositions(after);
+  // Block positions from the entry to each later breakpoint, counted forward once (breakpoints
+  // come in order), instead of an array of every unit's position.
   let nearest = Number.POSITIVE_INFINITY;
+  let counted = newest;
+  // Positions start at the first block: with none up to the entry, the first one after it is position 0 too.
+  const firstBlock = after.units.findIndex((unit) => unit.block);
+  let distance = firstBlock === -1 || firstBlock > newest ? -1 : 0;
   for (const { index: read } of anthropicBreakpoints(after)) {
     if (read < newest) continue;
-    const distance = blockPosition[read]! - blockPosition[newest]!;
-    if (distance < ANTHROPIC_LOOKBACK_POSITIONS) return null;
-    nearest = Math.min(nearest, distance);
+    for (; counted < read; counted++) if (after.units[counted + 1]?.block) distance++;
+    const positions = Math.max(distance, 0);
+    if (positions < ANTHROPIC_LOOKBACK_POSITIONS) return null;
+    nearest = Math.min(nearest, positions);
   }
   if (!Number.isFinite(nearest)) return null;
   return { entryIndex: newest, distance: nearest };
-}
-
-/** Block position of every unit (parameters do not count). */
-export function blockPositions(body: NormalizedWireBody): number[] {
-  let position = -1;
-  return body.units.map((unit) => {
-    if (unit.block) position++;
-    return Math.max(position, 0);
-  });
 }
 
 /**

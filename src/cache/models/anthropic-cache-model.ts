@@ -9,7 +9,7 @@ import {
 import { providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import { blockPositions, createBreakDetector, type ForkableBreakDetector } from '../break/break-detector.js';
+import { createBreakDetector, type ForkableBreakDetector } from '../break/break-detector.js';
 import { BlockCoreMemo } from '../wire/block-core-memo.js';
 import {
   anthropicBreakpoints,
@@ -257,15 +257,17 @@ function findReads(scan: Scan): {
   expiredInWindow: Entry | null;
 } {
   const { body, breakpoints, hashes, cumulative, entries, live, at, explanation, requestIndex } = scan;
-  const positions = blockPositions(body);
   let readEnd = -1;
   let lookbackMissed: { entry: Entry; distance: number } | null = null;
   let expiredInWindow: Entry | null = null;
   for (const mark of breakpoints) {
     let hit = -1;
+    // Block positions between this unit and the breakpoint, counted on the way back (no array of
+    // every unit's position per request).
+    let distance = 0;
     for (let unitIndex = mark.index; unitIndex >= 0; unitIndex--) {
+      if (unitIndex < mark.index && body.units[unitIndex + 1]!.block) distance++;
       if (!body.units[unitIndex]!.block) continue;
-      const distance = positions[mark.index]! - positions[unitIndex]!;
       const entry = entries.get(hashes[unitIndex]!);
       if (distance >= ANTHROPIC_LOOKBACK_POSITIONS) {
         if (entry && live(entry) && !lookbackMissed) lookbackMissed = { entry, distance };

@@ -36,7 +36,9 @@ export function createPrefixHasher(): PrefixHasher {
       let shared = 0;
       if (previous) {
         const limit = Math.min(units.length, previous.units.length);
-        while (shared < limit && sameUnitIdentity(units[shared]!, previous.units[shared]!)) {
+        const before = previous.units;
+        // Shared history gives the same unit objects: identity first, then the bytes.
+        while (shared < limit && (units[shared] === before[shared] || sameUnitIdentity(units[shared]!, before[shared]!))) {
           hashes[shared] = previous.hashes[shared]!;
           shared++;
         }
