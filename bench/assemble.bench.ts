@@ -79,6 +79,8 @@ function nextRequest(build: Build, counter: TokenCounter): Figure {
 
 /** A fresh build of `turns` turns whose first request has been counted with `counter`. */
 function warmBuild(turns: number, counter: TokenCounter, bus?: EventBus): Build {
+  // The previous series' garbage is collected first, so a series' mean counts its own work.
+  (globalThis as { gc?: () => void }).gc?.();
   const build = syntheticSession({ turns, endInToolLoop: true, ...(bus ? { bus } : {}) });
   countRequestTokens(assemble(build.session), counter);
   return build;

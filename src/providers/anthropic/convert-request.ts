@@ -130,6 +130,8 @@ export function convertToAnthropic(request: CanonicalRequest, options: Anthropic
   const lastAssistant = lastAssistantIndex(request);
   const plan = planBreakpoints({
     slots: list.slots,
+    tokensThrough: (position) => list.tokensThrough(position),
+    firstTailPosition: list.firstTailPosition,
     mode,
     ttl,
     floorTokens: model.effectiveFloorTokens,

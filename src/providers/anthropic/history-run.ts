@@ -30,6 +30,8 @@ class HistoryRun {
   readonly slots: BreakpointSlot[] = [];
   readonly targets: Markable[] = [];
   readonly templateIndexes: number[] = [];
+  /** Tokens from the request's first slot through each of the run's slots, summed in order from `baseTokens`. */
+  readonly cumulative: number[] = [];
   /** Per message: slots and block records through it (records include blocks not sent). */
   private readonly slotEnds: number[] = [];
   private readonly recordEnds: number[] = [];
@@ -42,6 +44,8 @@ class HistoryRun {
     readonly blockSource: readonly BlockRecord[],
     readonly recordBase: number,
     readonly slotBase: number,
+    /** Tokens of the slots before the run: part of the key, so the running sums hold. */
+    readonly baseTokens: number,
   ) {}
 
   /**
@@ -67,7 +71,10 @@ class HistoryRun {
   extend(index: number, entry: RunMessage, list: SlotList, slotStart: number): void {
     if (index !== this.messages.length) return;
     const added = list.entriesFrom(slotStart);
-    for (const slot of added.slots) this.slots.push(slot);
+    for (const slot of added.slots) {
+      this.cumulative.push((this.cumulative.at(-1) ?? this.baseTokens) + slot.tokens);
+      this.slots.push(slot);
+    }
     for (const target of added.targets) this.targets.push(target);
     for (const contentIndex of added.templateIndexes) this.templateIndexes.push(contentIndex);
     this.slotEnds.push(this.slots.length);
@@ -95,17 +102,19 @@ export function historyRunFor(
   if (messageSource === null || blockSource === null) return null;
   const sessionMessageCount = request.layout.sessionMessageCount;
   const known = runs.get(messageSource);
+  const baseTokens = list.tokensBefore(list.slots.length);
   if (
     known &&
     known.counter === counter &&
     known.sessionMessageCount === sessionMessageCount &&
     known.blockSource === blockSource &&
     known.recordBase === records.position &&
-    known.slotBase === list.slots.length
+    known.slotBase === list.slots.length &&
+    known.baseTokens === baseTokens
   ) {
     return known;
   }
-  const run = new HistoryRun(counter, sessionMessageCount, blockSource, records.position, list.slots.length);
+  const run = new HistoryRun(counter, sessionMessageCount, blockSource, records.position, list.slots.length, baseTokens);
   runs.set(messageSource, run);
   return run;
 }

@@ -27,6 +27,17 @@ export interface BreakpointSlot {
   tokens: number;
 }
 
+/** Slots in position order: an array, or a converter's list that holds a kept history without copying it. */
+export interface SlotSequence {
+  readonly length: number;
+  at(index: number): BreakpointSlot | undefined;
+}
+
+/** The slot at `index`; undefined outside the slots (never counted from the end). */
+function slotAt(slots: SlotSequence, index: number): BreakpointSlot | undefined {
+  return index >= 0 ? slots.at(index) : undefined;
+}
+
 export interface ZoneTtls {
   global: AnthropicTtl;
   session: AnthropicTtl;
@@ -47,7 +58,14 @@ export interface PlannedBreakpoint extends BreakpointRecord {
 }
 
 export interface BreakpointPlanInput {
-  slots: readonly BreakpointSlot[];
+  slots: SlotSequence;
+  /**
+   * Tokens from the first slot through `position` (0 outside the slots), when the caller keeps
+   * them: equal to summing `tokens` in position order. Without it the plan sums every slot.
+   */
+  tokensThrough?: (position: number) => number;
+  /** Position of the first turn-tail slot (-1 for none), when the caller knows it; else the plan looks. */
+  firstTailPosition?: number;
   mode: BreakpointMode;
   ttl: ZoneTtls;
   floorTokens: number;
@@ -99,16 +117,10 @@ interface Candidate extends BreakpointCandidate {
 export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   const { slots } = input;
   const warnings: AdapterWarning[] = [];
-  // Tokens from the start through each slot, in a preallocated array (long histories: one per block).
-  const cumulative = new Float64Array(slots.length);
-  let sum = 0;
-  for (let index = 0; index < slots.length; index++) {
-    sum += (slots[index] as BreakpointSlot).tokens;
-    cumulative[index] = sum;
-  }
+  const cumulative = input.tokensThrough ?? runningTokens(slots);
 
   const candidates: Candidate[] = markerCandidates(input, warnings);
-  const firstTail = slots.findIndex((slot) => slot.zone === 'tail');
+  const firstTail = input.firstTailPosition ?? firstTailOf(slots);
   const persistedEnd = (firstTail === -1 ? slots.length : firstTail) - 1;
 
   if (input.mode === 'plan') candidates.push(...zoneCandidates(input, cumulative, persistedEnd));
@@ -132,7 +144,7 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
 
   const breakpoints: PlannedBreakpoint[] = ordered.map((entry, index) => {
     const position = entry.kept.slot.position;
-    const tokens = cumulative[position] ?? 0;
+    const tokens = cumulative(position);
     return {
       path: entry.kept.slot.path,
       zone: entry.kept.slot.zone,
@@ -147,9 +159,9 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
   if (input.mode === 'automatic') {
     const ttl = ttls.at(-1) ?? input.ttl.history;
     automatic = { ttl };
-    const slot = slots[automaticSlot];
+    const slot = slotAt(slots, automaticSlot);
     if (slot) {
-      const tokens = cumulative[automaticSlot] ?? 0;
+      const tokens = cumulative(automaticSlot);
       breakpoints.push({
         path: 'cache_control',
         zone: slot.zone,
@@ -172,7 +184,7 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
 
   const entries: AnthropicCacheEntry[] = [];
   for (const breakpoint of breakpoints) {
-    const slot = slots[breakpoint.position];
+    const slot = slotAt(slots, breakpoint.position);
     if (breakpoint.reason !== 'automatic' && slot?.messageIndex !== null && slot?.prefixHash) {
       entries.push({ path: slot.path, prefixHash: slot.prefixHash });
     }
@@ -182,7 +194,11 @@ export function planBreakpoints(input: BreakpointPlanInput): BreakpointPlan {
 
 function markerCandidates(input: BreakpointPlanInput, warnings: AdapterWarning[]): Candidate[] {
   if (input.markers.length === 0) return [];
-  const byPath = new Map(input.slots.map((slot) => [slot.path, slot]));
+  const byPath = new Map<string, BreakpointSlot>();
+  for (let index = 0; index < input.slots.length; index++) {
+    const slot = input.slots.at(index) as BreakpointSlot;
+    byPath.set(slot.path, slot);
+  }
   const result: Candidate[] = [];
   input.markers.forEach((marker, index) => {
     const slot = byPath.get(marker.path);
@@ -218,8 +234,8 @@ function markerCandidates(input: BreakpointPlanInput, warnings: AdapterWarning[]
   return result;
 }
 
-function candidate(slots: readonly BreakpointSlot[], position: number, reason: BreakpointReason): Candidate {
-  const slot = slots[position] as BreakpointSlot;
+function candidate(slots: SlotSequence, position: number, reason: BreakpointReason): Candidate {
+  const slot = slotAt(slots, position) as BreakpointSlot;
   return { path: slot.path, source: reason, slot, reason };
 }
 
@@ -248,7 +264,7 @@ function previousEntryPositions(input: BreakpointPlanInput): number[] {
   if (lastAssistant === null) return [];
   // The last slot that qualifies, found from the end: the walk stops before the history.
   for (let index = input.slots.length - 1; index >= 0; index--) {
-    const slot = input.slots[index] as BreakpointSlot;
+    const slot = input.slots.at(index) as BreakpointSlot;
     if (slot.messageIndex !== null && slot.messageIndex < lastAssistant && slot.cacheable && slot.zone !== 'tail') {
       return slot.position >= 0 ? [slot.position] : [];
     }
@@ -257,25 +273,41 @@ function previousEntryPositions(input: BreakpointPlanInput): number[] {
 }
 
 /** Previous entries sit near the end of the request, so search backwards. */
-function findFromEnd(slots: readonly BreakpointSlot[], path: string): BreakpointSlot | undefined {
-  for (let index = slots.length - 1; index >= 0; index--) if (slots[index]?.path === path) return slots[index];
+function findFromEnd(slots: SlotSequence, path: string): BreakpointSlot | undefined {
+  for (let index = slots.length - 1; index >= 0; index--) if (slots.at(index)?.path === path) return slots.at(index);
   return undefined;
 }
 
-function lastIndexWhile(slots: readonly BreakpointSlot[], end: number, predicate: (slot: BreakpointSlot) => boolean): number {
+/** Tokens through each position, summed once in position order (0 outside the slots). */
+function runningTokens(slots: SlotSequence): (position: number) => number {
+  const sums = new Float64Array(slots.length);
+  let sum = 0;
+  for (let index = 0; index < slots.length; index++) {
+    sum += (slots.at(index) as BreakpointSlot).tokens;
+    sums[index] = sum;
+  }
+  return (position) => sums[position] ?? 0;
+}
+
+function firstTailOf(slots: SlotSequence): number {
+  for (let index = 0; index < slots.length; index++) if (slots.at(index)?.zone === 'tail') return index;
+  return -1;
+}
+
+function lastIndexWhile(slots: SlotSequence, end: number, predicate: (slot: BreakpointSlot) => boolean): number {
   let index = -1;
-  while (index + 1 <= end && predicate(slots[index + 1] as BreakpointSlot)) index++;
+  while (index + 1 <= end && predicate(slots.at(index + 1) as BreakpointSlot)) index++;
   return index;
 }
 
 /** The last system block at or before `end` (-1 without one): the end of the system level. */
-function lastSystemSlot(slots: readonly BreakpointSlot[], end: number): number {
-  for (let index = end; index >= 0; index--) if (slots[index]?.path.startsWith('system[')) return index;
+function lastSystemSlot(slots: SlotSequence, end: number): number {
+  for (let index = end; index >= 0; index--) if (slots.at(index)?.path.startsWith('system[')) return index;
   return -1;
 }
 
-function lastCacheableAtOrBefore(slots: readonly BreakpointSlot[], start: number): number {
-  for (let index = start; index >= 0; index--) if (slots[index]?.cacheable) return index;
+function lastCacheableAtOrBefore(slots: SlotSequence, start: number): number {
+  for (let index = start; index >= 0; index--) if (slots.at(index)?.cacheable) return index;
   return -1;
 }
 
@@ -327,10 +359,10 @@ export function cacheControlMarker(ttl: AnthropicTtl): { type: 'ephemeral'; ttl?
  * previous entry still in the history instead (its prefix is read, nothing new is written).
  */
 function historyEnd(input: BreakpointPlanInput, persistedLast: number): number {
-  if (persistedLast < 0 || input.slots[persistedLast]?.zone !== 'history') return -1;
+  if (persistedLast < 0 || slotAt(input.slots, persistedLast)?.zone !== 'history') return -1;
   if (!input.finalRequest) return persistedLast;
   const previous = previousEntryPositions(input).filter(
-    (position) => position <= persistedLast && input.slots[position]?.zone === 'history',
+    (position) => position <= persistedLast && slotAt(input.slots, position)?.zone === 'history',
   );
   return previous.length > 0 ? Math.max(...previous) : persistedLast;
 }
@@ -339,7 +371,7 @@ function historyEnd(input: BreakpointPlanInput, persistedLast: number): number {
  * The plan mode's own candidates, most valuable first: the history end (or the session static end
  * when it earns one), a lookback guard, and the global (or a static boundary that clears the floor).
  */
-function zoneCandidates(input: BreakpointPlanInput, cumulative: ArrayLike<number>, persistedEnd: number): Candidate[] {
+function zoneCandidates(input: BreakpointPlanInput, cumulative: (position: number) => number, persistedEnd: number): Candidate[] {
   const { slots } = input;
   const candidates: Candidate[] = [];
   const globalEnd = lastCacheableAtOrBefore(
@@ -352,8 +384,8 @@ function zoneCandidates(input: BreakpointPlanInput, cumulative: ArrayLike<number
   );
   const persistedLast = lastCacheableAtOrBefore(slots, persistedEnd);
   const history = historyEnd(input, persistedLast);
-  const staticTokens = staticEnd >= 0 ? (cumulative[staticEnd] ?? 0) : 0;
-  const sessionOwnTokens = staticTokens - (globalEnd >= 0 ? (cumulative[globalEnd] ?? 0) : 0);
+  const staticTokens = staticEnd >= 0 ? cumulative(staticEnd) : 0;
+  const sessionOwnTokens = staticTokens - (globalEnd >= 0 ? cumulative(globalEnd) : 0);
   // Without history before the tail, the session static end is where everything persisted
   // ends: it gets the breakpoint the history end would have had. Otherwise it has to earn it.
   const worthwhile = history < 0 || sessionOwnTokens >= input.sessionMinTokens;
@@ -364,11 +396,11 @@ function zoneCandidates(input: BreakpointPlanInput, cumulative: ArrayLike<number
   // text, or the session text is long), the earliest static boundary that clears it takes the
   // global breakpoint: the end of the system text first, because images, tool_choice and
   // thinking changes invalidate only the messages level, then the end of the static zones.
-  const belowFloor = globalEnd >= 0 && (cumulative[globalEnd] ?? 0) < input.floorTokens;
+  const belowFloor = globalEnd >= 0 && cumulative(globalEnd) < input.floorTokens;
   const staticMark =
     belowFloor && session < 0 && staticEnd > globalEnd
       ? ([lastCacheableAtOrBefore(slots, lastSystemSlot(slots, staticEnd)), staticEnd].find(
-          (index) => index > globalEnd && (cumulative[index] ?? 0) >= input.floorTokens,
+          (index) => index > globalEnd && cumulative(index) >= input.floorTokens,
         ) ?? -1)
       : -1;
 

@@ -2,7 +2,7 @@ import type { CacheControlEphemeral } from '@anthropic-ai/sdk/resources/messages
 import type { BlockRecord, CanonicalRequest } from '../../model/request.js';
 import { requestReader } from '../../model/request-view.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
-import type { BreakpointSlot } from './place-breakpoints.js';
+import type { BreakpointSlot, SlotSequence } from './place-breakpoints.js';
 
 export type Markable = { cache_control?: CacheControlEphemeral | null };
 
@@ -43,17 +43,78 @@ export class RecordLookup {
   }
 }
 
+/**
+ * Entries in three parts: the list's own entries before a kept run of history, a prefix of that
+ * run (shared between requests, never changed: a change goes into `overrides`), and the list's
+ * own entries after it. A request takes a long history without copying it.
+ */
+class Segments<Entry> {
+  private readonly before: Entry[] = [];
+  private run: readonly Entry[] = [];
+  private runCount = 0;
+  private attached = false;
+  private readonly after: Entry[] = [];
+  private overrides: Map<number, Entry> | null = null;
+
+  get length(): number {
+    return this.before.length + this.runCount + this.after.length;
+  }
+
+  push(entry: Entry): void {
+    (this.attached ? this.after : this.before).push(entry);
+  }
+
+  /** The first `count` entries of `run` follow the entries so far. */
+  attach(run: readonly Entry[], count: number): void {
+    this.run = run;
+    this.runCount = count;
+    this.attached = true;
+  }
+
+  at(index: number): Entry | undefined {
+    if (index < 0) return undefined;
+    if (index < this.before.length) return this.before[index];
+    const inRun = index - this.before.length;
+    if (inRun < this.runCount) return this.overrides?.get(index) ?? this.run[inRun];
+    return this.after[inRun - this.runCount];
+  }
+
+  set(index: number, entry: Entry): void {
+    if (index < this.before.length) this.before[index] = entry;
+    else if (index - this.before.length < this.runCount) (this.overrides ??= new Map()).set(index, entry);
+    else this.after[index - this.before.length - this.runCount] = entry;
+  }
+
+  /** Entries from `start` to the end, in a new array. */
+  from(start: number): Entry[] {
+    const entries: Entry[] = [];
+    for (let index = start; index < this.length; index++) entries.push(this.at(index) as Entry);
+    return entries;
+  }
+}
+
+/** A kept run of history blocks as `SlotList.addRun` takes it; `cumulative[k]` is the tokens through its slot k. */
+export interface SlotRun {
+  slots: readonly BreakpointSlot[];
+  targets: readonly Markable[];
+  templateIndexes: readonly number[];
+  cumulative: readonly number[];
+}
+
 /** Collects wire blocks together with the slot the breakpoint planner sees for each. */
 export class SlotList {
-  private slotArray: BreakpointSlot[] = [];
-  private targetArray: Markable[] = [];
+  private readonly slotSegments = new Segments<BreakpointSlot>();
+  private readonly targets = new Segments<Markable>();
   /** Where a shared (frozen) target sits, so a breakpoint replaces it with a marked copy. */
   private readonly owners = new Map<number, { array: unknown[]; index: number }>();
   /**
    * Per position, the index of a block of a shared message template in its message's content
    * (-1 for any other block): the wire message is `wireMessages[slot.messageIndex]`.
    */
-  private templateIndexes: number[] = [];
+  private readonly templateIndexes = new Segments<number>();
+  private run: { cumulative: readonly number[]; start: number; count: number } | null = null;
+  /** Position of the first turn-tail slot, -1 without one. */
+  firstTailPosition = -1;
   /** The body's messages, one per canonical message, for marks on shared templates. */
   wireMessages: Array<{ content: unknown }> = [];
   /**
@@ -63,42 +124,83 @@ export class SlotList {
   readonly messagesToValidate: number[] = [];
   constructor(private readonly counter: TokenCounter) {}
 
-  get slots(): readonly BreakpointSlot[] {
-    return this.slotArray;
+  /** The slots in position order (`length`, `at`), a kept run included without a copy. */
+  get slots(): SlotSequence {
+    return this.slotSegments;
+  }
+
+  private ownSums: Float64Array | null = null;
+
+  private tokenSums(): Float64Array {
+    const sums = new Float64Array(this.slotSegments.length);
+    let sum = 0;
+    for (let index = 0; index < sums.length; index++) {
+      sum += (this.slotSegments.at(index) as BreakpointSlot).tokens;
+      sums[index] = sum;
+    }
+    return sums;
+  }
+
+  /** Sum of the slots' tokens before `end` (exclusive), added in position order. */
+  tokensBefore(end: number): number {
+    let sum = 0;
+    for (let index = 0; index < end; index++) sum += (this.slotSegments.at(index) as BreakpointSlot).tokens;
+    return sum;
   }
 
   /**
-   * Append the first `count` entries of a run of shared template blocks built by earlier
-   * requests (slots with their positions, targets, content indexes): one copy per array instead
-   * of a push per block. The run's first slot must sit at the next position.
+   * Tokens from the first slot through `position` (0 outside the slots), summed in position order
+   * as `planBreakpoints` would: a kept run brings its sums, the other slots are few.
    */
-  addRun(
-    run: { slots: readonly BreakpointSlot[]; targets: readonly Markable[]; templateIndexes: readonly number[] },
-    count: number,
-  ): void {
-    const take = <Entry>(entries: readonly Entry[]) => (count === entries.length ? entries : entries.slice(0, count));
-    this.slotArray = this.slotArray.concat(take(run.slots));
-    this.targetArray = this.targetArray.concat(take(run.targets));
-    this.templateIndexes = this.templateIndexes.concat(take(run.templateIndexes));
+  tokensThrough(position: number): number {
+    if (position < 0 || position >= this.slotSegments.length) return 0;
+    const run = this.run;
+    if (run === null) {
+      // No kept run: every slot is the list's own, summed once.
+      this.ownSums ??= this.tokenSums();
+      return this.ownSums[position] as number;
+    }
+    if (position < run.start) return this.tokensBefore(position + 1);
+    if (position < run.start + run.count) return run.cumulative[position - run.start] as number;
+    let sum = run.cumulative[run.count - 1] as number;
+    for (let index = run.start + run.count; index <= position; index++)
+      sum += (this.slotSegments.at(index) as BreakpointSlot).tokens;
+    return sum;
+  }
+
+  /**
+   * Follow the slots so far with the first `count` blocks of a run of shared template blocks built
+   * by earlier requests (slots with their positions, targets, content indexes, running token sums
+   * that start from the tokens before it): no copy and no work per block. Its first slot must sit
+   * at the next position.
+   */
+  addRun(run: SlotRun, count: number): void {
+    this.run = { cumulative: run.cumulative, start: this.slotSegments.length, count };
+    this.slotSegments.attach(run.slots, count);
+    this.targets.attach(run.targets, count);
+    this.templateIndexes.attach(run.templateIndexes, count);
   }
 
   /** Slots, targets and content indexes from `start` on (what a run extends itself with). */
   entriesFrom(start: number): { slots: BreakpointSlot[]; targets: Markable[]; templateIndexes: number[] } {
     return {
-      slots: this.slotArray.slice(start),
-      targets: this.targetArray.slice(start),
-      templateIndexes: this.templateIndexes.slice(start),
+      slots: this.slotSegments.from(start),
+      targets: this.targets.from(start),
+      templateIndexes: this.templateIndexes.from(start),
     };
   }
 
   add(target: Markable, slot: Omit<BreakpointSlot, 'position'>, owner?: { array: unknown[]; index: number }): void {
     // The slot literal is created by the caller for this call only; completing it in place
     // avoids a copy per block (thousands per request in long sessions).
-    (slot as BreakpointSlot).position = this.slotArray.length;
-    if (owner && Object.isFrozen(target)) this.owners.set(this.slotArray.length, owner);
-    this.slotArray.push(slot as BreakpointSlot);
-    this.targetArray.push(target);
+    const position = this.slotSegments.length;
+    (slot as BreakpointSlot).position = position;
+    if (owner && Object.isFrozen(target)) this.owners.set(position, owner);
+    if (slot.zone === 'tail' && this.firstTailPosition < 0) this.firstTailPosition = position;
+    this.slotSegments.push(slot as BreakpointSlot);
+    this.targets.push(target);
     this.templateIndexes.push(-1);
+    this.ownSums = null;
   }
 
   /**
@@ -106,19 +208,20 @@ export class SlotList {
    * built already: its `position` must be the next one. A mark copies the array and the block.
    */
   addShared(target: Markable, slot: BreakpointSlot, contentIndex: number): void {
-    this.slotArray.push(slot);
-    this.targetArray.push(target);
+    this.slotSegments.push(slot);
+    this.targets.push(target);
     this.templateIndexes.push(contentIndex);
+    this.ownSums = null;
   }
 
   /** Put a breakpoint on the block at `position`: on a copy when the block is shared (frozen). */
   mark(position: number, marker: CacheControlEphemeral): void {
-    const target = this.targetArray[position];
+    const target = this.targets.at(position);
     if (!target) return;
-    const messageIndex = this.slots[position]?.messageIndex;
+    const messageIndex = this.slotSegments.at(position)?.messageIndex;
     if (messageIndex !== null && messageIndex !== undefined) this.messagesToValidate.push(messageIndex);
-    const contentIndex = this.templateIndexes[position] ?? -1;
-    const message = contentIndex >= 0 ? this.wireMessages[this.slots[position]?.messageIndex ?? -1] : undefined;
+    const contentIndex = this.templateIndexes.at(position) ?? -1;
+    const message = contentIndex >= 0 ? this.wireMessages[messageIndex ?? -1] : undefined;
     if (message && Array.isArray(message.content)) {
       const content = Object.isFrozen(message.content) ? message.content.slice() : message.content;
       const copy = { ...target, cache_control: marker };
@@ -126,7 +229,7 @@ export class SlotList {
       // A shared (frozen) wire message is replaced in this body by a copy holding the copied content.
       if (Object.isFrozen(message)) this.wireMessages[messageIndex as number] = { ...message, content };
       else message.content = content;
-      this.targetArray[position] = copy;
+      this.targets.set(position, copy);
       return;
     }
     const owner = this.owners.get(position);
@@ -136,7 +239,7 @@ export class SlotList {
     }
     const copy = { ...target, cache_control: marker };
     owner.array[owner.index] = copy;
-    this.targetArray[position] = copy;
+    this.targets.set(position, copy);
   }
 
   /** `messagesToValidate` in ascending order, each once. */
