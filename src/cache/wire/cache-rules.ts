@@ -101,8 +101,25 @@ export function longestCacheLifetimeMs(rules: CacheRules): number {
 }
 
 /** The TTL an Anthropic breakpoint placed on a unit gets (top-level automatic caching included). */
-export function anthropicBreakpoints(body: NormalizedWireBody): Array<{ index: number; ttl: WireTtl }> {
-  // A plain loop: this runs several times per judged request over every unit.
+export function anthropicBreakpoints(body: NormalizedWireBody): ReadonlyArray<{ index: number; ttl: WireTtl }> {
+  // Several passes ask per judged request (horizon, lifetime, lookback, reads): one scan per body.
+  const known = breakpointsOfBody.get(body);
+  if (known && known.units === body.units && known.length === body.units.length && known.automatic === body.automaticBreakpoint) {
+    return known.marks;
+  }
+  const marks = Object.freeze(scanAnthropicBreakpoints(body));
+  breakpointsOfBody.set(body, { units: body.units, length: body.units.length, automatic: body.automaticBreakpoint, marks });
+  return marks;
+}
+
+/** The marks of a body already scanned, while its units array and automatic marker are the ones scanned. */
+const breakpointsOfBody = new WeakMap<
+  NormalizedWireBody,
+  { units: readonly WireUnit[]; length: number; automatic: WireTtl | null; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> }
+>();
+
+function scanAnthropicBreakpoints(body: NormalizedWireBody): Array<{ index: number; ttl: WireTtl }> {
+  // A plain loop over every unit.
   const marks: Array<{ index: number; ttl: WireTtl }> = [];
   const units = body.units;
   for (let index = 0; index < units.length; index++) {
