@@ -81,8 +81,10 @@ class Segments<Entry> {
 
   set(index: number, entry: Entry): void {
     if (index < this.before.length) this.before[index] = entry;
-    else if (index - this.before.length < this.runCount) (this.overrides ??= new Map()).set(index, entry);
-    else this.after[index - this.before.length - this.runCount] = entry;
+    else if (index - this.before.length < this.runCount) {
+      this.overrides ??= new Map();
+      this.overrides.set(index, entry);
+    } else this.after[index - this.before.length - this.runCount] = entry;
   }
 
   /** Entries from `start` to the end, in a new array. */
