@@ -5,7 +5,6 @@ import type { CacheModel, CacheVerdict } from '../../cache/models/cache-verdict.
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
 import { anthropicBreakpoints, cacheRulesFor } from '../../cache/wire/cache-rules.js';
-import { modelOf } from '../../cache/wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import type { WireZone } from '../../cache/wire/wire-unit.js';
 import type { CacheBreakCause } from '../../events/catalog.js';
@@ -19,7 +18,7 @@ import { conversationKey } from '../proxy/conversation-key.js';
 import { type PlannedBody, planCacheFields } from '../proxy/plan-cache-fields.js';
 import { wireRouteOfProvider } from '../proxy/wire-route.js';
 import { CAUSE_ADVICE } from './cause-advice.js';
-import { planKeepsClientMarkers } from './planned-lockstep.js';
+import { keepsLockstep } from './planned-lockstep.js';
 import type { CapturedRequest } from './read-capture.js';
 
 export type MissCause = CacheBreakCause | 'no-breakpoint';
@@ -358,14 +357,6 @@ class ConversationJudge {
     this.causes.set(cause, entry);
     this.agreement.push({ cause, serverCause: serverReason });
   }
-}
-
-/** Whether the planned body judges as the client's: Anthropic rules on both, and the plan keeps the client's markers. */
-function keepsLockstep(body: Record<string, unknown>, plan: PlannedBody, provider: ProviderId): boolean {
-  const route = wireRouteOfProvider(provider);
-  // The rules the client's model applies to this body (`createCacheModel` routes by `modelOf`).
-  const rules = providerEntry(provider).route(modelOf(body)).rules;
-  return route === 'anthropic' && rules === 'anthropic' && planKeepsClientMarkers(body, plan);
 }
 
 /** What the next request can read at best: under Anthropic rules what this one read or wrote; elsewhere its whole prompt. */

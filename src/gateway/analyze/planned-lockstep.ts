@@ -1,7 +1,10 @@
-import { isRecord, type JsonRecord } from '../../cache/wire/json-helpers.js';
+import { isRecord, type JsonRecord, modelOf } from '../../cache/wire/json-helpers.js';
 import { cacheControlTtl } from '../../cache/wire/normalize-anthropic.js';
 import type { WireTtl } from '../../cache/wire/wire-unit.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { providerEntry } from '../../providers/registry.js';
 import type { PlannedBody } from '../proxy/plan-cache-fields.js';
+import { wireRouteOfProvider } from '../proxy/wire-route.js';
 
 /**
  * Whether Cachet's plan for an Anthropic body leaves the client's breakpoints where they are: the
@@ -38,4 +41,12 @@ export function planKeepsClientMarkers(body: JsonRecord, plan: PlannedBody, plan
     if (!listAgrees(record.content, message)) return false;
   }
   return matched === planned.length;
+}
+
+/** Whether the planned body judges as the client's: Anthropic rules on both, and the plan keeps the client's markers. */
+export function keepsLockstep(body: JsonRecord, plan: PlannedBody, provider: ProviderId): boolean {
+  const route = wireRouteOfProvider(provider);
+  // The rules the client's model applies to this body (`createCacheModel` routes by `modelOf`).
+  const rules = providerEntry(provider).route(modelOf(body)).rules;
+  return route === 'anthropic' && rules === 'anthropic' && planKeepsClientMarkers(body, plan);
 }
