@@ -55,7 +55,8 @@ export function nodeTransport(base: URL): UpstreamTransport {
       const answer = new Promise<UpstreamAnswer>((resolve, reject) => {
         const attempt = (retry: boolean) => {
           let answered = false;
-          const current = send(options, (incoming) => {
+          // The retry takes a new connection: after a stall every pooled socket may be one the upstream closed.
+          const current = send(retry ? options : { ...options, agent: false }, (incoming) => {
             answered = true;
             resolve({
               status: incoming.statusCode ?? 502,
