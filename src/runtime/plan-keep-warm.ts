@@ -84,6 +84,17 @@ export interface KeepWarmPlan {
  * planKeepWarm({ prefixTokens: 200_000, gapsMs: [30_000, 9 * 60_000, 12 * 60_000], pricing }).action; // 'ping'
  */
 export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
+  return planKeepWarmAveraging(input, averageOver);
+}
+
+/** How a plan averages a per-gap cost over the `count` gaps longer than `idle`. */
+export type GapAverage = (gaps: GapCounts, idle: number, count: number, cost: (gap: number) => GapCost) => number;
+
+/**
+ * `planKeepWarm` with the averaging given: the seam its property test uses to compare the
+ * piecewise walk (`averageOver`) with a sum over every gap. Not part of the runtime's exports.
+ */
+export function planKeepWarmAveraging(input: KeepWarmInput, averageGaps: GapAverage): KeepWarmPlan {
   validate(input);
   const ttl = input.ttlMs ?? CACHE_LIFETIMES_MS.anthropic5m;
   const margin = Math.min(input.marginMs ?? 20_000, ttl / 2);
@@ -104,7 +115,7 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
     };
   }
   const idlePeriod = new IdlePeriod(input, ttl);
-  const average = (cost: (gap: number) => GapCost) => averageOver(gaps, idle, pricedGaps, cost);
+  const average = (cost: (gap: number) => GapCost) => averageGaps(gaps, idle, pricedGaps, cost);
   const priced = (times: number[]) => average((gap) => idlePeriod.cost(times, gap));
   const letExpire = priced([]);
   let best = { keeps: null as KeepWarmPlan['keeps'], times: [] as number[], cost: letExpire };
@@ -154,7 +165,7 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
 }
 
 /** A gap's cost, and the longest gap (≥ it) that costs the same: the cost is constant on the piece between thresholds. */
-interface GapCost {
+export interface GapCost {
   cost: number;
   until: number;
 }
