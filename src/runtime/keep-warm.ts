@@ -4,7 +4,7 @@ import { convertToAnthropic } from '../providers/anthropic/convert-request.js';
 import type { CacheMultipliers } from '../providers/shared/price-row.js';
 import { assemble } from '../session/assemble.js';
 import type { Session } from '../session/session.js';
-import { type KeepWarmPlan, planKeepWarm } from './plan-keep-warm.js';
+import { KEEP_WARM_DEFAULTS, type KeepWarmPlan, planKeepWarm } from './plan-keep-warm.js';
 import { sharedCounter, zoneTokensOf } from './prepare-request.js';
 import { assertPrewarming, KeepWarmUnsupportedError } from './prewarming.js';
 import { TTL_LIFETIME_MS } from './ttl-policy.js';
@@ -126,7 +126,7 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
   // A ping past the short entry's life (a long-entry ping) reads the kept part and re-writes the rest.
   const { read, write5m } = options.pricing;
   const kept = plan.keeps === 'long-entry' ? (long.protectedTokens ?? 0) : prefixTokens;
-  const pingTokens = read * kept + write5m * (prefixTokens - kept) + 8;
+  const pingTokens = read * kept + write5m * (prefixTokens - kept) + KEEP_WARM_DEFAULTS.pingOverheadTokens;
   const pingCostUsd = options.inputPerMTok === undefined ? null : (pingTokens * options.inputPerMTok) / 1e6;
   const snapshot = { history: session.history.length, turn: session.turn };
   const state = { pingsSent: 0, spentUsd: 0, stoppedBecause: null as KeepWarmHandle['stoppedBecause'] };

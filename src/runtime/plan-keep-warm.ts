@@ -5,6 +5,13 @@ import { type GapCounts, gapCountsOf, isGapCounts } from './sorted-gaps.js';
 
 const ONE_HOUR = 60 * 60_000;
 
+/**
+ * The planner's defaults, shared with every place that prices a ping the same way (the TTL
+ * policy, `startKeepWarm`, the proxy's keep-warm stage): its uncached tokens after the prefix
+ * (a short user message), how long before expiry it is sent, and how many per idle period.
+ */
+export const KEEP_WARM_DEFAULTS = { pingOverheadTokens: 8, marginMs: 20_000, maxPings: 12 } as const;
+
 export interface KeepWarmInput {
   /** Tokens the cache entry holds (the session's cached prefix): what a re-write costs. */
   prefixTokens: number;
@@ -97,7 +104,7 @@ export type GapAverage = (gaps: GapCounts, idle: number, count: number, cost: (g
 export function planKeepWarmAveraging(input: KeepWarmInput, averageGaps: GapAverage): KeepWarmPlan {
   validate(input);
   const ttl = input.ttlMs ?? CACHE_LIFETIMES_MS.anthropic5m;
-  const margin = Math.min(input.marginMs ?? 20_000, ttl / 2);
+  const margin = Math.min(input.marginMs ?? KEEP_WARM_DEFAULTS.marginMs, ttl / 2);
   const idle = input.idleMs ?? 0;
   const gaps = gapCountsOf(input.gapsMs);
   const pricedGaps = gaps.size - gaps.countAtMost(idle);
@@ -123,7 +130,7 @@ export function planKeepWarmAveraging(input: KeepWarmInput, averageGaps: GapAver
     const cost = priced(times);
     if (cost < best.cost - 1e-9) best = { keeps, times, cost };
   };
-  const maxPings = input.maxPings ?? 12;
+  const maxPings = input.maxPings ?? KEEP_WARM_DEFAULTS.maxPings;
   // Pings at interval, 2·interval, …: each is sent only while the user is still away.
   for (let pings = 1; pings <= maxPings; pings++) {
     consider(
@@ -208,7 +215,7 @@ class IdlePeriod {
     this.kept = Math.min(input.prefixTokens, input.protectedTokens ?? 0);
     this.keptFor = this.kept > 0 ? (input.protectedForMs ?? 0) : 0;
     this.longTtl = input.protectedTtlMs ?? ONE_HOUR;
-    this.overhead = input.pingOverheadTokens ?? 8;
+    this.overhead = input.pingOverheadTokens ?? KEEP_WARM_DEFAULTS.pingOverheadTokens;
   }
 
   cost(times: readonly number[], gap: number): GapCost {

@@ -1,5 +1,6 @@
 import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { ANTHROPIC_CACHE_PRICING, type AnthropicTtl } from '../providers/anthropic/models.js';
+import { KEEP_WARM_DEFAULTS } from './plan-keep-warm.js';
 
 const FIVE_MINUTES = 5 * 60_000;
 const ONE_HOUR = 60 * 60_000;
@@ -119,7 +120,9 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   const pauseRisk = 1 - (1 - nextShare) * (1 - pauseShare) ** (RISK_HORIZON_GAPS - 1);
   const rewrite = (pricing.write5m - pricing.read) * atRisk;
   const pingsAt = (prefix: number) =>
-    input.keepWarm ? pingsThroughPause(gaps) * (pricing.read * prefix + PING_OVERHEAD_TOKENS) : Number.POSITIVE_INFINITY;
+    input.keepWarm
+      ? pingsThroughPause(gaps) * (pricing.read * prefix + KEEP_WARM_DEFAULTS.pingOverheadTokens)
+      : Number.POSITIVE_INFINITY;
   const pings = pingsAt(input.prefixTokens);
   const growth = input.expectedGrowthTokens;
   let laterLoss = Math.min(rewrite, pings);
@@ -149,10 +152,6 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   };
 }
 
-/** Uncached tokens a ping adds after the prefix (`KeepWarmInput.pingOverheadTokens`' default). */
-const PING_OVERHEAD_TOKENS = 8;
-/** How long before the 5-minute entry expires a ping goes (`KeepWarmInput.marginMs`' default). */
-const PING_MARGIN_MS = 20_000;
 /** Pseudo-gaps at the overall pause share that a kind's own share is shrunk towards while its gaps are few. */
 const KIND_PRIOR_WEIGHT = 2;
 
@@ -164,7 +163,7 @@ function isPause(gap: number): boolean {
 function pingsThroughPause(gaps: readonly number[]): number {
   const pauses = gaps.filter(isPause);
   if (pauses.length === 0) return 0;
-  const each = (gap: number) => Math.ceil((gap - FIVE_MINUTES) / (FIVE_MINUTES - PING_MARGIN_MS));
+  const each = (gap: number) => Math.ceil((gap - FIVE_MINUTES) / (FIVE_MINUTES - KEEP_WARM_DEFAULTS.marginMs));
   return pauses.reduce((total, gap) => total + each(gap), 0) / pauses.length;
 }
 

@@ -1,5 +1,6 @@
 import { findPrice } from '../../cache/pricing.js';
 import type { Usage } from '../../model/usage.js';
+import { KEEP_WARM_DEFAULTS } from '../../runtime/plan-keep-warm.js';
 import { cacheMultipliersFor } from '../../runtime/tail-pricing.js';
 import type { KeepWarmStats } from './keep-warm-stats.js';
 
@@ -115,7 +116,7 @@ export function pingTokens(conversation: WarmConversation): number {
   const { read, write5m } = cacheMultipliersFor('anthropic', conversation.model);
   const prefix = conversation.prefixTokens;
   const kept = conversation.keeps === 'long-entry' ? Math.min(prefix, conversation.longEntry?.tokens ?? 0) : prefix;
-  return read * kept + write5m * (prefix - kept) + 8;
+  return read * kept + write5m * (prefix - kept) + KEEP_WARM_DEFAULTS.pingOverheadTokens;
 }
 
 /** The TTLs of a Messages body's breakpoints, in prefix order (tools, system, messages). */
