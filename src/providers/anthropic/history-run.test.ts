@@ -4,6 +4,7 @@ import { assemble } from '../../session/assemble.js';
 import type { Session } from '../../session/session.js';
 import { convertToAnthropic } from './convert-request.js';
 import type { AnthropicOptions } from './options.js';
+import { tailProvider } from '../../session/tail-provider.js';
 import { fixtureSession } from './test-support/fixtures.js';
 
 /** A conversion that shares nothing with earlier ones: the request's JSON copy has no shared arrays. */
@@ -76,5 +77,34 @@ describe("a session's converted history kept between requests", () => {
     expect(JSON.stringify(convertToAnthropic(early.request, early.options).body)).toBe(early.json);
     expect(made.length).toBe(25);
     for (const entry of made) expect(JSON.stringify(entry.body)).toBe(entry.json);
+  });
+});
+
+describe('a kept history run when the tokens before the messages change every request', () => {
+  // The run's key holds the tokens before the messages; with the tail in the system prompt they change each request,
+  // so the run starts over each time. No history marker follows a tail slot, so the bodies are what can go wrong here.
+  it('gives every body and its metadata as a conversion that shares nothing', () => {
+    let recallWords = 1;
+    const session = fixtureSession({
+      // The tail goes in the system prompt: same blocks and slots before the messages, more tokens each request.
+      tail: [tailProvider('memory-recall', () => `Recall: ${'prefers pnpm and small commits. '.repeat(recallWords)}`)],
+    });
+    const options: AnthropicOptions = { padding: 'never', tailPlacement: 'system' };
+    const bodies: string[] = [];
+    for (let turn = 1; turn <= 4; turn++) {
+      session.appendUserText(`Question ${turn}: explain module ${turn}.`);
+      for (let step = 1; step <= 3; step++) {
+        toolStep(session, `call_${turn}_${step}`);
+        recallWords = turn * 40 + step * 25;
+        const request = assemble(session);
+        const result = convertToAnthropic(request, options);
+        const expected = fresh(request, options);
+        expect(JSON.stringify(result.body)).toBe(JSON.stringify(expected.body));
+        expect(JSON.stringify(result.metadata)).toBe(JSON.stringify(expected.metadata));
+        bodies.push(JSON.stringify(result.body));
+      }
+      session.append({ role: 'assistant', content: [{ type: 'text', text: `Module ${turn} exports a handler.` }] });
+    }
+    expect(new Set(bodies).size).toBe(bodies.length);
   });
 });
