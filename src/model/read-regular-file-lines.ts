@@ -23,7 +23,29 @@ export interface FileLine {
  *   if (text.trim()) handle(JSON.parse(text), line);
  * }
  */
-export async function* readRegularFileLines(file: string, options: ReadLinesOptions): AsyncGenerator<FileLine> {
+export function readRegularFileLines(file: string, options: ReadLinesOptions): AsyncGenerator<FileLine> {
+  return readLines(file, options, (bytes, end, line) => ({ text: bytes.toString('utf8', 0, end), line }));
+}
+
+/** One line of a file as bytes (without `\n` or `\r\n`; a view into a read buffer, copy it to keep it) and its number, from 1. */
+export interface FileLineBytes {
+  bytes: Buffer;
+  line: number;
+}
+
+/**
+ * `readRegularFileLines` without decoding: each line's bytes, for a reader that looks at them
+ * before (or instead of) decoding them all. Same refusals and limits.
+ */
+export function readRegularFileLineBytes(file: string, options: ReadLinesOptions): AsyncGenerator<FileLineBytes> {
+  return readLines(file, options, (bytes, end, line) => ({ bytes: end === bytes.length ? bytes : bytes.subarray(0, end), line }));
+}
+
+async function* readLines<T>(
+  file: string,
+  options: ReadLinesOptions,
+  make: (bytes: Buffer, end: number, line: number) => T,
+): AsyncGenerator<T> {
   const { handle } = await openRegularFile(file);
   const chunkBytes = options.chunkBytes ?? 1024 * 1024;
   try {
@@ -31,12 +53,12 @@ export async function* readRegularFileLines(file: string, options: ReadLinesOpti
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let line = 1;
-    const take = (piece: Buffer): FileLine => {
+    const take = (piece: Buffer): T => {
       const bytes = pending.length === 0 ? piece : Buffer.concat([...pending, piece], pendingBytes + piece.length);
       pending = [];
       pendingBytes = 0;
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-      return { text: bytes.toString('utf8', 0, end), line: line++ };
+      return make(bytes, end, line++);
     };
     const tooLong = () =>
       new FileReadError(

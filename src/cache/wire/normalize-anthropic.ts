@@ -67,9 +67,10 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
   const imagesAt = units.length;
   units.push(paramUnit('images', jsonText('absent')));
   let image = false;
-  const known = memo ? null : knownSharedMessages(messages);
+  // Frozen messages take their shared units with or without a memo (`cachet analyze`'s reader freezes the history it reuses).
+  const known = knownSharedMessages(messages);
   messages.forEach((message, messageIndex) => {
-    const shared = memo ? null : sharedMessageUnitsAt(known, message, messageIndex);
+    const shared = sharedMessageUnitsAt(known, message, messageIndex);
     if (shared) {
       image ||= shared.image;
       for (const sharedUnit of shared.units) units.push(sharedUnit);

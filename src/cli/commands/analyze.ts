@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { causeSentence } from '../../cache/break/diff-wire-bodies.js';
 import { type AnalyzedRequest, type CaptureAnalysis, CaptureAnalyzer } from '../../gateway/analyze/analyze-capture.js';
-import { CaptureError, parseCaptureLine, readCaptureLines } from '../../gateway/analyze/read-capture.js';
+import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
 import { MODELS_FILE_OPTION } from '../cli-options.js';
 import { formatPercent, formatTable, formatUsd } from '../format-table.js';
@@ -79,10 +79,10 @@ export async function runAnalyze(
  */
 async function analyzeFile(path: string, keep: number): Promise<CaptureAnalysis> {
   const analyzer = new CaptureAnalyzer({ keepRequestsPerConversation: keep });
-  for await (const { request, line, text } of readCaptureLines(path)) {
+  for await (const { request, line } of readCaptureLines(path)) {
     try {
-      // The body is read again from its line if the next request of its conversation needs it.
-      analyzer.add(request, undefined, () => parseCaptureLine(text, line, path).body);
+      // The body is held until the next request of its conversation: its history items are the reader's, shared with it.
+      analyzer.add(request);
     } catch (error) {
       if (error instanceof CachetError && !(error instanceof CaptureError)) throw new CaptureError(path, line, error.message);
       throw error;

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { CachetError } from '../../model/errors.js';
 import { findJsonProblem, MAX_JSON_DEPTH, MAX_JSON_NODES } from '../../model/json-value-check.js';
 import { FileReadError } from '../../model/read-regular-file.js';
-import { readRegularFileLines } from '../../model/read-regular-file-lines.js';
+import { readRegularFileLineBytes } from '../../model/read-regular-file-lines.js';
 import type { ProviderCacheMissReason } from '../../model/usage.js';
 import { joinPath } from '../../model/validate.js';
+import { HistoryReuse } from './reuse-capture-history.js';
 
 /** One captured request: the proxy's capture lines, or a plain `{ at, body, usage? }` line. */
 export interface CapturedRequest {
@@ -65,7 +66,11 @@ export function parseCaptureLine(text: string, lineNumber: number, file = 'captu
     const problem = findJsonProblem(json);
     if (problem) throw new CaptureError(file, lineNumber, `${joinPath('', problem.path) || 'line'}: expected ${problem.message}`);
   }
-  // The usual line is checked by hand; the schema runs only to name what is wrong with another.
+  return captureLineOf(json, lineNumber, file);
+}
+
+/** A parsed line within the JSON limits as a request; the usual line is checked by hand, the schema runs only to name what is wrong with another. */
+function captureLineOf(json: unknown, lineNumber: number, file: string): CapturedRequest {
   return plainCaptureLine(json) ?? schemaCaptureLine(json, lineNumber, file);
 }
 
@@ -177,14 +182,15 @@ export function parseCapture(text: string, file = 'capture'): CapturedRequest[] 
 export interface CaptureLine {
   request: CapturedRequest;
   line: number;
-  /** The line as read: holding it costs one string, where the parsed request is a tree of objects. */
-  text: string;
 }
 
 /**
  * The requests of a capture file, read line by line: memory stays bounded by the longest
  * line however large the file. Refuses what is not a regular file (a FIFO, `/dev/zero`, a
- * directory) and a line over `maxLineBytes`, with a CaptureError naming file and line.
+ * directory) and a line over `maxLineBytes`, with a CaptureError naming file and line. A
+ * conversation's history items that repeat its previous line byte for byte are not parsed again:
+ * they are the previous request's objects, frozen (`HistoryReuse`); the requests are otherwise
+ * what `parseCaptureLine` gives for each line.
  *
  * @example
  * for await (const { request, line } of readCaptureLines('proxy-capture.jsonl')) console.log(line, request.at);
@@ -192,11 +198,19 @@ export interface CaptureLine {
 export async function* readCaptureLines(path: string, options: { maxLineBytes?: number } = {}): AsyncGenerator<CaptureLine> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_CAPTURE_LINE_BYTES;
   let lineNumber = 0;
+  const reuse = new HistoryReuse({ maxNodes: MAX_JSON_NODES, maxDepth: MAX_JSON_DEPTH });
   try {
-    for await (const { text, line } of readRegularFileLines(path, { maxLineBytes })) {
+    for await (const { bytes, line } of readRegularFileLineBytes(path, { maxLineBytes })) {
       lineNumber = line;
+      const reused = reuse.parse(bytes);
+      if (reused && reused.nodes <= MAX_JSON_NODES && reused.deepest < MAX_JSON_DEPTH) {
+        yield { request: captureLineOf(reused.json, line, path), line };
+        continue;
+      }
+      // Anything else (a blank line, invalid JSON, a value past the limits) is read as before, with its exact error.
+      const text = bytes.toString('utf8');
       if (text.trim().length === 0) continue;
-      yield { request: parseCaptureLine(text, line, path), line, text };
+      yield { request: parseCaptureLine(text, line, path), line };
     }
   } catch (error) {
     if (error instanceof FileReadError) {

@@ -1,0 +1,375 @@
+/**
+ * Parsing a capture line while reusing the history items the previous line of its conversation
+ * already parsed. A conversation's next request repeats its whole history byte for byte, so a
+ * capture is mostly bytes already parsed: the line is scanned up to its history list (`body.messages`,
+ * else `body.input`), the leading items equal to the previous line's are found with one byte
+ * comparison of the run, and only the rest of the line is decoded and parsed. The result equals
+ * `JSON.parse` of the whole line. Reused items are shared between the bodies of a conversation,
+ * so they are frozen (deeply): later passes can settle repeated history by identity (the
+ * normalisers' shared units), and nothing can edit one body's history through another's.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+/** Where a line's values nest: the line (0), its body (1), the history list (2), each item (3). */
+const ITEM_DEPTH = 3;
+
+/** What a conversation keeps of its last line's history list. */
+interface KeptHistory {
+  /** The list's bytes, from its `[` to its `]` (a copy: lines are views into a read buffer). */
+  bytes: Buffer;
+  key: 'messages' | 'input';
+  /** Each item's end, relative to the list's `[`. */
+  ends: number[];
+  items: unknown[];
+  /** JSON values in items 0..i-1 (`nodesBefore[0]` is 0). */
+  nodesBefore: number[];
+  /** Deepest container nesting within items 0..i-1, relative to an item (-1: none). */
+  deepestBefore: number[];
+}
+
+/** A line parsed by `HistoryReuse`: the JSON value, how many values it holds, how deep containers nest. */
+export interface ReusedParse {
+  json: unknown;
+  /** Values in the whole line, as `findJsonProblem` counts them. */
+  nodes: number;
+  /** Deepest container's depth (the line itself is 0; -1 when none). */
+  deepest: number;
+}
+
+/** The limits past which a walk stops: the caller parses such a line whole and names its problem. */
+export interface JsonLimits {
+  maxNodes: number;
+  maxDepth: number;
+}
+
+/**
+ * One reader's memory of each conversation's last history list. `parse` returns null for a line
+ * it does not read this way (not an object, escaped keys, duplicate keys it relies on, invalid
+ * JSON, a value past the limits, no history list): the caller parses that line whole, which also
+ * gives the exact error.
+ */
+export class HistoryReuse {
+  private readonly kept = new Map<string, KeptHistory>();
+
+  constructor(private readonly limits: JsonLimits) {}
+
+  parse(line: Buffer): ReusedParse | null {
+    const found = locateHistory(line);
+    if (found === null) return null;
+    const previous = this.kept.get(found.conversationKey);
+    const usable = previous !== undefined && previous.key === found.key ? previous : null;
+    const reused = usable ? commonItems(line, found.listStart, usable) : 0;
+    const fresh = freshItems(line, found.listStart, reused === 0 ? 0 : usable!.ends[reused - 1]!);
+    if (fresh === null || !restIsPlain(line, fresh.listEnd, found)) return null;
+    let json: unknown;
+    let freshParsed: unknown[];
+    try {
+      json = JSON.parse(`${line.toString('utf8', 0, found.listStart)}[]${line.toString('utf8', fresh.listEnd)}`);
+      freshParsed =
+        fresh.starts.length === 0
+          ? []
+          : (JSON.parse(`[${line.toString('utf8', fresh.starts[0]!, fresh.ends.at(-1)!)}]`) as unknown[]);
+    } catch {
+      return null;
+    }
+    const body = (json as Record<string, unknown>).body as Record<string, unknown>;
+    const aroundWalk = new LimitedWalk(this.limits, 0, false);
+    if (!aroundWalk.visit(json, 0)) return null;
+    const nodesBefore = usable ? usable.nodesBefore.slice(0, reused + 1) : [0];
+    const deepestBefore = usable ? usable.deepestBefore.slice(0, reused + 1) : [-1];
+    const itemWalk = new LimitedWalk(this.limits, ITEM_DEPTH, true);
+    for (const item of freshParsed) {
+      itemWalk.nodes = nodesBefore.at(-1)!;
+      if (!itemWalk.visit(item, 0)) return null;
+      nodesBefore.push(itemWalk.nodes);
+      deepestBefore.push(Math.max(deepestBefore.at(-1)!, itemWalk.deepest));
+    }
+    const items = reused > 0 ? usable!.items.slice(0, reused).concat(freshParsed) : freshParsed;
+    body[found.key] = items;
+    const base = found.listStart;
+    const ends = usable ? usable.ends.slice(0, reused) : [];
+    for (const end of fresh.ends) ends.push(end - base);
+    this.kept.set(found.conversationKey, {
+      bytes: Buffer.from(line.subarray(base, fresh.listEnd)),
+      key: found.key,
+      ends,
+      items,
+      nodesBefore,
+      deepestBefore,
+    });
+    const itemsDeepest = deepestBefore.at(-1)!;
+    return {
+      json,
+      nodes: aroundWalk.nodes + nodesBefore.at(-1)!,
+      deepest: Math.max(aroundWalk.deepest, itemsDeepest < 0 ? -1 : ITEM_DEPTH + itemsDeepest),
+    };
+  }
+}
+
+/**
+ * Counts values and container depth of a parsed value, freezing it when asked; stops (false)
+ * past the limits, so a hostile line never recurses deeply here.
+ */
+class LimitedWalk {
+  nodes = 0;
+  deepest = -1;
+  /** `baseDepth`: the depth of the value walked (an item is at `ITEM_DEPTH`); `deepest` is relative to it. */
+  constructor(
+    private readonly limits: JsonLimits,
+    private readonly baseDepth: number,
+    private readonly freeze: boolean,
+  ) {}
+
+  visit(value: unknown, depth: number): boolean {
+    if (++this.nodes > this.limits.maxNodes) return false;
+    if (typeof value !== 'object' || value === null) return true;
+    if (depth + this.baseDepth >= this.limits.maxDepth) return false;
+    if (depth > this.deepest) this.deepest = depth;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) if (!this.visit(value[index], depth + 1)) return false;
+    } else {
+      for (const key in value) if (!this.visit((value as Record<string, unknown>)[key], depth + 1)) return false;
+    }
+    if (this.freeze) Object.freeze(value);
+    return true;
+  }
+}
+
+interface LocatedHistory {
+  conversationKey: string;
+  key: 'messages' | 'input';
+  /** Offset of the list's `[`. */
+  listStart: number;
+  /** The line's and the body's keys before the list (none may repeat after it). */
+  keysSeen: Set<string>;
+  bodyKeysSeen: Set<string>;
+}
+
+/**
+ * The line's root members up to its body, the body's members up to its history list. Null when
+ * the line does not start as an object, a key has escapes, a key repeats, or there is no list.
+ */
+function locateHistory(line: Buffer): LocatedHistory | null {
+  let index = skipSpace(line, 0);
+  if (line[index] !== 0x7b) return null;
+  const keysSeen = new Set<string>();
+  let conversation: string | null = null;
+  index = skipSpace(line, index + 1);
+  while (line[index] === QUOTE) {
+    const key = plainKey(line, index);
+    if (key === null || keysSeen.has(key.text)) return null;
+    keysSeen.add(key.text);
+    const valueStart = afterColon(line, key.end);
+    if (valueStart < 0) return null;
+    if (key.text === 'body') {
+      if (line[valueStart] !== 0x7b) return null;
+      const inBody = locateInBody(line, valueStart);
+      if (inBody === null) return null;
+      const conversationKey = conversation === null ? `first ${firstItemKey(line, inBody.listStart)}` : `id ${conversation}`;
+      return { conversationKey, key: inBody.key, listStart: inBody.listStart, keysSeen, bodyKeysSeen: inBody.keysSeen };
+    }
+    const valueEnd = endOfValue(line, valueStart);
+    if (valueEnd < 0) return null;
+    if (key.text === 'conversation' && line[valueStart] === QUOTE) conversation = line.toString('latin1', valueStart, valueEnd);
+    index = afterMember(line, valueEnd);
+    if (index < 0) return null;
+  }
+  return null;
+}
+
+function locateInBody(
+  line: Buffer,
+  bodyStart: number,
+): { key: 'messages' | 'input'; listStart: number; keysSeen: Set<string> } | null {
+  const keysSeen = new Set<string>();
+  let index = skipSpace(line, bodyStart + 1);
+  while (line[index] === QUOTE) {
+    const key = plainKey(line, index);
+    if (key === null || keysSeen.has(key.text)) return null;
+    keysSeen.add(key.text);
+    const valueStart = afterColon(line, key.end);
+    if (valueStart < 0) return null;
+    // The first list of the two is reused (the body's other members are parsed as they are).
+    if ((key.text === 'messages' || key.text === 'input') && line[valueStart] === 0x5b) {
+      return { key: key.text, listStart: valueStart, keysSeen };
+    }
+    const valueEnd = endOfValue(line, valueStart);
+    if (valueEnd < 0) return null;
+    index = afterMember(line, valueEnd);
+    if (index < 0) return null;
+  }
+  return null;
+}
+
+/**
+ * After the list: the body's and the line's remaining keys are new (a repeated `body` or history
+ * key would replace the values this reader assembled), `messages` does not follow an `input`
+ * history, and nothing but members follows. Their values are not checked: `JSON.parse` does.
+ */
+function restIsPlain(line: Buffer, listEnd: number, found: LocatedHistory): boolean {
+  let index = skipSpace(line, listEnd);
+  for (const keys of [found.bodyKeysSeen, found.keysSeen]) {
+    if (line[index] === COMMA) {
+      index = skipSpace(line, index + 1);
+      while (line[index] === QUOTE) {
+        const key = plainKey(line, index);
+        if (key === null || keys.has(key.text)) return false;
+        keys.add(key.text);
+        const valueStart = afterColon(line, key.end);
+        if (valueStart < 0) return false;
+        const valueEnd = endOfValue(line, valueStart);
+        if (valueEnd < 0) return false;
+        index = afterMember(line, valueEnd);
+        if (index < 0) return false;
+      }
+    }
+    if (line[index] !== 0x7d) return false;
+    index = skipSpace(line, index + 1);
+  }
+  return index === line.length;
+}
+
+/**
+ * How many leading items of the list at `listStart` are byte for byte the kept list's: a run of
+ * items is the same when its bytes are and the byte after it (spaces aside) ends an item. The
+ * longest run is found by halving, one `Buffer.compare` per step (usually one: the whole list).
+ */
+function commonItems(line: Buffer, listStart: number, kept: KeptHistory): number {
+  const same = (count: number): boolean => {
+    if (count === 0) return true;
+    const length = kept.ends[count - 1]!;
+    if (listStart + length > line.length) return false;
+    if (line.compare(kept.bytes, 0, length, listStart, listStart + length) !== 0) return false;
+    const next = line[skipSpace(line, listStart + length)];
+    return next === COMMA || next === 0x5d;
+  };
+  let high = kept.ends.length;
+  if (same(high)) return high;
+  let low = 0;
+  high--;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (same(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** The items after the first `reusedEnd` bytes of the list (relative to its `[`): their offsets, and the list's end. */
+function freshItems(
+  line: Buffer,
+  listStart: number,
+  reusedEnd: number,
+): { starts: number[]; ends: number[]; listEnd: number } | null {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let index = skipSpace(line, listStart + (reusedEnd > 0 ? reusedEnd : 1));
+  if (line[index] === 0x5d) return { starts, ends, listEnd: index + 1 };
+  if (reusedEnd > 0) {
+    if (line[index] !== COMMA) return null;
+    index = skipSpace(line, index + 1);
+  }
+  for (;;) {
+    const end = endOfValue(line, index);
+    if (end < 0) return null;
+    starts.push(index);
+    ends.push(end);
+    index = skipSpace(line, end);
+    if (line[index] === 0x5d) return { starts, ends, listEnd: index + 1 };
+    if (line[index] !== COMMA) return null;
+    index = skipSpace(line, index + 1);
+  }
+}
+
+/** A key without escapes (nearly all), as text, and the offset past its closing quote. */
+function plainKey(line: Buffer, start: number): { text: string; end: number } | null {
+  const end = stringEnd(line, start);
+  if (end < 0) return null;
+  const close = end - 1;
+  const escaped = line.indexOf(BACKSLASH, start + 1);
+  if (escaped !== -1 && escaped < close) return null;
+  return { text: line.toString('utf8', start + 1, close), end };
+}
+
+/** The first item's bytes, keying a line without a `conversation` before its body (a conversation repeats its first message). */
+function firstItemKey(line: Buffer, listStart: number): string {
+  const start = skipSpace(line, listStart + 1);
+  const end = endOfValue(line, start);
+  return end < 0 ? '' : line.toString('latin1', start, end);
+}
+
+function afterColon(line: Buffer, keyEnd: number): number {
+  const colon = skipSpace(line, keyEnd);
+  return line[colon] === COLON ? skipSpace(line, colon + 1) : -1;
+}
+
+/** After a member's value: the next key's offset (past a comma), or the closing brace's; -1 when neither follows. */
+function afterMember(line: Buffer, valueEnd: number): number {
+  const index = skipSpace(line, valueEnd);
+  if (line[index] === COMMA) {
+    const next = skipSpace(line, index + 1);
+    return line[next] === QUOTE ? next : -1;
+  }
+  return line[index] === 0x7d ? index : -1;
+}
+
+function skipSpace(line: Buffer, from: number): number {
+  let index = from;
+  while (index < line.length) {
+    const byte = line[index]!;
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
+    index++;
+  }
+  return index;
+}
+
+/**
+ * Offset just past the value starting at `start` (strings skipped whole, containers by their
+ * brackets outside strings); -1 when it does not end. Not a syntax check: `JSON.parse` of the
+ * pieces is.
+ */
+function endOfValue(line: Buffer, start: number): number {
+  const first = line[start];
+  if (first === QUOTE) return stringEnd(line, start);
+  if (first !== 0x7b && first !== 0x5b) {
+    let index = start;
+    while (index < line.length) {
+      const byte = line[index]!;
+      if (byte === COMMA || byte === 0x7d || byte === 0x5d || byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09)
+        break;
+      index++;
+    }
+    return index === start ? -1 : index;
+  }
+  let depth = 0;
+  let index = start;
+  while (index < line.length) {
+    const byte = line[index]!;
+    if (byte === QUOTE) {
+      index = stringEnd(line, index);
+      if (index < 0) return -1;
+      continue;
+    }
+    if (byte === 0x7b || byte === 0x5b) depth++;
+    else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) return index + 1;
+    index++;
+  }
+  return -1;
+}
+
+/** Offset just past the string whose opening quote is at `start`; -1 when unterminated. */
+function stringEnd(line: Buffer, start: number): number {
+  let index = start + 1;
+  for (;;) {
+    const quote = line.indexOf(QUOTE, index);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (line[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    index = quote + 1;
+  }
+}
