@@ -51,7 +51,12 @@ export interface PlannedBody {
  * placed it: when the client's last marker of the system prompt or of the final message has
  * blocks after it (volatile text sent with this request only), that zone's marker stays there,
  * so the plan neither writes the tail at the write premium nor reads less than the client did, plus `diagnostics` opt-in. OpenAI: `prompt_cache_key`
- * set to the conversation id when absent, and the retention when asked. Returns a new object.
+ * set to the conversation id when absent, and the retention when asked.
+ *
+ * Returns a new body object; `body` is never modified. Copy on write: only the objects the plan
+ * edits are copied (the blocks whose markers it removes or places, their messages and lists, and
+ * the messages whose string content it writes as one text block); every other message, block
+ * and list is `body`'s own object, shared. Treat both as read-only afterwards.
  *
  * @example
  * const planned = planCacheFields('anthropic', body, { conversationId: 'c1', previousResponseId: null, previousBreakpointPosition: null });
@@ -69,32 +74,32 @@ export function planCacheFields(
     if (options.retention && planned.prompt_cache_retention === undefined) planned.prompt_cache_retention = options.retention;
     return { body: planned, lastBreakpointPosition: null, breakpoints: [] };
   }
-  const planned = copyMarkableContainers(body);
+  const planned: JsonRecord = { ...body };
   delete planned.cache_control;
   const marker = options.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
-  const blocks = markableBlocks(planned);
-  // Read before the client's markers are removed.
-  const tailStarts = { system: clientTailStart(blocks, 'system'), messages: clientTailStart(blocks, 'messages') };
-  for (const block of blocks) delete block.block.cache_control;
-  const lastOf = (zone: 'tools' | 'system' | 'messages') =>
-    (zone === 'tools' ? null : tailStarts[zone]) ?? blocks.findLast((block) => block.zone === zone && block.markable);
+  const copies = new PlanCopies(planned);
+  const previous = context.previousBreakpointPosition;
+  const scan = scanBlocks(copies, previous);
+  // The client's tail (a marker followed by markable blocks in the same place) keeps its zone's marker.
+  const tail = (last: BlockAt | null, marked: BlockAt | null) =>
+    last && marked && marked.position !== last.position && marked.message === last.message ? marked : null;
+  const tools = scan.lastMarkable.tools;
+  const system = tail(scan.lastMarkable.system, scan.lastMarked.system) ?? scan.lastMarkable.system;
+  const history = tail(scan.lastMarkable.messages, scan.lastMarked.messages) ?? scan.lastMarkable.messages;
+  for (const block of scan.clientMarked) delete copies.block(block).cache_control;
 
-  const chosen: MarkableBlock[] = [];
-  const tools = lastOf('tools');
-  const system = lastOf('system');
-  const history = lastOf('messages');
+  const chosen: BlockAt[] = [];
   if (tools) chosen.push(tools);
   if (system) chosen.push(system);
-  const previous = context.previousBreakpointPosition;
   if (history && previous !== null && history.position - previous >= ANTHROPIC_LOOKBACK_POSITIONS) {
     // The previous request's entry ends at `previous`: a marker there lets this request find it.
-    const guard = blocks.findLast((block) => block.markable && block.zone === 'messages' && block.position <= previous);
-    if (guard && guard !== history) chosen.push(guard);
+    const guard = scan.guard;
+    if (guard && guard.position !== history.position) chosen.push(guard);
   }
   if (history) chosen.push(history);
   // At most four: the tools marker goes first (the system marker covers tools as well).
   while (chosen.length > ANTHROPIC_MAX_BREAKPOINTS) chosen.shift();
-  for (const entry of chosen) entry.block.cache_control = { ...marker };
+  for (const entry of chosen) copies.block(entry).cache_control = { ...marker };
   if (options.diagnostics ?? true) {
     if (!isRecord(planned.diagnostics)) planned.diagnostics = { previous_message_id: context.previousResponseId };
   }
@@ -105,85 +110,140 @@ export function planCacheFields(
   };
 }
 
-/**
- * A copy of the body in which every object the plan may edit (the body, its tools, system and
- * message lists, each message and each of their blocks) is new; block contents (text, tool
- * inputs, images) are shared with the client's body, which stays untouched. A deep clone of
- * every request cost as much as judging it (`cachet analyze` plans each of 10,000 requests).
- */
-function copyMarkableContainers(body: JsonRecord): JsonRecord {
-  const copyBlocks = (list: unknown[]) => list.map((item) => (isRecord(item) ? { ...item } : item));
-  const planned: JsonRecord = { ...body };
-  if (Array.isArray(body.tools)) planned.tools = copyBlocks(body.tools);
-  if (Array.isArray(body.system)) planned.system = copyBlocks(body.system);
-  if (Array.isArray(body.messages)) {
-    planned.messages = body.messages.map((message) => {
-      if (!isRecord(message)) return message;
-      return Array.isArray(message.content) ? { ...message, content: copyBlocks(message.content) } : { ...message };
-    });
-  }
-  return planned;
-}
-
-/**
- * The client's last marked block of `zone` when markable blocks follow it in the same place (the
- * system prompt, or the final message for history): the text after it is the client's tail,
- * which the next request will not repeat. Null when the client marked the zone's end or nothing.
- */
-function clientTailStart(blocks: readonly MarkableBlock[], zone: string): MarkableBlock | null {
-  const last = blocks.findLast((block) => block.zone === zone && block.markable);
-  const marked = blocks.findLast((block) => block.zone === zone && block.markable && isRecord(block.block.cache_control));
-  if (!last || !marked || marked === last || marked.message !== last.message) return null;
-  return marked;
-}
-
-interface MarkableBlock {
-  block: JsonRecord;
-  /** Index in its list (tools, system, or its message's content); the path is written only for the blocks marked. */
-  index: number;
+/** Where a block sits: its zone, its message (messages only), its index in that list, its position. */
+interface BlockAt {
   zone: 'tools' | 'system' | 'messages';
-  /** Position among the body's content blocks, in prefix order (tools, system, messages). */
-  position: number;
   /** Index of the message holding the block (null for tools and system). */
   message: number | null;
-  markable: boolean;
+  /** Index in its list (tools, system, or its message's content). */
+  index: number;
+  /** Position among the body's content blocks, in prefix order (tools, system, messages). */
+  position: number;
 }
 
 /**
- * Every block of an Anthropic body in prefix order. String system prompts and string message
- * contents become one text block (the same tokens; the API reads both forms alike) so they
- * can carry a marker. Thinking blocks and empty text cannot.
+ * The planned body's objects the plan edits, copied once each on first write: a list (tools,
+ * system, messages, a message's content) is copied before one of its items is replaced, a
+ * message before its content is, a block before its markers change. Everything else stays the
+ * client's object (a deep copy of every request cost as much as judging it, and shared blocks
+ * let the planned cache model settle them by identity).
  */
-function markableBlocks(body: JsonRecord): MarkableBlock[] {
-  const blocks: MarkableBlock[] = [];
-  const push = (block: unknown, index: number, zone: MarkableBlock['zone'], message: number | null = null) => {
-    if (!isRecord(block)) return;
-    const markable =
-      block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
-    blocks.push({ block, index, zone, position: blocks.length, markable, message });
-  };
-  if (Array.isArray(body.tools)) {
-    for (let index = 0; index < body.tools.length; index++) push(body.tools[index], index, 'tools');
+class PlanCopies {
+  private readonly ownLists = new Set<unknown[]>();
+  private readonly ownBlocks = new Set<object>();
+
+  constructor(readonly body: JsonRecord) {}
+
+  /** The planned body's list at `key` ('tools', 'system', 'messages'), copied if it is still the client's. */
+  list(key: 'tools' | 'system' | 'messages'): unknown[] {
+    return this.own(this.body, key);
   }
-  if (typeof body.system === 'string' && body.system.length > 0) body.system = [{ type: 'text', text: body.system }];
-  if (Array.isArray(body.system)) {
-    for (let index = 0; index < body.system.length; index++) push(body.system[index], index, 'system');
+
+  /** Message `index`'s content list, the message and the messages list copied if still the client's. */
+  content(index: number): unknown[] {
+    const messages = this.list('messages');
+    const message = messages[index] as JsonRecord;
+    if (!this.ownBlocks.has(message)) {
+      const copy = { ...message };
+      this.ownBlocks.add(copy);
+      messages[index] = copy;
+      return this.own(copy, 'content');
+    }
+    return this.own(message, 'content');
   }
-  if (Array.isArray(body.messages)) {
-    body.messages.forEach((message, messageIndex) => {
-      if (!isRecord(message)) return;
-      if (typeof message.content === 'string' && message.content.length > 0) {
-        message.content = [{ type: 'text', text: message.content }];
-      }
-      const content = message.content;
-      if (!Array.isArray(content)) return;
-      for (let index = 0; index < content.length; index++) push(content[index], index, 'messages', messageIndex);
-    });
+
+  /** Message `index` with its non-empty string content as one text block (the same tokens, now markable). */
+  textBlockContent(index: number, text: string): unknown[] {
+    const messages = this.list('messages');
+    const content = [{ type: 'text', text }];
+    const copy = { ...(messages[index] as JsonRecord), content };
+    this.ownBlocks.add(copy);
+    this.ownLists.add(content);
+    this.ownBlocks.add(content[0]!);
+    messages[index] = copy;
+    return content;
   }
-  return blocks;
+
+  /** The planned body's block at `at`, ready to edit. */
+  block(at: BlockAt): JsonRecord {
+    const list = at.zone === 'messages' ? this.content(at.message!) : this.list(at.zone);
+    const block = list[at.index] as JsonRecord;
+    if (this.ownBlocks.has(block)) return block;
+    const copy = { ...block };
+    this.ownBlocks.add(copy);
+    list[at.index] = copy;
+    return copy;
+  }
+
+  private own(holder: JsonRecord, key: string): unknown[] {
+    const list = holder[key] as unknown[];
+    if (this.ownLists.has(list)) return list;
+    const copy = [...list];
+    this.ownLists.add(copy);
+    holder[key] = copy;
+    return copy;
+  }
 }
 
-function pathOf(block: MarkableBlock): string {
+/** What one pass over the body's blocks finds for the plan; reads markers only, allocates per found block. */
+interface BlockScan {
+  lastMarkable: Record<BlockAt['zone'], BlockAt | null>;
+  /** The last markable block carrying a client marker, per zone (tools are not read for a tail). */
+  lastMarked: Record<'system' | 'messages', BlockAt | null>;
+  /** The last markable message block at or before the previous request's last breakpoint. */
+  guard: BlockAt | null;
+  /** Every block carrying a `cache_control` of its own (the client's markers, removed by the plan). */
+  clientMarked: BlockAt[];
+}
+
+/**
+ * Every block of an Anthropic body in prefix order, once. A string system prompt or message
+ * content becomes one text block in the planned body (the same tokens; the API reads both forms
+ * alike) so it can carry a marker. Thinking blocks and empty text cannot carry one.
+ */
+function scanBlocks(copies: PlanCopies, previous: number | null): BlockScan {
+  const body = copies.body;
+  const scan: BlockScan = {
+    lastMarkable: { tools: null, system: null, messages: null },
+    lastMarked: { system: null, messages: null },
+    guard: null,
+    clientMarked: [],
+  };
+  let position = 0;
+  const visit = (list: readonly unknown[], zone: BlockAt['zone'], message: number | null) => {
+    for (let index = 0; index < list.length; index++) {
+      const block = list[index];
+      if (!isRecord(block)) continue;
+      const at = position++;
+      const marked = Object.hasOwn(block, 'cache_control');
+      const markable =
+        block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
+      if (!markable && !marked) continue;
+      const found: BlockAt = { zone, message, index, position: at };
+      if (marked) scan.clientMarked.push(found);
+      if (!markable) continue;
+      scan.lastMarkable[zone] = found;
+      if (zone !== 'tools' && isRecord(block.cache_control)) scan.lastMarked[zone] = found;
+      if (zone === 'messages' && previous !== null && at <= previous) scan.guard = found;
+    }
+  };
+  if (Array.isArray(body.tools)) visit(body.tools, 'tools', null);
+  if (typeof body.system === 'string' && body.system.length > 0) body.system = [{ type: 'text', text: body.system }];
+  if (Array.isArray(body.system)) visit(body.system, 'system', null);
+  if (Array.isArray(body.messages)) {
+    const messages = body.messages;
+    for (let messageIndex = 0; messageIndex < messages.length; messageIndex++) {
+      const message = messages[messageIndex];
+      if (!isRecord(message)) continue;
+      let content = message.content;
+      if (typeof content === 'string' && content.length > 0) content = copies.textBlockContent(messageIndex, content);
+      if (Array.isArray(content)) visit(content, 'messages', messageIndex);
+    }
+  }
+  return scan;
+}
+
+function pathOf(block: BlockAt): string {
   if (block.zone === 'messages') return `messages[${block.message}].content[${block.index}]`;
   return `${block.zone}[${block.index}]`;
 }
