@@ -51,12 +51,12 @@ async function child(role: Role, upstreamPort: number, directory: string): Promi
     report = async () => undefined;
   } else {
     const { EventBus } = await import('../src/events/event-bus.js');
-    const { startProxy } = await import('../src/gateway/proxy/start-proxy.js');
+    const { PROXY_TRACE_WRITE_INTERVAL_MS, startProxy } = await import('../src/gateway/proxy/start-proxy.js');
     const { recordEvents } = await import('../src/trace/record-events.js');
     const { openSqliteTraceStore } = await import('../src/trace/sqlite-trace-store.js');
     const store = openSqliteTraceStore(join(directory, `${role}.db`));
     const bus = new EventBus();
-    const recorder = recordEvents(bus, store);
+    const recorder = recordEvents(bus, store, { minWriteIntervalMs: PROXY_TRACE_WRITE_INTERVAL_MS });
     const proxy = await startProxy({ upstream: `http://127.0.0.1:${upstreamPort}`, bus, plan: role === 'plan' });
     port = proxy.port;
     report = async () => {

@@ -9,7 +9,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { EventBus } from '../src/events/event-bus.js';
-import { startProxy } from '../src/gateway/proxy/start-proxy.js';
+import { PROXY_TRACE_WRITE_INTERVAL_MS, startProxy } from '../src/gateway/proxy/start-proxy.js';
 import { recordEvents } from '../src/trace/record-events.js';
 import { openSqliteTraceStore } from '../src/trace/sqlite-trace-store.js';
 import { startStubUpstream } from './support/proxy-bench-kit.js';
@@ -59,7 +59,7 @@ console.log(
 // on a loaded machine. The proxy records to SQLite as `cachet proxy` does.
 const store = openSqliteTraceStore(':memory:');
 const bus = new EventBus();
-const recorder = recordEvents(bus, store);
+const recorder = recordEvents(bus, store, { minWriteIntervalMs: PROXY_TRACE_WRITE_INTERVAL_MS });
 const proxy = await startProxy({ upstream: upstreamUrl, bus });
 const proxyUrl = proxy.url;
 

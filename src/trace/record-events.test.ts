@@ -93,3 +93,39 @@ describe('recordEvents while the store is down', () => {
     await store.close();
   });
 });
+
+describe('recordEvents with a write interval', () => {
+  it('writes after a quiet period at once, then lets events share the next write until the interval, a full batch or flush()', async () => {
+    const { store, attempts } = switchableStore();
+    const bus = new EventBus();
+    // An interval no test run reaches: every write below is the quiet-period one, a full batch, or flush().
+    const recorder = recordEvents(bus, store, { minWriteIntervalMs: 3_600_000, batchSize: 10 });
+    const nextTurns = () => new Promise((resolve) => setTimeout(resolve, 20));
+    bus.emit('turn.started', 'window', 0, { turn: 0 });
+    await until(() => attempts.value === 1);
+    expect(recorder.stats.written).toBe(1);
+
+    for (let turn = 1; turn <= 3; turn += 1) {
+      bus.emit('turn.started', 'window', turn, { turn });
+      await nextTurns();
+    }
+    expect(attempts.value).toBe(1);
+    expect(recorder.pending).toBe(3);
+
+    for (let turn = 4; turn <= 12; turn += 1) bus.emit('turn.started', 'window', turn, { turn });
+    await until(() => recorder.pending === 0);
+    // A full batch is written without waiting for the interval (ten events), and that drain writes the two after it.
+    expect(recorder.stats.written).toBe(13);
+    expect(attempts.value).toBe(3);
+
+    bus.emit('turn.started', 'window', 13, { turn: 13 });
+    await nextTurns();
+    expect(recorder.pending).toBe(1);
+    await recorder.flush();
+    expect(recorder.pending).toBe(0);
+    const stored = await store.events({ types: ['turn.started'] });
+    expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 14 }, (_, seq) => seq));
+    await recorder.stop();
+    await store.close();
+  });
+});

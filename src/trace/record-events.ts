@@ -22,6 +22,15 @@ export interface RecordEventsOptions {
   /** Events written per transaction (default 500). */
   batchSize?: number;
   /**
+   * Least time between the starts of two writes, in ms [0]. With 0 a write follows every turn of
+   * the event loop that published events. A proxy serving one client at a time publishes one
+   * exchange per turn, and each transaction then costs more than the rows it writes; with an
+   * interval, events published meanwhile share the next transaction (written as soon as
+   * `batchSize` are waiting, and by `flush()` / `stop()` at once). A write after a quiet period
+   * is not delayed.
+   */
+  minWriteIntervalMs?: number;
+  /**
    * Most events kept while the store is down or slow (default 100,000, about 25 MB of small
    * events). A full queue drops the arriving event (every session keeps a gap-free start, and
    * events already queued stay in order); drops are counted in `stats` and reported per session
@@ -111,8 +120,11 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
   let draining: Promise<void> | null = null;
   let lastError: unknown = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
-  /** A drain asked for by newly queued events, run once the current turn of the event loop is over. */
-  let drainSoon: ReturnType<typeof setImmediate> | null = null;
+  /** A drain asked for by newly queued events: after the current turn of the event loop, or the write interval. */
+  let drainSoon: { cancel(): void; immediate: boolean } | null = null;
+  const minWriteInterval = Math.max(0, options.minWriteIntervalMs ?? 0);
+  /** When the last drain started (performance.now()), for `minWriteIntervalMs`. */
+  let lastDrainAt = Number.NEGATIVE_INFINITY;
   let delay = initialDelay;
 
   const removeFront = (count: number) => {
@@ -213,10 +225,11 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
 
   const drain = (): Promise<void> => {
     if (drainSoon) {
-      clearImmediate(drainSoon);
+      drainSoon.cancel();
       drainSoon = null;
     }
     if (draining) return draining;
+    lastDrainAt = performance.now();
     if (retryTimer) {
       clearTimeout(retryTimer);
       retryTimer = null;
@@ -269,15 +282,29 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
     }
     queue.push(invalid === undefined ? { event } : { event, invalid });
     // While the store is down, the backoff timer decides when to try again, not every new event.
-    // Otherwise the write waits for the end of this turn of the event loop: every event published
-    // meanwhile (a proxy exchange publishes three, concurrent exchanges more) shares one transaction.
-    if (!retryTimer && !drainSoon) {
-      drainSoon = setImmediate(() => {
-        drainSoon = null;
-        void drain();
-      });
-    }
+    // Otherwise the write waits for the end of this turn of the event loop (and the rest of the
+    // write interval): every event published meanwhile (a proxy exchange publishes two or three,
+    // concurrent exchanges more) shares one transaction.
+    if (retryTimer) return;
+    const full = size() >= batchSize;
+    if (drainSoon && (drainSoon.immediate || !full)) return;
+    drainSoon?.cancel();
+    drainSoon = scheduleDrain(full ? 0 : lastDrainAt + minWriteInterval - performance.now());
   });
+
+  /** A drain after the current turn of the event loop, or after `wait` ms when positive. */
+  const scheduleDrain = (wait: number): { cancel(): void; immediate: boolean } => {
+    const run = () => {
+      drainSoon = null;
+      void drain();
+    };
+    if (wait > 0) {
+      const timer = setTimeout(run, wait);
+      return { cancel: () => clearTimeout(timer), immediate: false };
+    }
+    const immediate = setImmediate(run);
+    return { cancel: () => clearImmediate(immediate), immediate: true };
+  };
 
   const snapshot = (): RecorderStats => ({
     pending: size(),
@@ -309,7 +336,7 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
         unsubscribe();
         if (retryTimer) clearTimeout(retryTimer);
         retryTimer = null;
-        if (drainSoon) clearImmediate(drainSoon);
+        drainSoon?.cancel();
         drainSoon = null;
       }
     },

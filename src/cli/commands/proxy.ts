@@ -111,7 +111,11 @@ export async function runProxy(
   options: ProxyCommandOptions,
   output: { out: (line: string) => void; err: (line: string) => void } = { out: console.log, err: console.error },
 ): Promise<() => Promise<void>> {
-  const { startProxy } = await loadWithPeers(() => import('../../gateway/proxy/start-proxy.js'), HTTP_PEERS, 'cachet proxy');
+  const { startProxy, PROXY_TRACE_WRITE_INTERVAL_MS } = await loadWithPeers(
+    () => import('../../gateway/proxy/start-proxy.js'),
+    HTTP_PEERS,
+    'cachet proxy',
+  );
   // Refused before the store is opened: a refused start leaves nothing behind.
   checkListenHost('cachet proxy', options.host, options.allowRemote ?? false);
   const keepWarm: ProxyKeepWarmOptions | null =
@@ -131,6 +135,7 @@ export async function runProxy(
   const store = await openTraceStore(options.db, { storeContent });
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, {
+    minWriteIntervalMs: PROXY_TRACE_WRITE_INTERVAL_MS,
     onError: (error) => output.err(`cachet proxy: trace store write failed, will retry: ${(error as Error).message}`),
     onDeadLetter: (event, reason) =>
       output.err(
