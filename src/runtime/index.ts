@@ -22,7 +22,13 @@ export {
 } from './prepare-request.js';
 export { assertPrewarming, PREWARMING_WIRES, prewarmingUnsupportedReason } from './prewarming.js';
 export { type PriceUsage, pricedBy, type RecordUsageOptions, type RequestCost, recordUsage } from './record-usage.js';
-export { type SessionRhythm, sessionRhythmFromTrace } from './session-rhythm.js';
+export { type RequestKind, type SessionRhythm, sessionRhythmFromTrace } from './session-rhythm.js';
+export {
+  type AssembledRequest,
+  SessionTtl,
+  type SessionTtlOptions,
+  type SessionTtlRequestOptions,
+} from './session-ttl.js';
 export { type GapCounts, joinGaps, SortedGaps } from './sorted-gaps.js';
 export { cacheMultipliersFor, tailPricingFor } from './tail-pricing.js';
 export {

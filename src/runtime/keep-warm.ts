@@ -7,6 +7,7 @@ import type { Session } from '../session/session.js';
 import { KEEP_WARM_DEFAULTS, type KeepWarmPlan, planKeepWarm } from './plan-keep-warm.js';
 import { sharedCounter, zoneTokensOf } from './prepare-request.js';
 import { assertPrewarming, KeepWarmUnsupportedError } from './prewarming.js';
+import type { SessionTtl } from './session-ttl.js';
 import { TTL_LIFETIME_MS } from './ttl-policy.js';
 
 export { KeepWarmUnsupportedError } from './prewarming.js';
@@ -69,6 +70,12 @@ export interface KeepWarmOptions {
    * (`plan.keeps: 'long-entry'`) [none].
    */
   longEntry?: { tokens: number; refreshedAt: number };
+  /**
+   * The session's TTL policy (`SessionTtl`) [none]: `historyTtl` and `longEntry` default to what it
+   * saw written, each ping sent is reported to it (`pinged`: the entries were refreshed), and it
+   * prices later 1-hour writes against pings from now on (`keepWarm`).
+   */
+  ttl?: SessionTtl;
   /** Timer functions (tests pass fake ones) [global setTimeout / clearTimeout, unref'd]. */
   timers?: { set(callback: () => void, ms: number): unknown; clear(handle: unknown): void };
   /** Called with a failed `send`; the conversation is never affected. */
@@ -97,7 +104,9 @@ export interface KeepWarmHandle {
  * // … the user comes back:
  * warm.stop();
  */
-export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepWarmHandle {
+export function startKeepWarm(session: Session, given: KeepWarmOptions): KeepWarmHandle {
+  // The TTL policy's facts fill in what the caller left out.
+  const options: KeepWarmOptions = given.ttl ? { ...given.ttl.keepWarmFacts, ...given } : given;
   if (options.budgetUsd !== undefined && !(Number.isFinite(options.budgetUsd) && options.budgetUsd >= 0)) {
     throw new ValidationError('budgetUsd', 'a finite number ≥ 0', String(options.budgetUsd));
   }
@@ -106,6 +115,7 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
     throw new ValidationError('longEntry.tokens', 'a finite number ≥ 0', String(longTokens));
   }
   const first = keepWarmBody(session);
+  options.ttl?.keptWarm();
   const counted = zoneTokensOf(assemble(session), sharedCounter('anthropic', session.model));
   const prefixTokens = counted.global + counted.session + counted.history;
   const idle = options.idleMs ?? 0;
@@ -147,6 +157,7 @@ export function startKeepWarm(session: Session, options: KeepWarmOptions): KeepW
       await options.send(index === 0 ? first : keepWarmBody(session));
       state.pingsSent += 1;
       state.spentUsd += pingCostUsd ?? 0;
+      options.ttl?.pinged(session.clock());
     } catch (failure) {
       error = failure instanceof Error ? failure.message : String(failure);
       options.onError?.(failure);

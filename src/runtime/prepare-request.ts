@@ -1,6 +1,7 @@
 import type { CachetEvent } from '../events/catalog.js';
 import type { CanonicalRequest, TailItem, Zone } from '../model/request.js';
-import type { ConversionMetadata, ProviderAdapter } from '../providers/adapter.js';
+import type { ConversionMetadata, ProviderAdapter, ProviderId } from '../providers/adapter.js';
+import { isProviderId, providerEntry } from '../providers/registry.js';
 import { assemble } from '../session/assemble.js';
 import type { TailScopePricing } from '../session/choose-tail-scope.js';
 import { resolveTurnTail, type ScopeDecision } from '../session/resolve-turn-tail.js';
@@ -28,6 +29,13 @@ export interface PrepareRequestOptions<Options> {
   counter?: TokenCounter;
   /** Multipliers for `auto` tail scopes [the price table's, `tailPricingFor`]. */
   tailPricing?: TailScopePricing;
+  /**
+   * You know no request follows this one (the session's last) [false]: where the adapter places
+   * history breakpoints (Anthropic, Bedrock) the history one stays at the previous request's entry
+   * (pass its `cacheState` as `previous`), so the new segment goes uncached instead of being written
+   * for nobody to read. Added to `adapterOptions` as the provider's `finalRequest`; ignored elsewhere.
+   */
+  finalRequest?: boolean;
 }
 
 export interface PreparedRequest<Body, Metadata extends ConversionMetadata = ConversionMetadata> {
@@ -91,13 +99,14 @@ export function prepareRequest<Body, Options, Metadata extends ConversionMetadat
   });
   const request = assemble(session, { now, resolvedTail: tail.items });
   const zoneTokens = zoneTokensOf(request, counter);
-  const adapterOptions =
+  const planned =
     typeof options.adapterOptions === 'function'
       ? (options.adapterOptions as (assembled: { request: CanonicalRequest; zoneTokens: Record<Zone, number> }) => Options)({
           request,
           zoneTokens,
         })
       : options.adapterOptions;
+  const adapterOptions = options.finalRequest && isProviderId(adapter.id) ? withFinalRequest(adapter.id, planned) : planned;
   const converted = adapter.convertRequest(request, adapterOptions);
   session.noteRequest();
   const event =
@@ -113,6 +122,11 @@ export function prepareRequest<Body, Options, Metadata extends ConversionMetadat
       warnings: converted.metadata.warnings,
     }) ?? null;
   return { request, body: converted.body, metadata: converted.metadata, zoneTokens, event, tailScopes: tail.decisions };
+}
+
+/** The adapter's options with the provider's own `finalRequest` (nothing where it has none). */
+function withFinalRequest<Options>(provider: ProviderId, options: Options | undefined): Options {
+  return { ...(options ?? {}), ...providerEntry(provider).planOptions({ finalRequest: true }) } as Options;
 }
 
 /** Tokens per zone of a canonical request. */

@@ -1,24 +1,15 @@
 import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
-import type { BlockRecord, CanonicalRequest } from '../model/request.js';
-import { requestBlockCount, requestReader } from '../model/request-view.js';
 import type { ProviderId } from '../providers/adapter.js';
 import type { PaddingMode } from '../providers/anthropic/padding.js';
 import type { PlanInputs } from '../providers/provider-entry.js';
 import { providerEntry } from '../providers/registry.js';
 import { chooseDeferredToolPlacement } from '../runtime/choose-deferred-tool-placement.js';
 import { prepareRequest, sharedCounter } from '../runtime/prepare-request.js';
-import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
-import { cacheMultipliersFor, tailPricingFor } from '../runtime/tail-pricing.js';
-import {
-  chooseHistoryTtl,
-  estimateWriteTokens,
-  type LongEntry,
-  type PreviousPrefix,
-  protectedTokens,
-  TTL_LIFETIME_MS,
-} from '../runtime/ttl-policy.js';
+import type { RequestKind } from '../runtime/session-rhythm.js';
+import { SessionTtl } from '../runtime/session-ttl.js';
+import { tailPricingFor } from '../runtime/tail-pricing.js';
 import { Session } from '../session/session.js';
 import { ActivationBudget } from '../skills/activation-budget.js';
 import { SkillTools } from '../skills/skill-tools.js';
@@ -116,31 +107,28 @@ export function cachetStrategy(
     session,
     tokenCounter: counter,
   });
-  // Gaps between this session's requests so far: the TTL policy's evidence.
-  const gapsMs: number[] = [];
-  // The same gaps by the kind of request that preceded them, with the prior's.
-  const kindGapsMs = priorKindGaps(workload, context.options?.priorGapsMs !== undefined);
-  let lastKind: RequestKind | null = null;
-  let lastRequestAt: number | null = null;
-  let previousPrefix: PreviousPrefix | null = null;
-  // The newest 1-hour entry the session wrote: what a pause would not expire.
-  let longEntry: LongEntry | null = null;
+  // The padding cost model's horizon and growth: the session length and growth per request a
+  // deployment expects. A simulation knows them from the workload, as an operator knows them
+  // from the traces of past sessions.
+  const expectedGrowthTokens = averageGrowthTokens(workload, counter, expectedRequests);
+  // The library's TTL policy for this session: its gaps by request kind, the workload's as the
+  // prior a deployment reads from its traces; Cachet plans keep-warm pings wherever they exist.
+  const ttl = new SessionTtl(session, {
+    provider: context.provider,
+    prior: { gapsMs: priorGapsMs, kindGapsMs: priorKindGaps(workload, context.options?.priorGapsMs !== undefined) },
+    keepWarm: true,
+    expectedGrowthTokens,
+    ttl: ttlMode,
+  });
   // Requests after each step, subagent calls included (they read the parent's entry): the
   // session length a deployment expects, as `expectedRequests` is.
   const requestsAfter = new Map(workloadRequests(workload).map(({ step }, index, all) => [step, all.length - index - 1]));
   // The last request's model and history TTL: what a keep-alive ping would refresh.
   let lastWrite: { model: string; ttl: '5m' | '1h' } = { model: context.model, ttl: '5m' };
-  // The persisted blocks' prefix hashes of the request being planned, rewritten in place each
-  // request (nothing keeps them past the TTL choice).
-  const prefixHashes: string[] = [];
-  const keepAlive = cachetKeepAlive(context.provider, { session: gapsMs, prior: priorGapsMs });
+  const keepAlive = cachetKeepAlive(context.provider, { session: ttl.gapsMs, prior: priorGapsMs });
   // The adapter's state from the previous request (Anthropic: the entries its breakpoints wrote,
   // for the lookback guard, and the padding decision pinned for the whole session).
   let previousState: unknown = null;
-  // The padding cost model's horizon and growth: the session length and growth per request a
-  // deployment expects. A simulation knows them from the workload, as an operator knows them
-  // from the traces of past sessions.
-  const expectedGrowthTokens = averageGrowthTokens(workload, counter, expectedRequests);
 
   // The current turn's `prompt_cache_retention`, when the workload asks for one.
   let turnRetention: 'in_memory' | '24h' | undefined;
@@ -172,11 +160,6 @@ export function cachetStrategy(
       now = step.at;
       const tailScope = context.options?.tailScope;
       const tail = tailItems(workload, turn, step.at).map((item) => (tailScope ? { ...item, scope: tailScope } : item));
-      if (lastRequestAt !== null) gapsMs.push(step.at - lastRequestAt);
-      if (lastRequestAt !== null && lastKind !== null) kindGapsMs[lastKind].push(step.at - lastRequestAt);
-      const kind: RequestKind = step === turn.steps[0] ? 'turn-start' : 'tool-step';
-      lastKind = kind;
-      lastRequestAt = step.at;
       let choice: { ttl: '5m' | '1h'; reason: string } = { ttl: '5m', reason: '' };
       const prepared = prepareRequest(session, adapter, {
         turn: turn.turn,
@@ -185,44 +168,9 @@ export function cachetStrategy(
         tail,
         counter,
         // The TTL depends on the persisted prefix's size, known once the request is assembled.
-        adapterOptions: ({ request, zoneTokens }) => {
-          const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
-          const staticEnd = persistedPrefixHashes(request, prefixHashes);
+        adapterOptions: (assembled) => {
           const remaining = requestsAfter.get(step) ?? 0;
-          const current = {
-            at: step.at,
-            model: request.model,
-            prefixHashes,
-            staticPrefixHash: staticEnd,
-            prefixTokens,
-            historyTokens: zoneTokens.history,
-          };
-          choice =
-            ttlMode === 'auto'
-              ? chooseHistoryTtl({
-                  gapsMs,
-                  priorGapsMs,
-                  kindGapsMs: kindGapsMs[kind],
-                  expectedGrowthTokens,
-                  keepWarm: prewarmingUnsupportedReason(context.provider, request.model) === null,
-                  prefixTokens,
-                  newTokens: estimateWriteTokens(current, previousPrefix, longEntry),
-                  protectedTokens: protectedTokens(current, longEntry),
-                  expectedRemainingRequests: remaining,
-                  pricing: cacheMultipliersFor(context.provider, request.model),
-                })
-              : { ttl: ttlMode, reason: `fixed ${ttlMode} TTL` };
-          if (choice.ttl === '1h') {
-            longEntry = { at: step.at, model: request.model, prefixHash: current.prefixHashes.at(-1) ?? '', prefixTokens };
-          }
-          previousPrefix = {
-            at: step.at,
-            model: request.model,
-            lastPrefixHash: current.prefixHashes.at(-1) ?? '',
-            staticPrefixHash: staticEnd,
-            prefixTokens,
-            lifetimeMs: TTL_LIFETIME_MS[choice.ttl],
-          };
+          choice = ttl.choose(assembled, { now: step.at, remainingRequests: remaining });
           return adapterOptions(choice.ttl, remaining <= 0);
         },
       });
@@ -252,32 +200,10 @@ export function cachetStrategy(
       }
       if (results) session.append(results);
     },
-    keepAliveAfter: (idle) => keepAlive(idle, { ...lastWrite, longEntry }),
-    pinged(at: number) {
-      // A ping read the prefix and refreshed its entries: the TTL policy's write estimate starts from it.
-      if (previousPrefix) previousPrefix = { ...previousPrefix, at };
-      if (longEntry) longEntry = { ...longEntry, at };
-    },
+    keepAliveAfter: (idle) => keepAlive(idle, { ...lastWrite, longEntry: ttl.longEntry }),
+    // A ping read the prefix and refreshed its entries: the TTL policy's write estimate starts from it.
+    pinged: (at: number) => ttl.pinged(at),
   };
-}
-
-/**
- * The prefix hash of every persisted block (the turn tail left out) written into `into`, read
- * without copying the request's blocks; returns the static zones' last one ('' without any).
- */
-function persistedPrefixHashes(request: CanonicalRequest, into: string[]): string {
-  const reader = requestReader(request);
-  const count = requestBlockCount(request);
-  let written = 0;
-  let staticEnd = '';
-  for (let index = 0; index < count; index++) {
-    const block = reader.blockAt(index) as BlockRecord;
-    if (block.zone === 'tail') continue;
-    into[written++] = block.prefixHash;
-    if (block.zone !== 'history') staticEnd = block.prefixHash;
-  }
-  into.length = written;
-  return staticEnd;
 }
 
 /** Tokens the workload's history gains per request on average: user input, replies, tool results. */
@@ -306,8 +232,6 @@ function deferredLibraryOf(workload: Workload): Workload['toolLibrary'] {
   const marked = workload.toolLibrary.filter((entry) => entry.deferLoading);
   return marked.length > 0 ? marked : workload.toolLibrary;
 }
-
-type RequestKind = 'turn-start' | 'tool-step';
 
 /**
  * The workload's gaps between its own requests (subagent calls left out, as the TTL policy sees

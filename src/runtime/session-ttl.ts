@@ -1,0 +1,245 @@
+import { ValidationError } from '../model/errors.js';
+import type { BlockRecord, CanonicalRequest, Zone } from '../model/request.js';
+import { requestBlockCount, requestReader } from '../model/request-view.js';
+import type { ProviderId } from '../providers/adapter.js';
+import type { PlanInputs } from '../providers/provider-entry.js';
+import { providerEntry } from '../providers/registry.js';
+import type { Session } from '../session/session.js';
+import { prewarmingUnsupportedReason } from './prewarming.js';
+import type { RequestKind } from './session-rhythm.js';
+import { cacheMultipliersFor } from './tail-pricing.js';
+import {
+  chooseHistoryTtl,
+  estimateWriteTokens,
+  type LongEntry,
+  type PreviousPrefix,
+  protectedTokens,
+  TTL_LIFETIME_MS,
+  type TtlChoice,
+} from './ttl-policy.js';
+
+export interface SessionTtlOptions {
+  /** Where the session's requests go: the model's cache multipliers and whether it takes a pre-warm request. */
+  provider: ProviderId;
+  /**
+   * Earlier sessions' rhythm (`sessionRhythmFromTrace`): their gaps, and the same gaps by the kind of
+   * request before each [none: the policy learns from this session alone].
+   */
+  prior?: { gapsMs: readonly number[]; kindGapsMs?: Readonly<Record<RequestKind, readonly number[]>> };
+  /**
+   * You keep the cache warm between requests (`startKeepWarm`, or `cachet proxy --keep-warm`) [false
+   * until `startKeepWarm` runs with this policy as its `ttl`]: a pause then costs at most the pings,
+   * and the 1-hour write is priced against them. Ignored on a model without a pre-warm request.
+   */
+  keepWarm?: boolean;
+  /** Tokens each request is expected to add [this session's average growth so far]. */
+  expectedGrowthTokens?: number;
+  /** Requests the session is expected to make in all [unknown]: none left means no 1-hour write. */
+  expectedRequests?: number;
+  /** `auto` [default]: `chooseHistoryTtl`; or a fixed TTL (the entries are still tracked for keep-warm). */
+  ttl?: 'auto' | '5m' | '1h';
+}
+
+/** The request `prepareRequest` assembled, as its `adapterOptions` callback receives it. */
+export interface AssembledRequest {
+  request: CanonicalRequest;
+  zoneTokens: Record<Zone, number>;
+}
+
+export interface SessionTtlRequestOptions {
+  /** When the request is sent [the session's clock]. */
+  now?: number;
+  /** No request follows this one: 5 minutes, and the adapter keeps the history breakpoint at the previous entry. */
+  finalRequest?: boolean;
+  /** Requests expected after this one, when the caller counts them itself [from `expectedRequests`]. */
+  remainingRequests?: number;
+}
+
+/**
+ * The history TTL of one session's requests, chosen by `chooseHistoryTtl` with every input the
+ * session can supply: its gaps so far and the kind of request before each (a turn start, when it
+ * is the first request of its turn, or a tool step), the priors of earlier sessions, the prefix
+ * the request re-writes (`estimateWriteTokens`) and what an earlier 1-hour entry still protects,
+ * whether you keep the cache warm, the growth per request and the requests left. The simulator's
+ * Cachet runs the same object. Call `choose` (or pass `adapterOptions()` to `prepareRequest`) once
+ * per request, `pinged` for each keep-warm ping, and hand `keepWarmFacts` to `startKeepWarm`.
+ *
+ * @example
+ * const ttl = new SessionTtl(session, { provider: 'anthropic', prior: await sessionRhythmFromTrace(store), keepWarm: true });
+ * const prepared = prepareRequest(session, anthropicAdapter, { turn, step, adapterOptions: ttl.adapterOptions() });
+ */
+export class SessionTtl {
+  /** This session's gaps between requests so far, in ms (grows by one per request). */
+  readonly gapsMs: number[] = [];
+  private readonly priorGapsMs: readonly number[];
+  private readonly kindGapsMs: Record<RequestKind, number[]>;
+  private lastRequest: { at: number; kind: RequestKind; turn: number } | null = null;
+  private previousPrefix: PreviousPrefix | null = null;
+  private long: LongEntry | null = null;
+  private firstPrefixTokens: number | null = null;
+  private requests = 0;
+  private lastTtl: '5m' | '1h' = '5m';
+  private keepWarm: boolean;
+  /** Prefix hashes of the request being chosen for, rewritten in place (nothing keeps them). */
+  private readonly prefixHashes: string[] = [];
+
+  constructor(
+    private readonly session: Session,
+    private readonly options: SessionTtlOptions,
+  ) {
+    const growth = options.expectedGrowthTokens;
+    if (growth !== undefined && !(Number.isFinite(growth) && growth >= 0)) {
+      throw new ValidationError('expectedGrowthTokens', 'a finite number ≥ 0', String(growth));
+    }
+    const expected = options.expectedRequests;
+    if (expected !== undefined && !(Number.isInteger(expected) && expected >= 0)) {
+      throw new ValidationError('expectedRequests', 'an integer ≥ 0', String(expected));
+    }
+    this.keepWarm = options.keepWarm === true;
+    this.priorGapsMs = options.prior?.gapsMs ?? [];
+    const kinds = options.prior?.kindGapsMs;
+    this.kindGapsMs = { 'turn-start': [...(kinds?.['turn-start'] ?? [])], 'tool-step': [...(kinds?.['tool-step'] ?? [])] };
+  }
+
+  /** The newest 1-hour entry the session wrote (what a pause would not expire), or null. */
+  get longEntry(): LongEntry | null {
+    return this.long;
+  }
+
+  /** The TTL the last request's history breakpoint was written with. */
+  get historyTtl(): '5m' | '1h' {
+    return this.lastTtl;
+  }
+
+  /** What `startKeepWarm` needs to know of the entries: the last TTL and a live 1-hour entry's prefix. */
+  get keepWarmFacts(): { historyTtl: '5m' | '1h'; longEntry?: { tokens: number; refreshedAt: number } } {
+    const long = this.long;
+    return {
+      historyTtl: this.lastTtl,
+      ...(long && long.model === this.session.model ? { longEntry: { tokens: long.prefixTokens, refreshedAt: long.at } } : {}),
+    };
+  }
+
+  /** Choose the TTL of the request just assembled, and remember what it writes. */
+  choose(assembled: AssembledRequest, options: SessionTtlRequestOptions = {}): TtlChoice {
+    const { request, zoneTokens } = assembled;
+    const at = options.now ?? this.session.clock();
+    const kind = this.kindOf();
+    if (this.lastRequest) {
+      const gap = at - this.lastRequest.at;
+      this.gapsMs.push(gap);
+      this.kindGapsMs[this.lastRequest.kind].push(gap);
+    }
+    this.lastRequest = { at, kind, turn: this.session.turn };
+    const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
+    this.firstPrefixTokens ??= prefixTokens;
+    this.requests += 1;
+    const staticEnd = persistedPrefixHashes(request, this.prefixHashes);
+    const current = {
+      at,
+      model: request.model,
+      prefixHashes: this.prefixHashes,
+      staticPrefixHash: staticEnd,
+      prefixTokens,
+      historyTokens: zoneTokens.history,
+    };
+    const mode = this.options.ttl ?? 'auto';
+    const choice: TtlChoice =
+      mode === 'auto' ? this.chooseAuto(current, kind, options) : { ttl: mode, reason: `fixed ${mode} TTL`, pauseShare: 0 };
+    const lastHash = current.prefixHashes.at(-1) ?? '';
+    if (choice.ttl === '1h') this.long = { at, model: request.model, prefixHash: lastHash, prefixTokens };
+    this.previousPrefix = {
+      at,
+      model: request.model,
+      lastPrefixHash: lastHash,
+      staticPrefixHash: staticEnd,
+      prefixTokens,
+      lifetimeMs: TTL_LIFETIME_MS[choice.ttl],
+    };
+    this.lastTtl = choice.ttl;
+    return choice;
+  }
+
+  /**
+   * `prepareRequest`'s `adapterOptions`: the chosen TTL (and `finalRequest`) in the provider's own
+   * options, with any other planning inputs you pass.
+   */
+  adapterOptions(
+    options: SessionTtlRequestOptions & { plan?: Omit<PlanInputs, 'historyTtl' | 'finalRequest'> } = {},
+  ): (assembled: AssembledRequest) => Record<string, unknown> {
+    return (assembled) => {
+      const choice = this.choose(assembled, options);
+      return providerEntry(this.options.provider).planOptions({
+        ...options.plan,
+        historyTtl: choice.ttl,
+        ...(options.finalRequest ? { finalRequest: true } : {}),
+      });
+    };
+  }
+
+  /** `startKeepWarm` keeps this session warm: later 1-hour writes are priced against its pings (unless `keepWarm: false`). */
+  keptWarm(): void {
+    if (this.options.keepWarm !== false) this.keepWarm = true;
+  }
+
+  /** A keep-warm ping read the prefix at `at` and refreshed its entries: the next write estimate starts from it. */
+  pinged(at: number): void {
+    if (this.previousPrefix) this.previousPrefix = { ...this.previousPrefix, at };
+    if (this.long) this.long = { ...this.long, at };
+  }
+
+  /** A turn start is the first request since the session's turn changed (or the first request). */
+  private kindOf(): RequestKind {
+    return this.lastRequest === null || this.lastRequest.turn !== this.session.turn ? 'turn-start' : 'tool-step';
+  }
+
+  private chooseAuto(
+    current: Parameters<typeof estimateWriteTokens>[0],
+    kind: RequestKind,
+    options: SessionTtlRequestOptions,
+  ): TtlChoice {
+    const { provider, expectedRequests } = this.options;
+    const remaining = options.finalRequest
+      ? 0
+      : (options.remainingRequests ??
+        (expectedRequests === undefined ? undefined : Math.max(0, expectedRequests - this.requests)));
+    const growth = this.options.expectedGrowthTokens ?? this.learnedGrowth(current.prefixTokens);
+    return chooseHistoryTtl({
+      gapsMs: this.gapsMs,
+      priorGapsMs: this.priorGapsMs,
+      kindGapsMs: this.kindGapsMs[kind],
+      ...(growth === undefined ? {} : { expectedGrowthTokens: growth }),
+      keepWarm: this.keepWarm && prewarmingUnsupportedReason(provider, current.model) === null,
+      prefixTokens: current.prefixTokens,
+      newTokens: estimateWriteTokens(current, this.previousPrefix, this.long),
+      protectedTokens: protectedTokens(current, this.long),
+      ...(remaining === undefined ? {} : { expectedRemainingRequests: remaining }),
+      pricing: cacheMultipliersFor(provider, current.model),
+    });
+  }
+
+  /** The session's average growth per request so far (unknown before its second request). */
+  private learnedGrowth(prefixTokens: number): number | undefined {
+    if (this.requests < 2 || this.firstPrefixTokens === null) return undefined;
+    return Math.max(0, Math.round((prefixTokens - this.firstPrefixTokens) / (this.requests - 1)));
+  }
+}
+
+/**
+ * The prefix hash of every persisted block (the turn tail left out) written into `into`, read
+ * without copying the request's blocks; returns the static zones' last one ('' without any).
+ */
+export function persistedPrefixHashes(request: CanonicalRequest, into: string[]): string {
+  const reader = requestReader(request);
+  const count = requestBlockCount(request);
+  let written = 0;
+  let staticEnd = '';
+  for (let index = 0; index < count; index++) {
+    const block = reader.blockAt(index) as BlockRecord;
+    if (block.zone === 'tail') continue;
+    into[written++] = block.prefixHash;
+    if (block.zone !== 'history') staticEnd = block.prefixHash;
+  }
+  into.length = written;
+  return staticEnd;
+}
