@@ -2,19 +2,20 @@
  * `cachet proxy` against a minimal Node pass-through proxy (node:http piping request and reply,
  * keep-alive both ways) on the same upstream, in one run (issue 21 targets: CPU per request ≤ 2×
  * the yardstick's in pass-through, ≤ 3× under `--plan`, for 5, 50 and 500 KB bodies at
- * concurrency 1 and 32). Client, upstream and proxies share this process: a proxy's CPU per
- * request is the process CPU of its run minus that of the direct run (same client, same upstream),
- * so only ratios measured here mean anything; each figure is the median of interleaved rounds
- * (`CACHET_PROXY_ROUNDS`, 3). Then: the latency a small client sees while another
- * sends 60 KB whitespace-free Chat requests through `--plan` (target: within 2× of idle).
+ * concurrency 1 and 32). Each proxy runs in its own process, as in production
+ * (`bench/support/proxy-cpu-child.ts`: pass-through and `--plan` recording to SQLite as the CLI
+ * does); the client and the stub upstream run here. A proxy's CPU per request is its own
+ * process's CPU over a run (its trace writes included) divided by the requests; each figure is
+ * the median of interleaved rounds (`CACHET_PROXY_ROUNDS`, 3). Then: the latency a small client
+ * sees while another sends 60 KB whitespace-free Chat requests through `--plan` (target: within
+ * 2× of idle).
  */
+import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
-import { EventBus } from '../src/events/event-bus.js';
-import { PROXY_TRACE_WRITE_INTERVAL_MS, startProxy } from '../src/gateway/proxy/start-proxy.js';
-import { recordEvents } from '../src/trace/record-events.js';
-import { openSqliteTraceStore } from '../src/trace/sqlite-trace-store.js';
-import { postJson, startStubUpstream, startYardstickProxy } from './support/proxy-bench-kit.js';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { postJson, startStubUpstream } from './support/proxy-bench-kit.js';
 
 const SIZES_KB = [5, 50, 500];
 const CONCURRENCIES = [1, 32];
@@ -23,17 +24,48 @@ const CONVERSATIONS = 32;
 /** Interleaved rounds per cell, the median kept [3] (`CACHET_PROXY_ROUNDS`). */
 const ROUNDS = Math.max(1, Number(process.env.CACHET_PROXY_ROUNDS ?? 3));
 
+type Role = 'yardstick' | 'cachet' | 'plan';
+
+/** A proxy in its own process, and a line-per-line conversation with it. */
+async function startChild(role: Role, upstreamPort: number) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      fileURLToPath(new URL('./support/proxy-cpu-child.ts', import.meta.url)),
+      role,
+      String(upstreamPort),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => JSON.parse((await lines.next()).value as string) as Record<string, unknown>;
+  const { port } = (await next()) as { port: number };
+  const ask = async (command: string) => {
+    child.stdin!.write(`${command}\n`);
+    return next();
+  };
+  return {
+    port,
+    cpuUs: async () => Number((await ask('cpu')).cpuUs),
+    gc: () => ask('gc'),
+    stats: () => ask('stats'),
+    close: async () => {
+      child.stdin!.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
 const upstream = await startStubUpstream();
 const upstreamPort = upstream.port;
-const yardstick = await startYardstickProxy(upstreamPort);
-const yardstickPort = yardstick.port;
-
-const store = openSqliteTraceStore(':memory:');
-const bus = new EventBus();
-// Recorded as `cachet proxy` records: writes at most every PROXY_TRACE_WRITE_INTERVAL_MS.
-const recorder = recordEvents(bus, store, { minWriteIntervalMs: PROXY_TRACE_WRITE_INTERVAL_MS });
-const passThrough = await startProxy({ upstream: `http://127.0.0.1:${upstreamPort}`, bus });
-const planned = await startProxy({ upstream: `http://127.0.0.1:${upstreamPort}`, bus, plan: true });
+const children = {
+  yardstick: await startChild('yardstick', upstreamPort),
+  cachet: await startChild('cachet', upstreamPort),
+  plan: await startChild('plan', upstreamPort),
+};
 
 function body(conversation: number, kilobytes: number): string {
   const system = `You are agent ${conversation}. ${'Follow the repository conventions and run the tests. '.repeat(40)}`;
@@ -56,10 +88,14 @@ function body(conversation: number, kilobytes: number): string {
 const clientAgent = new Agent({ keepAlive: true, maxSockets: 64 });
 const call = (port: number, payload: string, path = '/v1/messages') => postJson(clientAgent, port, payload, path);
 
-async function run(port: number, bodies: string[], requests: number, concurrency: number) {
+/** One run: the CPU per request of the target's process (this one's for `direct`), and the median latency. */
+async function run(name: 'direct' | Role, bodies: string[], requests: number, concurrency: number) {
+  const port = name === 'direct' ? upstreamPort : children[name].port;
+  const cpuUs =
+    name === 'direct' ? () => Promise.resolve(process.cpuUsage().user + process.cpuUsage().system) : children[name].cpuUs;
   const latencies: number[] = [];
   let next = 0;
-  const cpu = process.cpuUsage();
+  const before = await cpuUs();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < requests) {
@@ -68,13 +104,10 @@ async function run(port: number, bodies: string[], requests: number, concurrency
       }
     }),
   );
-  await passThrough.settled();
-  await planned.settled();
-  // Each proxy pays for its own trace writes, inside its own measured window.
-  await recorder.flush();
-  const used = process.cpuUsage(cpu);
+  // A proxy's figure includes its recording: `cpu` answers once its exchanges are written.
+  const used = (await cpuUs()) - before;
   latencies.sort((left, right) => left - right);
-  return { cpuPerRequestUs: (used.user + used.system) / requests, medianMs: latencies[Math.floor(latencies.length / 2)]! };
+  return { cpuPerRequestUs: used / requests, medianMs: latencies[Math.floor(latencies.length / 2)]! };
 }
 
 console.log(
@@ -83,15 +116,10 @@ console.log(
     .join(' / ')}`,
 );
 console.log(
-  `CPU per request is the proxy's own (run minus direct run, same process), the median of ${ROUNDS} interleaved rounds; ratios against the yardstick.`,
+  `CPU per request is each proxy's own process's (direct: this process, client and upstream), the median of ${ROUNDS} interleaved rounds; ratios against the yardstick.`,
 );
 console.log('size   conc  direct µs  yardstick µs  cachet µs (ratio)  --plan µs (ratio)   median ms: direct/yard/cachet/plan');
-const targets = {
-  direct: upstreamPort,
-  yardstick: yardstickPort,
-  cachet: Number(new URL(passThrough.url).port),
-  plan: Number(new URL(planned.url).port),
-};
+const TARGETS = ['direct', 'yardstick', 'cachet', 'plan'] as const;
 for (const kilobytes of SIZES_KB) {
   const bodies = Array.from({ length: CONVERSATIONS }, (_, conversation) => body(conversation, kilobytes));
   for (const concurrency of CONCURRENCIES) {
@@ -100,10 +128,11 @@ for (const kilobytes of SIZES_KB) {
     // round: on a shared machine one run moves by ±1×, a median of interleaved rounds much less.
     const rounds: Record<string, Array<{ cpuPerRequestUs: number; medianMs: number }>> = {};
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, port] of Object.entries(targets)) {
-        await run(port, bodies, Math.min(64, requests), concurrency); // warm-up
-        (globalThis as { gc?: () => void }).gc?.();
-        const result = await run(port, bodies, requests, concurrency);
+      for (const name of TARGETS) {
+        await run(name, bodies, Math.min(64, requests), concurrency); // warm-up
+        if (name === 'direct') (globalThis as { gc?: () => void }).gc?.();
+        else await children[name].gc();
+        const result = await run(name, bodies, requests, concurrency);
         rounds[name] = [...(rounds[name] ?? []), result];
       }
     }
@@ -113,7 +142,7 @@ for (const kilobytes of SIZES_KB) {
         Math.floor(results.length / 2)
       ]!;
     }
-    const own = (name: string) => Math.max(1, measured[name]!.cpuPerRequestUs - measured.direct!.cpuPerRequestUs);
+    const own = (name: string) => Math.max(1, measured[name]!.cpuPerRequestUs);
     const ratio = (name: string) => (own(name) / own('yardstick')).toFixed(2);
     console.log(
       `${`${kilobytes} KB`.padEnd(7)}${String(concurrency).padEnd(6)}${measured.direct!.cpuPerRequestUs.toFixed(0).padStart(9)}  ${own('yardstick').toFixed(0).padStart(12)}  ${`${own('cachet').toFixed(0)} (${ratio('cachet')}×)`.padStart(17)}  ${`${own('plan').toFixed(0)} (${ratio('plan')}×)`.padStart(17)}   ${['direct', 'yardstick', 'cachet', 'plan'].map((name) => measured[name]!.medianMs.toFixed(2)).join(' / ')}`,
@@ -132,7 +161,7 @@ const hostile = JSON.stringify({
 const small = body(0, 5);
 const samples = async (count: number) => {
   const latencies: number[] = [];
-  for (let index = 0; index < count; index++) latencies.push(await call(targets.plan, small));
+  for (let index = 0; index < count; index++) latencies.push(await call(children.plan.port, small));
   latencies.sort((left, right) => left - right);
   return latencies[Math.floor(latencies.length / 2)]!;
 };
@@ -141,7 +170,7 @@ let hostileSent = 0;
 let stop = false;
 const neighbour = (async () => {
   while (!stop) {
-    await call(targets.plan, hostile, '/v1/chat/completions').catch(() => {});
+    await call(children.plan.port, hostile, '/v1/chat/completions').catch(() => {});
     hostileSent++;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -152,12 +181,8 @@ await neighbour;
 console.log(
   `60 KB whitespace-free neighbour under --plan (${hostileSent} sent): small client's median ${loaded.toFixed(2)} ms vs idle ${idle.toFixed(2)} ms — ${(loaded / idle).toFixed(2)}× (target ≤ 2×)`,
 );
-console.log(`proxy stats: ${JSON.stringify(planned.stats())}`);
+console.log(`proxy stats: ${JSON.stringify(await children.plan.stats())}`);
 
-await passThrough.close();
-await planned.close();
-await recorder.stop();
-await store.close();
+for (const child of Object.values(children)) await child.close();
 clientAgent.destroy();
-await yardstick.close();
 await upstream.close();
