@@ -13,6 +13,7 @@ import {
   unitTokenTotals,
 } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
+import { sharedUnitCount } from '../wire/shared-units.js';
 import { type NormalizedWireBody, sameUnitIdentity } from '../wire/wire-unit.js';
 import { causeSentence, diffNormalized } from './diff-wire-bodies.js';
 
@@ -193,7 +194,7 @@ function detectorFrom(options: BreakDetectorOptions, state: DetectorState): Fork
     }
     if (context.usage && rules === 'anthropic') {
       // What the two requests share beyond what the previous one left cached.
-      let shared = 0;
+      let shared = sharedUnitCount(body.units, before.units);
       while (
         shared < before.units.length &&
         shared < body.units.length &&

@@ -5,6 +5,7 @@ import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { cacheHorizon, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
+import { sharedUnitCount } from '../wire/shared-units.js';
 import { type NormalizedWireBody, sameUnitIdentity, type WireUnit, type WireZone } from '../wire/wire-unit.js';
 import { clockChangedAt } from './clock-pattern.js';
 
@@ -154,7 +155,8 @@ function firstDivergentUnit(
   a: NormalizedWireBody,
   b: NormalizedWireBody,
 ): DivergentUnit | { droppedTail: { messageIndex: number; text: string } } | null {
-  for (let index = 0; index < a.units.length; index++) {
+  // Units normalisation handed on as the same objects need no comparison.
+  for (let index = sharedUnitCount(b.units, a.units); index < a.units.length; index++) {
     const before = a.units[index]!;
     const after = b.units[index];
     if (after && sameUnitIdentity(before, after)) continue;

@@ -1,4 +1,5 @@
 import { sha256 } from '../../model/hash.js';
+import { sharedUnitCount } from '../wire/shared-units.js';
 import type { NormalizedWireBody, WireUnit } from '../wire/wire-unit.js';
 import { sameUnitIdentity, unitIdentity } from '../wire/wire-unit.js';
 
@@ -32,21 +33,21 @@ export function createPrefixHasher(): PrefixHasher {
   return {
     hashes(body) {
       const units = body.units;
-      const hashes: string[] = new Array(units.length);
-      let shared = 0;
+      // Units normalisation handed on as the same objects keep their hashes without a comparison.
+      let shared = previous ? sharedUnitCount(units, previous.units) : 0;
+      const hashes = previous ? previous.hashes.slice(0, shared) : [];
       if (previous) {
         const limit = Math.min(units.length, previous.units.length);
         const before = previous.units;
-        // Shared history gives the same unit objects: identity first, then the bytes.
-        while (shared < limit && (units[shared] === before[shared] || sameUnitIdentity(units[shared]!, before[shared]!))) {
-          hashes[shared] = previous.hashes[shared]!;
+        while (shared < limit && sameUnitIdentity(units[shared]!, before[shared]!)) {
+          hashes.push(previous.hashes[shared]!);
           shared++;
         }
       }
       let chain = shared > 0 ? hashes[shared - 1]! : '';
       for (let index = shared; index < units.length; index++) {
         chain = sha256(`${chain}\u0001${unitIdentity(units[index]!)}`);
-        hashes[index] = chain;
+        hashes.push(chain);
       }
       previous = { units, hashes };
       return hashes;

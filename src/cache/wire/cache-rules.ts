@@ -5,6 +5,7 @@ import { resolveOpenAIModel } from '../../providers/openai-chat/models.js';
 import type { CacheRules } from '../../providers/provider-entry.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { sameUnitsFrom, sharedUnitCount } from './shared-units.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
 export type { CacheRules } from '../../providers/provider-entry.js';
@@ -119,13 +120,25 @@ const breakpointsOfBody = new WeakMap<
 >();
 
 function scanAnthropicBreakpoints(body: NormalizedWireBody): Array<{ index: number; ttl: WireTtl }> {
-  // A plain loop over every unit.
-  const marks: Array<{ index: number; ttl: WireTtl }> = [];
   const units = body.units;
-  for (let index = 0; index < units.length; index++) {
-    const breakpoint = units[index]!.breakpoint;
-    if (breakpoint) marks.push({ index, ttl: breakpoint });
+  // The units' own markers: a plain loop, except over the units that are the very objects of the
+  // last scanned array (the same objects carry the same markers), whose marks are taken from it.
+  const last = lastScanned;
+  const same = last ? sameUnitsFrom(units, last.units) : { from: 0, to: 0 };
+  const marks: Array<{ index: number; ttl: WireTtl }> = [];
+  const scan = (from: number, to: number) => {
+    for (let index = from; index < to; index++) {
+      const breakpoint = units[index]!.breakpoint;
+      if (breakpoint) marks.push({ index, ttl: breakpoint });
+    }
+  };
+  scan(0, same.from);
+  for (const mark of last?.marks ?? []) {
+    if (mark.index >= same.to) break;
+    if (mark.index >= same.from) marks.push(mark);
   }
+  scan(same.to, units.length);
+  lastScanned = { units, marks: marks.slice() };
   if (body.automaticBreakpoint) {
     const last = lastCacheableBlock(body.units);
     if (last !== null && !marks.some((mark) => mark.index === last)) marks.push({ index: last, ttl: body.automaticBreakpoint });
@@ -133,6 +146,9 @@ function scanAnthropicBreakpoints(body: NormalizedWireBody): Array<{ index: numb
   }
   return marks;
 }
+
+/** The units' own markers of the last array scanned (without the automatic one). */
+let lastScanned: { units: readonly WireUnit[]; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> } | null = null;
 
 /** Top-level automatic caching marks the last block that may carry a marker (not thinking, not empty text). */
 function lastCacheableBlock(units: readonly WireUnit[]): number | null {
@@ -231,11 +247,19 @@ export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
 
 /** Running token totals per body and counter (a body is measured by its model and its break detector). */
 const bodyTotals = new WeakMap<NormalizedWireBody, { counter: TokenCounter; revision: number; totals: number[] }>();
-const lastCounted = new WeakMap<TokenCounter, { revision: number; units: readonly WireUnit[]; tokens: number[] }>();
+const lastCounted = new WeakMap<TokenCounter, CountedUnits>();
+
+/** A counted body: its units, each unit's count and the running totals. */
+interface CountedUnits {
+  revision: number;
+  units: readonly WireUnit[];
+  tokens: number[];
+  totals: number[];
+}
 
 /** The last body a conversation counted, kept by its caller (`unitTokenTotals`' third argument). */
 export interface UnitTokenHistory {
-  last?: { revision: number; units: readonly WireUnit[]; tokens: number[] };
+  last?: CountedUnits;
 }
 
 /**
@@ -254,13 +278,15 @@ export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter,
   const last = history ? history.last : lastCounted.get(counter);
   const reusable = last && last.revision === revision ? last : null;
   const units = body.units;
-  const tokens: number[] = new Array(units.length);
-  const totals: number[] = new Array(units.length);
-  let sum = 0;
-  for (let index = 0; index < units.length; index++) {
+  // Units normalisation handed on as the same objects keep their counts and totals at once.
+  const shared = reusable ? sharedUnitCount(units, reusable.units) : 0;
+  const tokens = reusable ? reusable.tokens.slice(0, shared) : [];
+  const totals = reusable ? reusable.totals.slice(0, shared) : [];
+  let sum = shared > 0 ? totals[shared - 1]! : 0;
+  for (let index = shared; index < units.length; index++) {
     const unit = units[index]!;
     const prior = reusable?.units[index];
-    tokens[index] =
+    const count =
       prior === unit ||
       (prior !== undefined &&
         prior.kind === unit.kind &&
@@ -269,11 +295,13 @@ export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter,
         prior.text === unit.text)
         ? reusable!.tokens[index]!
         : unitTokens(unit, counter);
-    totals[index] = sum += tokens[index]!;
+    sum += count;
+    tokens.push(count);
+    totals.push(sum);
   }
   bodyTotals.set(body, { counter, revision, totals });
-  if (history) history.last = { revision, units, tokens };
-  else lastCounted.set(counter, { revision, units, tokens });
+  if (history) history.last = { revision, units, tokens, totals };
+  else lastCounted.set(counter, { revision, units, tokens, totals });
   return totals;
 }
 

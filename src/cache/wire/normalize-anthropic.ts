@@ -1,4 +1,14 @@
 import { blockCore, MARKER_KEYS, systemCore, toolCore } from './anthropic-block-core.js';
+import {
+  rememberBody,
+  rememberMessage,
+  repeatedMessage,
+  repeatedMessageCount,
+  type SessionUnits,
+  type SharedMessageUnits,
+  sessionUnitsOf,
+  unitsWithRepeatedRun,
+} from './anthropic-session-units.js';
 import { type BlockCore, type BlockCoreMemo, cachedCore } from './block-core-memo.js';
 import { anthropicKeyParams } from './cache-key-params.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
@@ -16,6 +26,10 @@ export function cacheControlTtl(value: unknown): WireTtl | null {
   if (!isRecord(value) || value.type !== 'ephemeral') return null;
   return value.ttl === '1h' ? '1h' : '5m';
 }
+
+/** The images unit's two values, one object each: successive bodies share it. */
+const IMAGES_ABSENT = paramUnit('images', jsonText('absent'));
+const IMAGES_PRESENT = paramUnit('images', jsonText('present'));
 
 /**
  * Units of an Anthropic Messages body in the order its cache reads them: `model`, tools,
@@ -65,12 +79,13 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
   // The images unit comes before the messages' units; whether any message has one is learnt in
   // the same pass over the messages (one look-up per message, not two).
   const imagesAt = units.length;
-  units.push(paramUnit('images', jsonText('absent')));
+  units.push(IMAGES_ABSENT);
+  const session = sessionUnitsOf(messages);
+  if (session) return sessionBody({ body, model, units, warnings, deferred, memo, messages, imagesAt, session });
   let image = false;
-  // Frozen messages take their shared units with or without a memo (`cachet analyze`'s reader freezes the history it reuses).
-  const known = knownSharedMessages(messages);
   messages.forEach((message, messageIndex) => {
-    const shared = sharedMessageUnitsAt(known, message, messageIndex);
+    // Frozen messages take their shared units with or without a memo (`cachet analyze`'s reader freezes the history it reuses).
+    const shared = sharedMessageUnits(message, messageIndex);
     if (shared) {
       image ||= shared.image;
       for (const sharedUnit of shared.units) units.push(sharedUnit);
@@ -80,12 +95,72 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
     image ||= containsImage(message);
     messageUnits(message, messageIndex, { units, warnings, deferred, memo });
   });
-  if (image) units[imagesAt] = paramUnit('images', jsonText('present'));
+  if (image) units[imagesAt] = IMAGES_PRESENT;
   return {
     format: 'anthropic',
     model,
     units,
     automaticBreakpoint: cacheControlTtl(body.cache_control),
+    warnings,
+    retention: null,
+    promptCacheMode: null,
+  };
+}
+
+/**
+ * A session's body (its first message is a shared frozen array): the messages that repeat the
+ * session's last body at the same indexes are its units up to one index, copied at once; the
+ * rest are read one by one. Records for later passes how many leading units the two share.
+ */
+function sessionBody(read: {
+  body: JsonRecord;
+  model: string;
+  units: WireUnit[];
+  warnings: string[];
+  deferred: ReadonlyMap<string, JsonRecord>;
+  memo: BlockCoreMemo | undefined;
+  messages: readonly unknown[];
+  imagesAt: number;
+  session: SessionUnits;
+}): NormalizedWireBody {
+  const { warnings, deferred, memo, messages, imagesAt, session } = read;
+  const leading = read.units.length;
+  const repeated = repeatedMessageCount(session, messages, leading);
+  let image = session.firstImage < repeated;
+  // What the repeated run says of images; a later message with one changes it below.
+  read.units[imagesAt] = image ? IMAGES_PRESENT : IMAGES_ABSENT;
+  const run = unitsWithRepeatedRun(session, read.units, repeated);
+  const units = run.units;
+  for (const index of session.warned) {
+    if (index >= repeated) break;
+    for (const warning of session.shared[index]!.warnings) warnings.push(warning);
+  }
+  const starts: number[] = [];
+  for (let messageIndex = repeated; messageIndex < messages.length; messageIndex++) {
+    const message = messages[messageIndex];
+    starts.push(units.length);
+    const sharedUnits = sharedMessageUnitsAt(session, message, messageIndex);
+    if (sharedUnits) {
+      image ||= sharedUnits.image;
+      for (const sharedUnit of sharedUnits.units) units.push(sharedUnit);
+      for (const warning of sharedUnits.warnings) warnings.push(warning);
+      continue;
+    }
+    image ||= containsImage(message);
+    messageUnits(message, messageIndex, { units, warnings, deferred, memo });
+  }
+  starts.push(units.length);
+  let shared = run.shared;
+  if (image && units[imagesAt] !== IMAGES_PRESENT) {
+    units[imagesAt] = IMAGES_PRESENT;
+    shared = Math.min(shared, imagesAt);
+  }
+  rememberBody(session, { units, shared, sameFrom: run.sameFrom, leading, from: repeated, starts, messages });
+  return {
+    format: 'anthropic',
+    model: read.model,
+    units,
+    automaticBreakpoint: cacheControlTtl(read.body.cache_control),
     warnings,
     retention: null,
     promptCacheMode: null,
@@ -143,14 +218,6 @@ function messageUnits(
   });
 }
 
-interface SharedMessageUnits {
-  messageIndex: number;
-  role: string;
-  units: readonly WireUnit[];
-  warnings: readonly string[];
-  image: boolean;
-}
-
 /**
  * Units of messages whose content is a frozen array of frozen blocks (the Anthropic converter
  * shares one such array per persisted message between every body that sends it), by content
@@ -185,43 +252,12 @@ function sharedMessageUnits(message: unknown, messageIndex: number): SharedMessa
   return shared;
 }
 
-/**
- * The shared units each message index had in the last body of a session (keyed by its first
- * message's frozen content array): the next body sends the same content arrays at the same
- * indexes, so a message costs one comparison instead of a look-up by content.
- */
-interface KnownSharedMessages {
-  contents: (readonly unknown[] | undefined)[];
-  shared: (SharedMessageUnits | undefined)[];
-}
-
-const sessionsByFirstContent = new WeakMap<readonly unknown[], KnownSharedMessages>();
-
-function knownSharedMessages(messages: readonly unknown[]): KnownSharedMessages | null {
-  const first = messages[0];
-  if (!isRecord(first) || !Array.isArray(first.content) || !Object.isFrozen(first.content)) return null;
-  const content = first.content as readonly unknown[];
-  let known = sessionsByFirstContent.get(content);
-  if (!known) {
-    known = { contents: [], shared: [] };
-    sessionsByFirstContent.set(content, known);
-  }
-  return known;
-}
-
-function sharedMessageUnitsAt(
-  known: KnownSharedMessages | null,
-  message: unknown,
-  messageIndex: number,
-): SharedMessageUnits | null {
-  if (known === null) return sharedMessageUnits(message, messageIndex);
-  const content = isRecord(message) ? message.content : undefined;
-  const before = known.shared[messageIndex];
-  if (before !== undefined && content === known.contents[messageIndex] && (message as JsonRecord).role === before.role)
-    return before;
+/** `sharedMessageUnits` through the session's memo: a message the last body sent at the same index costs one comparison. */
+function sharedMessageUnitsAt(session: SessionUnits, message: unknown, messageIndex: number): SharedMessageUnits | null {
+  const before = repeatedMessage(session, message, messageIndex);
+  if (before) return before;
   const shared = sharedMessageUnits(message, messageIndex);
-  known.contents[messageIndex] = shared ? (content as readonly unknown[]) : undefined;
-  known.shared[messageIndex] = shared ?? undefined;
+  rememberMessage(session, message, messageIndex, shared);
   return shared;
 }
 

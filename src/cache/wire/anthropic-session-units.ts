@@ -1,0 +1,204 @@
+import { isRecord, type JsonRecord } from './json-helpers.js';
+import { recordSharedUnits } from './shared-units.js';
+import type { WireUnit } from './wire-unit.js';
+
+/** The units one message gives when its content is a frozen array of frozen blocks, shared by every body that sends it. */
+export interface SharedMessageUnits {
+  messageIndex: number;
+  role: string;
+  units: readonly WireUnit[];
+  warnings: readonly string[];
+  image: boolean;
+}
+
+/**
+ * What normalisation remembers of a session's last body (keyed by its first message's frozen
+ * content array): the shared units each message index had, and where each message's units
+ * started. The next body sends the same content arrays at the same indexes up to its newest
+ * change, so that run of messages is the last body's units up to one index: one copy, then the
+ * hand-off `recordSharedUnits` tells every later pass where the bodies part.
+ */
+export interface SessionUnits {
+  contents: (readonly unknown[] | undefined)[];
+  shared: (SharedMessageUnits | undefined)[];
+  /** The last body's units, and its units before the first message. */
+  lastUnits: readonly WireUnit[] | null;
+  lastLeading: number;
+  /** `starts[i]`: the last body's first unit of message `i`; `starts[messageCount]` is its unit count. */
+  starts: number[];
+  messageCount: number;
+  /** Messages of the last body whose shared units carry warnings, ascending. */
+  warned: number[];
+  /** The last body's first message with an image (Infinity when none). */
+  firstImage: number;
+  /** The last body's messages array, and how many of its leading messages had shared units. */
+  lastMessages: readonly unknown[];
+  sharedRun: number;
+}
+
+const sessionsByFirstContent = new WeakMap<readonly unknown[], SessionUnits>();
+
+/** The session a body belongs to, by its first message's frozen content array; null when it has none. */
+export function sessionUnitsOf(messages: readonly unknown[]): SessionUnits | null {
+  const first = messages[0];
+  if (!isRecord(first) || !Array.isArray(first.content) || !Object.isFrozen(first.content)) return null;
+  const content = first.content as readonly unknown[];
+  let session = sessionsByFirstContent.get(content);
+  if (!session) {
+    session = {
+      contents: [],
+      shared: [],
+      lastUnits: null,
+      lastLeading: 0,
+      starts: [],
+      messageCount: 0,
+      warned: [],
+      firstImage: Number.POSITIVE_INFINITY,
+      lastMessages: [],
+      sharedRun: 0,
+    };
+    sessionsByFirstContent.set(content, session);
+  }
+  return session;
+}
+
+/** The shared units message `messageIndex` had in the session's last body, when this body sends the same array and role there. */
+export function repeatedMessage(session: SessionUnits, message: unknown, messageIndex: number): SharedMessageUnits | null {
+  const before = session.shared[messageIndex];
+  if (before === undefined || !isRecord(message)) return null;
+  return message.content === session.contents[messageIndex] && (message as JsonRecord).role === before.role ? before : null;
+}
+
+/** Remember message `messageIndex`'s shared units (or that it has none) for the session's next body. */
+export function rememberMessage(
+  session: SessionUnits,
+  message: unknown,
+  messageIndex: number,
+  shared: SharedMessageUnits | null,
+): void {
+  session.contents[messageIndex] = shared && isRecord(message) ? (message.content as readonly unknown[]) : undefined;
+  session.shared[messageIndex] = shared ?? undefined;
+}
+
+/** How many leading messages repeat the session's last body, message by message (0 when its units before them differ in number). */
+export function repeatedMessageCount(session: SessionUnits, messages: readonly unknown[], leading: number): number {
+  if (session.lastUnits === null || session.lastLeading !== leading) return 0;
+  // Only the last body's leading run of shared messages can repeat. A frozen message object it
+  // sent at the same index (the converter shares them) has the same role and content array.
+  const limit = Math.min(messages.length, session.sharedRun);
+  const last = session.lastMessages;
+  let count = 0;
+  while (count < limit) {
+    const message = messages[count];
+    if ((message !== last[count] || !Object.isFrozen(message)) && repeatedMessage(session, message, count) === null) break;
+    count++;
+  }
+  return count;
+}
+
+/**
+ * Every field but the cache marker equal: a unit before the messages (rebuilt per body) with the
+ * same content as the last body's. `countable` is derived from the same block as `text` (a tool
+ * definition rebuilt per body gives a new but equal one), so equal texts stand for it.
+ */
+function sameContent(left: WireUnit, right: WireUnit): boolean {
+  return (
+    left.zone === right.zone &&
+    left.path === right.path &&
+    left.text === right.text &&
+    left.role === right.role &&
+    left.messageIndex === right.messageIndex &&
+    left.tokenText === right.tokenText &&
+    left.tokenKind === right.tokenKind &&
+    (left.countable === null) === (right.countable === null) &&
+    left.fixedTokens === right.fixedTokens &&
+    left.block === right.block &&
+    left.kind === right.kind
+  );
+}
+
+/** What a body read so far repeats of the session's last body (see `recordSharedUnits`). */
+export interface RepeatedUnits {
+  units: WireUnit[];
+  /** Units `0..shared` repeat the last body's; from `sameFrom` on they are its very objects. */
+  shared: number;
+  sameFrom: number;
+}
+
+/**
+ * The body's units so far: its `leading` units, then the units of the first `repeated` messages
+ * taken from the last body at once. A leading unit equal to the last body's, marker included,
+ * is replaced by its object.
+ */
+export function unitsWithRepeatedRun(session: SessionUnits, leading: WireUnit[], repeated: number): RepeatedUnits {
+  const last = session.lastUnits;
+  if (last === null) return { units: leading, shared: 0, sameFrom: 0 };
+  let shared = 0;
+  let sameFrom = 0;
+  while (shared < leading.length && shared < session.lastLeading && sameContent(leading[shared]!, last[shared]!)) {
+    if (leading[shared]!.breakpoint === last[shared]!.breakpoint) leading[shared] = last[shared]!;
+    else sameFrom = shared + 1;
+    shared++;
+  }
+  if (repeated === 0 || shared < leading.length) {
+    for (let index = leading.length; index < (repeated === 0 ? 0 : session.starts[repeated]!); index++)
+      leading.push(last[index]!);
+    return { units: leading, shared, sameFrom: Math.min(sameFrom, shared) };
+  }
+  // The whole run in one copy, then the leading units this body rebuilt where they differ.
+  const end = session.starts[repeated]!;
+  const units = last.slice(0, end);
+  for (let index = 0; index < leading.length; index++) units[index] = leading[index]!;
+  return { units, shared: end, sameFrom };
+}
+
+/**
+ * After a body is read: where its messages from `from` on start, which carry warnings or an
+ * image, and the hand-off to later passes (how many leading units it shares with the last body).
+ */
+export function rememberBody(
+  session: SessionUnits,
+  body: {
+    units: WireUnit[];
+    shared: number;
+    sameFrom: number;
+    leading: number;
+    from: number;
+    starts: readonly number[];
+    messages: readonly unknown[];
+  },
+): void {
+  const last = session.lastUnits;
+  const { units, from, starts, messages } = body;
+  const messageCount = messages.length;
+  if (last !== null) {
+    // Known to be the same objects up to `shared`; the walk on from there stops at the first change.
+    let shared = body.shared;
+    while (shared < units.length && shared < last.length && units[shared] === last[shared]) shared++;
+    recordSharedUnits(units, last, shared, body.sameFrom);
+  }
+  session.warned = session.warned.filter((index) => index < from);
+  for (let index = from; index < messageCount; index++) {
+    const shared = session.shared[index];
+    if (shared !== undefined && session.contents[index] !== undefined && shared.warnings.length > 0) session.warned.push(index);
+  }
+  if (session.firstImage >= from) {
+    session.firstImage = Number.POSITIVE_INFINITY;
+    for (let index = from; index < messageCount; index++) {
+      if (session.shared[index]?.image && session.contents[index] !== undefined) {
+        session.firstImage = index;
+        break;
+      }
+    }
+  }
+  session.starts.length = from;
+  for (const start of starts) session.starts.push(start);
+  session.lastUnits = units;
+  session.lastLeading = body.leading;
+  session.messageCount = messageCount;
+  session.lastMessages = messages;
+  // Every message below `from` repeated a shared one; the run goes on while they are shared.
+  let run = Math.min(from, messageCount);
+  while (run < messageCount && session.contents[run] !== undefined && session.shared[run] !== undefined) run++;
+  session.sharedRun = run;
+}

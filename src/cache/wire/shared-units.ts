@@ -1,0 +1,95 @@
+import { sameUnitIdentity, type WireUnit } from './wire-unit.js';
+
+/**
+ * The hand-off from normalisation to every later pass: "the first k units of this body are
+ * that earlier body's". A session's next body repeats the previous one's units up to the newest
+ * change, so the break detector, the token totals, the prefix hashes and the breakpoint scan
+ * start at k instead of walking the whole history again on every request. Below k the units
+ * are the very same objects, except the few before the messages (rebuilt per body), which may
+ * differ in their cache marker only: same text, role, kind and counts (`sameUnitsFrom` says
+ * from where they are the same objects, markers included).
+ *
+ * Units arrays are never changed once normalised (every memo over them relies on it). A link
+ * names earlier arrays by a serial number, not a reference, so a body keeps no earlier body
+ * alive; it also names the earlier arrays its predecessor shared with (a keep-alive ping's body
+ * judged between two requests must not hide the previous request from the next one).
+ */
+interface SharedUnitsLink {
+  serials: number[];
+  lengths: number[];
+  /** From this unit on (up to the length) the units are the same objects. */
+  sameFrom: number[];
+}
+
+/** Earlier arrays a link remembers: the direct predecessor and a few before it. */
+const REMEMBERED_ANCESTORS = 4;
+
+const serials = new WeakMap<readonly WireUnit[], number>();
+const links = new WeakMap<readonly WireUnit[], SharedUnitsLink>();
+let nextSerial = 1;
+
+function serialOf(units: readonly WireUnit[]): number {
+  let serial = serials.get(units);
+  if (serial === undefined) {
+    serial = nextSerial++;
+    serials.set(units, serial);
+  }
+  return serial;
+}
+
+/**
+ * Record that `units[0..length)` repeat `previous[0..length)`: the same objects from `sameFrom`
+ * on, and before it units that differ at most in their cache marker (normalisation's side).
+ */
+export function recordSharedUnits(units: readonly WireUnit[], previous: readonly WireUnit[], length: number, sameFrom = 0): void {
+  const link: SharedUnitsLink = { serials: [serialOf(previous)], lengths: [length], sameFrom: [Math.min(sameFrom, length)] };
+  const before = links.get(previous);
+  for (let index = 0; before && index < before.serials.length && link.serials.length < REMEMBERED_ANCESTORS; index++) {
+    const shared = Math.min(length, before.lengths[index]!);
+    link.serials.push(before.serials[index]!);
+    link.lengths.push(shared);
+    link.sameFrom.push(Math.min(shared, Math.max(sameFrom, before.sameFrom[index]!)));
+  }
+  links.set(units, link);
+}
+
+/**
+ * How many leading units `after` repeats of `before`, at least: what normalisation recorded (0
+ * when it recorded nothing), then walked on by identity up to `limit`. Below the answer every
+ * pair has the same text, role, kind and counts (`sameUnitIdentity` holds; only a cache marker
+ * may differ, see `sameUnitsFrom`).
+ */
+export function sharedUnitCount(
+  after: readonly WireUnit[],
+  before: readonly WireUnit[],
+  limit = Number.POSITIVE_INFINITY,
+): number {
+  const end = Math.min(limit, after.length, before.length);
+  if (after === before) return end;
+  let shared = Math.min(end, recordedLink(after, before)?.length ?? 0);
+  // A cheap guard: the last unit claimed must still repeat in both arrays.
+  if (shared > 0 && !sameUnitIdentity(after[shared - 1]!, before[shared - 1]!)) shared = 0;
+  while (shared < end && after[shared] === before[shared]) shared++;
+  return shared;
+}
+
+/**
+ * The range `[from, to)` of units that are the same objects in both arrays (markers included),
+ * by what normalisation recorded: empty when it recorded nothing.
+ */
+export function sameUnitsFrom(after: readonly WireUnit[], before: readonly WireUnit[]): { from: number; to: number } {
+  if (after === before) return { from: 0, to: after.length };
+  const link = recordedLink(after, before);
+  const to = Math.min(after.length, before.length, link?.length ?? 0);
+  const from = Math.min(to, link?.sameFrom ?? 0);
+  if (to > from && after[to - 1] !== before[to - 1]) return { from: 0, to: 0 };
+  return { from, to };
+}
+
+function recordedLink(after: readonly WireUnit[], before: readonly WireUnit[]): { length: number; sameFrom: number } | null {
+  const link = links.get(after);
+  const serial = serials.get(before);
+  if (!link || serial === undefined) return null;
+  const at = link.serials.indexOf(serial);
+  return at === -1 ? null : { length: link.lengths[at]!, sameFrom: link.sameFrom[at]! };
+}
