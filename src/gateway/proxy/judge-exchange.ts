@@ -2,12 +2,16 @@ import { costOf } from '../../cache/cost.js';
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
+import { modelOf } from '../../cache/wire/json-helpers.js';
+import type { WireTtl } from '../../cache/wire/wire-unit.js';
 import type { ModelledRequestCost, ProxyForwardedPayload } from '../../events/catalog.js';
 import { totalInputTokens, type Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
+import { planKeepsClientMarkers } from '../analyze/planned-lockstep.js';
 import type { Conversation, ConversationTracker, TrackerCounters } from './conversation-tracker.js';
 import { parseJsonRecord } from './receive-request.js';
+import { wireRouteOfProvider } from './wire-route.js';
 
 /** The proxy's judge stage: the plan's savings against the client's own markers, and the break detector on a shortfall. */
 
@@ -16,29 +20,40 @@ type JsonRecord = Record<string, unknown>;
 /** Bytes charged to the plan-savings models by default, all conversations together. */
 export const DEFAULT_PLAN_MODEL_BYTES = 256 * 1024 * 1024;
 
+/**
+ * A conversation's two models. `planned` is null while the plan keeps the client's markers (see
+ * `comparePlan`): the planned body then judges as the client's, and the client's model stands for
+ * both until the first body where they differ, when it is forked.
+ */
+export interface ConversationPlanModels {
+  client: CacheModel;
+  planned: CacheModel | null;
+  /** The client model's memo of blocks, the reference of the planned model's (it judges copies of the same blocks). */
+  clientBlocks: BlockCoreMemo;
+}
+
 export interface PlanModels {
   /**
-   * The conversation's two models (client's bodies, planned bodies), most recently used kept;
-   * `bodyBytes` is its current body's size, charged twice against the budget.
+   * The conversation's models (client's bodies, planned bodies), most recently used kept;
+   * `bodyBytes` is its current body's size, charged once per model against the budget.
    */
-  of(conversation: Conversation, bodyBytes: number): { client: CacheModel; planned: CacheModel };
+  of(conversation: Conversation, bodyBytes: number): ConversationPlanModels;
   readonly bytes: number;
   readonly evictions: number;
 }
 
 /**
- * Each conversation keeps two cache models holding about one normalized copy of its last body
- * each; beyond the byte budget the least recently judged conversations' models are dropped (a
- * conversation judged again after that starts both models cold, so the comparison stays fair).
+ * Each conversation keeps up to two cache models holding about one normalized copy of its last
+ * body each; beyond the byte budget the least recently judged conversations' models are dropped
+ * (a conversation judged again after that starts its models cold, so the comparison stays fair).
  */
 export function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DEFAULT_PLAN_MODEL_BYTES): PlanModels {
-  // The client model keeps its last body's blocks (the next body repeats them); the planned
-  // model's blocks are copies of the client's but for markers, so it takes the client's work.
+  // The client model keeps its last body's blocks (the next body repeats them).
   const options = (blockMemo: BlockCoreMemo): CacheModelOptions => ({
     anthropic: { counter: trackerCounters.anthropic, blockMemo },
     openai: { counter: trackerCounters.openai },
   });
-  const byConversation = new Map<string, { client: CacheModel; planned: CacheModel; charged: number }>();
+  const byConversation = new Map<string, ConversationPlanModels & { charged: number }>();
   let bytes = 0;
   let evictions = 0;
   return {
@@ -49,12 +64,13 @@ export function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DE
         bytes -= models.charged;
       } else {
         const clientBlocks = new BlockCoreMemo();
-        models = {
-          client: createCacheModel(conversation.provider, options(clientBlocks)),
-          planned: createCacheModel(conversation.provider, options(new BlockCoreMemo(clientBlocks))),
-          charged: 0,
-        };
+        const client = createCacheModel(conversation.provider, options(clientBlocks));
+        // Off Anthropic's wire the planned model judges on its own from the start (lockstep is Anthropic's, and needs a fork).
+        const lockstep = wireRouteOfProvider(conversation.provider) === 'anthropic' && client.fork !== undefined;
+        const planned = lockstep ? null : createCacheModel(conversation.provider, options(new BlockCoreMemo(clientBlocks)));
+        models = { client, planned, clientBlocks, charged: 0 };
       }
+      // Charged for two models, as the planned one may be forked from the client's at any body.
       models.charged = 2 * bodyBytes;
       bytes += models.charged;
       for (const [id, oldest] of byConversation) {
@@ -75,14 +91,31 @@ export function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DE
   };
 }
 
+/** What `comparePlan` needs of the plan besides the two bodies. */
+export interface PlanJudged {
+  clientBody: JsonRecord;
+  sentBody: JsonRecord;
+  /** Paths of the markers the plan placed (`PlannedBody.breakpoints`). */
+  breakpoints: string[];
+  /** The plan's TTL. */
+  ttl: WireTtl;
+  at: number;
+}
+
 /**
  * What the client's own body would have read and cost, against the planned body, each judged by
  * the conversation's own cache model (the upstream only ever sees the planned one). Null when a
  * body cannot be judged (a shape the model refuses): the exchange is still recorded.
+ *
+ * Lockstep: while every body's plan keeps the client's markers (`planKeepsClientMarkers`: the
+ * same blocks marked, with the plan's TTL, under Anthropic's rules), the planned body has the
+ * client's units and the planned model would hold the client's state, so one model judges both.
+ * At the first body where they differ the client's model is forked before it judges that body,
+ * and from then on each model judges its own bodies.
  */
 export function comparePlan(
-  models: { client: CacheModel; planned: CacheModel },
-  exchange: { clientBody: JsonRecord; sentBody: JsonRecord; at: number },
+  models: ConversationPlanModels,
+  exchange: PlanJudged,
   provider: ProviderId,
   model: string,
 ): ProxyForwardedPayload['plan'] {
@@ -100,10 +133,21 @@ export function comparePlan(
       return null;
     }
   };
+  if (models.planned === null && !inLockstep(exchange, provider)) {
+    models.planned = models.client.fork!({ blockMemo: new BlockCoreMemo(models.clientBlocks) });
+  }
   const client = judged(models.client, exchange.clientBody);
-  const planned = judged(models.planned, exchange.sentBody);
+  const planned = models.planned ? judged(models.planned, exchange.sentBody) : client;
   if (!client || !planned) return null;
   return { client, planned, savedUsd: client.costUsd - planned.costUsd };
+}
+
+/** The planned body judges as the client's: Anthropic's wire and rules, and the plan keeps the client's markers. */
+function inLockstep(exchange: PlanJudged, provider: ProviderId): boolean {
+  if (wireRouteOfProvider(provider) !== 'anthropic') return false;
+  if (providerEntry(provider).route(modelOf(exchange.clientBody)).rules !== 'anthropic') return false;
+  const plan = { body: exchange.sentBody, lastBreakpointPosition: null, breakpoints: exchange.breakpoints };
+  return planKeepsClientMarkers(exchange.clientBody, plan, exchange.ttl);
 }
 
 /** Shortfalls smaller than this are rounding (OpenAI reads in 128-token steps), not misses. */

@@ -174,6 +174,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     tracker,
     planModels,
     planSavings: plan !== null && plan.savings !== false,
+    planTtl: plan?.ttl ?? '5m',
     pending: () => judgeQueue.pending,
   });
   if (options.keepWarm) checkKeepWarmUpstream(options.upstream, options.keepWarm);

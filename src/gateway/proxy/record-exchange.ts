@@ -1,4 +1,5 @@
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import type { WireTtl } from '../../cache/wire/wire-unit.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { StreamSummary } from '../../providers/shared/stream-summary.js';
 import type { CaptureRecord } from './capture-record.js';
@@ -42,6 +43,8 @@ export interface RecorderDependencies {
   planModels: PlanModels;
   /** Judge what the plan saved (`--plan` without `--no-plan-savings`). */
   planSavings: boolean;
+  /** The TTL of the plan's markers (`--ttl`), for the savings judge's lockstep. */
+  planTtl: WireTtl;
   /** Exchanges waiting in the judge queue, for the warning's text. */
   pending: () => number;
 }
@@ -97,7 +100,13 @@ export function createExchangeRecorder(
           exchange.judge && exchange.planned && dependencies.planSavings && exchange.clientBody && exchange.sentBody
             ? comparePlan(
                 planModels.of(conversation, exchange.sentBytes.byteLength),
-                { clientBody: exchange.clientBody, sentBody: exchange.sentBody, at: exchange.at },
+                {
+                  clientBody: exchange.clientBody,
+                  sentBody: exchange.sentBody,
+                  breakpoints: exchange.plannedBreakpoints,
+                  ttl: dependencies.planTtl,
+                  at: exchange.at,
+                },
                 conversation.provider,
                 model,
               )
