@@ -85,3 +85,36 @@ describe('convertToOpenRouter', () => {
     expect([other.promptCaching, other.cachingMode]).toEqual([false, 'automatic']);
   });
 });
+
+describe('convertToOpenRouter finalRequest (Anthropic routes)', () => {
+  it('keeps the history marker on the entry the previous request wrote, instead of writing one nobody will read', () => {
+    const fixture = fixtureSession('anthropic/claude-sonnet-4.5');
+    const longFile = 'export const value = 1;\n'.repeat(400);
+    const toolStep = (id: string) => {
+      fixture.session.append({
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name: 'read_file', input: { path: `${id}.ts` } }],
+      });
+      fixture.session.append({
+        role: 'user',
+        content: [{ type: 'tool_result', toolUseId: id, content: [{ type: 'text', text: longFile }] }],
+      });
+    };
+    const historyPath = (metadata: { breakpoints: Array<{ path: string; reason: string }> }) =>
+      metadata.breakpoints.filter((breakpoint) => breakpoint.reason === 'history').map((breakpoint) => breakpoint.path);
+    fixture.session.appendUserText('Read the first file.');
+    toolStep('call_1');
+    const first = convertToOpenRouter(fixture.request());
+    expect(historyPath(first.metadata)).toEqual(['messages[2].content[0].content[0]']);
+    toolStep('call_2');
+    const request = fixture.request();
+    const usual = convertToOpenRouter(request, { previous: first.metadata.cacheState });
+    const final = convertToOpenRouter(request, { previous: first.metadata.cacheState, finalRequest: true });
+    expect(historyPath(usual.metadata)).toEqual(['messages[4].content[0].content[0]']);
+    expect(historyPath(final.metadata)).toEqual(historyPath(first.metadata));
+    const secondResult = (body: typeof final.body) =>
+      JSON.stringify(body.messages.find((message) => 'tool_call_id' in message && message.tool_call_id === 'call_2'));
+    expect(secondResult(usual.body)).toContain('cache_control');
+    expect(secondResult(final.body)).not.toContain('cache_control');
+  });
+});

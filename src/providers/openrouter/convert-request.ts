@@ -40,6 +40,12 @@ export interface OpenRouterOptions {
    * message); `null` says there was no previous request whose entries could be read.
    */
   previous?: AnthropicCacheState | null;
+  /**
+   * Anthropic routes: no request is expected after this one [false]. The history marker stays where
+   * the previous request's entry ends (read, not re-written); what follows it goes uncached.
+   * Without a live previous entry the history end is marked as usual (`AnthropicOptions.finalRequest`).
+   */
+  finalRequest?: boolean;
   /** Anthropic routes: caller markers by block path; they take slots first. */
   markers?: readonly CallerMarker[];
   /** Anthropic routes: token estimates for the model's minimum cacheable prefix [chars/4 fallback]. */
@@ -101,6 +107,7 @@ export function convertToOpenRouter(request: CanonicalRequest, options: OpenRout
           counter: options.tokenCounter ?? charsPerTokenCounter(),
           previous: options.previous,
           markers: options.markers ?? [],
+          ...(options.finalRequest ? { finalRequest: true } : {}),
         })
       : null;
   if (plan) warnings.push(...plan.warnings);

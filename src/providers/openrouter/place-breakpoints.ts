@@ -25,6 +25,8 @@ export interface CacheControlPlanInput {
   /** The previous request's `metadata.cacheState` (see `AnthropicOptions.previous`). */
   previous: AnthropicCacheState | null | undefined;
   markers: readonly CallerMarker[];
+  /** No request is expected after this one (`OpenRouterOptions.finalRequest`). */
+  finalRequest?: boolean;
 }
 
 export interface CacheControlPlan {
@@ -63,6 +65,7 @@ export function markCacheControl(input: CacheControlPlanInput): CacheControlPlan
     lastAssistantMessageIndex: lastAssistant,
     markers: input.markers,
     maxBreakpoints: input.maxMarkers,
+    ...(input.finalRequest ? { finalRequest: true } : {}),
   });
   for (const breakpoint of plan.breakpoints) {
     const target = targets[breakpoint.position];

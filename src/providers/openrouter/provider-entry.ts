@@ -30,8 +30,9 @@ export const openRouterProvider: ProviderEntry = {
     // OpenRouter spells Claude versions with dots: claude-sonnet-4-5 → claude-sonnet-4.5.
     return `anthropic/${claude.startsWith('claude-') ? claude.replace(/-(\d+)-(\d+)$/, '-$1.$2') : DEFAULT_CLAUDE_MODEL}`;
   },
-  planOptions: ({ historyTtl, deferredToolPlacement }) => ({
+  planOptions: ({ historyTtl, deferredToolPlacement, finalRequest }) => ({
     ...(historyTtl ? { cacheTtl: historyTtl } : {}),
+    ...(finalRequest ? { finalRequest } : {}),
     ...(deferredToolPlacement ? { deferredTools: deferredToolPlacement } : {}),
   }),
   chatTemplate: () => 'other',
