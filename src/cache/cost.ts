@@ -37,7 +37,18 @@ const PER_MILLION = 1_000_000;
  * costOf(usage, 'openai-chat', 'my-ft', { prices: [{ ...row, model: 'my-ft' }] });
  */
 export function costOf(usage: Usage, provider: ProviderId, model: string, options: CostOptions = {}): Cost {
-  const row = findPrice(provider, model, options.prices);
+  return costAtPrice(usage, findPrice(provider, model, options.prices), provider, model);
+}
+
+/**
+ * `costOf` at a price row already found (`findPrice(provider, model, prices)`, null when none
+ * matched): a caller pricing many requests of one model looks the row up once.
+ *
+ * @example
+ * const row = findPrice('anthropic', model);
+ * for (const usage of usages) total += costAtPrice(usage, row, 'anthropic', model).costUsd;
+ */
+export function costAtPrice(usage: Usage, row: PriceRow | null, provider: ProviderId, model: string): Cost {
   if (!row) return zeroCost(providerEntry(provider).route(model).rules === 'local');
   const rates = ratesForPrompt(row, totalInputTokens(usage));
   const breakdown = {
@@ -67,12 +78,22 @@ export function costOf(usage: Usage, provider: ProviderId, model: string, option
  * const saved = uncachedCostOf(usage, 'anthropic', model).costUsd - costOf(usage, 'anthropic', model).costUsd;
  */
 export function uncachedCostOf(usage: Usage, provider: ProviderId, model: string, options: CostOptions = {}): Cost {
-  return costOf(
-    { ...usage, uncachedInputTokens: totalInputTokens(usage), cacheReadTokens: 0, cacheWrite5mTokens: 0, cacheWrite1hTokens: 0 },
-    provider,
-    model,
-    options,
-  );
+  return costOf(withoutCache(usage), provider, model, options);
+}
+
+/** `uncachedCostOf` at a price row already found (see `costAtPrice`). */
+export function uncachedCostAtPrice(usage: Usage, row: PriceRow | null, provider: ProviderId, model: string): Cost {
+  return costAtPrice(withoutCache(usage), row, provider, model);
+}
+
+function withoutCache(usage: Usage): Usage {
+  return {
+    ...usage,
+    uncachedInputTokens: totalInputTokens(usage),
+    cacheReadTokens: 0,
+    cacheWrite5mTokens: 0,
+    cacheWrite1hTokens: 0,
+  };
 }
 
 /** Totals of a session (or any list of requests), with the uncached cost beside them. */

@@ -33,17 +33,21 @@ export function detectWireFormat(body: unknown): ProviderId {
     throw new ValidationError('body.messages', 'an array of messages (or `input` for the Responses API)');
   const model = typeof body.model === 'string' ? body.model : '';
   const messages = body.messages;
-  const anthropicBlocks = messages.some(
+  if (model.includes('/')) return 'openrouter';
+  // The blocks are looked at only when the body's fields do not settle it: a long history is not walked twice per request.
+  if ('system' in body || model.startsWith('claude-') || hasAnthropicBlock(messages)) return 'anthropic';
+  const reasoningContent = messages.some((message) => isRecord(message) && 'reasoning_content' in message);
+  if (reasoningContent || LOCAL_ENGINE_FIELDS.some((field) => field in body)) return 'openai-compatible';
+  return 'openai-chat';
+}
+
+function hasAnthropicBlock(messages: readonly unknown[]): boolean {
+  return messages.some(
     (message) =>
       isRecord(message) &&
       Array.isArray(message.content) &&
       message.content.some((block) => isRecord(block) && typeof block.type === 'string' && ANTHROPIC_BLOCK_TYPES.has(block.type)),
   );
-  if (model.includes('/')) return 'openrouter';
-  if ('system' in body || anthropicBlocks || model.startsWith('claude-')) return 'anthropic';
-  const reasoningContent = messages.some((message) => isRecord(message) && 'reasoning_content' in message);
-  if (reasoningContent || LOCAL_ENGINE_FIELDS.some((field) => field in body)) return 'openai-compatible';
-  return 'openai-chat';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type CauseAgreementSummary, summarizeCauseAgreement } from '../../cache/break/compare-server-cause.js';
 import { diffWireBodies } from '../../cache/break/diff-wire-bodies.js';
-import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import { costAtPrice, uncachedCostAtPrice } from '../../cache/cost.js';
 import type { CacheModel, CacheVerdict } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
@@ -19,6 +19,7 @@ import { type PlannedBody, planCacheFields } from '../proxy/plan-cache-fields.js
 import { wireRouteOfProvider } from '../proxy/wire-route.js';
 import { CAUSE_ADVICE } from './cause-advice.js';
 import { keepsLockstep } from './planned-lockstep.js';
+import { PriceMemo } from './price-memo.js';
 import type { CapturedRequest } from './read-capture.js';
 
 export type MissCause = CacheBreakCause | 'no-breakpoint';
@@ -134,6 +135,7 @@ export class CaptureAnalyzer {
     anthropic: { counter: anthropicEstimator({ memoizeBlocks: false }), reuseEqualBlocks: true },
     openai: { counter: openAICounterOrEstimate() },
   };
+  private readonly prices = new PriceMemo();
   private readonly conversations = new Map<string, ConversationJudge>();
   private readonly kept: AnalyzedRequest[] = [];
   private readonly keepPerConversation: number;
@@ -155,7 +157,7 @@ export class CaptureAnalyzer {
     const id = request.conversation ?? conversationKey(wireRouteOfProvider(provider), request.body, null).id;
     let judge = this.conversations.get(id);
     if (!judge) {
-      judge = new ConversationJudge(id, provider, request, this.counters);
+      judge = new ConversationJudge(id, provider, request, this.counters, this.prices);
       this.conversations.set(id, judge);
     }
     const analyzed = judge.judge(request, index, provider, rereadBody);
@@ -222,6 +224,7 @@ class ConversationJudge {
     provider: ProviderId,
     first: CapturedRequest,
     counters: NonNullable<Parameters<typeof createCacheModel>[1]>,
+    private readonly prices: PriceMemo,
   ) {
     this.provider = provider;
     this.model = typeof first.body.model === 'string' ? first.body.model : '';
@@ -255,9 +258,10 @@ class ConversationJudge {
     const usage = reported ?? verdict.usage;
     const readTokens = usage.cacheReadTokens;
     const writeTokens = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
-    const cost = costOf(usage, provider, model).costUsd;
+    const price = this.prices.of(provider, model);
+    const cost = costAtPrice(usage, price, provider, model).costUsd;
     this.totals.cost += cost;
-    this.totals.uncachedCost += uncachedCostOf(usage, provider, model).costUsd;
+    this.totals.uncachedCost += uncachedCostAtPrice(usage, price, provider, model).costUsd;
     this.countPlan(this.planned ? this.planned.judge(plan.body, { at: request.at }) : verdict, provider, model);
 
     const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
@@ -338,7 +342,7 @@ class ConversationJudge {
 
   /** The planned body's verdict, on the conversation's planned cache. */
   private countPlan(plannedVerdict: CacheVerdict, provider: ProviderId, model: string): void {
-    this.plan.cost += costOf(plannedVerdict.usage, provider, model).costUsd;
+    this.plan.cost += costAtPrice(plannedVerdict.usage, this.prices.of(provider, model), provider, model).costUsd;
     this.plan.read += plannedVerdict.cacheReadTokens;
     this.plan.input += plannedVerdict.inputTokens;
   }
