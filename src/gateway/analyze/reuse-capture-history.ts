@@ -94,7 +94,7 @@ export class HistoryReuse {
     const ends = usable ? usable.ends.slice(0, reused) : [];
     for (const end of fresh.ends) ends.push(end - base);
     this.kept.set(found.conversationKey, {
-      bytes: Buffer.from(line.subarray(base, fresh.listEnd)),
+      bytes: copyOf(line, base, fresh.listEnd),
       key: found.key,
       ends,
       items,
@@ -283,6 +283,13 @@ function freshItems(
     if (line[index] !== COMMA) return null;
     index = skipSpace(line, index + 1);
   }
+}
+
+/** `line[start, end)` in a buffer of its own (a line is a view into a read buffer it would keep alive). */
+function copyOf(line: Buffer, start: number, end: number): Buffer {
+  const copy = Buffer.allocUnsafeSlow(end - start);
+  line.copy(copy, 0, start, end);
+  return copy;
 }
 
 /** A key without escapes (nearly all), as text, and the offset past its closing quote. */

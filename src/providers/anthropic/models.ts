@@ -1,5 +1,5 @@
 import { matchModelRow } from '../../model/match-model.js';
-import { type UserModelRow, userRowsAs } from '../shared/user-model-rows.js';
+import { activeUserModelRows, type UserModelRow, userRowsAs } from '../shared/user-model-rows.js';
 
 /**
  * Anthropic model facts that decide caching behaviour, as data. Every row names its source and
@@ -184,6 +184,10 @@ export const ANTHROPIC_MAX_BREAKPOINTS = 4;
 /** Positions searched backwards from a breakpoint for an earlier entry, the breakpoint itself included. */
 export const ANTHROPIC_LOOKBACK_POSITIONS = 20;
 
+/** Model ids remembered per set of active rows (a capture of many made-up ids resolves the rest each time). */
+const MAX_RESOLVED_MODELS = 256;
+const resolvedRows = new WeakMap<readonly UserModelRow[], Map<string, AnthropicModelRow>>();
+
 /**
  * The row for a model id: caller overrides first, then the active models-file rows
  * (`--models-file`), then the built-in table, the longest matching id within a table wins
@@ -194,6 +198,23 @@ export const ANTHROPIC_LOOKBACK_POSITIONS = 20;
  * resolveAnthropicModel('my-proxy-model', [{ ...row, models: ['my-proxy-model'] }]);
  */
 export function resolveAnthropicModel(model: string, overrides: readonly AnthropicModelRow[] = []): AnthropicModelRow {
+  if (overrides.length > 0) return matchAnthropicModel(model, overrides);
+  // Resolved once per model id and set of active rows: a cache model resolves its body's model on every request.
+  const active = activeUserModelRows();
+  let byModel = resolvedRows.get(active);
+  if (byModel === undefined) {
+    byModel = new Map();
+    resolvedRows.set(active, byModel);
+  }
+  let row = byModel.get(model);
+  if (row === undefined) {
+    row = matchAnthropicModel(model, overrides);
+    if (byModel.size < MAX_RESOLVED_MODELS) byModel.set(model, row);
+  }
+  return row;
+}
+
+function matchAnthropicModel(model: string, overrides: readonly AnthropicModelRow[]): AnthropicModelRow {
   const tables = [overrides, userRowsAs(['anthropic'], 'anthropic-models', anthropicRowOf), ANTHROPIC_MODELS];
   return matchModelRow(model, tables, (row) => row.models) ?? UNKNOWN_ANTHROPIC_MODEL;
 }
