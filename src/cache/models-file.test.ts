@@ -170,6 +170,14 @@ describe('models-file rows in force', () => {
     FILE,
   );
 
+  it('take effect for a model id already resolved under other rows (the resolver remembers ids per set of rows)', () => {
+    const id = 'claude-sonnet-5-5-20261102';
+    const before = resolveAnthropicModel(id);
+    expect(before.effectiveFloorTokens).not.toBe(2048);
+    withUserModelRows(rows, () => expect(resolveAnthropicModel(id).effectiveFloorTokens).toBe(2048));
+    expect(resolveAnthropicModel(id)).toBe(before);
+  });
+
   it('win over the built-in rows in every table, for dated ids too, and only while in force', () => {
     withUserModelRows(rows, () => {
       expect(resolveAnthropicModel('claude-sonnet-5-5-20261101')).toMatchObject({
