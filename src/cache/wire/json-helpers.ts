@@ -11,7 +11,9 @@ export function withoutKeys(value: JsonRecord, keys: readonly string[]): JsonRec
   if (!keys.some((key) => Object.hasOwn(value, key))) return value;
   const copy: JsonRecord = {};
   for (const [key, entry] of Object.entries(value)) {
-    if (!keys.includes(key)) copy[key] = entry;
+    // Defined, not assigned: a `"__proto__"` member parsed from JSON stays a member (assigning it would set the prototype and drop it from the text).
+    if (!keys.includes(key))
+      Object.defineProperty(copy, key, { value: entry, enumerable: true, writable: true, configurable: true });
   }
   return copy;
 }
