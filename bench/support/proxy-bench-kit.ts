@@ -37,7 +37,11 @@ async function listen(server: Server, onClose: () => void = () => {}): Promise<L
   };
 }
 
-/** An upstream that drains the request and answers {@link BENCH_REPLY}. */
+/**
+ * An upstream that drains the request and answers {@link BENCH_REPLY}. Its idle connections stay
+ * open for 10 minutes: a proxy left idle while the bench measures the others must not find its
+ * pooled connections closed (Node's 5 s default) and meet the keep-alive race.
+ */
 export function startStubUpstream(): Promise<Listening> {
   const server = createServer((incoming, outgoing) => {
     incoming.resume();
@@ -46,6 +50,7 @@ export function startStubUpstream(): Promise<Listening> {
       outgoing.end(BENCH_REPLY);
     });
   });
+  server.keepAliveTimeout = 600_000;
   return listen(server);
 }
 
@@ -60,6 +65,11 @@ export function startYardstickProxy(upstreamPort: number): Promise<Listening> {
         answer.pipe(outgoing);
       },
     );
+    // A failed upstream call is a 502, not a crash of the process (the yardstick runs in its own in the CPU bench).
+    forward.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
     incoming.pipe(forward);
   });
   return listen(server, () => agent.destroy());

@@ -3,7 +3,7 @@
  * (pass-through) or `cachet proxy --plan`, each recording to SQLite as the CLI does (the
  * yardstick loads nothing of Cachet). It prints `{"port":…}`, then answers each line on stdin:
  * - `cpu`: once every exchange in flight is recorded and written, its own CPU so far
- *   (`{"cpuUs":…}`, user + system);
+ *   (`{"cpuUs":…,"userUs":…,"systemUs":…}`: user + system, then each);
  * - `stats`: the proxy's `stats()` (`{}` for the yardstick);
  * - `gc`: a full collection (`{}`), before a measured run, as the bench did in one process.
  * Each proxy in its own process is how they run in production: no proxy's heap makes another's
@@ -45,7 +45,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'cpu') {
     await proxy.settle();
     const used = process.cpuUsage();
-    console.log(JSON.stringify({ cpuUs: used.user + used.system }));
+    console.log(JSON.stringify({ cpuUs: used.user + used.system, userUs: used.user, systemUs: used.system }));
   } else if (line === 'stats') {
     console.log(JSON.stringify(proxy.stats()));
   } else if (line === 'gc') {
