@@ -185,7 +185,7 @@ class PlanCopies {
   }
 }
 
-/** What one pass over the body's blocks finds for the plan; reads markers only, allocates per found block. */
+/** What one pass over the body's blocks finds for the plan. */
 interface BlockScan {
   lastMarkable: Record<BlockAt['zone'], BlockAt | null>;
   /** The last markable block carrying a client marker, per zone (tools are not read for a tail). */
@@ -196,35 +196,40 @@ interface BlockScan {
   clientMarked: BlockAt[];
 }
 
+/** A candidate found so far, updated in place (a long history allocates nothing per block); position -1 when none. */
+type Slot = BlockAt;
+const emptySlot = (zone: BlockAt['zone']): Slot => ({ zone, message: null, index: -1, position: -1 });
+const found = (slot: Slot): BlockAt | null => (slot.position < 0 ? null : slot);
+function fill(slot: Slot, message: number | null, index: number, position: number): void {
+  slot.message = message;
+  slot.index = index;
+  slot.position = position;
+}
+
 /**
  * Every block of an Anthropic body in prefix order, once. A string system prompt or message
  * content becomes one text block in the planned body (the same tokens; the API reads both forms
- * alike) so it can carry a marker. Thinking blocks and empty text cannot carry one.
+ * alike) so it can carry a marker. Thinking blocks and empty text cannot carry one. Reads markers only.
  */
 function scanBlocks(copies: PlanCopies, previous: number | null): BlockScan {
   const body = copies.body;
-  const scan: BlockScan = {
-    lastMarkable: { tools: null, system: null, messages: null },
-    lastMarked: { system: null, messages: null },
-    guard: null,
-    clientMarked: [],
-  };
+  const last = { tools: emptySlot('tools'), system: emptySlot('system'), messages: emptySlot('messages') };
+  const marked = { system: emptySlot('system'), messages: emptySlot('messages') };
+  const guard = emptySlot('messages');
+  const clientMarked: BlockAt[] = [];
   let position = 0;
   const visit = (list: readonly unknown[], zone: BlockAt['zone'], message: number | null) => {
     for (let index = 0; index < list.length; index++) {
       const block = list[index];
       if (!isRecord(block)) continue;
       const at = position++;
-      const marked = Object.hasOwn(block, 'cache_control');
+      if (Object.hasOwn(block, 'cache_control')) clientMarked.push({ zone, message, index, position: at });
       const markable =
         block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
-      if (!markable && !marked) continue;
-      const found: BlockAt = { zone, message, index, position: at };
-      if (marked) scan.clientMarked.push(found);
       if (!markable) continue;
-      scan.lastMarkable[zone] = found;
-      if (zone !== 'tools' && isRecord(block.cache_control)) scan.lastMarked[zone] = found;
-      if (zone === 'messages' && previous !== null && at <= previous) scan.guard = found;
+      fill(last[zone], message, index, at);
+      if (zone !== 'tools' && isRecord(block.cache_control)) fill(marked[zone], message, index, at);
+      if (zone === 'messages' && previous !== null && at <= previous) fill(guard, message, index, at);
     }
   };
   if (Array.isArray(body.tools)) visit(body.tools, 'tools', null);
@@ -240,7 +245,12 @@ function scanBlocks(copies: PlanCopies, previous: number | null): BlockScan {
       if (Array.isArray(content)) visit(content, 'messages', messageIndex);
     }
   }
-  return scan;
+  return {
+    lastMarkable: { tools: found(last.tools), system: found(last.system), messages: found(last.messages) },
+    lastMarked: { system: found(marked.system), messages: found(marked.messages) },
+    guard: found(guard),
+    clientMarked,
+  };
 }
 
 function pathOf(block: BlockAt): string {
