@@ -297,8 +297,8 @@ function plainKey(line: Buffer, start: number): { text: string; end: number } | 
   const end = stringEnd(line, start);
   if (end < 0) return null;
   const close = end - 1;
-  const escaped = line.indexOf(BACKSLASH, start + 1);
-  if (escaped !== -1 && escaped < close) return null;
+  // Keys are short: a loop, where indexOf would search the rest of the line for a backslash.
+  for (let index = start + 1; index < close; index++) if (line[index] === BACKSLASH) return null;
   return { text: line.toString('utf8', start + 1, close), end };
 }
 
