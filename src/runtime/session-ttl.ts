@@ -1,6 +1,6 @@
 import { ValidationError } from '../model/errors.js';
 import type { BlockRecord, CanonicalRequest, Zone } from '../model/request.js';
-import { requestBlockCount, requestReader } from '../model/request-view.js';
+import { requestBlockCount, requestBlockSource, requestReader } from '../model/request-view.js';
 import type { ProviderId } from '../providers/adapter.js';
 import type { PlanInputs } from '../providers/provider-entry.js';
 import { providerEntry } from '../providers/registry.js';
@@ -82,6 +82,7 @@ export class SessionTtl {
   private keepWarm: boolean;
   /** Prefix hashes of the request being chosen for, rewritten in place (nothing keeps them). */
   private readonly prefixHashes: string[] = [];
+  private readonly writtenHashes: WrittenPrefixHashes = { source: null, reusable: 0, staticEndAt: -1 };
 
   constructor(
     private readonly session: Session,
@@ -134,7 +135,7 @@ export class SessionTtl {
     const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
     this.firstPrefixTokens ??= prefixTokens;
     this.requests += 1;
-    const staticEnd = persistedPrefixHashes(request, this.prefixHashes);
+    const staticEnd = persistedPrefixHashes(request, this.prefixHashes, this.writtenHashes);
     const current = {
       at,
       model: request.model,
@@ -226,20 +227,49 @@ export class SessionTtl {
 }
 
 /**
+ * What `persistedPrefixHashes` wrote last for one caller: the entries below `reusable` were read
+ * from `source`, which never changes below a length it has handed out, so they stay true.
+ */
+export interface WrittenPrefixHashes {
+  source: readonly BlockRecord[] | null;
+  /** Leading entries read from `source` (every one before the first tail block). */
+  reusable: number;
+  /** Index of the static zones' last block among the entries (-1 without any). */
+  staticEndAt: number;
+}
+
+/**
  * The prefix hash of every persisted block (the turn tail left out) written into `into`, read
  * without copying the request's blocks; returns the static zones' last one ('' without any).
+ * With `written` (kept by the caller with `into`, from `{ source: null, reusable: 0,
+ * staticEndAt: -1 }`), the entries read last time from the session's same append-only block
+ * array are kept and only the blocks after them are read: work for what the request adds, not
+ * for the whole history.
  */
-export function persistedPrefixHashes(request: CanonicalRequest, into: string[]): string {
+export function persistedPrefixHashes(request: CanonicalRequest, into: string[], written?: WrittenPrefixHashes): string {
   const reader = requestReader(request);
   const count = requestBlockCount(request);
-  let written = 0;
-  let staticEnd = '';
-  for (let index = 0; index < count; index++) {
+  const source = written ? requestBlockSource(request) : null;
+  const keep = source !== null && source === written?.source ? Math.min(written.reusable, count) : 0;
+  // The kept entries' static end stays theirs; one past them (never seen) means reading all again.
+  const kept = written !== undefined && written.staticEndAt < keep;
+  let staticEndAt = kept ? written.staticEndAt : -1;
+  let index = kept ? keep : 0;
+  let length = index;
+  let reusable = index;
+  for (; index < count; index++) {
     const block = reader.blockAt(index) as BlockRecord;
     if (block.zone === 'tail') continue;
-    into[written++] = block.prefixHash;
-    if (block.zone !== 'history') staticEnd = block.prefixHash;
+    if (reusable === index && source !== null && source[index] === block) reusable++;
+    into[length] = block.prefixHash;
+    if (block.zone !== 'history') staticEndAt = length;
+    length++;
   }
-  into.length = written;
-  return staticEnd;
+  into.length = length;
+  if (written) {
+    written.source = source;
+    written.reusable = reusable;
+    written.staticEndAt = staticEndAt;
+  }
+  return staticEndAt >= 0 ? into[staticEndAt]! : '';
 }

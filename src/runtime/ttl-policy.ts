@@ -215,7 +215,8 @@ export function estimateWriteTokens(
   if (!previous || previous.model !== current.model || current.at - previous.at > previous.lifetimeMs) {
     return current.prefixTokens - liveLongTokens(current, longEntry);
   }
-  if (current.prefixHashes.includes(previous.lastPrefixHash)) {
+  // Searched from the end: a live previous prefix ends near this one's end (same answer as includes).
+  if (current.prefixHashes.lastIndexOf(previous.lastPrefixHash) !== -1) {
     return Math.max(0, current.prefixTokens - previous.prefixTokens);
   }
   if (current.staticPrefixHash === previous.staticPrefixHash) return current.historyTokens;

@@ -34,6 +34,8 @@ export interface SessionUnits {
   /** The last body's messages array, and how many of its leading messages had shared units. */
   lastMessages: readonly unknown[];
   sharedRun: number;
+  /** How many leading messages of the last body are known frozen (a frozen object stays frozen: checked once). */
+  frozenRun: number;
 }
 
 const sessionsByFirstContent = new WeakMap<readonly unknown[], SessionUnits>();
@@ -56,6 +58,7 @@ export function sessionUnitsOf(messages: readonly unknown[]): SessionUnits | nul
       firstImage: Number.POSITIVE_INFINITY,
       lastMessages: [],
       sharedRun: 0,
+      frozenRun: 0,
     };
     sessionsByFirstContent.set(content, session);
   }
@@ -82,17 +85,26 @@ export function rememberMessage(
 
 /** How many leading messages repeat the session's last body, message by message (0 when its units before them differ in number). */
 export function repeatedMessageCount(session: SessionUnits, messages: readonly unknown[], leading: number): number {
-  if (session.lastUnits === null || session.lastLeading !== leading) return 0;
+  if (session.lastUnits === null || session.lastLeading !== leading) {
+    session.frozenRun = 0;
+    return 0;
+  }
   // Only the last body's leading run of shared messages can repeat. A frozen message object it
   // sent at the same index (the converter shares them) has the same role and content array.
   const limit = Math.min(messages.length, session.sharedRun);
   const last = session.lastMessages;
+  const knownFrozen = session.frozenRun;
   let count = 0;
+  let frozenRun = 0;
   while (count < limit) {
     const message = messages[count];
-    if ((message !== last[count] || !Object.isFrozen(message)) && repeatedMessage(session, message, count) === null) break;
+    const sameFrozen = message === last[count] && (count < knownFrozen || Object.isFrozen(message));
+    if (!sameFrozen && repeatedMessage(session, message, count) === null) break;
+    if (sameFrozen && frozenRun === count) frozenRun++;
     count++;
   }
+  // The next body compares with this one's messages (`rememberBody`), the first `frozenRun` checked.
+  session.frozenRun = frozenRun;
   return count;
 }
 
@@ -126,11 +138,16 @@ export interface RepeatedUnits {
 }
 
 /**
- * The body's units so far: its `leading` units, then the units of the first `repeated` messages
- * taken from the last body at once. A leading unit equal to the last body's, marker included,
+ * The body's units so far: its `leading` units, then the units of the first `repeated` of its
+ * `messageCount` messages taken from the last body at once. A leading unit equal to the last body's, marker included,
  * is replaced by its object.
  */
-export function unitsWithRepeatedRun(session: SessionUnits, leading: WireUnit[], repeated: number): RepeatedUnits {
+export function unitsWithRepeatedRun(
+  session: SessionUnits,
+  leading: WireUnit[],
+  repeated: number,
+  messageCount: number,
+): RepeatedUnits {
   const last = session.lastUnits;
   if (last === null) return { units: leading, shared: 0, sameFrom: 0 };
   let shared = 0;
@@ -145,8 +162,13 @@ export function unitsWithRepeatedRun(session: SessionUnits, leading: WireUnit[],
       leading.push(last[index]!);
     return { units: leading, shared, sameFrom: Math.min(sameFrom, shared) };
   }
-  // The whole run in one copy, then the leading units this body rebuilt where they differ.
   const end = session.starts[repeated]!;
+  // The last body again, every unit the same object (a body judged by two passes): its very
+  // array, never changed once normalised, so later passes find everything shared at once.
+  if (sameFrom === 0 && end === last.length && repeated === session.messageCount && repeated === messageCount) {
+    return { units: last as WireUnit[], shared: end, sameFrom: 0 };
+  }
+  // The whole run in one copy, then the leading units this body rebuilt where they differ.
   const units = last.slice(0, end);
   for (let index = 0; index < leading.length; index++) units[index] = leading[index]!;
   return { units, shared: end, sameFrom };
@@ -171,6 +193,11 @@ export function rememberBody(
   const last = session.lastUnits;
   const { units, from, starts, messages } = body;
   const messageCount = messages.length;
+  if (units === last) {
+    // The last body again (`unitsWithRepeatedRun`): only its messages array is new.
+    session.lastMessages = messages;
+    return;
+  }
   if (last !== null) {
     // Known to be the same objects up to `shared`; the walk on from there stops at the first change.
     let shared = body.shared;

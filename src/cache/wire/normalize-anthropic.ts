@@ -129,8 +129,8 @@ function sessionBody(read: {
   let image = session.firstImage < repeated;
   // What the repeated run says of images; a later message with one changes it below.
   read.units[imagesAt] = image ? IMAGES_PRESENT : IMAGES_ABSENT;
-  const run = unitsWithRepeatedRun(session, read.units, repeated);
-  const units = run.units;
+  const run = unitsWithRepeatedRun(session, read.units, repeated, messages.length);
+  let units = run.units;
   for (const index of session.warned) {
     if (index >= repeated) break;
     for (const warning of session.shared[index]!.warnings) warnings.push(warning);
@@ -152,6 +152,8 @@ function sessionBody(read: {
   starts.push(units.length);
   let shared = run.shared;
   if (image && units[imagesAt] !== IMAGES_PRESENT) {
+    // The last body's own array is never changed (a copy takes the new images unit).
+    if (units === session.lastUnits) units = units.slice();
     units[imagesAt] = IMAGES_PRESENT;
     shared = Math.min(shared, imagesAt);
   }

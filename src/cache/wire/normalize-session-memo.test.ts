@@ -97,6 +97,11 @@ describe("a session's repeated run of messages and the shared-units hand-off", (
       const fresh = normalizeAnthropicBody(copyOf(each));
       expect(normalized.units).toEqual(fresh.units);
       expect(normalized.warnings).toEqual(fresh.warnings);
+      // The same body judged again (a cache model and a break watch) is read as equal, at once.
+      const again = normalizeAnthropicBody(each);
+      expect(again.units).toEqual(fresh.units);
+      expect(again.warnings).toEqual(fresh.warnings);
+      expect(sharedUnitCount(again.units, normalized.units)).toBe(fresh.units.length);
       if (previous) {
         const units = normalized.units;
         const shared = sharedUnitCount(units, previous as typeof units);
