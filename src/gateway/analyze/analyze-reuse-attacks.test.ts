@@ -165,6 +165,15 @@ describe('cachet analyze: reusing repeated history gives the report a plain JSON
     await expectSameReport(joined(rewrite(base)));
   });
 
+  it('a number past a double (1e400, read as Infinity) is a named bad-input error with file and line, not a crash', async () => {
+    const lines = base.map((line, index) => (index === 4 ? line.replace('"input":{"path"', '"input":{"n":1e400,"path"') : line));
+    const report = await expectSameReport(joined(lines));
+    expect(report.code).toBe(2);
+    expect(report.err).toMatch(
+      /^cachet analyze: FILE:5: body\.messages\[1\]\.content\[1\]\.input\.n: expected a finite number \(found Infinity/,
+    );
+  });
+
   it('CRLF line ends, blank and whitespace lines, and a last line without a line end', async () => {
     const report = await expectSameReport(joined([...base.slice(0, 5), '', ' \t', '\r', ...base.slice(5)], '\r\n'));
     expect(report.code).toBe(0);

@@ -59,9 +59,9 @@ export function parseCaptureLine(text: string, lineNumber: number, file = 'captu
   } catch (error) {
     throw new CaptureError(file, lineNumber, `not valid JSON (${(error as Error).message})`);
   }
-  // What JSON.parse returns can only be too deep or too large: the general check (which also
-  // looks for class instances, cycles and non-finite numbers, and builds the path) runs only to
-  // name a problem the quick walk found.
+  // What JSON.parse returns can only be too deep, too large or hold a number past a double
+  // (1e400 is Infinity): the general check (which also looks for class instances and cycles,
+  // and builds the path) runs only to name a problem the quick walk found.
   if (!withinJsonLimits(json)) {
     const problem = findJsonProblem(json);
     if (problem) throw new CaptureError(file, lineNumber, `${joinPath('', problem.path) || 'line'}: expected ${problem.message}`);
@@ -141,7 +141,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 
 let nodesSeen = 0;
 
-/** No nesting past `MAX_JSON_DEPTH` and at most `MAX_JSON_NODES` values, as `findJsonProblem` counts them. */
+/** No nesting past `MAX_JSON_DEPTH`, at most `MAX_JSON_NODES` values (as `findJsonProblem` counts them), finite numbers only. */
 function withinJsonLimits(value: unknown): boolean {
   nodesSeen = 0;
   return valueWithinLimits(value, 0);
@@ -149,6 +149,8 @@ function withinJsonLimits(value: unknown): boolean {
 
 function valueWithinLimits(value: unknown, depth: number): boolean {
   if (++nodesSeen > MAX_JSON_NODES) return false;
+  // JSON.parse reads 1e400 as Infinity: the general check names it (a later step cannot write it back).
+  if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value !== 'object' || value === null) return true;
   if (depth >= MAX_JSON_DEPTH) return false;
   if (Array.isArray(value)) {

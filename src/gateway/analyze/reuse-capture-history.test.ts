@@ -89,7 +89,7 @@ describe('HistoryReuse', () => {
       `  ${line('e', history(4)).replace('[{', '[ {').replace('}]', '} ]')}  `,
       line('e', [...history(4), { role: 'user', content: [{ type: 'text', text: 'é ✓ \ud83d\ude00' }], n: 7 }]).replace(
         '"n":7',
-        '"n":1e400',
+        '"n":1e300',
       ),
       line('e', history(5)).replace('"m1', '"\\"m1'),
     ];
@@ -107,6 +107,7 @@ describe('HistoryReuse', () => {
       line('d', history(3)).replace('"model"', '"mod\\u0065l"'),
       line('d', history(3)).replace(']}', ']]}'),
       line('d', 'not a list'),
+      line('d', [...history(3), { role: 'user', content: [], n: 7 }]).replace('"n":7', '"n":1e400'), // Infinity: named by the whole-line parse
       '[1,2]',
       '',
       JSON.stringify({ at: 1, body: { model: 'x', messages: [[[[1]]]] } }).replace(

@@ -126,6 +126,8 @@ class LimitedWalk {
 
   visit(value: unknown, depth: number): boolean {
     if (++this.nodes > this.limits.maxNodes) return false;
+    // A number past a double (1e400 is Infinity): the caller parses the line whole and names it.
+    if (typeof value === 'number') return Number.isFinite(value);
     if (typeof value !== 'object' || value === null) return true;
     if (depth + this.baseDepth >= this.limits.maxDepth) return false;
     if (depth > this.deepest) this.deepest = depth;
