@@ -62,11 +62,12 @@ export interface RecorderStats {
 
 export interface EventRecorder {
   /**
-   * Resolves once every event published so far is committed (or dead-lettered); rejects with
-   * the write error if the store is still unavailable (the events stay queued).
+   * Resolves once every event published so far is committed (or dead-lettered), without waiting
+   * for events published meanwhile (under steady traffic it still returns); rejects with the
+   * write error if the store is still unavailable (the events stay queued).
    */
   flush(): Promise<void>;
-  /** Flush, report drops, then unsubscribe from the bus. */
+  /** Flush, report drops, unsubscribe from the bus, then write what was published meanwhile. */
   stop(): Promise<void>;
   /** Events received and not yet committed. */
   readonly pending: number;
@@ -235,7 +236,10 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
       retryTimer = null;
     }
     draining = (async () => {
-      while (size() > 0) {
+      // The events queued now (and what shares their batches): events published meanwhile get
+      // a drain of their own, so a writer under steady traffic still finishes, and `flush()` with it.
+      const end = removedTotal + size();
+      while (size() > 0 && removedTotal < end) {
         const batch = queue.slice(head, head + batchSize);
         const removedBefore = removedTotal;
         try {
@@ -263,6 +267,7 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
       reportDrops();
     })().finally(() => {
       draining = null;
+      if (size() > 0 && !retryTimer && !drainSoon) drainSoon = scheduleDrain(lastDrainAt + minWriteInterval - performance.now());
     });
     return draining;
   };
@@ -314,12 +319,18 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
   });
 
   const flush = async (): Promise<void> => {
-    // Events not written yet get their first attempt now; a drain started before a failure may be
-    // running: wait for it, then retry what is left once.
-    if (drainSoon) await drain();
-    if (draining) await draining;
-    if (size() > 0) await drain();
-    if (size() > 0) throw lastError ?? new Error('trace events could not be written');
+    // The events published so far, not those published while they are written (under steady
+    // traffic the queue never empties). They get their first attempt now; a drain started before
+    // a failure may be running: wait for it, and retry what is left once a try makes no progress.
+    const target = removedTotal + size();
+    let retried = false;
+    while (removedTotal < target) {
+      const before = removedTotal;
+      await drain();
+      if (removedTotal > before) continue;
+      if (retried) throw lastError ?? new Error('trace events could not be written');
+      retried = true;
+    }
   };
 
   return {
@@ -332,6 +343,9 @@ export function recordEvents(bus: EventBus, store: TraceStore, options: RecordEv
           reportDrops();
           await flush();
         }
+        // Events published while those were written: with the bus no longer adding any, this ends.
+        unsubscribe();
+        await flush();
       } finally {
         unsubscribe();
         if (retryTimer) clearTimeout(retryTimer);
