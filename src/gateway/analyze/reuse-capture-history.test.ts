@@ -67,6 +67,16 @@ describe('HistoryReuse', () => {
     expect(Object.isFrozen((messagesOf(3)[4] as { content: object[] }).content[0])).toBe(true);
   });
 
+  it('reuses every repeated item of a growing conversation, the kept bytes written in place between growths', () => {
+    const lines = Array.from({ length: 16 }, (_, count) => line('g', history(count + 1)));
+    const results = parseAll(lines);
+    const messagesOf = (at: number) => (results[at]!.parsed!.json as { body: { messages: unknown[] } }).body.messages;
+    for (let at = 1; at < lines.length; at++) {
+      expect(messagesOf(at)).toStrictEqual(JSON.parse(lines[at]!).body.messages);
+      for (let item = 0; item < at; item++) expect(messagesOf(at)[item]).toBe(messagesOf(at - 1)[item]);
+    }
+  });
+
   it('keys lines without a conversation by their first item, and reads `input` histories', () => {
     const responses = (count: number) =>
       JSON.stringify({ at: 2, body: { model: 'gpt-5', input: history(count).map((item) => ({ ...item, type: 'message' })) } });

@@ -19,7 +19,11 @@ const ITEM_DEPTH = 3;
 
 /** What a conversation keeps of its last line's history list. */
 interface KeptHistory {
-  /** The list's bytes, from its `[` to its `]` (a copy: lines are views into a read buffer). */
+  /**
+   * The list's bytes, from its `[` to its `]`, at the start of a buffer the conversation keeps
+   * (lines are views into a read buffer): each line writes only the bytes after the run it
+   * repeats, and a new buffer is taken only when the list outgrows it.
+   */
   bytes: Buffer;
   key: 'messages' | 'input';
   /** Each item's end, relative to the list's `[`. */
@@ -93,8 +97,9 @@ export class HistoryReuse {
     const base = found.listStart;
     const ends = usable ? usable.ends.slice(0, reused) : [];
     for (const end of fresh.ends) ends.push(end - base);
+    const reusedBytes = reused === 0 ? 0 : usable!.ends[reused - 1]!;
     this.kept.set(found.conversationKey, {
-      bytes: copyOf(line, base, fresh.listEnd),
+      bytes: keepBytes(previous?.bytes ?? null, usable ? reusedBytes : 0, line, base, fresh.listEnd),
       key: found.key,
       ends,
       items,
@@ -287,11 +292,20 @@ function freshItems(
   }
 }
 
-/** `line[start, end)` in a buffer of its own (a line is a view into a read buffer it would keep alive). */
-function copyOf(line: Buffer, start: number, end: number): Buffer {
-  const copy = Buffer.allocUnsafeSlow(end - start);
-  line.copy(copy, 0, start, end);
-  return copy;
+/**
+ * `line[start, end)` at the start of `kept` (whose first `same` bytes already hold it), or of a
+ * larger buffer when it does not fit: a conversation's list grows by a little per line, so the
+ * buffer is written in place instead of allocating (and collecting) a copy of the list per line.
+ */
+function keepBytes(kept: Buffer | null, same: number, line: Buffer, start: number, end: number): Buffer {
+  const length = end - start;
+  if (kept !== null && kept.length >= length) {
+    line.copy(kept, same, start + same, end);
+    return kept;
+  }
+  const grown = Buffer.allocUnsafeSlow(Math.max(length, kept === null ? 0 : kept.length * 2));
+  line.copy(grown, 0, start, end);
+  return grown;
 }
 
 /** A key without escapes (nearly all), as text, and the offset past its closing quote. */
