@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkListenHost } from '../listen-policy.js';
 import { createNodeProxyHandler } from './node-front.js';
@@ -34,8 +34,15 @@ export interface RunningProxy {
   judgingDropped(): number;
   /** What the proxy holds and what it let go to stay within its budgets. */
   stats(): ProxyStats;
-  close(): Promise<void>;
+  /**
+   * Stop accepting connections, let the exchanges in flight finish and be recorded, then close.
+   * Exchanges still running after `graceMs` [10,000] are cut off (their clients see a reset).
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
+
+/** How long `close()` waits for exchanges in flight by default: a reply being streamed usually ends within it. */
+const DEFAULT_CLOSE_GRACE_MS = 10_000;
 
 /**
  * Start the proxy on loopback. Point a client's base URL at it: Anthropic at `url`, OpenAI at
@@ -65,16 +72,30 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         settled: core.settled,
         judgingDropped: core.judgingDropped,
         stats: core.stats,
-        close: async () => {
+        close: async (closeOptions = {}) => {
           core.stopKeepWarm();
-          await new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          });
+          await closeGracefully(server, closeOptions.graceMs ?? DEFAULT_CLOSE_GRACE_MS);
           transport.close();
           await core.settled();
         },
       });
     });
+  });
+}
+
+/**
+ * `server.close()` refuses new connections; a connection whose exchange ends goes idle and is
+ * closed by the sweep (a client's keep-alive socket would otherwise hold the server open).
+ */
+function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((done) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const cutOff = setTimeout(() => server.closeAllConnections(), Math.max(0, graceMs));
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cutOff);
+      done();
+    });
+    server.closeIdleConnections();
   });
 }

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventBus } from '../../events/event-bus.js';
+import { TEST_KEY } from '../test-support/proxy-harness.js';
+import { startProxy } from './start-proxy.js';
+
+const REPLY = JSON.stringify({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-4-5',
+  content: [{ type: 'text', text: 'Done.' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 12, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+});
+
+/** An upstream that holds each request until the test releases it. */
+async function heldUpstream() {
+  let received: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    received = resolve;
+  });
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received();
+      void released.then(() => response.writeHead(200, { 'content-type': 'application/json' }).end(REPLY));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, arrived, release, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'Hi.' }] });
+const send = (url: string) =>
+  fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
+    body,
+  });
+
+let cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+describe('cachet proxy: close()', () => {
+  it('lets an exchange in flight finish and be recorded, and refuses new connections meanwhile', async () => {
+    const upstream = await heldUpstream();
+    cleanup.push(upstream.close);
+    const bus = new EventBus();
+    const forwarded: string[] = [];
+    bus.on('proxy.forwarded', (event) => forwarded.push(event.sessionId));
+    const proxy = await startProxy({ upstream: upstream.url, bus });
+    const reply = send(proxy.url);
+    await upstream.arrived;
+    const closed = proxy.close();
+    await expect(send(proxy.url)).rejects.toThrow();
+    upstream.release();
+    const response = await reply;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ content: [{ text: 'Done.' }] });
+    await closed;
+    expect(forwarded).toHaveLength(1);
+  });
+
+  it('cuts off an exchange still running after the grace period, and still resolves', async () => {
+    const upstream = await heldUpstream();
+    cleanup.push(async () => {
+      upstream.release();
+      await upstream.close();
+    });
+    const proxy = await startProxy({ upstream: upstream.url, bus: new EventBus() });
+    const reply = send(proxy.url);
+    await upstream.arrived;
+    await proxy.close({ graceMs: 0 });
+    await expect(reply).rejects.toThrow();
+  });
+});
