@@ -43,7 +43,11 @@ export function readAnthropicReply(streamed: boolean): StreamReader {
       }
       case 'message_delta':
         if (isRecord(data.usage)) {
-          for (const [key, value] of Object.entries(data.usage)) if (value !== null && value !== undefined) usage[key] = value;
+          for (const [key, value] of Object.entries(data.usage)) {
+            // Defined, not assigned: a member named "__proto__" stays a member instead of becoming the prototype.
+            if (value !== null && value !== undefined)
+              Object.defineProperty(usage, key, { value, enumerable: true, writable: true, configurable: true });
+          }
         }
         break;
       case 'message_stop':
