@@ -29,6 +29,7 @@ export {
   type SessionTtlOptions,
   type SessionTtlRequestOptions,
 } from './session-ttl.js';
+export { addGap, type GapSample, type GapTally, tallyGaps } from './gap-tally.js';
 export { type GapCounts, joinGaps, SortedGaps } from './sorted-gaps.js';
 export { cacheMultipliersFor, tailPricingFor } from './tail-pricing.js';
 export {

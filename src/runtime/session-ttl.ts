@@ -5,6 +5,7 @@ import type { ProviderId } from '../providers/adapter.js';
 import type { PlanInputs } from '../providers/provider-entry.js';
 import { providerEntry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
+import { addGap, type GapTally, tallyGaps } from './gap-tally.js';
 import { prewarmingUnsupportedReason } from './prewarming.js';
 import type { RequestKind } from './session-rhythm.js';
 import { cacheMultipliersFor } from './tail-pricing.js';
@@ -71,8 +72,10 @@ export interface SessionTtlRequestOptions {
 export class SessionTtl {
   /** This session's gaps between requests so far, in ms (grows by one per request). */
   readonly gapsMs: number[] = [];
-  private readonly priorGapsMs: readonly number[];
-  private readonly kindGapsMs: Record<RequestKind, number[]>;
+  /** Tallies of the gaps `chooseHistoryTtl` reads, kept one gap at a time (the lists only grow). */
+  private readonly gapTally: GapTally = tallyGaps();
+  private readonly priorTally: GapTally;
+  private readonly kindTallies: Record<RequestKind, GapTally>;
   private lastRequest: { at: number; kind: RequestKind; turn: number } | null = null;
   private previousPrefix: PreviousPrefix | null = null;
   private long: LongEntry | null = null;
@@ -97,9 +100,9 @@ export class SessionTtl {
       throw new ValidationError('expectedRequests', 'an integer ≥ 0', String(expected));
     }
     this.keepWarm = options.keepWarm === true;
-    this.priorGapsMs = options.prior?.gapsMs ?? [];
+    this.priorTally = tallyGaps(options.prior?.gapsMs);
     const kinds = options.prior?.kindGapsMs;
-    this.kindGapsMs = { 'turn-start': [...(kinds?.['turn-start'] ?? [])], 'tool-step': [...(kinds?.['tool-step'] ?? [])] };
+    this.kindTallies = { 'turn-start': tallyGaps(kinds?.['turn-start']), 'tool-step': tallyGaps(kinds?.['tool-step']) };
   }
 
   /** The newest 1-hour entry the session wrote (what a pause would not expire), or null. */
@@ -129,7 +132,8 @@ export class SessionTtl {
     if (this.lastRequest) {
       const gap = at - this.lastRequest.at;
       this.gapsMs.push(gap);
-      this.kindGapsMs[this.lastRequest.kind].push(gap);
+      addGap(this.gapTally, gap);
+      addGap(this.kindTallies[this.lastRequest.kind], gap);
     }
     this.lastRequest = { at, kind, turn: this.session.turn };
     const prefixTokens = zoneTokens.global + zoneTokens.session + zoneTokens.history;
@@ -206,9 +210,9 @@ export class SessionTtl {
         (expectedRequests === undefined ? undefined : Math.max(0, expectedRequests - this.requests)));
     const growth = this.options.expectedGrowthTokens ?? this.learnedGrowth(current.prefixTokens);
     return chooseHistoryTtl({
-      gapsMs: this.gapsMs,
-      priorGapsMs: this.priorGapsMs,
-      kindGapsMs: this.kindGapsMs[kind],
+      gapsMs: this.gapTally,
+      priorGapsMs: this.priorTally,
+      kindGapsMs: this.kindTallies[kind],
       ...(growth === undefined ? {} : { expectedGrowthTokens: growth }),
       keepWarm: this.keepWarm && prewarmingUnsupportedReason(provider, current.model) === null,
       prefixTokens: current.prefixTokens,

@@ -1,9 +1,10 @@
 import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { ANTHROPIC_CACHE_PRICING, type AnthropicTtl } from '../providers/anthropic/models.js';
+import { type GapSample, type GapTally, joinTallies, tallyOf } from './gap-tally.js';
 import { KEEP_WARM_DEFAULTS } from './plan-keep-warm.js';
 
-const FIVE_MINUTES = 5 * 60_000;
 const ONE_HOUR = 60 * 60_000;
+
 /**
  * Gaps a segment written at 5 minutes stays exposed for: the next request's small write usually
  * extends a 1-hour entry over it, so the risk spans about two gaps (measured on the bundled
@@ -14,15 +15,19 @@ const ONE_HOUR = 60 * 60_000;
 const RISK_HORIZON_GAPS = 2;
 
 export interface TtlPolicyInput {
-  /** Gaps between consecutive requests of the session so far, in ms. */
-  gapsMs: readonly number[];
+  /**
+   * Gaps between consecutive requests of the session so far, in ms. This and the other gap
+   * inputs take a list or its `GapTally` (`tallyGaps`, `addGap`): a caller that learns one gap
+   * per request keeps the tally, and the choice costs the same at the thousandth request.
+   */
+  gapsMs: GapSample;
   /**
    * Gaps seen in earlier sessions of the same deployment (for example the request times of
    * past sessions in the trace store), in ms. They count like the session's own gaps, so a
    * deployment whose users pause can start on 1 hour instead of paying one full re-write at
    * the session's first pause. Without them the policy is purely online.
    */
-  priorGapsMs?: readonly number[];
+  priorGapsMs?: GapSample;
   /**
    * Gaps that followed earlier requests of this request's kind (a turn start, whose last message
    * is the user's, or a tool-loop step, whose last message is a tool result), this session's and
@@ -30,7 +35,7 @@ export interface TtlPolicyInput {
    * start the model usually calls a tool, after a tool step it often answers and the user reads —
    * shrunk towards the share over all gaps while they are few. Absent: every gap counts alike.
    */
-  kindGapsMs?: readonly number[];
+  kindGapsMs?: GapSample;
   /**
    * A keep-warm planner pings the entry through pauses where that costs less than the re-write
    * (`planKeepWarm`, as `startKeepWarm`, the proxy's `--keep-warm` and the simulator's Cachet do)
@@ -107,16 +112,17 @@ export interface TtlChoice {
  */
 export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
   const pricing = input.pricing ?? ANTHROPIC_CACHE_PRICING;
-  const gaps = input.priorGapsMs ? [...input.priorGapsMs, ...input.gapsMs] : input.gapsMs;
-  const pauses = gaps.filter(isPause).length;
-  const pauseShare = gaps.length === 0 ? 0 : pauses / gaps.length;
+  const prior = input.priorGapsMs === undefined ? null : tallyOf(input.priorGapsMs);
+  const gaps = prior ? joinTallies(prior, tallyOf(input.gapsMs)) : tallyOf(input.gapsMs);
+  const pauses = gaps.pauses;
+  const pauseShare = gaps.count === 0 ? 0 : pauses / gaps.count;
   if (input.expectedRemainingRequests !== undefined && input.expectedRemainingRequests <= 0) {
     return { ttl: '5m', pauseShare, reason: 'no request is expected after this one' };
   }
   const atRisk = Math.max(0, input.prefixTokens - (input.protectedTokens ?? 0));
   // A segment written at 5 minutes stays at risk until a later 1-hour write covers it: a pause
   // in the gap right after this request (priced on this kind's gaps) or in the next one.
-  const nextShare = input.kindGapsMs ? shrunkPauseShare(input.kindGapsMs, pauseShare) : pauseShare;
+  const nextShare = input.kindGapsMs ? shrunkPauseShare(tallyOf(input.kindGapsMs), pauseShare) : pauseShare;
   const pauseRisk = 1 - (1 - nextShare) * (1 - pauseShare) ** (RISK_HORIZON_GAPS - 1);
   const rewrite = (pricing.write5m - pricing.read) * atRisk;
   const pingsAt = (prefix: number) =>
@@ -139,7 +145,7 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
     return {
       ttl: '1h',
       pauseShare,
-      reason: `${pauses} of ${gaps.length} gaps${input.priorGapsMs?.length ? ` (${input.priorGapsMs.length} from earlier sessions)` : ''} lasted 5–60 min${kindNote}: keeping ${atRisk} tokens an hour is expected to save more than the 1-hour write premium on ${input.newTokens} new tokens`,
+      reason: `${pauses} of ${gaps.count} gaps${prior?.count ? ` (${prior.count} from earlier sessions)` : ''} lasted 5–60 min${kindNote}: keeping ${atRisk} tokens an hour is expected to save more than the 1-hour write premium on ${input.newTokens} new tokens`,
     };
   }
   return {
@@ -155,21 +161,14 @@ export function chooseHistoryTtl(input: TtlPolicyInput): TtlChoice {
 /** Pseudo-gaps at the overall pause share that a kind's own share is shrunk towards while its gaps are few. */
 const KIND_PRIOR_WEIGHT = 2;
 
-function isPause(gap: number): boolean {
-  return gap > FIVE_MINUTES && gap <= ONE_HOUR;
-}
-
 /** Pings that keep a 5-minute entry alive through the average pause among `gaps` (one per lifetime it outlasts). */
-function pingsThroughPause(gaps: readonly number[]): number {
-  const pauses = gaps.filter(isPause);
-  if (pauses.length === 0) return 0;
-  const each = (gap: number) => Math.ceil((gap - FIVE_MINUTES) / (FIVE_MINUTES - KEEP_WARM_DEFAULTS.marginMs));
-  return pauses.reduce((total, gap) => total + each(gap), 0) / pauses.length;
+function pingsThroughPause(gaps: GapTally): number {
+  return gaps.pauses === 0 ? 0 : gaps.pingsThroughPauses / gaps.pauses;
 }
 
 /** Share of `gaps` that were pauses, shrunk towards `overall` by `KIND_PRIOR_WEIGHT` pseudo-gaps. */
-function shrunkPauseShare(gaps: readonly number[], overall: number): number {
-  return (gaps.filter(isPause).length + KIND_PRIOR_WEIGHT * overall) / (gaps.length + KIND_PRIOR_WEIGHT);
+function shrunkPauseShare(gaps: GapTally, overall: number): number {
+  return (gaps.pauses + KIND_PRIOR_WEIGHT * overall) / (gaps.count + KIND_PRIOR_WEIGHT);
 }
 
 /** What the TTL policy needs to know about the previous request to price this one's write. */
