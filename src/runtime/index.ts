@@ -4,6 +4,7 @@ export {
   type DeferredToolPlacementChoice,
   type DeferredToolPlacementInput,
 } from './choose-deferred-tool-placement.js';
+export { addGap, type GapSample, type GapTally, tallyGaps } from './gap-tally.js';
 export {
   KEEP_WARM_TEXT,
   type KeepWarmHandle,
@@ -29,7 +30,6 @@ export {
   type SessionTtlOptions,
   type SessionTtlRequestOptions,
 } from './session-ttl.js';
-export { addGap, type GapSample, type GapTally, tallyGaps } from './gap-tally.js';
 export { type GapCounts, joinGaps, SortedGaps } from './sorted-gaps.js';
 export { cacheMultipliersFor, tailPricingFor } from './tail-pricing.js';
 export {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../model/request.js';
 import { assemble } from '../../session/assemble.js';
 import type { Session } from '../../session/session.js';
+import { tailProvider } from '../../session/tail-provider.js';
 import { convertToAnthropic } from './convert-request.js';
 import type { AnthropicOptions } from './options.js';
-import { tailProvider } from '../../session/tail-provider.js';
 import { fixtureSession } from './test-support/fixtures.js';
 
 /** A conversion that shares nothing with earlier ones: the request's JSON copy has no shared arrays. */
