@@ -9,10 +9,7 @@
  * normalisers' shared units), and nothing can edit one body's history through another's.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+import { afterMember, afterValue, COMMA, endOfValue, newMember, QUOTE, skipSpace } from './json-line-scan.js';
 
 /** Where a line's values nest: the line (0), its body (1), the history list (2), each item (3). */
 const ITEM_DEPTH = 3;
@@ -167,12 +164,10 @@ function locateHistory(line: Buffer): LocatedHistory | null {
   let conversation: string | null = null;
   index = skipSpace(line, index + 1);
   while (line[index] === QUOTE) {
-    const key = plainKey(line, index);
-    if (key === null || keysSeen.has(key.text)) return null;
-    keysSeen.add(key.text);
-    const valueStart = afterColon(line, key.end);
-    if (valueStart < 0) return null;
-    if (key.text === 'body') {
+    const member = newMember(line, index, keysSeen);
+    if (member === null) return null;
+    const { key, valueStart } = member;
+    if (key === 'body') {
       if (line[valueStart] !== 0x7b) return null;
       const inBody = locateInBody(line, valueStart);
       if (inBody === null) return null;
@@ -181,7 +176,7 @@ function locateHistory(line: Buffer): LocatedHistory | null {
     }
     const valueEnd = endOfValue(line, valueStart);
     if (valueEnd < 0) return null;
-    if (key.text === 'conversation' && line[valueStart] === QUOTE) conversation = line.toString('latin1', valueStart, valueEnd);
+    if (key === 'conversation' && line[valueStart] === QUOTE) conversation = line.toString('latin1', valueStart, valueEnd);
     index = afterMember(line, valueEnd);
     if (index < 0) return null;
   }
@@ -195,18 +190,14 @@ function locateInBody(
   const keysSeen = new Set<string>();
   let index = skipSpace(line, bodyStart + 1);
   while (line[index] === QUOTE) {
-    const key = plainKey(line, index);
-    if (key === null || keysSeen.has(key.text)) return null;
-    keysSeen.add(key.text);
-    const valueStart = afterColon(line, key.end);
-    if (valueStart < 0) return null;
+    const member = newMember(line, index, keysSeen);
+    if (member === null) return null;
+    const { key, valueStart } = member;
     // The first list of the two is reused (the body's other members are parsed as they are).
-    if ((key.text === 'messages' || key.text === 'input') && line[valueStart] === 0x5b) {
-      return { key: key.text, listStart: valueStart, keysSeen };
+    if ((key === 'messages' || key === 'input') && line[valueStart] === 0x5b) {
+      return { key, listStart: valueStart, keysSeen };
     }
-    const valueEnd = endOfValue(line, valueStart);
-    if (valueEnd < 0) return null;
-    index = afterMember(line, valueEnd);
+    index = afterValue(line, valueStart);
     if (index < 0) return null;
   }
   return null;
@@ -223,14 +214,9 @@ function restIsPlain(line: Buffer, listEnd: number, found: LocatedHistory): bool
     if (line[index] === COMMA) {
       index = skipSpace(line, index + 1);
       while (line[index] === QUOTE) {
-        const key = plainKey(line, index);
-        if (key === null || keys.has(key.text)) return false;
-        keys.add(key.text);
-        const valueStart = afterColon(line, key.end);
-        if (valueStart < 0) return false;
-        const valueEnd = endOfValue(line, valueStart);
-        if (valueEnd < 0) return false;
-        index = afterMember(line, valueEnd);
+        const member = newMember(line, index, keys);
+        if (member === null) return false;
+        index = afterValue(line, member.valueStart);
         if (index < 0) return false;
       }
     }
@@ -308,91 +294,9 @@ function keepBytes(kept: Buffer | null, same: number, line: Buffer, start: numbe
   return grown;
 }
 
-/** A key without escapes (nearly all), as text, and the offset past its closing quote. */
-function plainKey(line: Buffer, start: number): { text: string; end: number } | null {
-  const end = stringEnd(line, start);
-  if (end < 0) return null;
-  const close = end - 1;
-  // Keys are short: a loop, where indexOf would search the rest of the line for a backslash.
-  for (let index = start + 1; index < close; index++) if (line[index] === BACKSLASH) return null;
-  return { text: line.toString('utf8', start + 1, close), end };
-}
-
 /** The first item's bytes, keying a line without a `conversation` before its body (a conversation repeats its first message). */
 function firstItemKey(line: Buffer, listStart: number): string {
   const start = skipSpace(line, listStart + 1);
   const end = endOfValue(line, start);
   return end < 0 ? '' : line.toString('latin1', start, end);
-}
-
-function afterColon(line: Buffer, keyEnd: number): number {
-  const colon = skipSpace(line, keyEnd);
-  return line[colon] === COLON ? skipSpace(line, colon + 1) : -1;
-}
-
-/** After a member's value: the next key's offset (past a comma), or the closing brace's; -1 when neither follows. */
-function afterMember(line: Buffer, valueEnd: number): number {
-  const index = skipSpace(line, valueEnd);
-  if (line[index] === COMMA) {
-    const next = skipSpace(line, index + 1);
-    return line[next] === QUOTE ? next : -1;
-  }
-  return line[index] === 0x7d ? index : -1;
-}
-
-function skipSpace(line: Buffer, from: number): number {
-  let index = from;
-  while (index < line.length) {
-    const byte = line[index]!;
-    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
-    index++;
-  }
-  return index;
-}
-
-/**
- * Offset just past the value starting at `start` (strings skipped whole, containers by their
- * brackets outside strings); -1 when it does not end. Not a syntax check: `JSON.parse` of the
- * pieces is.
- */
-function endOfValue(line: Buffer, start: number): number {
-  const first = line[start];
-  if (first === QUOTE) return stringEnd(line, start);
-  if (first !== 0x7b && first !== 0x5b) {
-    let index = start;
-    while (index < line.length) {
-      const byte = line[index]!;
-      if (byte === COMMA || byte === 0x7d || byte === 0x5d || byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09)
-        break;
-      index++;
-    }
-    return index === start ? -1 : index;
-  }
-  let depth = 0;
-  let index = start;
-  while (index < line.length) {
-    const byte = line[index]!;
-    if (byte === QUOTE) {
-      index = stringEnd(line, index);
-      if (index < 0) return -1;
-      continue;
-    }
-    if (byte === 0x7b || byte === 0x5b) depth++;
-    else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) return index + 1;
-    index++;
-  }
-  return -1;
-}
-
-/** Offset just past the string whose opening quote is at `start`; -1 when unterminated. */
-function stringEnd(line: Buffer, start: number): number {
-  let index = start + 1;
-  for (;;) {
-    const quote = line.indexOf(QUOTE, index);
-    if (quote < 0) return -1;
-    let backslashes = 0;
-    while (line[quote - 1 - backslashes] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    index = quote + 1;
-  }
 }
