@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../model/test-support/property-runs.js';
 import { addGap, tallyGaps } from './gap-tally.js';
 import { chooseHistoryTtl, type TtlPolicyInput } from './ttl-policy.js';
 
@@ -58,7 +59,7 @@ describe('chooseHistoryTtl on gap tallies', () => {
         },
       ),
       {
-        numRuns: 300,
+        numRuns: propertyRuns(300),
         examples: [[[6 * MINUTE, 30_000], [20 * MINUTE], [30_000, 7 * MINUTE], true, 50_000, 1_000, 800]],
       },
     );
