@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../../events/event-bus.js';
+import { startCaptureServer } from '../../integrations/ai-sdk/test-support/capture-server.js';
 import { TEST_KEY } from '../test-support/proxy-harness.js';
 import { startProxy } from './start-proxy.js';
 
-const REPLY = JSON.stringify({
+const REPLY = {
   id: 'msg_1',
   type: 'message',
   role: 'assistant',
@@ -14,28 +13,25 @@ const REPLY = JSON.stringify({
   stop_reason: 'end_turn',
   stop_sequence: null,
   usage: { input_tokens: 12, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-});
+};
 
-/** An upstream that holds each request until the test releases it. */
+/** An upstream that holds each reply until the test releases it; `arrived` settles when a request is in. */
 async function heldUpstream() {
-  let received: () => void = () => {};
+  let arrive: () => void = () => {};
   const arrived = new Promise<void>((resolve) => {
-    received = resolve;
+    arrive = resolve;
   });
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const server: Server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      received();
-      void released.then(() => response.writeHead(200, { 'content-type': 'application/json' }).end(REPLY));
-    });
+  const server = await startCaptureServer(REPLY, {
+    beforeReply: () => {
+      arrive();
+      return released;
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, arrived, release, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: server.origin, arrived, release, close: server.close };
 }
 
 const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'Hi.' }] });
@@ -51,7 +47,6 @@ afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
   cleanup = [];
 });
-
 describe('cachet proxy: close()', () => {
   it('lets an exchange in flight finish and be recorded, and refuses new connections meanwhile', async () => {
     const upstream = await heldUpstream();

@@ -12,7 +12,11 @@ export interface CaptureServer {
   close(): Promise<void>;
 }
 
-export async function startCaptureServer(initial: unknown): Promise<CaptureServer> {
+/** `beforeReply`: awaited after a request's body arrives and before its answer (a test holds the reply with it). */
+export async function startCaptureServer(
+  initial: unknown,
+  options: { beforeReply?: () => Promise<void> } = {},
+): Promise<CaptureServer> {
   let response = initial;
   const bodies: unknown[] = [];
   const paths: string[] = [];
@@ -22,8 +26,10 @@ export async function startCaptureServer(initial: unknown): Promise<CaptureServe
     incoming.on('end', () => {
       paths.push(incoming.url ?? '');
       bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      outgoing.writeHead(200, { 'content-type': 'application/json' });
-      outgoing.end(JSON.stringify(response));
+      void (options.beforeReply?.() ?? Promise.resolve()).then(() => {
+        outgoing.writeHead(200, { 'content-type': 'application/json' });
+        outgoing.end(JSON.stringify(response));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
