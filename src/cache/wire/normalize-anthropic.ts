@@ -83,17 +83,10 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
   const session = sessionUnitsOf(messages);
   if (session) return sessionBody({ body, model, units, warnings, deferred, memo, messages, imagesAt, session });
   let image = false;
+  const into = { units, warnings, deferred, memo };
   messages.forEach((message, messageIndex) => {
     // Frozen messages take their shared units with or without a memo (`cachet analyze`'s reader freezes the history it reuses).
-    const shared = sharedMessageUnits(message, messageIndex);
-    if (shared) {
-      image ||= shared.image;
-      for (const sharedUnit of shared.units) units.push(sharedUnit);
-      for (const warning of shared.warnings) warnings.push(warning);
-      return;
-    }
-    image ||= containsImage(message);
-    messageUnits(message, messageIndex, { units, warnings, deferred, memo });
+    image = addMessageUnits(message, messageIndex, sharedMessageUnits(message, messageIndex), into) || image;
   });
   if (image) units[imagesAt] = IMAGES_PRESENT;
   return {
@@ -136,18 +129,12 @@ function sessionBody(read: {
     for (const warning of session.shared[index]!.warnings) warnings.push(warning);
   }
   const starts: number[] = [];
+  const into = { units, warnings, deferred, memo };
   for (let messageIndex = repeated; messageIndex < messages.length; messageIndex++) {
     const message = messages[messageIndex];
     starts.push(units.length);
     const sharedUnits = sharedMessageUnitsAt(session, message, messageIndex);
-    if (sharedUnits) {
-      image ||= sharedUnits.image;
-      for (const sharedUnit of sharedUnits.units) units.push(sharedUnit);
-      for (const warning of sharedUnits.warnings) warnings.push(warning);
-      continue;
-    }
-    image ||= containsImage(message);
-    messageUnits(message, messageIndex, { units, warnings, deferred, memo });
+    image = addMessageUnits(message, messageIndex, sharedUnits, into) || image;
   }
   starts.push(units.length);
   let shared = run.shared;
@@ -167,6 +154,22 @@ function sessionBody(read: {
     retention: null,
     promptCacheMode: null,
   };
+}
+
+/** One message's units and warnings appended to `into`: its shared ones when it has them. Whether it holds an image. */
+function addMessageUnits(
+  message: unknown,
+  messageIndex: number,
+  shared: SharedMessageUnits | null,
+  into: { units: WireUnit[]; warnings: string[]; deferred: ReadonlyMap<string, JsonRecord>; memo: BlockCoreMemo | undefined },
+): boolean {
+  if (shared) {
+    for (const sharedUnit of shared.units) into.units.push(sharedUnit);
+    for (const warning of shared.warnings) into.warnings.push(warning);
+    return shared.image;
+  }
+  messageUnits(message, messageIndex, into);
+  return containsImage(message);
 }
 
 /** One message's units (and marker warnings) appended to `into`. */
