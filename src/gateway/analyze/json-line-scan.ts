@@ -4,6 +4,8 @@
  * are not what a plain, well-formed member would have; the caller then parses the line whole.
  */
 
+import { skipSpace, stringEndOrNone } from '../proxy/json-spans.js';
+
 export const QUOTE = 0x22;
 export const COMMA = 0x2c;
 const BACKSLASH = 0x5c;
@@ -11,7 +13,7 @@ const COLON = 0x3a;
 
 /** A key without escapes (nearly all), as text, and the offset past its closing quote. */
 function plainKey(line: Buffer, start: number): { text: string; end: number } | null {
-  const end = stringEnd(line, start);
+  const end = stringEndOrNone(line, start);
   if (end < 0) return null;
   const close = end - 1;
   // Keys are short: a loop, where indexOf would search the rest of the line for a backslash.
@@ -49,16 +51,6 @@ export function afterMember(line: Buffer, valueEnd: number): number {
   return line[index] === 0x7d ? index : -1;
 }
 
-export function skipSpace(line: Buffer, from: number): number {
-  let index = from;
-  while (index < line.length) {
-    const byte = line[index]!;
-    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
-    index++;
-  }
-  return index;
-}
-
 /**
  * Offset just past the value starting at `start` (strings skipped whole, containers by their
  * brackets outside strings); -1 when it does not end. Not a syntax check: `JSON.parse` of the
@@ -66,7 +58,7 @@ export function skipSpace(line: Buffer, from: number): number {
  */
 export function endOfValue(line: Buffer, start: number): number {
   const first = line[start];
-  if (first === QUOTE) return stringEnd(line, start);
+  if (first === QUOTE) return stringEndOrNone(line, start);
   if (first !== 0x7b && first !== 0x5b) {
     let index = start;
     while (index < line.length) {
@@ -82,7 +74,7 @@ export function endOfValue(line: Buffer, start: number): number {
   while (index < line.length) {
     const byte = line[index]!;
     if (byte === QUOTE) {
-      index = stringEnd(line, index);
+      index = stringEndOrNone(line, index);
       if (index < 0) return -1;
       continue;
     }
@@ -91,17 +83,4 @@ export function endOfValue(line: Buffer, start: number): number {
     index++;
   }
   return -1;
-}
-
-/** Offset just past the string whose opening quote is at `start`; -1 when unterminated. */
-function stringEnd(line: Buffer, start: number): number {
-  let index = start + 1;
-  for (;;) {
-    const quote = line.indexOf(QUOTE, index);
-    if (quote < 0) return -1;
-    let backslashes = 0;
-    while (line[quote - 1 - backslashes] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    index = quote + 1;
-  }
 }

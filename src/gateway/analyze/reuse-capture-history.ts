@@ -9,7 +9,8 @@
  * normalisers' shared units), and nothing can edit one body's history through another's.
  */
 
-import { afterMember, afterValue, COMMA, endOfValue, newMember, QUOTE, skipSpace } from './json-line-scan.js';
+import { skipSpace } from '../proxy/json-spans.js';
+import { afterMember, afterValue, COMMA, endOfValue, newMember, QUOTE } from './json-line-scan.js';
 
 /** Where a line's values nest: the line (0), its body (1), the history list (2), each item (3). */
 const ITEM_DEPTH = 3;

@@ -151,7 +151,8 @@ function afterValue(bytes: Uint8Array, from: number, parent: Open | undefined): 
   return index;
 }
 
-function skipSpace(bytes: Uint8Array, from: number): number {
+/** Offset of the first byte at or after `from` that is not JSON whitespace. */
+export function skipSpace(bytes: Uint8Array, from: number): number {
   let index = from;
   while (index < bytes.length) {
     const byte = bytes[index]!;
@@ -187,10 +188,17 @@ function containerEnd(bytes: Uint8Array, start: number, depthLeft: number): numb
 
 /** Offset just past the string starting at `start` (its opening quote). */
 function stringEnd(bytes: Uint8Array, start: number): number {
+  const end = stringEndOrNone(bytes, start);
+  if (end < 0) throw new SyntaxError('unterminated string');
+  return end;
+}
+
+/** Offset just past the string whose opening quote is at `start`; -1 when it is unterminated. */
+export function stringEndOrNone(bytes: Uint8Array, start: number): number {
   let index = start + 1;
   for (;;) {
     const quote = bytes.indexOf(QUOTE, index);
-    if (quote < 0) throw new SyntaxError('unterminated string');
+    if (quote < 0) return -1;
     let backslashes = 0;
     while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++;
     if (backslashes % 2 === 0) return quote + 1;
