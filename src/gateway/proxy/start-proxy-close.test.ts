@@ -1,19 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../../events/event-bus.js';
-import { startCaptureServer } from '../../integrations/ai-sdk/test-support/capture-server.js';
+import { CANNED_REPLY, startCaptureServer } from '../../integrations/ai-sdk/test-support/capture-server.js';
 import { TEST_KEY } from '../test-support/proxy-harness.js';
 import { startProxy } from './start-proxy.js';
-
-const REPLY = {
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-5',
-  content: [{ type: 'text', text: 'Done.' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 12, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-};
 
 /** An upstream that holds each reply until the test releases it; `arrived` settles when a request is in. */
 async function heldUpstream() {
@@ -25,7 +14,7 @@ async function heldUpstream() {
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const server = await startCaptureServer(REPLY, {
+  const server = await startCaptureServer(CANNED_REPLY, {
     beforeReply: () => {
       arrive();
       return released;

@@ -13,20 +13,9 @@ import {
   thinkingToolLoop,
 } from '../../providers/anthropic/test-support/fixtures.js';
 import { assemble } from '../../session/assemble.js';
-import { type CaptureServer, startCaptureServer } from './test-support/capture-server.js';
+import { CANNED_REPLY, type CaptureServer, startCaptureServer } from './test-support/capture-server.js';
 import { cacheControlPaths, withoutCacheControl } from './test-support/wire-paths.js';
 import { toAiSdkCall } from './to-ai-sdk-call.js';
-
-const CANNED_REPLY = {
-  id: 'msg_01',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-5',
-  content: [{ type: 'text', text: 'Done.' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-};
 
 let server: CaptureServer;
 beforeAll(async () => {

@@ -1,6 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A Messages API reply for a capture server to answer with. */
+export const CANNED_REPLY = {
+  id: 'msg_01',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-4-5',
+  content: [{ type: 'text', text: 'Done.' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 10, output_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+};
+
 /** A local HTTP server that records each request body and answers with canned JSON. */
 export interface CaptureServer {
   /** `http://127.0.0.1:<port>` */
