@@ -21,6 +21,7 @@ export default defineConfig({
     // One test file per core: vitest's default (cores − 1) runs a 2-core machine's suite on one
     // worker, so independent slow files wait for each other. VITEST_MAX_WORKERS still overrides.
     maxWorkers: availableParallelism(),
+    globalSetup: ['./scripts/vitest-temporary-directory.ts'],
     setupFiles: ['./scripts/vitest-property-seed.ts', './scripts/vitest-file-cpu.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
