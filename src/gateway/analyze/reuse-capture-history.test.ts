@@ -77,6 +77,36 @@ describe('HistoryReuse', () => {
     }
   });
 
+  it('takes the system prompt and tools of the previous line when their bytes are the same, before or after the list', () => {
+    const persona = [{ type: 'text', text: 'persona', cache_control: { type: 'ephemeral' } }];
+    const tools = [{ name: 't', input_schema: { type: 'object', properties: { a: { type: 'string' } } } }];
+    const withMembers = (system: unknown, toolList: unknown, count: number) =>
+      JSON.stringify({ at: 1, conversation: 's', body: { model: 'm', system, messages: history(count), tools: toolList } });
+    const lines = [
+      withMembers(persona, tools, 1),
+      withMembers(persona, tools, 3),
+      withMembers([{ type: 'text', text: 'other' }], tools, 5), // the system prompt changed: parsed
+      withMembers('a string', tools, 6),
+      withMembers('a string', [], 7),
+      withMembers('a string', [], 8).replace('"tools":[]', '"tools":[1e400]'), // Infinity: declined
+    ];
+    const results = parseAll(lines);
+    for (const { text, parsed } of results.slice(0, -1)) {
+      expect(JSON.stringify(parsed!.json)).toBe(JSON.stringify(JSON.parse(text))); // key order too
+      expect({ nodes: parsed!.nodes, deepest: parsed!.deepest }).toStrictEqual(counts(JSON.parse(text)));
+    }
+    expect(results.at(-1)!.parsed).toBeNull();
+    const bodyOf = (at: number) => (results[at]!.parsed!.json as { body: Record<string, unknown> }).body;
+    expect(bodyOf(1).system).toBe(bodyOf(0).system);
+    expect(bodyOf(1).tools).toBe(bodyOf(0).tools);
+    expect(bodyOf(2).system).not.toBe(bodyOf(1).system);
+    expect(bodyOf(2).tools).toBe(bodyOf(0).tools);
+    expect(bodyOf(4).tools).not.toBe(bodyOf(3).tools);
+    expect(
+      Object.isFrozen((bodyOf(0).tools as Array<{ input_schema: { properties: object } }>)[0]!.input_schema.properties),
+    ).toBe(true);
+  });
+
   it('keys lines without a conversation by their first item, and reads `input` histories', () => {
     const responses = (count: number) =>
       JSON.stringify({ at: 2, body: { model: 'gpt-5', input: history(count).map((item) => ({ ...item, type: 'message' })) } });

@@ -10,7 +10,18 @@
  */
 
 import { skipSpace } from '../proxy/json-spans.js';
+import { type JsonLimits, LimitedWalk } from './json-limited-walk.js';
 import { afterMember, afterValue, COMMA, endOfValue, newMember, QUOTE } from './json-line-scan.js';
+import {
+  type KeptMember,
+  type MemberSpan,
+  memberAt,
+  membersDeepest,
+  REUSED_BODY_MEMBERS,
+  textAround,
+} from './reuse-capture-members.js';
+
+export type { JsonLimits } from './json-limited-walk.js';
 
 /** Where a line's values nest: the line (0), its body (1), the history list (2), each item (3). */
 const ITEM_DEPTH = 3;
@@ -31,6 +42,8 @@ interface KeptHistory {
   nodesBefore: number[];
   /** Deepest container nesting within items 0..i-1, relative to an item (-1: none). */
   deepestBefore: number[];
+  /** The body's system prompt and tools as last read (`REUSED_BODY_MEMBERS`). */
+  members: Map<string, KeptMember>;
 }
 
 /** A line parsed by `HistoryReuse`: the JSON value, how many values it holds, how deep containers nest. */
@@ -40,12 +53,6 @@ export interface ReusedParse {
   nodes: number;
   /** Deepest container's depth (the line itself is 0; -1 when none). */
   deepest: number;
-}
-
-/** The limits past which a walk stops: the caller parses such a line whole and names its problem. */
-export interface JsonLimits {
-  maxNodes: number;
-  maxDepth: number;
 }
 
 /**
@@ -66,11 +73,20 @@ export class HistoryReuse {
     const usable = previous !== undefined && previous.key === found.key ? previous : null;
     const reused = usable ? commonItems(line, found.listStart, usable) : 0;
     const fresh = freshItems(line, found.listStart, reused === 0 ? 0 : usable!.ends[reused - 1]!);
-    if (fresh === null || !restIsPlain(line, fresh.listEnd, found)) return null;
+    if (fresh === null) return null;
+    const spansAfter = membersAfterList(line, fresh.listEnd, found);
+    if (spansAfter === null) return null;
+    const spans = found.members.concat(spansAfter);
+    const members = new Map<string, KeptMember>();
+    for (const span of spans) {
+      const member = memberAt(line, span, previous?.members.get(span.key), this.limits);
+      if (member === null) return null;
+      members.set(span.key, member);
+    }
     let json: unknown;
     let freshParsed: unknown[];
     try {
-      json = JSON.parse(`${line.toString('utf8', 0, found.listStart)}[]${line.toString('utf8', fresh.listEnd)}`);
+      json = JSON.parse(textAround(line, found.listStart, fresh.listEnd, spans));
       freshParsed =
         fresh.starts.length === 0
           ? []
@@ -81,6 +97,12 @@ export class HistoryReuse {
     const body = (json as Record<string, unknown>).body as Record<string, unknown>;
     const aroundWalk = new LimitedWalk(this.limits, 0, false);
     if (!aroundWalk.visit(json, 0)) return null;
+    // Each member's value was parsed as a 0 here (one value, counted by the walk): the kept value replaces it.
+    let memberNodes = -spans.length;
+    for (const [key, member] of members) {
+      body[key] = member.value;
+      memberNodes += member.nodes;
+    }
     const nodesBefore = usable ? usable.nodesBefore.slice(0, reused + 1) : [0];
     const deepestBefore = usable ? usable.deepestBefore.slice(0, reused + 1) : [-1];
     const itemWalk = new LimitedWalk(this.limits, ITEM_DEPTH, true);
@@ -103,44 +125,14 @@ export class HistoryReuse {
       items,
       nodesBefore,
       deepestBefore,
+      members,
     });
     const itemsDeepest = deepestBefore.at(-1)!;
     return {
       json,
-      nodes: aroundWalk.nodes + nodesBefore.at(-1)!,
-      deepest: Math.max(aroundWalk.deepest, itemsDeepest < 0 ? -1 : ITEM_DEPTH + itemsDeepest),
+      nodes: aroundWalk.nodes + memberNodes + nodesBefore.at(-1)!,
+      deepest: Math.max(aroundWalk.deepest, membersDeepest(members.values()), itemsDeepest < 0 ? -1 : ITEM_DEPTH + itemsDeepest),
     };
-  }
-}
-
-/**
- * Counts values and container depth of a parsed value, freezing it when asked; stops (false)
- * past the limits, so a hostile line never recurses deeply here.
- */
-class LimitedWalk {
-  nodes = 0;
-  deepest = -1;
-  /** `baseDepth`: the depth of the value walked (an item is at `ITEM_DEPTH`); `deepest` is relative to it. */
-  constructor(
-    private readonly limits: JsonLimits,
-    private readonly baseDepth: number,
-    private readonly freeze: boolean,
-  ) {}
-
-  visit(value: unknown, depth: number): boolean {
-    if (++this.nodes > this.limits.maxNodes) return false;
-    // A number past a double (1e400 is Infinity): the caller parses the line whole and names it.
-    if (typeof value === 'number') return Number.isFinite(value);
-    if (typeof value !== 'object' || value === null) return true;
-    if (depth + this.baseDepth >= this.limits.maxDepth) return false;
-    if (depth > this.deepest) this.deepest = depth;
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) if (!this.visit(value[index], depth + 1)) return false;
-    } else {
-      for (const key in value) if (!this.visit((value as Record<string, unknown>)[key], depth + 1)) return false;
-    }
-    if (this.freeze) Object.freeze(value);
-    return true;
   }
 }
 
@@ -152,6 +144,8 @@ interface LocatedHistory {
   /** The line's and the body's keys before the list (none may repeat after it). */
   keysSeen: Set<string>;
   bodyKeysSeen: Set<string>;
+  /** The body's members before the list whose values are kept (`REUSED_BODY_MEMBERS`). */
+  members: MemberSpan[];
 }
 
 /**
@@ -173,7 +167,7 @@ function locateHistory(line: Buffer): LocatedHistory | null {
       const inBody = locateInBody(line, valueStart);
       if (inBody === null) return null;
       const conversationKey = conversation === null ? `first ${firstItemKey(line, inBody.listStart)}` : `id ${conversation}`;
-      return { conversationKey, key: inBody.key, listStart: inBody.listStart, keysSeen, bodyKeysSeen: inBody.keysSeen };
+      return { conversationKey, ...inBody, bodyKeysSeen: inBody.keysSeen, keysSeen };
     }
     const valueEnd = endOfValue(line, valueStart);
     if (valueEnd < 0) return null;
@@ -187,8 +181,9 @@ function locateHistory(line: Buffer): LocatedHistory | null {
 function locateInBody(
   line: Buffer,
   bodyStart: number,
-): { key: 'messages' | 'input'; listStart: number; keysSeen: Set<string> } | null {
+): { key: 'messages' | 'input'; listStart: number; keysSeen: Set<string>; members: MemberSpan[] } | null {
   const keysSeen = new Set<string>();
+  const members: MemberSpan[] = [];
   let index = skipSpace(line, bodyStart + 1);
   while (line[index] === QUOTE) {
     const member = newMember(line, index, keysSeen);
@@ -196,35 +191,49 @@ function locateInBody(
     const { key, valueStart } = member;
     // The first list of the two is reused (the body's other members are parsed as they are).
     if ((key === 'messages' || key === 'input') && line[valueStart] === 0x5b) {
-      return { key, listStart: valueStart, keysSeen };
+      return { key, listStart: valueStart, keysSeen, members };
     }
-    index = afterValue(line, valueStart);
+    index = memberEnd(line, key, valueStart, members);
     if (index < 0) return null;
   }
   return null;
 }
 
+/** Past the body member `key` whose value starts at `valueStart` (as `afterValue`), noting its span when its value is kept. */
+function memberEnd(line: Buffer, key: string, valueStart: number, members: MemberSpan[]): number {
+  if (!REUSED_BODY_MEMBERS.has(key)) return afterValue(line, valueStart);
+  const valueEnd = endOfValue(line, valueStart);
+  if (valueEnd < 0) return -1;
+  members.push({ key, start: valueStart, end: valueEnd });
+  return afterMember(line, valueEnd);
+}
+
 /**
  * After the list: the body's and the line's remaining keys are new (a repeated `body` or history
  * key would replace the values this reader assembled), `messages` does not follow an `input`
- * history, and nothing but members follows. Their values are not checked: `JSON.parse` does.
+ * history, and nothing but members follows; the spans of the body's kept members there, or
+ * null. Values are not checked: `JSON.parse` does.
  */
-function restIsPlain(line: Buffer, listEnd: number, found: LocatedHistory): boolean {
+function membersAfterList(line: Buffer, listEnd: number, found: LocatedHistory): MemberSpan[] | null {
+  const members: MemberSpan[] = [];
   let index = skipSpace(line, listEnd);
   for (const keys of [found.bodyKeysSeen, found.keysSeen]) {
     if (line[index] === COMMA) {
       index = skipSpace(line, index + 1);
       while (line[index] === QUOTE) {
         const member = newMember(line, index, keys);
-        if (member === null) return false;
-        index = afterValue(line, member.valueStart);
-        if (index < 0) return false;
+        if (member === null) return null;
+        index =
+          keys === found.bodyKeysSeen
+            ? memberEnd(line, member.key, member.valueStart, members)
+            : afterValue(line, member.valueStart);
+        if (index < 0) return null;
       }
     }
-    if (line[index] !== 0x7d) return false;
+    if (line[index] !== 0x7d) return null;
     index = skipSpace(line, index + 1);
   }
-  return index === line.length;
+  return index === line.length ? members : null;
 }
 
 /**
