@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../model/freeze.js';
 import type { MemberSpan, ValueSpan } from './json-spans.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -27,8 +28,9 @@ export interface ParsedHistory {
  * items), taking from `previous` the leading history items whose bytes are the same: a
  * conversation's next request repeats its history, so only the body around the list and the
  * items after the common prefix are decoded and parsed. The result equals `JSON.parse` of the
- * whole body (same values, same key order, the last of duplicate keys); it throws where that
- * throws. Also returns what to keep for the next body (null when the body has no item list).
+ * whole body (same values, same key order, the last of duplicate keys), but the history items
+ * are deep-frozen; it throws where that throws. Also returns what to keep for the next body
+ * (null when the body has no item list).
  */
 export function parseReusing(
   bytes: Uint8Array,
@@ -44,6 +46,8 @@ export function parseReusing(
   const body: unknown = JSON.parse(around);
   const fresh: unknown[] =
     reused < spans.length ? JSON.parse(`[${decoder.decode(bytes.subarray(spans[reused]!.start, spans.at(-1)!.end))}]`) : [];
+  // Frozen once, when first parsed: the items repeated from `previous` already are.
+  for (const item of fresh) deepFreeze(item);
   const items = reused > 0 ? previous!.items.slice(0, reused).concat(fresh) : fresh;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body, history: null };
   (body as JsonRecord)[member.key] = items;
