@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,6 +13,9 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   const directory = mkdtempSync(join(tmpdir(), 'cachet-test-run-'));
+  // mkdtemp makes it 0700; as root the throwaway PostgreSQL runs as another user (initdb refuses
+  // root), which must reach its own directory inside this one.
+  chmodSync(directory, 0o755);
   process.env.TMPDIR = directory;
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;

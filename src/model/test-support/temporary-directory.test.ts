@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,5 +9,9 @@ describe('the test run temporary directory', () => {
     // write straight into the machine's /tmp and leave what they do not remove.
     expect(basename(tmpdir())).toMatch(/^cachet-test-run-/);
     expect(dirname(tmpdir())).not.toBe(tmpdir());
+  });
+
+  it('lets other users reach their own directories inside it (the throwaway PostgreSQL runs as postgres under root)', () => {
+    expect(statSync(tmpdir()).mode & 0o005).toBe(0o005);
   });
 });
