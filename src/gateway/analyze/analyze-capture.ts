@@ -4,23 +4,21 @@ import { costAtPrice, uncachedCostAtPrice } from '../../cache/cost.js';
 import type { CacheModel, CacheVerdict } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
-import { anthropicBreakpoints, cacheRulesFor } from '../../cache/wire/cache-rules.js';
-import { detectWireFormat, normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import type { WireZone } from '../../cache/wire/wire-unit.js';
 import type { CacheBreakCause } from '../../events/catalog.js';
-import { ValidationError } from '../../model/errors.js';
-import type { ProviderCacheMissReason, Usage } from '../../model/usage.js';
+import type { ProviderCacheMissReason } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
-import { isProviderId, PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import { conversationKey } from '../proxy/conversation-key.js';
 import { type PlannedBody, planCacheFields } from '../proxy/plan-cache-fields.js';
 import { wireRouteOfProvider } from '../proxy/wire-route.js';
 import { CAUSE_ADVICE } from './cause-advice.js';
-import { keepsLockstep } from './planned-lockstep.js';
+import { keepsLockstep, plannedOnAnthropicRules } from './planned-lockstep.js';
+import { PlannedMarkers } from './planned-markers.js';
 import { PriceMemo } from './price-memo.js';
 import type { CapturedRequest } from './read-capture.js';
+import { cachedAfter, missCauseOf, providerOf, reportedUsage } from './request-facts.js';
 
 export type MissCause = CacheBreakCause | 'no-breakpoint';
 
@@ -214,6 +212,7 @@ class ConversationJudge {
   /** The previous request's body (or how to read it again) and what it left cached. */
   private previous: { body: (() => Record<string, unknown>) | Record<string, unknown>; cachedTokens: number } | null = null;
   private previousBreakpointPosition: number | null = null;
+  private readonly markers = new PlannedMarkers();
   private readonly totals = { read: 0, write: 0, uncached: 0, output: 0, cost: 0, uncachedCost: 0 };
   private readonly plan = { cost: 0, read: 0, input: 0 };
   private readonly causes = new Map<MissCause, CauseSummary>();
@@ -250,9 +249,7 @@ class ConversationJudge {
     rereadBody: (() => Record<string, unknown>) | undefined,
   ): AnalyzedRequest {
     const model = typeof request.body.model === 'string' ? request.body.model : '';
-    const plan = this.planFor(request, provider);
-    // Forked before the client's model judges this body, so the copy holds the state both shared.
-    if (this.planned === null && !keepsLockstep(request.body, plan, provider)) this.planned = this.newPlannedModel();
+    const plannedBody = this.plannedBody(request, provider);
     const verdict = this.actual.judge(request.body, { at: request.at });
     const reported = request.usage ? reportedUsage(provider, request.usage, request.diagnostics, index) : null;
     const usage = reported ?? verdict.usage;
@@ -262,7 +259,7 @@ class ConversationJudge {
     const cost = costAtPrice(usage, price, provider, model).costUsd;
     this.totals.cost += cost;
     this.totals.uncachedCost += uncachedCostAtPrice(usage, price, provider, model).costUsd;
-    this.countPlan(this.planned ? this.planned.judge(plan.body, { at: request.at }) : verdict, provider, model);
+    this.countPlan(plannedBody ? this.planned!.judge(plannedBody, { at: request.at }) : verdict, provider, model);
 
     const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
     const previous = this.previous;
@@ -329,6 +326,25 @@ class ConversationJudge {
     };
   }
 
+  /**
+   * The body under Cachet's plan for cache fields, or null while the plan keeps the client's
+   * markers (the planned cache is then the client's). While it does, the markers alone are read
+   * (`PlannedMarkers`), not a planned body built; the planned model is forked from the client's,
+   * before the client's judges this body (so the copy holds the state both shared), when they first differ.
+   */
+  private plannedBody(request: CapturedRequest, provider: ProviderId): Record<string, unknown> | null {
+    if (this.planned === null && plannedOnAnthropicRules(request.body, provider)) {
+      const kept = this.markers.keptPlan(request.body, this.previousBreakpointPosition);
+      if (kept) {
+        this.previousBreakpointPosition = kept.lastBreakpointPosition;
+        return null;
+      }
+    }
+    const plan = this.planFor(request, provider);
+    if (this.planned === null && !keepsLockstep(request.body, plan, provider)) this.planned = this.newPlannedModel();
+    return this.planned === null ? null : plan.body;
+  }
+
   /** The same request under Cachet's plan for cache fields. */
   private planFor(request: CapturedRequest, provider: ProviderId): PlannedBody {
     const plan = planCacheFields(wireRouteOfProvider(provider), request.body, {
@@ -360,36 +376,5 @@ class ConversationJudge {
     entry.missedTokens += analyzed.missedTokens;
     this.causes.set(cause, entry);
     this.agreement.push({ cause, serverCause: serverReason });
-  }
-}
-
-/** What the next request can read at best: under Anthropic rules what this one read or wrote; elsewhere its whole prompt. */
-function cachedAfter(rules: CacheModel['rules'], verdict: CacheVerdict, reported: Usage | null): number {
-  if (rules !== 'anthropic') return verdict.inputTokens;
-  const usage = reported ?? verdict.usage;
-  return usage.cacheReadTokens + usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
-}
-
-function missCauseOf(verdict: CacheVerdict, body: Record<string, unknown>, provider: ProviderId): MissCause {
-  if (verdict.missCause) return verdict.missCause;
-  const normalized = normalizeWireBody(body, provider);
-  if (cacheRulesFor(normalized) === 'anthropic' && anthropicBreakpoints(normalized).length === 0) return 'no-breakpoint';
-  return 'unknown';
-}
-
-function providerOf(request: CapturedRequest, index: number): ProviderId {
-  if (request.provider === undefined) return detectWireFormat(request.body);
-  if (!isProviderId(request.provider)) {
-    throw new ValidationError(`requests[${index}].provider`, PROVIDER_IDS.join(', '), `got ${JSON.stringify(request.provider)}`);
-  }
-  return request.provider;
-}
-
-function reportedUsage(provider: ProviderId, usage: Record<string, unknown>, diagnostics: unknown, index: number): Usage {
-  try {
-    // Anthropic puts `diagnostics` beside `usage` in the response: parsed together, the usage keeps the server's cause.
-    return providerEntry(provider).adapter.parseUsage(diagnostics === undefined ? { usage } : { usage, diagnostics });
-  } catch (error) {
-    throw new ValidationError(`requests[${index}].usage`, `a ${provider} usage object`, (error as Error).message);
   }
 }

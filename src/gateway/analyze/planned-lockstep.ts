@@ -45,8 +45,11 @@ export function planKeepsClientMarkers(body: JsonRecord, plan: PlannedBody, plan
 
 /** Whether the planned body judges as the client's: Anthropic rules on both, and the plan keeps the client's markers. */
 export function keepsLockstep(body: JsonRecord, plan: PlannedBody, provider: ProviderId): boolean {
-  const route = wireRouteOfProvider(provider);
+  return plannedOnAnthropicRules(body, provider) && planKeepsClientMarkers(body, plan);
+}
+
+/** Whether the body is planned as an Anthropic body and judged under Anthropic rules (the first half of `keepsLockstep`). */
+export function plannedOnAnthropicRules(body: JsonRecord, provider: ProviderId): boolean {
   // The rules the client's model applies to this body (`createCacheModel` routes by `modelOf`).
-  const rules = providerEntry(provider).route(modelOf(body)).rules;
-  return route === 'anthropic' && rules === 'anthropic' && planKeepsClientMarkers(body, plan);
+  return wireRouteOfProvider(provider) === 'anthropic' && providerEntry(provider).route(modelOf(body)).rules === 'anthropic';
 }
