@@ -26,11 +26,25 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const utf8 = new TextDecoder();
 
-interface Open {
+/** A container the scan is inside of. */
+export interface OpenContainer {
   span: ValueSpan;
   /** Key of the member being read (objects). */
   key: string | null;
   keyStart: number;
+}
+type Open = OpenContainer;
+
+/**
+ * A scan stopped just past an item of an indexed array (`jsonSpansFrom`'s `pauseAfter`): the
+ * containers open there, outermost first, their members and items so far. A scan resumed from
+ * it on bytes equal up to `at` (plus one byte after a number or literal) ends as the whole
+ * scan would.
+ */
+export interface PausedScan {
+  /** Offset just past the item the scan stopped after. */
+  at: number;
+  open: OpenContainer[];
 }
 
 /**
@@ -62,18 +76,35 @@ export function indexSpan(body: Uint8Array, span: ValueSpan, indexDepth: number)
   return indexed;
 }
 
+/**
+ * `jsonSpans`, able to stop and go on: `pauseAfter` is asked after each item of an indexed array
+ * and a true answer stops the scan there (a `PausedScan`); `resume` goes on from such a stop,
+ * its containers used as they are (pass copies to resume twice from one stop).
+ */
+export function jsonSpansFrom(
+  body: Uint8Array,
+  indexDepth: number,
+  scan: { pauseAfter?: (array: ValueSpan, item: ValueSpan) => boolean; resume?: PausedScan },
+): ValueSpan | SpanFailure | PausedScan {
+  const root = spanValue(body, 0, body.byteLength, indexDepth, MAX_PLAN_DEPTH, scan);
+  if (typeof root === 'string' || !('kind' in root)) return root;
+  return root.kind === 'object' ? root : 'not-an-object';
+}
+
 function spanValue(
   body: Uint8Array,
   from: number,
   to: number,
   indexDepth: number,
   maxDepth: number,
-): ValueSpan | 'not-json' | 'too-deep' {
+  scan: { pauseAfter?: (array: ValueSpan, item: ValueSpan) => boolean; resume?: PausedScan } = {},
+): ValueSpan | PausedScan | 'not-json' | 'too-deep' {
   // A Buffer view of the same memory: its indexOf is memchr, many times faster than a typed array's.
   const whole = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const bytes = to === whole.byteLength ? whole : whole.subarray(0, to);
-  const stack: Open[] = [];
+  const stack: Open[] = scan.resume?.open ?? [];
   let root: ValueSpan | null = null;
+  let paused: PausedScan | null = null;
   let index = skipSpace(bytes, from);
   const attach = (span: ValueSpan) => {
     const parent = stack.at(-1);
@@ -82,11 +113,16 @@ function spanValue(
       root = span;
       return;
     }
-    if (parent.span.kind === 'array') parent.span.items?.push(span);
-    else parent.span.members?.push({ key: parent.key ?? '', keyStart: parent.keyStart, value: span });
+    if (parent.span.kind !== 'array') {
+      parent.span.members?.push({ key: parent.key ?? '', keyStart: parent.keyStart, value: span });
+    } else if (parent.span.items) {
+      parent.span.items.push(span);
+      if (scan.pauseAfter?.(parent.span, span)) paused = { at: span.end, open: stack };
+    }
   };
   try {
-    while (index < bytes.length) {
+    if (scan.resume) index = afterValue(bytes, scan.resume.at, stack.at(-1));
+    while (index < bytes.length && !paused) {
       const byte = bytes[index]!;
       const top = stack.at(-1);
       if (top?.span.kind === 'object' && top.key === null && byte === QUOTE) {
@@ -134,6 +170,7 @@ function spanValue(
   } catch {
     return 'not-json';
   }
+  if (paused) return paused;
   if (stack.length > 0 || !root) return 'not-json';
   return root;
 }

@@ -181,7 +181,10 @@ function bufferReply(
     finish(null);
   };
   body.on('error', fail);
-  body.on('close', () => fail(new Error('the upstream closed the reply')));
+  // 'close' follows every reply, complete or not: the Error (and its stack) is built only for a broken one.
+  body.on('close', () => {
+    if (!over) fail(new Error('the upstream closed the reply'));
+  });
 }
 
 /** An SSE reply: each chunk goes to the client as it arrives and to the stream reader beside it. */
@@ -248,7 +251,9 @@ function relay(
     outgoing.destroy();
   };
   body.on('error', fail);
-  body.on('close', () => fail(new Error('the upstream closed the reply')));
+  body.on('close', () => {
+    if (!over) fail(new Error('the upstream closed the reply'));
+  });
 }
 
 function breakWarning(onWarning: ((message: string) => void) | undefined): (error: unknown, bytesSent: number) => void {

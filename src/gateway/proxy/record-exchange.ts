@@ -1,6 +1,9 @@
-import { costOf, uncachedCostOf } from '../../cache/cost.js';
+import { costAtPrice, uncachedCostAtPrice } from '../../cache/cost.js';
+import { findPrice, type PriceRow } from '../../cache/pricing.js';
 import type { WireTtl } from '../../cache/wire/wire-unit.js';
 import type { EventBus } from '../../events/event-bus.js';
+import type { ProviderId } from '../../providers/adapter.js';
+import { activeUserModelRows } from '../../providers/shared/user-model-rows.js';
 import type { StreamSummary } from '../../providers/shared/stream-summary.js';
 import type { CaptureRecord } from './capture-record.js';
 import type { Conversation, ConversationTracker } from './conversation-tracker.js';
@@ -58,6 +61,7 @@ export function createExchangeRecorder(
   dependencies: RecorderDependencies,
 ): (conversation: Conversation, exchange: Exchange) => void {
   const { bus, capture, tracker, planModels } = dependencies;
+  const priceOf = priceRowMemo();
   return (conversation, exchange) => {
     const usage = exchange.summary.usage!;
     const model = exchange.model;
@@ -117,8 +121,8 @@ export function createExchangeRecorder(
         step,
         model,
         usage,
-        costUsd: costOf(usage, conversation.provider, model).costUsd,
-        uncachedCostUsd: uncachedCostOf(usage, conversation.provider, model).costUsd,
+        costUsd: costAtPrice(usage, priceOf(conversation.provider, model), conversation.provider, model).costUsd,
+        uncachedCostUsd: uncachedCostAtPrice(usage, priceOf(conversation.provider, model), conversation.provider, model).costUsd,
       });
       if (exchange.firstDropped) {
         bus.emit('warning.raised', conversation.id, exchange.at, {
@@ -142,5 +146,31 @@ export function createExchangeRecorder(
         durationMs,
       });
     }
+  };
+}
+
+/** Distinct (provider, model) price rows remembered at once; a client inventing model names only refills it. */
+const PRICE_ROWS_REMEMBERED = 256;
+
+/**
+ * `findPrice` remembered per provider and model: every exchange is priced twice and a look-up
+ * matches the model id against the whole table. Forgotten whenever the active models-file rows
+ * change (`installUserModelRows`), so a price is always the one `findPrice` would give now.
+ */
+function priceRowMemo(): (provider: ProviderId, model: string) => PriceRow | null {
+  const rows = new Map<string, PriceRow | null>();
+  let userRows = activeUserModelRows();
+  return (provider, model) => {
+    if (activeUserModelRows() !== userRows || rows.size >= PRICE_ROWS_REMEMBERED) {
+      rows.clear();
+      userRows = activeUserModelRows();
+    }
+    const key = `${provider}\u0000${model}`;
+    let row = rows.get(key);
+    if (row === undefined) {
+      row = findPrice(provider, model);
+      rows.set(key, row);
+    }
+    return row;
   };
 }
