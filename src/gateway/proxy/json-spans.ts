@@ -77,16 +77,19 @@ export function indexSpan(body: Uint8Array, span: ValueSpan, indexDepth: number)
 }
 
 /**
- * `jsonSpans`, able to stop and go on: `pauseAfter` is asked after each item of an indexed array
- * and a true answer stops the scan there (a `PausedScan`); `resume` goes on from such a stop,
- * its containers used as they are (pass copies to resume twice from one stop).
+ * How `jsonSpansFrom` stops and goes on: `pauseAfter` is asked after each item of an indexed
+ * array (the containers open, outermost first; the array is the last) and a true answer stops
+ * the scan there (a `PausedScan`); `resume` goes on from such a stop, its containers used as they
+ * are (pass copies to resume twice from one stop).
  */
-export function jsonSpansFrom(
-  body: Uint8Array,
-  indexDepth: number,
-  scan: { pauseAfter?: (array: ValueSpan, item: ValueSpan) => boolean; resume?: PausedScan },
-): ValueSpan | SpanFailure | PausedScan {
-  const root = spanValue(body, 0, body.byteLength, indexDepth, MAX_PLAN_DEPTH, scan);
+export interface ScanControl {
+  pauseAfter?: (open: readonly OpenContainer[], item: ValueSpan) => boolean;
+  resume?: PausedScan;
+}
+
+/** `jsonSpans` (at most `MAX_PLAN_DEPTH` deep) that can stop after an array item and go on later (`ScanControl`). */
+export function jsonSpansFrom(body: Uint8Array, indexDepth: number, scan: ScanControl): ValueSpan | SpanFailure | PausedScan {
+  const root = scanSpans(body, 0, body.byteLength, indexDepth, MAX_PLAN_DEPTH, scan);
   if (typeof root === 'string' || !('kind' in root)) return root;
   return root.kind === 'object' ? root : 'not-an-object';
 }
@@ -97,7 +100,18 @@ function spanValue(
   to: number,
   indexDepth: number,
   maxDepth: number,
-  scan: { pauseAfter?: (array: ValueSpan, item: ValueSpan) => boolean; resume?: PausedScan } = {},
+): ValueSpan | 'not-json' | 'too-deep' {
+  // Asked nothing and resuming nothing, a scan never pauses.
+  return scanSpans(body, from, to, indexDepth, maxDepth, {}) as ValueSpan | 'not-json' | 'too-deep';
+}
+
+function scanSpans(
+  body: Uint8Array,
+  from: number,
+  to: number,
+  indexDepth: number,
+  maxDepth: number,
+  scan: ScanControl,
 ): ValueSpan | PausedScan | 'not-json' | 'too-deep' {
   // A Buffer view of the same memory: its indexOf is memchr, many times faster than a typed array's.
   const whole = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
@@ -117,7 +131,7 @@ function spanValue(
       parent.span.members?.push({ key: parent.key ?? '', keyStart: parent.keyStart, value: span });
     } else if (parent.span.items) {
       parent.span.items.push(span);
-      if (scan.pauseAfter?.(parent.span, span)) paused = { at: span.end, open: stack };
+      if (scan.pauseAfter?.(stack, span)) paused = { at: span.end, open: stack };
     }
   };
   try {

@@ -1,4 +1,5 @@
-import { jsonSpans, type ValueSpan } from './json-spans.js';
+import { createHash } from 'node:crypto';
+import { jsonSpans, jsonSpansFrom, type OpenContainer, type PausedScan, type ValueSpan } from './json-spans.js';
 import { opensTurnFromSpans } from './turn-start.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -58,6 +59,136 @@ export function keyFieldsFromSpans(bytes: Uint8Array, root: ValueSpan): KeyField
   } catch {
     return null;
   }
+}
+
+/** Conversations whose last scan a `keyFieldsReader` remembers [1,024]. */
+const SCANS_REMEMBERED = 1024;
+/** Below this a body is scanned whole: looking up its last scan costs about what the scan does. */
+const RESUMED_FROM_BYTES = 16 * 1024;
+
+/** Where a conversation's last body was scanned to: just past the last item of its message list. */
+interface RememberedScan {
+  /** Held weakly: the conversation tracker keeps the body as long as its budget allows, not this memo. */
+  bytes: WeakRef<Uint8Array>;
+  stop: PausedScan;
+}
+
+export interface KeyFieldsReader {
+  /** `keyFieldsOf(bytes)`, the same result, resumed past what the conversation's last body shared with it. */
+  read(bytes: Uint8Array): KeyFields | null;
+  /** Bodies whose scan resumed from a remembered one. */
+  readonly resumed: number;
+}
+
+/**
+ * `keyFieldsOf` for a stream of bodies (the proxy's pass-through): a conversation's next body
+ * repeats its last one up to the end of the message list, so the scan stops after the list's
+ * opening item, looks up the last body opening with the same bytes, and when the new body equals
+ * it up to the end of its last message, goes on from there instead of scanning the history again.
+ * Equal bytes scan alike, so the result is always the whole scan's. Bodies under 16 KB are
+ * scanned whole.
+ *
+ * @example
+ * const reader = keyFieldsReader();
+ * reader.read(bytes)?.model; // 'claude-sonnet-5'
+ */
+export function keyFieldsReader(): KeyFieldsReader {
+  const scans = new Map<string, RememberedScan>();
+  let resumed = 0;
+  const read = (bytes: Uint8Array): KeyFields | null => {
+    if (bytes.byteLength < RESUMED_FROM_BYTES) return keyFieldsOf(bytes);
+    const opened = openingScan(bytes);
+    if (typeof opened === 'string') return null;
+    if (!('at' in opened)) return keyFieldsFromSpans(bytes, opened);
+    const list = opened.open[1]!.span;
+    const keyIndex = list.items!.length - 1;
+    const opening = createHash('sha1').update(bytes.subarray(0, opened.at)).digest('base64');
+    const last = scans.get(opening);
+    const from = last && sharesScan(bytes, last) ? copyOf(last.stop) : opened;
+    if (from !== opened) resumed++;
+    const root = jsonSpansFrom(bytes, 1, { resume: from });
+    if (typeof root === 'string' || 'at' in root) return null;
+    const stop = stopAfterList(root, list.start, keyIndex);
+    scans.delete(opening);
+    if (stop) {
+      scans.set(opening, { bytes: new WeakRef(bytes), stop });
+      if (scans.size > SCANS_REMEMBERED) scans.delete(scans.keys().next().value as string);
+    }
+    return keyFieldsFromSpans(bytes, root);
+  };
+  return {
+    read,
+    get resumed() {
+      return resumed;
+    },
+  };
+}
+
+/** The scan stopped after the opening item of the body's first message list (null-free: else the whole scan). */
+function openingScan(bytes: Uint8Array) {
+  return jsonSpansFrom(bytes, 1, {
+    pauseAfter: (open, item) => {
+      const listName = open[0]?.key;
+      if (open.length !== 2 || (listName !== 'messages' && listName !== 'input')) return false;
+      return item.kind === 'object' && !isSystemItem(bytes, item);
+    },
+  });
+}
+
+function isSystemItem(bytes: Uint8Array, item: ValueSpan): boolean {
+  try {
+    const parsed: unknown = JSON.parse(decoder.decode(bytes.subarray(item.start, item.end)));
+    return isRecord(parsed) && (parsed.role === 'system' || parsed.role === 'developer');
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `bytes` equal the remembered body up to its stop (the stop follows an object: its end needs no next byte). */
+function sharesScan(bytes: Uint8Array, last: RememberedScan): boolean {
+  const previous = last.bytes.deref();
+  const at = last.stop.at;
+  return previous !== undefined && bytes.byteLength > at && Buffer.compare(bytes.subarray(0, at), previous.subarray(0, at)) === 0;
+}
+
+/**
+ * The state a scan of `root`'s bytes had just past the last item of the list starting at
+ * `listStart`: the root's members before the list, the list's items up to its opening item
+ * (`keyIndex`) and its last one (all `keyFieldsFromSpans` reads of a list). Null when the list
+ * ends in something other than an object.
+ */
+function stopAfterList(root: ValueSpan, listStart: number, keyIndex: number): PausedScan | null {
+  const members = root.members!;
+  const position = members.findIndex((member) => member.value.start === listStart);
+  const list = members[position]?.value;
+  const items = list?.items;
+  const last = items?.at(-1);
+  if (!list || !items || !last || last.kind !== 'object' || items.length <= keyIndex) return null;
+  const kept = items.length - 1 > keyIndex ? [...items.slice(0, keyIndex + 1), last] : items.slice();
+  const rootOpen: OpenContainer = {
+    span: { kind: 'object', start: root.start, end: -1, members: members.slice(0, position) },
+    key: members[position]!.key,
+    keyStart: members[position]!.keyStart,
+  };
+  return {
+    at: last.end,
+    open: [rootOpen, { span: { kind: 'array', start: list.start, end: -1, items: kept }, key: null, keyStart: -1 }],
+  };
+}
+
+/** A stop's containers copied (a resumed scan adds to them). */
+function copyOf(stop: PausedScan): PausedScan {
+  return {
+    at: stop.at,
+    open: stop.open.map((open) => ({
+      ...open,
+      span: {
+        ...open.span,
+        ...(open.span.members ? { members: [...open.span.members] } : {}),
+        ...(open.span.items ? { items: [...open.span.items] } : {}),
+      },
+    })),
+  };
 }
 
 /** Items parsed in order up to and including the first that is not a system or developer message. */

@@ -13,7 +13,7 @@ import { createJudgeQueue } from './judge-queue.js';
 import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
 import { checkKeepWarmUpstream, createKeepWarmStage } from './keep-warm-stage.js';
 import type { KeepWarmStats } from './keep-warm-stats.js';
-import { keyFieldsOf } from './key-fields.js';
+import { keyFieldsReader } from './key-fields.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
 import { parseJsonRecord } from './receive-request.js';
@@ -160,6 +160,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   });
   const planModels = createPlanModels(counters, options.maxPlanModelBytes);
   const inFlight = new Set<Promise<void>>();
+  const keyFields = keyFieldsReader();
   const judgeQueue = createJudgeQueue({
     ...(options.judgeQueue === undefined ? {} : { limit: options.judgeQueue }),
     ...(options.onRecordError ? { onError: options.onRecordError } : {}),
@@ -229,7 +230,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       const durationMs = performance.now() - started;
       judgeQueue.push((judge, firstDropped) => {
         // Pass-through without capture or keep-warm reads only the model and the key: no whole-body parse.
-        const fields = clientBody || wholeBodyNeeded ? null : keyFieldsOf(bytes);
+        const fields = clientBody || wholeBodyNeeded ? null : keyFields.read(bytes);
         if (!fields) clientBody ??= parseJsonRecord(bytes);
         const keyBody = clientBody ?? fields?.keyBody;
         if (!keyBody) return;
