@@ -13,6 +13,8 @@ interface Place {
 
 /** What the plan reads of one message's content, with offsets from the message's first block position. */
 interface MessageMarks {
+  /** The message read. */
+  message: unknown;
   /** Blocks that hold a position (objects). */
   blocks: number;
   /** Index and offset of each markable block, in order. */
@@ -36,8 +38,8 @@ interface MessageMarks {
  * (property test beside it against both).
  */
 export class PlannedMarkers {
-  private messages: readonly unknown[] = [];
-  private marks: MessageMarks[] = [];
+  /** The previous body's reading of each message, replaced from the first message this body does not share. */
+  private readonly marks: MessageMarks[] = [];
 
   /**
    * The plan's `lastBreakpointPosition` when the plan (5-minute markers, after a request whose
@@ -51,36 +53,44 @@ export class PlannedMarkers {
     if (Array.isArray(body.tools) && !scan.list(body.tools, 'tools')) return null;
     if (Array.isArray(body.system) && !scan.list(body.system, 'system')) return null;
     const messages = Array.isArray(body.messages) ? body.messages : [];
-    const marks: MessageMarks[] = [];
-    for (let index = 0; index < messages.length; index++) {
+    const marks = this.marks;
+    let kept = true;
+    let index = 0;
+    for (; index < messages.length; index++) {
       const message = messages[index];
-      const known = message === this.messages[index] ? this.marks[index] : undefined;
-      const mark = known?.frozen ? known : marksOf(message);
-      marks.push(mark);
+      let mark = index < marks.length ? marks[index]! : null;
+      if (mark === null || mark.message !== message || !mark.frozen) {
+        mark = marksOf(message);
+        marks[index] = mark;
+      }
       if (mark.stringContent || !scan.message(mark, index)) {
-        this.remember(messages, marks);
-        return null;
+        kept = false;
+        index++;
+        break;
       }
     }
-    this.remember(messages, marks);
-    return scan.keptPlan();
-  }
-
-  private remember(messages: readonly unknown[], marks: MessageMarks[]): void {
-    this.messages = messages;
-    this.marks = marks;
+    marks.length = index;
+    return kept ? scan.keptPlan() : null;
   }
 }
 
-const NO_MARKS: MessageMarks = { blocks: 0, markable: [], lastMarked: null, markers: [], stringContent: false, frozen: true };
+const NO_MARKS: MessageMarks = {
+  message: null,
+  blocks: 0,
+  markable: [],
+  lastMarked: null,
+  markers: [],
+  stringContent: false,
+  frozen: true,
+};
 
 function marksOf(message: unknown): MessageMarks {
-  if (!isRecord(message)) return { ...NO_MARKS, frozen: false };
+  if (!isRecord(message)) return { ...NO_MARKS, message, frozen: false };
   const content = message.content;
   if (!Array.isArray(content)) {
-    return { ...NO_MARKS, stringContent: typeof content === 'string' && content.length > 0, frozen: false };
+    return { ...NO_MARKS, message, stringContent: typeof content === 'string' && content.length > 0, frozen: false };
   }
-  const marks: MessageMarks = { ...NO_MARKS, markable: [], markers: [] };
+  const marks: MessageMarks = { ...NO_MARKS, message, markable: [], markers: [] };
   marks.frozen = Object.isFrozen(message) && Object.isFrozen(content);
   for (let index = 0; index < content.length; index++) {
     const block = content[index];
@@ -106,12 +116,30 @@ function isMarkable(block: JsonRecord): boolean {
 const samePlace = (left: Place, right: Place): boolean =>
   left.zone === right.zone && left.message === right.message && left.index === right.index;
 
+/** A message block found so far, kept as numbers (position -1: none). */
+class MessageSlot {
+  private message = -1;
+  private index = -1;
+  private position = -1;
+
+  set(message: number, index: number, position: number): void {
+    this.message = message;
+    this.index = index;
+    this.position = position;
+  }
+
+  place(): Place | null {
+    return this.position < 0 ? null : { zone: 'messages', message: this.message, index: this.index, position: this.position };
+  }
+}
+
 /** One pass over a body's blocks in prefix order, as `planCacheFields`' scan, collecting the client's markers beside. */
 class PlanScan {
   private position = 0;
-  private readonly lastMarkable: Record<Place['zone'], Place | null> = { tools: null, system: null, messages: null };
-  private readonly lastMarked: Record<'system' | 'messages', Place | null> = { system: null, messages: null };
-  private guard: Place | null = null;
+  private readonly lastMarkable: Record<'tools' | 'system', Place | null> = { tools: null, system: null };
+  private lastMarkedSystem: Place | null = null;
+  /** The messages' last markable block, last marked markable block and lookback guard, as they are found. */
+  private readonly history = { last: new MessageSlot(), marked: new MessageSlot(), guard: new MessageSlot() };
   /** The client's markers; more than the plan can place means it moves one. */
   private readonly markers: Array<Place & { ttl: WireTtl }> = [];
 
@@ -128,12 +156,12 @@ class PlanScan {
       if (ttl !== null) this.markers.push({ ...place, ttl });
       if (!isMarkable(block)) continue;
       this.lastMarkable[zone] = place;
-      if (zone === 'system' && isRecord(cacheControl)) this.lastMarked.system = place;
+      if (zone === 'system' && isRecord(cacheControl)) this.lastMarkedSystem = place;
     }
     return this.markers.length <= ANTHROPIC_MAX_BREAKPOINTS;
   }
 
-  /** Message `message`'s blocks; false as `list`. */
+  /** Message `message`'s blocks; false as `list`. Places are written as numbers: this runs for every message of every body. */
   message(marks: MessageMarks, message: number): boolean {
     const start = this.position;
     this.position += marks.blocks;
@@ -144,17 +172,14 @@ class PlanScan {
     const markable = marks.markable;
     if (markable.length === 0) return true;
     const last = markable[markable.length - 1]!;
-    this.lastMarkable.messages = { zone: 'messages', message, index: last.index, position: start + last.offset };
-    if (marks.lastMarked) {
-      const { index, offset } = marks.lastMarked;
-      this.lastMarked.messages = { zone: 'messages', message, index, position: start + offset };
-    }
+    this.history.last.set(message, last.index, start + last.offset);
+    if (marks.lastMarked) this.history.marked.set(message, marks.lastMarked.index, start + marks.lastMarked.offset);
     const previous = this.previous;
     if (previous !== null && start <= previous) {
       for (let at = markable.length - 1; at >= 0; at--) {
         const { index, offset } = markable[at]!;
         if (start + offset > previous) continue;
-        this.guard = { zone: 'messages', message, index, position: start + offset };
+        this.history.guard.set(message, index, start + offset);
         break;
       }
     }
@@ -165,14 +190,16 @@ class PlanScan {
   keptPlan(): { lastBreakpointPosition: number | null } | null {
     const tail = (last: Place | null, marked: Place | null) =>
       last && marked && marked.position !== last.position && marked.message === last.message ? marked : null;
-    const system = tail(this.lastMarkable.system, this.lastMarked.system) ?? this.lastMarkable.system;
-    const history = tail(this.lastMarkable.messages, this.lastMarked.messages) ?? this.lastMarkable.messages;
+    const system = tail(this.lastMarkable.system, this.lastMarkedSystem) ?? this.lastMarkable.system;
+    const last = this.history.last.place();
+    const history = tail(last, this.history.marked.place()) ?? last;
+    const guard = this.history.guard.place();
     const chosen: Place[] = [];
     if (this.lastMarkable.tools) chosen.push(this.lastMarkable.tools);
     if (system) chosen.push(system);
     const previous = this.previous;
     if (history && previous !== null && history.position - previous >= ANTHROPIC_LOOKBACK_POSITIONS) {
-      if (this.guard && this.guard.position !== history.position) chosen.push(this.guard);
+      if (guard && guard.position !== history.position) chosen.push(guard);
     }
     if (history) chosen.push(history);
     while (chosen.length > ANTHROPIC_MAX_BREAKPOINTS) chosen.shift();
