@@ -152,18 +152,25 @@ export function createExchangeRecorder(
 /** Distinct (provider, model) price rows remembered at once; a client inventing model names only refills it. */
 const PRICE_ROWS_REMEMBERED = 256;
 
+const DAY_MS = 86_400_000;
+
 /**
  * `findPrice` remembered per provider and model: every exchange is priced twice and a look-up
  * matches the model id against the whole table. Forgotten whenever the active models-file rows
- * change (`installUserModelRows`), so a price is always the one `findPrice` would give now.
+ * change (`installUserModelRows`) and each new UTC day (the genai-prices fallback prices at the
+ * day's date, and its data carries dated price changes), so a price is always the one
+ * `findPrice` would give now.
  */
 function priceRowMemo(): (provider: ProviderId, model: string) => PriceRow | null {
   const rows = new Map<string, PriceRow | null>();
   let userRows = activeUserModelRows();
+  let day = Math.floor(Date.now() / DAY_MS);
   return (provider, model) => {
-    if (activeUserModelRows() !== userRows || rows.size >= PRICE_ROWS_REMEMBERED) {
+    const today = Math.floor(Date.now() / DAY_MS);
+    if (activeUserModelRows() !== userRows || today !== day || rows.size >= PRICE_ROWS_REMEMBERED) {
       rows.clear();
       userRows = activeUserModelRows();
+      day = today;
     }
     const key = `${provider}\u0000${model}`;
     let row = rows.get(key);
