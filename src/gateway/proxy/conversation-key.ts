@@ -34,8 +34,24 @@ export function conversationKey(
   const first = (items as unknown[]).find((item) => !isSystemItem(item)) ?? body.system ?? body.instructions ?? null;
   // Markers move between requests and say nothing about which conversation this is.
   const text = JSON.stringify(first, (key, value) => (key === 'cache_control' ? undefined : value));
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  return { id: `prefix-${hash}`, source: 'prefix-hash' };
+  return { id: `prefix-${prefixHash(text)}`, source: 'prefix-hash' };
+}
+
+/** Opening texts whose hash is remembered, and the longest remembered (at most 512 × 4 KB held). */
+const HASHES_REMEMBERED = 512;
+const LONGEST_REMEMBERED = 4096;
+const hashes = new Map<string, string>();
+
+/** The first 16 hex digits of the text's SHA-256; a conversation's every request hashes the same opening. */
+function prefixHash(text: string): string {
+  let hash = hashes.get(text);
+  if (hash !== undefined) return hash;
+  hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  if (text.length <= LONGEST_REMEMBERED) {
+    if (hashes.size >= HASHES_REMEMBERED) hashes.delete(hashes.keys().next().value as string);
+    hashes.set(text, hash);
+  }
+  return hash;
 }
 
 function isSystemItem(item: unknown): boolean {
