@@ -1,0 +1,190 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CachetEvent } from '../../events/catalog.js';
+import { EventBus } from '../../events/event-bus.js';
+import { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
+
+/**
+ * Attacks on the proxy's fast paths over real HTTP, each against a plain path run beside it on
+ * the same requests: pass-through's key fields resumed past a conversation's shared bytes
+ * (keyFieldsReader) against the whole-body parse a capture forces; `--plan`'s body written
+ * upstream by the node transport against the same plan through `fetch` (which gets it whole).
+ * Requests are hostile: two conversations with the same opening bytes interleaved, a history
+ * edited and rewound, escaped and repeated keys, `__proto__`, invalid UTF-8, big numbers, CRLF
+ * and spaces between items, client markers that move, bodies past 16 KB (the resumed scan).
+ */
+
+const REPLY = JSON.stringify({
+  id: 'msg_attack',
+  type: 'message',
+  role: 'assistant',
+  content: [{ type: 'text', text: 'ok' }],
+  usage: { input_tokens: 20, cache_read_input_tokens: 5000, cache_creation_input_tokens: 100, output_tokens: 2 },
+});
+
+let closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.reverse()) await close();
+  closers = [];
+});
+
+async function upstream(): Promise<{ url: string; arrivals: Array<{ body: Buffer; length: string | undefined }> }> {
+  const arrivals: Array<{ body: Buffer; length: string | undefined }> = [];
+  const server: Server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      arrivals.push({ body: Buffer.concat(chunks), length: incoming.headers['content-length'] });
+      outgoing.writeHead(200, { 'content-type': 'application/json' }).end(REPLY);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
+}
+
+function post(url: string, body: Buffer): Promise<number> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: '/v1/messages',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      },
+      (incoming) => {
+        incoming.resume();
+        incoming.on('end', () => resolve(incoming.statusCode!));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** A proxy on its own upstream, with its events (timings left out). */
+async function proxyWith(options: Omit<StartProxyOptions, 'upstream'>) {
+  const { url, arrivals } = await upstream();
+  const bus = new EventBus();
+  const events: unknown[] = [];
+  bus.onAny((event: CachetEvent) => {
+    const payload = { ...(event.payload as Record<string, unknown>) };
+    delete payload.durationMs;
+    events.push([event.type, event.sessionId, payload]);
+  });
+  const proxy: RunningProxy = await startProxy({ upstream: url, bus, instance: 'attack', ...options });
+  closers.push(() => proxy.close());
+  return { proxy, arrivals, events };
+}
+
+const big = (tag: string) => 'x'.repeat(9000) + tag;
+/** History items with hostile bytes (each a JSON object as a client might write it). */
+const ITEMS: Buffer[] = [
+  '{"role":"user","content":[{"type":"text","text":"open n=12345678901234567890123"}]}',
+  `{"role":"assistant","content":[{"type":"text","text":"a","type":"text"},{"type":"tool_use","id":"t1","name":"f","input":{"v":1e300,"k":1,"k":2,"__proto__":{"x":1}}}]}`,
+  Buffer.concat([
+    Buffer.from(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"${big('r')} `),
+    Buffer.from([0xff, 0xfe, 0xc3]),
+    Buffer.from('"}]}'),
+  ]),
+  `{"r\\u006fle":"assistant","content":[{"type":"text","text":"\\u00e9\\ud800 \\"q\\" \\\\ ${big('e')}"}]}`,
+  '{"role":"user","content":[{"type":"text","text":"marked","cache_control":{"type":"ephemeral"}},{"type":"text","text":"tail"}]}',
+  '{"role":"assistant" , "content" : [ {"type":"text","text":"spaces"} ] }',
+  '{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}',
+  '{"role":"assistant","content":"a string reply"}',
+  '{"role":"user","content":"a string question"}',
+].map((item) => (Buffer.isBuffer(item) ? item : Buffer.from(item)));
+
+/** A body of `items` (indexes into ITEMS, or a Buffer), the separator between them, and extra members. */
+function bodyOf(items: Array<number | Buffer>, separator = ',', extra = '') {
+  const parts = items.map((item) => (typeof item === 'number' ? ITEMS[item]! : item));
+  return Buffer.concat([
+    Buffer.from(
+      `{"model":"claude-sonnet-4-5","max_tokens":10,"system":[{"type":"text","text":"sys","cache_control":{"type":"ephemeral"}}],${extra}"messages":[`,
+    ),
+    ...parts.flatMap((item, index) => (index > 0 ? [Buffer.from(separator), item] : [item])),
+    Buffer.from('],"tools":[{"name":"f","input_schema":{"type":"object"}}]}'),
+  ]);
+}
+
+/** Two conversations opening with the same bytes, interleaved; one edits, rewinds, re-spaces its history. */
+function hostileSequence(): Buffer[] {
+  const other = Buffer.from('{"role":"assistant","content":[{"type":"text","text":"the other conversation"}]}');
+  return [
+    bodyOf([0]),
+    bodyOf([0, other, 8]),
+    bodyOf([0, 1, 2]),
+    bodyOf([0, other, 8, 7, 8]),
+    bodyOf([0, 1, 2, 3, 4]),
+    bodyOf([0, 1, 2, 3, 4, 5, 6]),
+    // Edited in the middle (the tool result's bytes), then rewound, then CRLF between items.
+    bodyOf([
+      0,
+      1,
+      Buffer.from('{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"edited"}]}'),
+      3,
+      4,
+      5,
+      6,
+    ]),
+    bodyOf([0, 1, 2, 3]),
+    bodyOf([0, 1, 2, 3, 4, 5, 6, 7, 8], ',\r\n '),
+    bodyOf([0, 1, 2, 3, 4, 5, 6, 7, 8], ',\r\n ', '"messages":"shadowed",'),
+    bodyOf([0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 6], ',\r\n '),
+    bodyOf([0, other, 8, 7, 8, 7, 4]),
+  ];
+}
+
+async function run(url: string, proxy: RunningProxy, bodies: Buffer[]) {
+  const statuses: number[] = [];
+  for (const body of bodies) {
+    statuses.push(await post(url, body));
+    await proxy.settled();
+  }
+  return statuses;
+}
+
+/**
+ * The bytes without the markers and diagnostics the plan may remove or add, a one-text-block
+ * content written as its string (a marked string content becomes such a block).
+ */
+const withoutMarkers = (bytes: Buffer) =>
+  bytes
+    .toString('latin1')
+    .replace(/,?"cache_control":\{"type":"ephemeral"(,"ttl":"1h")?\}/g, '')
+    .replace(/,?"diagnostics":\{"previous_message_id":(null|"[^"]*")\}/g, '')
+    .replace(/"content":\[\{"type":"text","text":("(?:[^"\\]|\\.)*")\}\]/g, '"content":$1');
+
+describe('the proxy over real HTTP, fast paths against plain ones', () => {
+  it('pass-through: forwards every byte and records what the whole-body parse records (resumed key fields)', async () => {
+    const bodies = hostileSequence();
+    const fast = await proxyWith({});
+    const plain = await proxyWith({ capture: () => {} });
+    expect(await run(fast.proxy.url, fast.proxy, bodies)).toEqual(bodies.map(() => 200));
+    await run(plain.proxy.url, plain.proxy, bodies);
+    expect(fast.arrivals.map((arrival) => arrival.body)).toEqual(bodies);
+    expect(fast.events.length).toBeGreaterThan(bodies.length);
+    expect(fast.events).toEqual(plain.events);
+  });
+
+  it('--plan: the node transport writes the bytes fetch sends, the client’s but for markers, with their length', async () => {
+    const bodies = hostileSequence();
+    const viaNode = await proxyWith({ plan: true });
+    const viaFetch = await proxyWith({ plan: true, fetch: globalThis.fetch });
+    await run(viaNode.proxy.url, viaNode.proxy, bodies);
+    await run(viaFetch.proxy.url, viaFetch.proxy, bodies);
+    expect(viaNode.arrivals.length).toBe(bodies.length);
+    for (const [index, arrival] of viaNode.arrivals.entries()) {
+      expect(arrival.length).toBe(String(arrival.body.byteLength));
+      expect(arrival.body.equals(viaFetch.arrivals[index]!.body), `request ${index}`).toBe(true);
+      expect(withoutMarkers(arrival.body), `request ${index}`).toBe(withoutMarkers(bodies[index]!));
+    }
+    expect(viaNode.events).toEqual(viaFetch.events);
+  });
+});
