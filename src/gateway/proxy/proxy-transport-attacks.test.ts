@@ -74,7 +74,7 @@ async function proxyWith(options: Omit<StartProxyOptions, 'upstream'>) {
   const bus = new EventBus();
   const events: unknown[] = [];
   bus.onAny((event: CachetEvent) => {
-    const payload = { ...(event.payload as Record<string, unknown>) };
+    const payload = { ...(event.payload as unknown as Record<string, unknown>) };
     delete payload.durationMs;
     events.push([event.type, event.sessionId, payload]);
   });
