@@ -3,6 +3,7 @@ import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { compactBody, type OutgoingBody } from './body-pieces.js';
 import type { ParsedHistory } from './reuse-parse.js';
 import type { ProxyVolatileState } from './volatile-plan.js';
 
@@ -30,7 +31,7 @@ export interface Conversation {
    * The previous recorded request as sent upstream, in its wire bytes (parsed again only when
    * the next request reads less than it left cached).
    */
-  previous: { bytes: Uint8Array; at: number; cachedTokens: number } | null;
+  previous: { bytes: OutgoingBody; at: number; cachedTokens: number } | null;
   /** `--volatile auto`: created at the conversation's first planned request. */
   volatile?: ProxyVolatileState;
   /** `--plan`: the last client body's bytes and parsed history, for `parseReusing` (charged twice its bytes). */
@@ -156,6 +157,6 @@ function chargeOf(conversation: Conversation): number {
  * other bytes too) would keep all of it alive while the budget counts only the view.
  */
 function compact(previous: NonNullable<Conversation['previous']>): NonNullable<Conversation['previous']> {
-  const { bytes } = previous;
-  return bytes.byteLength === bytes.buffer.byteLength ? previous : { ...previous, bytes: bytes.slice() };
+  const bytes = compactBody(previous.bytes);
+  return bytes === previous.bytes ? previous : { ...previous, bytes };
 }

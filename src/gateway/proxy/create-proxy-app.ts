@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { honoCore } from '../../server/http-peers.js';
 import type { NodeOutgoing } from '../client-stream.js';
 import { isLoopbackHostHeader } from '../listen-policy.js';
+import { joinedBody } from './body-pieces.js';
 import { forwardRequest } from './forward-request.js';
 import { FORBIDDEN_HOST_MESSAGE } from './node-front.js';
 import { replyAndObserve } from './observe-reply.js';
@@ -75,7 +76,7 @@ export function createProxyApp(options: ProxyOptions): ProxyApp {
       fetchUpstream,
       url: upstreamUrl(core.base, url.pathname + url.search),
       request,
-      body: exchange?.sent ?? bytes,
+      body: exchange ? joinedBody(exchange.sent) : bytes,
       route,
       timeoutMs: core.timeoutMs,
     });

@@ -9,6 +9,7 @@ import { totalInputTokens, type Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import { planKeepsClientMarkers } from '../analyze/planned-lockstep.js';
+import { joinedBody, type OutgoingBody } from './body-pieces.js';
 import type { Conversation, ConversationTracker, TrackerCounters } from './conversation-tracker.js';
 import { parseJsonRecord } from './receive-request.js';
 import { wireRouteOfProvider } from './wire-route.js';
@@ -162,7 +163,7 @@ const OPENAI_READ_SLACK = 256;
 export function judgeMiss(
   tracker: ConversationTracker,
   conversation: Conversation,
-  exchange: { sentBytes: Uint8Array; at: number; judge: boolean },
+  exchange: { sentBytes: OutgoingBody; at: number; judge: boolean },
   usage: Usage,
   model: string,
   at: { turn: number; step: number },
@@ -177,8 +178,8 @@ export function judgeMiss(
   const shortfall = previous.cachedTokens - usage.cacheReadTokens > slack;
   if (!shortfall && !usage.cacheMissReason?.missedTokens) return;
   // Both bodies as they went upstream, read from the same bytes form (a plan's object form differs in shape).
-  const previousBody = parseJsonRecord(previous.bytes);
-  const body = parseJsonRecord(exchange.sentBytes);
+  const previousBody = parseJsonRecord(joinedBody(previous.bytes));
+  const body = parseJsonRecord(joinedBody(exchange.sentBytes));
   if (!previousBody || !body) return;
   conversation.detector.reset();
   conversation.detector.observe(previousBody, { at: previous.at });

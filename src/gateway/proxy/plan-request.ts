@@ -1,4 +1,5 @@
 import type { VolatileMovedPayload } from '../../events/catalog.js';
+import type { OutgoingBody } from './body-pieces.js';
 import type { Conversation } from './conversation-tracker.js';
 import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
 import { keyFieldsFromSpans } from './key-fields.js';
@@ -21,8 +22,8 @@ export type PlannedRequest =
       conversation: Conversation;
       /** What the conversation keeps for parsing its next body (`keepHistory`); null when there is nothing to keep. */
       history: ParsedHistory | null;
-      /** The client's bytes with the plan's cache fields spliced in. */
-      sent: Uint8Array;
+      /** The client's bytes with the plan's cache fields spliced in (in pieces: see `BodyPieces`). */
+      sent: OutgoingBody;
       /** The planned body as an object, for judging and the capture. */
       sentBody: JsonRecord;
       breakpoints: string[];

@@ -138,7 +138,7 @@ describe('conversation tracker: what it holds is what it counts', () => {
     const conversation = conversations.get('a', 'anthropic');
     conversations.remember(conversation, { bytes: body, at: 0, cachedTokens: 0 });
     expect(conversation.previous!.bytes.byteLength).toBe(400);
-    expect(conversation.previous!.bytes.buffer.byteLength).toBe(400);
+    expect((conversation.previous!.bytes as Uint8Array).buffer.byteLength).toBe(400);
     const own = new Uint8Array(300);
     conversations.remember(conversation, { bytes: own, at: 1, cachedTokens: 0 });
     expect(conversation.previous!.bytes).toBe(own);

@@ -4,6 +4,7 @@ import type { ProviderId } from '../../providers/adapter.js';
 import type { StreamSummary } from '../../providers/shared/stream-summary.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
+import type { OutgoingBody } from './body-pieces.js';
 import type { CaptureRecord } from './capture-record.js';
 import { conversationKey } from './conversation-key.js';
 import { conversationSessions } from './conversation-sessions.js';
@@ -113,8 +114,8 @@ export interface ClientRequestInfo {
 
 /** One exchange in flight: what to send, and what to do with the reply's summary. */
 export interface ExchangeInFlight {
-  /** The bytes to forward: the client's, or the plan's splice of them. */
-  sent: Uint8Array;
+  /** The bytes to forward: the client's, or the plan's splice of them (in pieces: see `BodyPieces`). */
+  sent: OutgoingBody;
   /** The reply was read: record it (in the judge queue, off the request path) when complete. */
   finish(summary: StreamSummary | null, status: number): void;
 }
@@ -210,7 +211,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     // Without --plan the body is forwarded before it is even parsed: reading it costs the client nothing.
     let clientBody: JsonRecord | null = null;
     let conversation: Conversation | null = null;
-    let sent = bytes;
+    let sent: OutgoingBody = bytes;
     let sentBody: JsonRecord | null = null;
     let plannedBreakpoints: string[] = [];
     if (plan) {

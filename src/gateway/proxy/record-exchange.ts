@@ -5,6 +5,7 @@ import type { EventBus } from '../../events/event-bus.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import type { StreamSummary } from '../../providers/shared/stream-summary.js';
 import { activeUserModelRows } from '../../providers/shared/user-model-rows.js';
+import type { OutgoingBody } from './body-pieces.js';
 import type { CaptureRecord } from './capture-record.js';
 import type { Conversation, ConversationTracker } from './conversation-tracker.js';
 import { comparePlan, judgeMiss, type PlanModels } from './judge-exchange.js';
@@ -25,7 +26,7 @@ export interface Exchange {
   model: string;
   /** The client's body opens a new turn (`opensTurn`); otherwise it is the next step of the current one. */
   opensTurn: boolean;
-  sentBytes: Uint8Array;
+  sentBytes: OutgoingBody;
   planned: boolean;
   plannedBreakpoints: string[];
   summary: StreamSummary;

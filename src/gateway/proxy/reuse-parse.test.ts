@@ -81,5 +81,8 @@ describe('parseReusing: JSON.parse that keeps the repeated history', () => {
     socketRead.set(text, 10);
     const { history } = parse(socketRead.subarray(10, 10 + text.byteLength), null);
     expect(history!.bytes.buffer.byteLength).toBe(text.byteLength);
+    // A Buffer (what the proxy's node front reads) too: its own `slice` would be a view.
+    const fromSocket = parse(Buffer.from(socketRead.buffer, 10, text.byteLength), null);
+    expect(fromSocket.history!.bytes.buffer.byteLength).toBe(text.byteLength);
   });
 });

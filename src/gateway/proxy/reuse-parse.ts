@@ -1,4 +1,5 @@
 import { deepFreeze } from '../../model/freeze.js';
+import { ownCopy } from './body-pieces.js';
 import type { MemberSpan, ValueSpan } from './json-spans.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -54,7 +55,7 @@ export function parseReusing(
   return {
     body,
     history: {
-      bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
+      bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : ownCopy(bytes),
       key: member.key,
       base: span.start,
       starts: spans.map((item) => item.start - span.start),

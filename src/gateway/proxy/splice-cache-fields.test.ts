@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicTurn, chatTurn } from '../test-support/sessions.js';
+import { joinedBody } from './body-pieces.js';
 import { jsonSpans, type ValueSpan } from './json-spans.js';
 import { type PlanContext, planCacheFields } from './plan-cache-fields.js';
 import { SPLICE_INDEX_DEPTH, spliceCacheFields } from './splice-cache-fields.js';
@@ -15,7 +16,7 @@ function splice(route: WireRoute, text: string | Uint8Array, options = {}) {
   const parsed = JSON.parse(decoder.decode(bytes)) as JsonRecord;
   const planned = planCacheFields(route, parsed, context, options);
   const root = jsonSpans(bytes, SPLICE_INDEX_DEPTH) as ValueSpan;
-  return { sent: spliceCacheFields(route, bytes, root, parsed, planned), planned };
+  return { sent: joinedBody(spliceCacheFields(route, bytes, root, parsed, planned)), planned };
 }
 
 /** String system prompts and contents as one text block each, as the plan reads them. */

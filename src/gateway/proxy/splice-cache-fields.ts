@@ -1,3 +1,4 @@
+import { bodyOfPieces, type OutgoingBody } from './body-pieces.js';
 import { indexSpan, type MemberSpan, type ValueSpan } from './json-spans.js';
 import type { WireRoute } from './wire-route.js';
 
@@ -24,8 +25,10 @@ export const SPLICE_INDEX_DEPTH = 1;
  * `planCacheFields` made of the parsed body: its breakpoint paths, diagnostics and OpenAI keys
  * are carried over; every `cache_control` the client placed on a markable block or the body is
  * removed. A string `system` or message content that receives a marker becomes one text block
- * holding the original string's bytes. Throws when the spans and the plan disagree (the caller
- * then forwards the body unchanged).
+ * holding the original string's bytes. The result is `bytes` itself when nothing is edited, else
+ * pieces (views of `bytes` between the edits, and the edits' bytes), never joined here (see
+ * `BodyPieces`). Throws when the spans and the plan disagree (the caller then forwards the body
+ * unchanged).
  */
 export function spliceCacheFields(
   route: WireRoute,
@@ -33,7 +36,7 @@ export function spliceCacheFields(
   root: ValueSpan,
   client: JsonRecord,
   planned: { body: JsonRecord; breakpoints: readonly string[] },
-): Uint8Array {
+): OutgoingBody {
   const edits: Edit[] = [];
   const changed = (key: string) => planned.body[key] !== client[key];
   if (route === 'anthropic') {
@@ -178,7 +181,7 @@ function memberEdits(span: ValueSpan, remove: string | null, set: Record<string,
   return edits;
 }
 
-function applyEdits(bytes: Uint8Array, edits: Edit[]): Uint8Array {
+function applyEdits(bytes: Uint8Array, edits: Edit[]): OutgoingBody {
   if (edits.length === 0) return bytes;
   edits.sort((first, second) => first.start - second.start || first.end - second.end);
   const parts: Uint8Array[] = [];
@@ -192,6 +195,5 @@ function applyEdits(bytes: Uint8Array, edits: Edit[]): Uint8Array {
     at = edit.end;
   }
   parts.push(bytes.subarray(at));
-  // No zero fill before the copy (a 500 KB body is copied once, not cleared and copied).
-  return Buffer.concat(parts);
+  return bodyOfPieces(parts.filter((part) => part.byteLength > 0));
 }

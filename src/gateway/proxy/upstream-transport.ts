@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import { joinedBody, type OutgoingBody } from './body-pieces.js';
 import { upstreamUrl } from './wire-route.js';
 
 /** One request to the upstream, as the proxy's node front end sends it. */
@@ -16,7 +17,8 @@ export interface UpstreamCall {
   pathAndQuery: string;
   /** Already filtered (`upstreamHeadersOf`): no hop-by-hop headers, no `host`, no `content-length`. */
   headers: OutgoingHttpHeaders;
-  body: Uint8Array | null;
+  /** The client's bytes, or the plan's pieces of them (written as they are, never joined). */
+  body: OutgoingBody | null;
 }
 
 export interface UpstreamAnswer {
@@ -73,7 +75,7 @@ export function nodeTransport(base: URL): UpstreamTransport {
             else reject(error);
           });
           if (aborted) current.destroy(aborted);
-          else current.end(call.body ?? undefined);
+          else writeBody(current, call.body);
         };
         attempt(true);
       });
@@ -89,6 +91,17 @@ export function nodeTransport(base: URL): UpstreamTransport {
   };
 }
 
+/** The body in one write, or its pieces corked into one (their `content-length` is set). */
+function writeBody(request: ClientRequest, body: OutgoingBody | null): void {
+  if (body === null || body instanceof Uint8Array) {
+    request.end(body ?? undefined);
+    return;
+  }
+  request.cork();
+  for (const piece of body.pieces) request.write(piece);
+  request.end();
+}
+
 /** An injected `fetch` (tests, custom agents) behind the same interface; fetch decodes, so encodings are dropped. */
 export function fetchTransport(fetchUpstream: typeof fetch, base: URL): UpstreamTransport {
   return {
@@ -102,7 +115,7 @@ export function fetchTransport(fetchUpstream: typeof fetch, base: URL): Upstream
       const answer = fetchUpstream(upstreamUrl(base, call.pathAndQuery), {
         method: call.method,
         headers,
-        ...(call.body ? { body: call.body as Uint8Array<ArrayBuffer> } : {}),
+        ...(call.body ? { body: joinedBody(call.body) as Uint8Array<ArrayBuffer> } : {}),
         signal: controller.signal,
         redirect: 'manual',
       }).then((response): UpstreamAnswer => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { validateAnthropicBody } from '../emulate/validate-anthropic-body.js';
 import { type Harness, startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
+import { joinedBody } from './body-pieces.js';
 import type { Conversation } from './conversation-tracker.js';
 import { planRequest } from './plan-request.js';
 
@@ -31,13 +32,13 @@ describe('cachet proxy --plan --volatile auto', () => {
       () => conversation,
     );
     if (first.kind !== 'planned' || second.kind !== 'planned') throw new Error('not planned');
-    const sent = JSON.parse(decoder.decode(second.sent));
+    const sent = JSON.parse(decoder.decode(joinedBody(second.sent)));
     expect(validateAnthropicBody(sent)).toBeNull();
     expect(sent.system.map((block: { text: string }) => block.text).join('')).toBe(persona);
     expect(JSON.stringify(sent.messages[0].content)).toContain('Current time: 2026-11-27T10:00:00Z');
     expect(JSON.stringify(sent.messages[2].content)).toContain('Current time: 2026-11-27T10:01:00Z');
-    expect(decoder.decode(second.sent)).toContain('"model":"claude-sonnet-4-5",  "max_tokens":100');
-    expect(decoder.decode(second.sent)).toContain('{"content":[{"type":"text","text":"Now the docs."}');
+    expect(decoder.decode(joinedBody(second.sent))).toContain('"model":"claude-sonnet-4-5",  "max_tokens":100');
+    expect(decoder.decode(joinedBody(second.sent))).toContain('{"content":[{"type":"text","text":"Now the docs."}');
     // volatile.moved, as the drop-ins publish it: on sight at turn 1, then when the moved text changed.
     expect(first.volatileMoved).toMatchObject({
       turn: 1,
@@ -59,8 +60,8 @@ describe('cachet proxy --plan --volatile auto', () => {
     if (sameTurn.kind !== 'planned') throw new Error('not planned');
     // The tool step of turn 2 moves the same text: nothing new to report.
     expect(sameTurn.volatileMoved).toBeNull();
-    expect(validateAnthropicBody(JSON.parse(decoder.decode(sameTurn.sent)))).toBeNull();
-    const firstSent = JSON.parse(decoder.decode(first.sent));
+    expect(validateAnthropicBody(JSON.parse(decoder.decode(joinedBody(sameTurn.sent))))).toBeNull();
+    const firstSent = JSON.parse(decoder.decode(joinedBody(first.sent)));
     expect(firstSent.messages[0].content.map((block: { text: string }) => block.text)).toEqual([
       'Fix the build.',
       'Current time: 2026-11-27T10:00:00Z',
@@ -77,8 +78,8 @@ describe('cachet proxy --plan --volatile auto', () => {
     );
     if (planned.kind !== 'planned') throw new Error('not planned');
     expect(planned.volatileMoved).toBeNull();
-    expect(decoder.decode(planned.sent)).toContain('Current time');
-    expect(JSON.parse(decoder.decode(planned.sent)).messages[0].content).toEqual([
+    expect(decoder.decode(joinedBody(planned.sent))).toContain('Current time');
+    expect(JSON.parse(decoder.decode(joinedBody(planned.sent))).messages[0].content).toEqual([
       { type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } },
     ]);
   });
