@@ -5,6 +5,7 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS } from '../../providers/anthropic/models.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { unitsOf } from '../wire/body-units.js';
 import {
   anthropicBreakpoints,
   cacheLifetimeMs,
@@ -106,7 +107,7 @@ function detectorFrom(options: BreakDetectorOptions, state: DetectorState): Fork
   function tokensOf(body: NormalizedWireBody, from: number, to: number): number {
     if (to <= from) return 0;
     const totals = unitTokenTotals(body, counter);
-    return totals[to - 1]! - (from > 0 ? totals[from - 1]! : 0);
+    return totals.at(to - 1)! - (from > 0 ? totals.at(from - 1)! : 0);
   }
 
   function judge(body: NormalizedWireBody, context: ObserveContext): Omit<CacheBreak, 'turn' | 'step'> | null {
@@ -162,20 +163,21 @@ function detectorFrom(options: BreakDetectorOptions, state: DetectorState): Fork
       const lookback = lookbackMiss(before, body);
       if (lookback) {
         const missed = tokensOf(before, 0, lookback.entryIndex + 1);
+        const entry = unitsOf(before).at(lookback.entryIndex)!;
         return {
           ...base,
           cause: 'lookback-exceeded',
-          path: before.units[lookback.entryIndex]!.path,
-          zone: before.units[lookback.entryIndex]!.zone,
+          path: entry.path,
+          zone: entry.zone,
           missedTokens: missed,
-          explanation: `The newest entry (${before.units[lookback.entryIndex]!.path}) is ${lookback.distance} blocks before the nearest breakpoint; lookups search ${ANTHROPIC_LOOKBACK_POSITIONS}.`,
+          explanation: `The newest entry (${entry.path}) is ${lookback.distance} blocks before the nearest breakpoint; lookups search ${ANTHROPIC_LOOKBACK_POSITIONS}.`,
         };
       }
     }
     if (rules === 'local' && options.chatTemplate !== 'other') {
       const rerender = reasoningRerender(before, body);
       if (rerender !== null) {
-        const unit = rerender.side === 'before' ? before.units[rerender.index]! : body.units[rerender.index]!;
+        const unit = unitsOf(rerender.side === 'before' ? before : body).at(rerender.index)!;
         const missed =
           rerender.side === 'before'
             ? cachedTokens - tokensOf(before, 0, rerender.index)
@@ -194,14 +196,10 @@ function detectorFrom(options: BreakDetectorOptions, state: DetectorState): Fork
     }
     if (context.usage && rules === 'anthropic') {
       // What the two requests share beyond what the previous one left cached.
-      let shared = sharedUnitCount(body.units, before.units);
-      while (
-        shared < before.units.length &&
-        shared < body.units.length &&
-        sameUnitIdentity(before.units[shared]!, body.units[shared]!)
-      ) {
-        shared++;
-      }
+      const [beforeUnits, afterUnits] = [unitsOf(before), unitsOf(body)];
+      let shared = sharedUnitCount(afterUnits, beforeUnits);
+      const end = Math.min(beforeUnits.length, afterUnits.length);
+      while (shared < end && sameUnitIdentity(beforeUnits.at(shared)!, afterUnits.at(shared)!)) shared++;
       const uncovered = uncoveredByBreakpoint(before, shared);
       const read = context.usage.cacheReadTokens;
       const missed = uncovered ? tokensOf(before, uncovered.from, shared) : 0;
@@ -213,10 +211,10 @@ function detectorFrom(options: BreakDetectorOptions, state: DetectorState): Fork
         return {
           ...base,
           cause: 'no-breakpoint',
-          zone: before.units[uncovered.from]?.zone ?? null,
-          path: before.units[uncovered.from]?.path ?? null,
+          zone: beforeUnits.at(uncovered.from)?.zone ?? null,
+          path: beforeUnits.at(uncovered.from)?.path ?? null,
           missedTokens: missed,
-          explanation: `The previous request's last breakpoint ends before ${before.units[uncovered.from]?.path}; ${missed} shared tokens after it were re-billed although ${uncovered.freeSlots} breakpoint slot(s) were free.`,
+          explanation: `The previous request's last breakpoint ends before ${beforeUnits.at(uncovered.from)?.path}; ${missed} shared tokens after it were re-billed although ${uncovered.freeSlots} breakpoint slot(s) were free.`,
         };
       }
     }
@@ -231,7 +229,7 @@ function detectorFrom(options: BreakDetectorOptions, state: DetectorState): Fork
       const serverCause = context.usage?.cacheMissReason;
       const found = judge(body, context) ?? (previous ? serverOnlyBreak(serverCause) : null);
       previous = { body, at: context.at, route: context.route ?? previous?.route ?? null };
-      if (!everCleared) everCleared = tokensOf(body, 0, body.units.length) >= minimumPrefixTokens(body);
+      if (!everCleared) everCleared = tokensOf(body, 0, unitsOf(body).length) >= minimumPrefixTokens(body);
       if (!found) return null;
       const cacheBreak: CacheBreak = {
         turn: context.turn ?? 0,
@@ -266,12 +264,13 @@ const ANTHROPIC_MAX_BREAKPOINTS = 4;
  */
 function uncoveredByBreakpoint(before: NormalizedWireBody, horizon: number): { from: number; freeSlots: number } | null {
   const marks = anthropicBreakpoints(before);
+  const units = unitsOf(before);
   let from = (marks.at(-1)?.index ?? -1) + 1;
-  while (from < horizon && !before.units[from]!.block) from++;
+  while (from < horizon && !units.at(from)!.block) from++;
   if (from >= horizon || marks.length >= ANTHROPIC_MAX_BREAKPOINTS) return null;
   let markable = false;
   for (let index = from; index < horizon; index++) {
-    const unit = before.units[index]!;
+    const unit = units.at(index)!;
     if (unit.block && unit.kind !== 'thinking' && unit.tokenText.length > 0) markable = true;
   }
   return markable ? { from, freeSlots: ANTHROPIC_MAX_BREAKPOINTS - marks.length } : null;
@@ -310,11 +309,14 @@ function lookbackMiss(before: NormalizedWireBody, after: NormalizedWireBody): { 
   let nearest = Number.POSITIVE_INFINITY;
   let counted = newest;
   // Positions start at the first block: with none up to the entry, the first one after it is position 0 too.
-  const firstBlock = after.units.findIndex((unit) => unit.block);
+  const units = unitsOf(after);
+  let firstBlock = 0;
+  while (firstBlock < units.length && !units.at(firstBlock)!.block) firstBlock++;
+  if (firstBlock === units.length) firstBlock = -1;
   let distance = firstBlock === -1 || firstBlock > newest ? -1 : 0;
   for (const { index: read } of anthropicBreakpoints(after)) {
     if (read < newest) continue;
-    for (; counted < read; counted++) if (after.units[counted + 1]?.block) distance++;
+    for (; counted < read; counted++) if (units.at(counted + 1)?.block) distance++;
     const positions = Math.max(distance, 0);
     if (positions < ANTHROPIC_LOOKBACK_POSITIONS) return null;
     nearest = Math.min(nearest, positions);

@@ -3,6 +3,7 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { unitsOf } from '../wire/body-units.js';
 import { cacheHorizon, cacheRulesFor, unitTokens } from '../wire/cache-rules.js';
 import { normalizeWireBody } from '../wire/normalize-wire-body.js';
 import { sharedUnitCount } from '../wire/shared-units.js';
@@ -156,9 +157,10 @@ function firstDivergentUnit(
   b: NormalizedWireBody,
 ): DivergentUnit | { droppedTail: { messageIndex: number; text: string } } | null {
   // Units normalisation handed on as the same objects need no comparison.
-  for (let index = sharedUnitCount(b.units, a.units); index < a.units.length; index++) {
-    const before = a.units[index]!;
-    const after = b.units[index];
+  const [aUnits, bUnits] = [unitsOf(a), unitsOf(b)];
+  for (let index = sharedUnitCount(bUnits, aUnits); index < aUnits.length; index++) {
+    const before = aUnits.at(index)!;
+    const after = bUnits.at(index);
     if (after && sameUnitIdentity(before, after)) continue;
     const tail = droppedTurnTail(a, b, before);
     if (tail !== null) return { droppedTail: { messageIndex: before.messageIndex!, text: tail } };
@@ -175,8 +177,9 @@ function defaultCounter(body: NormalizedWireBody): TokenCounter {
 }
 
 function tokensBetween(body: NormalizedWireBody, from: number, to: number, counter: TokenCounter): number {
+  const units = unitsOf(body);
   let total = 0;
-  for (let index = from; index < to; index++) total += unitTokens(body.units[index]!, counter);
+  for (let index = from; index < to; index++) total += unitTokens(units.at(index)!, counter);
   return total;
 }
 

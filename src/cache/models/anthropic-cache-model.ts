@@ -11,6 +11,7 @@ import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { createBreakDetector, type ForkableBreakDetector } from '../break/break-detector.js';
 import { BlockCoreMemo } from '../wire/block-core-memo.js';
+import { unitsOf } from '../wire/body-units.js';
 import {
   anthropicBreakpoints,
   CACHE_LIFETIMES_MS,
@@ -19,9 +20,10 @@ import {
   unitTokenTotals,
   upstreamModelOf,
 } from '../wire/cache-rules.js';
+import type { IndexedList } from '../wire/chunked-list.js';
 import { modelOf } from '../wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
-import type { NormalizedWireBody } from '../wire/wire-unit.js';
+import type { WireUnit } from '../wire/wire-unit.js';
 import {
   buildVerdict,
   type CacheModel,
@@ -138,6 +140,7 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
     const cumulative = unitTokenTotals(body, counter, tokenHistory);
     const hashes = hasher.hashes(body);
     const inputTokens = cumulative.at(-1) ?? 0;
+    const units = unitsOf(body);
     const row = resolveAnthropicModel(upstreamModelOf(body), options.modelOverrides);
     const floor = options.minimumPrefixTokens ?? row.effectiveFloorTokens;
     const breakpoints = anthropicBreakpoints(body);
@@ -167,7 +170,7 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
     }
     const live = (entry: Entry | undefined): boolean =>
       entry !== undefined && entry.request < requestIndex && at < entry.expiresAt;
-    const scan = { body, breakpoints, hashes, cumulative, entries, live, at, requestIndex, explanation };
+    const scan = { units, breakpoints, hashes, cumulative, entries, live, at, requestIndex, explanation };
     const { readEnd, cacheReadTokens, lookbackMissed, expiredInWindow } = findReads(scan);
     const { cacheWrite5mTokens, cacheWrite1hTokens } = writeEntries(scan, { readEnd, floor, family: row.family });
     if (breakpoints.length === 0) explanation.push('No cache_control breakpoint: nothing is read or written.');
@@ -195,7 +198,7 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
       cacheReadTokens,
       cacheWrite5mTokens,
       cacheWrite1hTokens,
-      readFrom: readEnd >= 0 ? { path: body.units[readEnd]!.path, writtenAt: entries.get(hashes[readEnd]!)!.writtenAt } : null,
+      readFrom: readEnd >= 0 ? { path: units.at(readEnd)!.path, writtenAt: entries.get(hashes.at(readEnd)!)!.writtenAt } : null,
       missCause,
       ...(missCause && structural?.cause === missCause ? { missedTokens: structural.missedTokens } : {}),
       explanation,
@@ -238,10 +241,10 @@ function rejectionOf(breakpoints: ReadonlyArray<{ ttl: string }>): string | null
 
 /** What the read and write passes over one request's breakpoints share. */
 interface Scan {
-  body: NormalizedWireBody;
+  units: IndexedList<WireUnit>;
   breakpoints: ReturnType<typeof anthropicBreakpoints>;
-  hashes: readonly string[];
-  cumulative: readonly number[];
+  hashes: IndexedList<string>;
+  cumulative: IndexedList<number>;
   entries: Map<string, Entry>;
   live: (entry: Entry | undefined) => boolean;
   at: number;
@@ -256,7 +259,7 @@ function findReads(scan: Scan): {
   lookbackMissed: { entry: Entry; distance: number } | null;
   expiredInWindow: Entry | null;
 } {
-  const { body, breakpoints, hashes, cumulative, entries, live, at, explanation, requestIndex } = scan;
+  const { units, breakpoints, hashes, cumulative, entries, live, at, explanation, requestIndex } = scan;
   let readEnd = -1;
   let lookbackMissed: { entry: Entry; distance: number } | null = null;
   let expiredInWindow: Entry | null = null;
@@ -266,9 +269,9 @@ function findReads(scan: Scan): {
     // every unit's position per request).
     let distance = 0;
     for (let unitIndex = mark.index; unitIndex >= 0; unitIndex--) {
-      if (unitIndex < mark.index && body.units[unitIndex + 1]!.block) distance++;
-      if (!body.units[unitIndex]!.block) continue;
-      const entry = entries.get(hashes[unitIndex]!);
+      if (unitIndex < mark.index && units.at(unitIndex + 1)!.block) distance++;
+      if (!units.at(unitIndex)!.block) continue;
+      const entry = entries.get(hashes.at(unitIndex)!);
       if (distance >= ANTHROPIC_LOOKBACK_POSITIONS) {
         if (entry && live(entry) && !lookbackMissed) lookbackMissed = { entry, distance };
         continue;
@@ -282,9 +285,9 @@ function findReads(scan: Scan): {
     }
     readEnd = Math.max(readEnd, hit);
   }
-  const cacheReadTokens = readEnd >= 0 ? cumulative[readEnd]! : 0;
+  const cacheReadTokens = readEnd >= 0 ? cumulative.at(readEnd)! : 0;
   if (readEnd >= 0) {
-    const entry = entries.get(hashes[readEnd]!)!;
+    const entry = entries.get(hashes.at(readEnd)!)!;
     explanation.push(
       `Read ${formatTokens(cacheReadTokens)} tokens from the entry ending at ${entry.path}, written ${formatAge(at - entry.writtenAt)} ago by request #${entry.request + 1} (${entry.ttl} TTL, refreshed).`,
     );
@@ -309,40 +312,40 @@ function writeEntries(
   scan: Scan,
   context: { readEnd: number; floor: number; family: string },
 ): { cacheWrite5mTokens: number; cacheWrite1hTokens: number } {
-  const { body, breakpoints, hashes, cumulative, entries, live, at, explanation } = scan;
+  const { units, breakpoints, hashes, cumulative, entries, live, at, explanation } = scan;
   const { readEnd, floor } = context;
   let cacheWrite5mTokens = 0;
   let cacheWrite1hTokens = 0;
   let writtenUpTo = readEnd;
   for (const mark of breakpoints) {
     if (mark.index <= readEnd) continue;
-    const unit = body.units[mark.index]!;
-    if (cumulative[mark.index]! < floor) {
+    const unit = units.at(mark.index)!;
+    if (cumulative.at(mark.index)! < floor) {
       explanation.push(
-        `The prefix up to ${unit.path} is ${formatTokens(cumulative[mark.index]!)} tokens, below the ${formatTokens(floor)}-token minimum for ${context.family}: not cached.`,
+        `The prefix up to ${unit.path} is ${formatTokens(cumulative.at(mark.index)!)} tokens, below the ${formatTokens(floor)}-token minimum for ${context.family}: not cached.`,
       );
       continue;
     }
     const ttl = mark.ttl === '1h' ? '1h' : '5m';
-    const segment = cumulative[mark.index]! - (writtenUpTo >= 0 ? cumulative[writtenUpTo]! : 0);
+    const segment = cumulative.at(mark.index)! - (writtenUpTo >= 0 ? cumulative.at(writtenUpTo)! : 0);
     if (ttl === '1h') cacheWrite1hTokens += segment;
     else cacheWrite5mTokens += segment;
     writtenUpTo = mark.index;
-    const existing = entries.get(hashes[mark.index]!);
+    const existing = entries.get(hashes.at(mark.index)!);
     if (!live(existing)) {
-      entries.set(hashes[mark.index]!, {
+      entries.set(hashes.at(mark.index)!, {
         ttl,
         writtenAt: at,
         expiresAt: at + ttlMs(ttl),
         request: scan.requestIndex,
         path: unit.path,
-        tokens: cumulative[mark.index]!,
+        tokens: cumulative.at(mark.index)!,
       });
     }
   }
   if (cacheWrite5mTokens + cacheWrite1hTokens > 0) {
     explanation.push(
-      `Wrote ${formatTokens(cacheWrite5mTokens + cacheWrite1hTokens)} tokens up to ${body.units[writtenUpTo]!.path}${cacheWrite1hTokens ? ` (${formatTokens(cacheWrite1hTokens)} with a 1-hour TTL)` : ''}.`,
+      `Wrote ${formatTokens(cacheWrite5mTokens + cacheWrite1hTokens)} tokens up to ${units.at(writtenUpTo)!.path}${cacheWrite1hTokens ? ` (${formatTokens(cacheWrite1hTokens)} with a 1-hour TTL)` : ''}.`,
     );
   }
   return { cacheWrite5mTokens, cacheWrite1hTokens };

@@ -21,21 +21,23 @@ const bodies = [
 describe('createPrefixHasher', () => {
   it('gives the hashes of unitPrefixHashes for every body of a session, whatever the previous body was', () => {
     const hasher = createPrefixHasher();
-    for (const body of bodies) expect(hasher.hashes(body)).toEqual(unitPrefixHashes(body));
-    for (const body of [...bodies].reverse()) expect(hasher.hashes(body)).toEqual(unitPrefixHashes(body));
+    for (const body of bodies) expect(hasher.hashes(body).toArray()).toEqual(unitPrefixHashes(body));
+    for (const body of [...bodies].reverse()) expect(hasher.hashes(body).toArray()).toEqual(unitPrefixHashes(body));
   });
 });
 
 describe('unitTokenTotals', () => {
   it('equals the running sum of unitTokens, also when the estimator is re-calibrated between bodies', () => {
     const counter = anthropicEstimator();
-    const uncalibrated = [...unitTokenTotals(bodies[0]!, counter)];
+    const uncalibrated = unitTokenTotals(bodies[0]!, counter).toArray();
     for (const [index, body] of bodies.entries()) {
       if (index === 3) counter.calibrate('some observed text '.repeat(50), 400);
-      expect(unitTokenTotals(body, counter)).toEqual(runningTotals(body.units.map((unit) => unitTokens(unit, counter))));
+      expect(unitTokenTotals(body, counter).toArray()).toEqual(
+        runningTotals(body.units.map((unit) => unitTokens(unit, counter))),
+      );
     }
     // A body counted before the re-calibration is counted again with the new scales.
-    const recalibrated = unitTokenTotals(bodies[0]!, counter);
+    const recalibrated = unitTokenTotals(bodies[0]!, counter).toArray();
     expect(recalibrated).toEqual(runningTotals(bodies[0]!.units.map((unit) => unitTokens(unit, counter))));
     expect(recalibrated).not.toEqual(uncalibrated);
   });

@@ -1,3 +1,4 @@
+import { ChunkedList, type ChunkedListBuilder } from './chunked-list.js';
 import { isRecord, type JsonRecord } from './json-helpers.js';
 import { recordSharedUnits } from './shared-units.js';
 import type { WireUnit } from './wire-unit.js';
@@ -15,14 +16,14 @@ export interface SharedMessageUnits {
  * What normalisation remembers of a session's last body (keyed by its first message's frozen
  * content array): the shared units each message index had, and where each message's units
  * started. The next body sends the same content arrays at the same indexes up to its newest
- * change, so that run of messages is the last body's units up to one index: one copy, then the
- * hand-off `recordSharedUnits` tells every later pass where the bodies part.
+ * change, so that run of messages is the last body's units up to one index: the new body's list
+ * shares their storage (nothing is copied per unit of history), then the hand-off `recordSharedUnits` tells every later pass where the bodies part.
  */
 export interface SessionUnits {
   contents: (readonly unknown[] | undefined)[];
   shared: (SharedMessageUnits | undefined)[];
   /** The last body's units, and its units before the first message. */
-  lastUnits: readonly WireUnit[] | null;
+  lastUnits: ChunkedList<WireUnit> | null;
   lastLeading: number;
   /** `starts[i]`: the last body's first unit of message `i`; `starts[messageCount]` is its unit count. */
   starts: number[];
@@ -93,14 +94,18 @@ export function repeatedMessageCount(session: SessionUnits, messages: readonly u
   // sent at the same index (the converter shares them) has the same role and content array.
   const limit = Math.min(messages.length, session.sharedRun);
   const last = session.lastMessages;
-  const knownFrozen = session.frozenRun;
-  let count = 0;
-  let frozenRun = 0;
+  // The same message objects first, in a loop over pointers alone (it runs over the whole history
+  // on every body), then whether the ones not yet known frozen are.
+  let identical = 0;
+  while (identical < limit && messages[identical] === last[identical]) identical++;
+  let frozenRun = Math.min(identical, session.frozenRun);
+  while (frozenRun < identical && Object.isFrozen(messages[frozenRun])) frozenRun++;
+  // Past the run of the same frozen objects a message repeats when it sends the same content array and role.
+  let count = frozenRun;
   while (count < limit) {
     const message = messages[count];
-    const sameFrozen = message === last[count] && (count < knownFrozen || Object.isFrozen(message));
+    const sameFrozen = message === last[count] && Object.isFrozen(message);
     if (!sameFrozen && repeatedMessage(session, message, count) === null) break;
-    if (sameFrozen && frozenRun === count) frozenRun++;
     count++;
   }
   // The next body compares with this one's messages (`rememberBody`), the first `frozenRun` checked.
@@ -131,7 +136,8 @@ function sameContent(left: WireUnit, right: WireUnit): boolean {
 
 /** What a body read so far repeats of the session's last body (see `recordSharedUnits`). */
 export interface RepeatedUnits {
-  units: WireUnit[];
+  /** The units so far, to push the rest onto; or the last body's very list when the body repeats all of it. */
+  units: ChunkedListBuilder<WireUnit> | ChunkedList<WireUnit>;
   /** Units `0..shared` repeat the last body's; from `sameFrom` on they are its very objects. */
   shared: number;
   sameFrom: number;
@@ -139,8 +145,8 @@ export interface RepeatedUnits {
 
 /**
  * The body's units so far: its `leading` units, then the units of the first `repeated` of its
- * `messageCount` messages taken from the last body at once. A leading unit equal to the last body's, marker included,
- * is replaced by its object.
+ * `messageCount` messages, the last body's storage shared. A leading unit equal to the last
+ * body's, marker included, is replaced by its object.
  */
 export function unitsWithRepeatedRun(
   session: SessionUnits,
@@ -149,29 +155,45 @@ export function unitsWithRepeatedRun(
   messageCount: number,
 ): RepeatedUnits {
   const last = session.lastUnits;
-  if (last === null) return { units: leading, shared: 0, sameFrom: 0 };
+  if (last === null) return { units: builderOf(leading), shared: 0, sameFrom: 0 };
+  const { shared, sameFrom } = sameLeading(session, leading);
+  if (repeated === 0) return { units: builderOf(leading), shared, sameFrom: Math.min(sameFrom, shared) };
+  const end = session.starts[repeated]!;
+  // The last body again, every unit the same object (a body judged by two passes): its very
+  // list, never changed once normalised, so later passes find everything shared at once.
+  if (
+    shared === leading.length &&
+    sameFrom === 0 &&
+    end === last.length &&
+    repeated === session.messageCount &&
+    repeated === messageCount
+  ) {
+    return { units: last, shared: end, sameFrom: 0 };
+  }
+  // The run's units are the last body's (its leading count is this body's: `repeatedMessageCount`),
+  // then the leading units this body rebuilt where they differ.
+  const units = last.extend(end);
+  for (let index = 0; index < leading.length; index++) units.set(index, leading[index]!);
+  return shared < leading.length ? { units, shared, sameFrom: Math.min(sameFrom, shared) } : { units, shared: end, sameFrom };
+}
+
+/** How many leading units have the last body's content (`shared`), and from which on they are its very objects (`sameFrom`). */
+function sameLeading(session: SessionUnits, leading: WireUnit[]): { shared: number; sameFrom: number } {
+  const last = session.lastUnits!;
   let shared = 0;
   let sameFrom = 0;
-  while (shared < leading.length && shared < session.lastLeading && sameContent(leading[shared]!, last[shared]!)) {
-    if (leading[shared]!.breakpoint === last[shared]!.breakpoint) leading[shared] = last[shared]!;
+  while (shared < leading.length && shared < session.lastLeading && sameContent(leading[shared]!, last.at(shared)!)) {
+    if (leading[shared]!.breakpoint === last.at(shared)!.breakpoint) leading[shared] = last.at(shared)!;
     else sameFrom = shared + 1;
     shared++;
   }
-  if (repeated === 0 || shared < leading.length) {
-    for (let index = leading.length; index < (repeated === 0 ? 0 : session.starts[repeated]!); index++)
-      leading.push(last[index]!);
-    return { units: leading, shared, sameFrom: Math.min(sameFrom, shared) };
-  }
-  const end = session.starts[repeated]!;
-  // The last body again, every unit the same object (a body judged by two passes): its very
-  // array, never changed once normalised, so later passes find everything shared at once.
-  if (sameFrom === 0 && end === last.length && repeated === session.messageCount && repeated === messageCount) {
-    return { units: last as WireUnit[], shared: end, sameFrom: 0 };
-  }
-  // The whole run in one copy, then the leading units this body rebuilt where they differ.
-  const units = last.slice(0, end);
-  for (let index = 0; index < leading.length; index++) units[index] = leading[index]!;
-  return { units, shared: end, sameFrom };
+  return { shared, sameFrom };
+}
+
+function builderOf(units: readonly WireUnit[]): ChunkedListBuilder<WireUnit> {
+  const builder = ChunkedList.empty<WireUnit>().extend();
+  for (const unit of units) builder.push(unit);
+  return builder;
 }
 
 /**
@@ -181,7 +203,7 @@ export function unitsWithRepeatedRun(
 export function rememberBody(
   session: SessionUnits,
   body: {
-    units: WireUnit[];
+    units: ChunkedList<WireUnit>;
     shared: number;
     sameFrom: number;
     leading: number;
@@ -201,7 +223,7 @@ export function rememberBody(
   if (last !== null) {
     // Known to be the same objects up to `shared`; the walk on from there stops at the first change.
     let shared = body.shared;
-    while (shared < units.length && shared < last.length && units[shared] === last[shared]) shared++;
+    while (shared < units.length && shared < last.length && units.at(shared) === last.at(shared)) shared++;
     recordSharedUnits(units, last, shared, body.sameFrom);
   }
   session.warned = session.warned.filter((index) => index < from);

@@ -5,6 +5,8 @@ import { resolveOpenAIModel } from '../../providers/openai-chat/models.js';
 import type { CacheRules } from '../../providers/provider-entry.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { unitsOf } from './body-units.js';
+import { type ChunkedList, ChunkedListBuilder, type IndexedList } from './chunked-list.js';
 import { sameUnitsFrom, sharedUnitCount } from './shared-units.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
@@ -105,30 +107,31 @@ export function longestCacheLifetimeMs(rules: CacheRules): number {
 export function anthropicBreakpoints(body: NormalizedWireBody): ReadonlyArray<{ index: number; ttl: WireTtl }> {
   // Several passes ask per judged request (horizon, lifetime, lookback, reads): one scan per body.
   const known = breakpointsOfBody.get(body);
-  if (known && known.units === body.units && known.length === body.units.length && known.automatic === body.automaticBreakpoint) {
-    return known.marks;
-  }
-  const marks = Object.freeze(scanAnthropicBreakpoints(body));
-  breakpointsOfBody.set(body, { units: body.units, length: body.units.length, automatic: body.automaticBreakpoint, marks });
+  const units = unitsOf(body);
+  if (known && known.units === units && known.automatic === body.automaticBreakpoint) return known.marks;
+  const marks = Object.freeze(scanAnthropicBreakpoints(body, units));
+  breakpointsOfBody.set(body, { units, automatic: body.automaticBreakpoint, marks });
   return marks;
 }
 
-/** The marks of a body already scanned, while its units array and automatic marker are the ones scanned. */
+/** The marks of a body already scanned, while its units and automatic marker are the ones scanned. */
 const breakpointsOfBody = new WeakMap<
   NormalizedWireBody,
-  { units: readonly WireUnit[]; length: number; automatic: WireTtl | null; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> }
+  { units: ChunkedList<WireUnit>; automatic: WireTtl | null; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> }
 >();
 
-function scanAnthropicBreakpoints(body: NormalizedWireBody): Array<{ index: number; ttl: WireTtl }> {
-  const units = body.units;
+function scanAnthropicBreakpoints(
+  body: NormalizedWireBody,
+  units: ChunkedList<WireUnit>,
+): Array<{ index: number; ttl: WireTtl }> {
   // The units' own markers: a plain loop, except over the units that are the very objects of the
-  // last scanned array (the same objects carry the same markers), whose marks are taken from it.
+  // last scanned list (the same objects carry the same markers), whose marks are taken from it.
   const last = lastScanned;
   const same = last ? sameUnitsFrom(units, last.units) : { from: 0, to: 0 };
   const marks: Array<{ index: number; ttl: WireTtl }> = [];
   const scan = (from: number, to: number) => {
     for (let index = from; index < to; index++) {
-      const breakpoint = units[index]!.breakpoint;
+      const breakpoint = units.at(index)!.breakpoint;
       if (breakpoint) marks.push({ index, ttl: breakpoint });
     }
   };
@@ -140,20 +143,20 @@ function scanAnthropicBreakpoints(body: NormalizedWireBody): Array<{ index: numb
   scan(same.to, units.length);
   lastScanned = { units, marks: marks.slice() };
   if (body.automaticBreakpoint) {
-    const last = lastCacheableBlock(body.units);
+    const last = lastCacheableBlock(units);
     if (last !== null && !marks.some((mark) => mark.index === last)) marks.push({ index: last, ttl: body.automaticBreakpoint });
     marks.sort((left, right) => left.index - right.index);
   }
   return marks;
 }
 
-/** The units' own markers of the last array scanned (without the automatic one). */
-let lastScanned: { units: readonly WireUnit[]; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> } | null = null;
+/** The units' own markers of the last list scanned (without the automatic one). */
+let lastScanned: { units: ChunkedList<WireUnit>; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> } | null = null;
 
 /** Top-level automatic caching marks the last block that may carry a marker (not thinking, not empty text). */
-function lastCacheableBlock(units: readonly WireUnit[]): number | null {
+function lastCacheableBlock(units: IndexedList<WireUnit>): number | null {
   for (let index = units.length - 1; index >= 0; index--) {
-    const unit = units[index]!;
+    const unit = units.at(index)!;
     if (!unit.block || unit.kind === 'thinking') continue;
     if (unit.kind === 'text' && unit.tokenText.length === 0) continue;
     return index;
@@ -171,13 +174,13 @@ export function cacheHorizon(body: NormalizedWireBody): number {
   if (cacheRulesFor(body) === 'anthropic') {
     const marks = anthropicBreakpoints(body);
     const last = marks.at(-1);
-    return last ? last.index + 1 : body.units.length;
+    return last ? last.index + 1 : unitsOf(body).length;
   }
   if (body.promptCacheMode === 'explicit') {
     const last = body.units.findLastIndex((unit) => unit.breakpoint !== null);
     return last + 1;
   }
-  return body.units.length;
+  return unitsOf(body).length;
 }
 
 /** How long the cache a body wrote lives without being read, in milliseconds. */
@@ -246,15 +249,15 @@ export function unitTokens(unit: WireUnit, counter: TokenCounter): number {
 }
 
 /** Running token totals per body and counter (a body is measured by its model and its break detector). */
-const bodyTotals = new WeakMap<NormalizedWireBody, { counter: TokenCounter; revision: number; totals: number[] }>();
+const bodyTotals = new WeakMap<NormalizedWireBody, { counter: TokenCounter; revision: number; totals: ChunkedList<number> }>();
 const lastCounted = new WeakMap<TokenCounter, CountedUnits>();
 
 /** A counted body: its units, each unit's count and the running totals. */
 interface CountedUnits {
   revision: number;
-  units: readonly WireUnit[];
-  tokens: number[];
-  totals: number[];
+  units: ChunkedList<WireUnit>;
+  tokens: ChunkedList<number>;
+  totals: ChunkedList<number>;
 }
 
 /** The last body a conversation counted, kept by its caller (`unitTokenTotals`' third argument). */
@@ -267,9 +270,14 @@ export interface UnitTokenHistory {
  * once per body and counter (bodies are treated as immutable once normalized). Units equal to
  * the last counted body's at the same position keep their counts: the last body of `history`
  * when the caller keeps one per conversation (bodies of many conversations interleave), else
- * the last body this counter counted.
+ * the last body this counter counted. The counts and totals share the last body's storage up to
+ * where the two bodies part: nothing is copied per unit of history.
  */
-export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter, history?: UnitTokenHistory): readonly number[] {
+export function unitTokenTotals(
+  body: NormalizedWireBody,
+  counter: TokenCounter,
+  history?: UnitTokenHistory,
+): ChunkedList<number> {
   const revision = counter.revision ?? 0;
   const known = bodyTotals.get(body);
   if (known && known.counter === counter && known.revision === revision) return known.totals;
@@ -277,15 +285,15 @@ export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter,
   // their counts (comparing bytes is cheaper than hashing them for the memo).
   const last = history ? history.last : lastCounted.get(counter);
   const reusable = last && last.revision === revision ? last : null;
-  const units = body.units;
+  const units = unitsOf(body);
   // Units normalisation handed on as the same objects keep their counts and totals at once.
   const shared = reusable ? sharedUnitCount(units, reusable.units) : 0;
-  const tokens = reusable ? reusable.tokens.slice(0, shared) : [];
-  const totals = reusable ? reusable.totals.slice(0, shared) : [];
-  let sum = shared > 0 ? totals[shared - 1]! : 0;
+  const tokens = reusable ? reusable.tokens.extend(shared) : new ChunkedListBuilder<number>([], 0);
+  const totals = reusable ? reusable.totals.extend(shared) : new ChunkedListBuilder<number>([], 0);
+  let sum = shared > 0 ? totals.at(shared - 1)! : 0;
   for (let index = shared; index < units.length; index++) {
-    const unit = units[index]!;
-    const prior = reusable?.units[index];
+    const unit = units.at(index)!;
+    const prior = reusable?.units.at(index);
     const count =
       prior === unit ||
       (prior !== undefined &&
@@ -293,16 +301,17 @@ export function unitTokenTotals(body: NormalizedWireBody, counter: TokenCounter,
         prior.fixedTokens === unit.fixedTokens &&
         (prior.countable === null) === (unit.countable === null) &&
         prior.text === unit.text)
-        ? reusable!.tokens[index]!
+        ? reusable!.tokens.at(index)!
         : unitTokens(unit, counter);
     sum += count;
     tokens.push(count);
     totals.push(sum);
   }
-  bodyTotals.set(body, { counter, revision, totals });
-  if (history) history.last = { revision, units, tokens, totals };
-  else lastCounted.set(counter, { revision, units, tokens, totals });
-  return totals;
+  const counted = { revision, units, tokens: tokens.done(), totals: totals.done() };
+  bodyTotals.set(body, { counter, revision, totals: counted.totals });
+  if (history) history.last = counted;
+  else lastCounted.set(counter, counted);
+  return counted.totals;
 }
 
 /** Framing tokens per message in OpenAI's rendered prompt (OpenAI cookbook token-counting recipe). */

@@ -10,7 +10,9 @@ import {
   unitsWithRepeatedRun,
 } from './anthropic-session-units.js';
 import { type BlockCore, type BlockCoreMemo, cachedCore } from './block-core-memo.js';
+import { bodyWithUnitList } from './body-units.js';
 import { anthropicKeyParams } from './cache-key-params.js';
+import { ChunkedList } from './chunked-list.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { defaultCountable, toolCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
@@ -102,8 +104,8 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
 
 /**
  * A session's body (its first message is a shared frozen array): the messages that repeat the
- * session's last body at the same indexes are its units up to one index, copied at once; the
- * rest are read one by one. Records for later passes how many leading units the two share.
+ * session's last body at the same indexes are its units up to one index, their storage shared
+ * with the last body's list (nothing copied per unit of history); the rest are read one by one. Records for later passes how many leading units the two share.
  */
 function sessionBody(read: {
   body: JsonRecord;
@@ -123,11 +125,24 @@ function sessionBody(read: {
   // What the repeated run says of images; a later message with one changes it below.
   read.units[imagesAt] = image ? IMAGES_PRESENT : IMAGES_ABSENT;
   const run = unitsWithRepeatedRun(session, read.units, repeated, messages.length);
-  let units = run.units;
   for (const index of session.warned) {
     if (index >= repeated) break;
     for (const warning of session.shared[index]!.warnings) warnings.push(warning);
   }
+  const fields = {
+    format: 'anthropic' as const,
+    model: read.model,
+    automaticBreakpoint: cacheControlTtl(read.body.cache_control),
+    warnings,
+    retention: null,
+    promptCacheMode: null,
+  };
+  if (run.units instanceof ChunkedList) {
+    // The last body again (`unitsWithRepeatedRun`): nothing left to read.
+    rememberBody(session, { ...run, units: run.units, leading, from: repeated, starts: [run.units.length], messages });
+    return bodyWithUnitList(fields, run.units);
+  }
+  const units = run.units;
   const starts: number[] = [];
   const into = { units, warnings, deferred, memo };
   for (let messageIndex = repeated; messageIndex < messages.length; messageIndex++) {
@@ -138,22 +153,18 @@ function sessionBody(read: {
   }
   starts.push(units.length);
   let shared = run.shared;
-  if (image && units[imagesAt] !== IMAGES_PRESENT) {
-    // The last body's own array is never changed (a copy takes the new images unit).
-    if (units === session.lastUnits) units = units.slice();
-    units[imagesAt] = IMAGES_PRESENT;
+  if (image && units.at(imagesAt) !== IMAGES_PRESENT) {
+    units.set(imagesAt, IMAGES_PRESENT);
     shared = Math.min(shared, imagesAt);
   }
-  rememberBody(session, { units, shared, sameFrom: run.sameFrom, leading, from: repeated, starts, messages });
-  return {
-    format: 'anthropic',
-    model: read.model,
-    units,
-    automaticBreakpoint: cacheControlTtl(read.body.cache_control),
-    warnings,
-    retention: null,
-    promptCacheMode: null,
-  };
+  const list = units.done();
+  rememberBody(session, { units: list, shared, sameFrom: run.sameFrom, leading, from: repeated, starts, messages });
+  return bodyWithUnitList(fields, list);
+}
+
+/** Where a message's units go: the body's array, or its list being built. */
+interface UnitSink {
+  push(unit: WireUnit): void;
 }
 
 /** One message's units and warnings appended to `into`: its shared ones when it has them. Whether it holds an image. */
@@ -161,7 +172,7 @@ function addMessageUnits(
   message: unknown,
   messageIndex: number,
   shared: SharedMessageUnits | null,
-  into: { units: WireUnit[]; warnings: string[]; deferred: ReadonlyMap<string, JsonRecord>; memo: BlockCoreMemo | undefined },
+  into: { units: UnitSink; warnings: string[]; deferred: ReadonlyMap<string, JsonRecord>; memo: BlockCoreMemo | undefined },
 ): boolean {
   if (shared) {
     for (const sharedUnit of shared.units) into.units.push(sharedUnit);
@@ -176,7 +187,7 @@ function addMessageUnits(
 function messageUnits(
   message: unknown,
   messageIndex: number,
-  into: { units: WireUnit[]; warnings: string[]; deferred: ReadonlyMap<string, JsonRecord>; memo: BlockCoreMemo | undefined },
+  into: { units: UnitSink; warnings: string[]; deferred: ReadonlyMap<string, JsonRecord>; memo: BlockCoreMemo | undefined },
 ): void {
   const { units, warnings, deferred, memo } = into;
   const record = isRecord(message) ? message : {};
@@ -218,7 +229,8 @@ function messageUnits(
     }
     units.push(blockUnit);
     if (blockRecord.type === 'tool_result') {
-      units.push(...toolReferenceUnits(blockRecord, blockUnit.path, role, messageIndex, deferred));
+      for (const reference of toolReferenceUnits(blockRecord, blockUnit.path, role, messageIndex, deferred))
+        units.push(reference);
     }
   });
 }

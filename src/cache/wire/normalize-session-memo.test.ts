@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
+import { unitsOf } from './body-units.js';
 import { anthropicBreakpoints, unitTokenTotals } from './cache-rules.js';
+import type { ChunkedList } from './chunked-list.js';
 import { normalizeAnthropicBody } from './normalize-anthropic.js';
 import { sharedUnitCount } from './shared-units.js';
+import type { WireUnit } from './wire-unit.js';
 
 type Content = readonly Record<string, unknown>[];
 const frozen = (...blocks: Record<string, unknown>[]): Content => Object.freeze(blocks.map((block) => Object.freeze(block)));
@@ -90,7 +93,7 @@ describe("a session's repeated run of messages and the shared-units hand-off", (
   ];
 
   it('normalises each body as its unshared copy and hands on only true runs of the same objects', () => {
-    let previous: readonly unknown[] | null = null;
+    let previous: ChunkedList<WireUnit> | null = null;
     const handedOn: number[] = [];
     for (const each of bodies) {
       const normalized = normalizeAnthropicBody(each);
@@ -101,14 +104,14 @@ describe("a session's repeated run of messages and the shared-units hand-off", (
       const again = normalizeAnthropicBody(each);
       expect(again.units).toEqual(fresh.units);
       expect(again.warnings).toEqual(fresh.warnings);
-      expect(sharedUnitCount(again.units, normalized.units)).toBe(fresh.units.length);
+      expect(sharedUnitCount(unitsOf(again), unitsOf(normalized))).toBe(fresh.units.length);
       if (previous) {
-        const units = normalized.units;
-        const shared = sharedUnitCount(units, previous as typeof units);
-        for (let index = 0; index < shared; index++) expect(units[index]).toBe(previous[index]);
+        const units = unitsOf(normalized);
+        const shared = sharedUnitCount(units, previous);
+        for (let index = 0; index < shared; index++) expect(units.at(index)).toBe(previous.at(index));
         handedOn.push(shared);
       }
-      previous = normalized.units;
+      previous = unitsOf(normalized);
     }
     // The hand-off is not empty: a body that only adds shares everything before what it adds.
     expect(handedOn[0]).toBe(normalizeAnthropicBody(copyOf(bodies[0]!)).units.length);
@@ -122,7 +125,7 @@ describe("a session's repeated run of messages and the shared-units hand-off", (
     for (const each of bodies) {
       const normalized = normalizeAnthropicBody(each);
       const fresh = normalizeAnthropicBody(copyOf(each));
-      expect(unitTokenTotals(normalized, counter)).toEqual(unitTokenTotals(fresh, anthropicEstimator()));
+      expect(unitTokenTotals(normalized, counter).toArray()).toEqual(unitTokenTotals(fresh, anthropicEstimator()).toArray());
       expect(anthropicBreakpoints(normalized)).toEqual(anthropicBreakpoints(fresh));
     }
   });

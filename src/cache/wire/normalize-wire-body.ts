@@ -3,6 +3,7 @@ import { assertNever } from '../../model/validate.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { BlockCoreMemo } from './block-core-memo.js';
+import { withFormat } from './body-units.js';
 import { converseAsMessages } from './converse-as-messages.js';
 import { isRecord } from './json-helpers.js';
 import { normalizeAnthropicBody } from './normalize-anthropic.js';
@@ -75,7 +76,7 @@ export function normalizeWireBody(
       return normalizeResponsesBody(body);
     case 'bedrock-converse':
       // Judged as the Messages body it stands for; the format keeps the provider for routing.
-      return { ...normalizeAnthropicBody(converseAsMessages(body), memo), format };
+      return withFormat(normalizeAnthropicBody(converseAsMessages(body), memo), format);
     case 'gemini-generate-content':
       return { ...normalizeGeminiBody(body), format };
     default:

@@ -1,4 +1,7 @@
+import type { ChunkedList } from './chunked-list.js';
 import { sameUnitIdentity, type WireUnit } from './wire-unit.js';
+
+type Units = ChunkedList<WireUnit>;
 
 /**
  * The hand-off from normalisation to every later pass: "the first k units of this body are
@@ -9,8 +12,8 @@ import { sameUnitIdentity, type WireUnit } from './wire-unit.js';
  * differ in their cache marker only: same text, role, kind and counts (`sameUnitsFrom` says
  * from where they are the same objects, markers included).
  *
- * Units arrays are never changed once normalised (every memo over them relies on it). A link
- * names earlier arrays by a serial number, not a reference, so a body keeps no earlier body
+ * Units lists are never changed once normalised (every memo over them relies on it). A link
+ * names earlier lists by a serial number, not a reference, so a body keeps no earlier body
  * alive; it also names the earlier arrays its predecessor shared with (a keep-alive ping's body
  * judged between two requests must not hide the previous request from the next one).
  */
@@ -24,11 +27,11 @@ interface SharedUnitsLink {
 /** Earlier arrays a link remembers: the direct predecessor and a few before it. */
 const REMEMBERED_ANCESTORS = 4;
 
-const serials = new WeakMap<readonly WireUnit[], number>();
-const links = new WeakMap<readonly WireUnit[], SharedUnitsLink>();
+const serials = new WeakMap<Units, number>();
+const links = new WeakMap<Units, SharedUnitsLink>();
 let nextSerial = 1;
 
-function serialOf(units: readonly WireUnit[]): number {
+function serialOf(units: Units): number {
   let serial = serials.get(units);
   if (serial === undefined) {
     serial = nextSerial++;
@@ -41,7 +44,7 @@ function serialOf(units: readonly WireUnit[]): number {
  * Record that `units[0..length)` repeat `previous[0..length)`: the same objects from `sameFrom`
  * on, and before it units that differ at most in their cache marker (normalisation's side).
  */
-export function recordSharedUnits(units: readonly WireUnit[], previous: readonly WireUnit[], length: number, sameFrom = 0): void {
+export function recordSharedUnits(units: Units, previous: Units, length: number, sameFrom = 0): void {
   const link: SharedUnitsLink = { serials: [serialOf(previous)], lengths: [length], sameFrom: [Math.min(sameFrom, length)] };
   const before = links.get(previous);
   for (let index = 0; before && index < before.serials.length && link.serials.length < REMEMBERED_ANCESTORS; index++) {
@@ -59,17 +62,19 @@ export function recordSharedUnits(units: readonly WireUnit[], previous: readonly
  * pair has the same text, role, kind and counts (`sameUnitIdentity` holds; only a cache marker
  * may differ, see `sameUnitsFrom`).
  */
-export function sharedUnitCount(
-  after: readonly WireUnit[],
-  before: readonly WireUnit[],
-  limit = Number.POSITIVE_INFINITY,
-): number {
+export function sharedUnitCount(after: Units, before: Units, limit = Number.POSITIVE_INFINITY): number {
   const end = Math.min(limit, after.length, before.length);
   if (after === before) return end;
   let shared = Math.min(end, recordedLink(after, before)?.length ?? 0);
-  // A cheap guard: the last unit claimed must still repeat in both arrays.
-  if (shared > 0 && !sameUnitIdentity(after[shared - 1]!, before[shared - 1]!)) shared = 0;
-  while (shared < end && after[shared] === before[shared]) shared++;
+  // A cheap guard: the last unit claimed must still repeat in both lists.
+  if (shared > 0 && !sameUnitIdentity(after.at(shared - 1)!, before.at(shared - 1)!)) shared = 0;
+  // Then on by identity, a whole chunk at a time where the two lists share its storage.
+  while (shared < end) {
+    const sharedEnd = after.sharedStorageEnd(before, shared);
+    if (sharedEnd > shared) shared = Math.min(end, sharedEnd);
+    else if (after.at(shared) === before.at(shared)) shared++;
+    else break;
+  }
   return shared;
 }
 
@@ -77,16 +82,16 @@ export function sharedUnitCount(
  * The range `[from, to)` of units that are the same objects in both arrays (markers included),
  * by what normalisation recorded: empty when it recorded nothing.
  */
-export function sameUnitsFrom(after: readonly WireUnit[], before: readonly WireUnit[]): { from: number; to: number } {
+export function sameUnitsFrom(after: Units, before: Units): { from: number; to: number } {
   if (after === before) return { from: 0, to: after.length };
   const link = recordedLink(after, before);
   const to = Math.min(after.length, before.length, link?.length ?? 0);
   const from = Math.min(to, link?.sameFrom ?? 0);
-  if (to > from && after[to - 1] !== before[to - 1]) return { from: 0, to: 0 };
+  if (to > from && after.at(to - 1) !== before.at(to - 1)) return { from: 0, to: 0 };
   return { from, to };
 }
 
-function recordedLink(after: readonly WireUnit[], before: readonly WireUnit[]): { length: number; sameFrom: number } | null {
+function recordedLink(after: Units, before: Units): { length: number; sameFrom: number } | null {
   const link = links.get(after);
   const serial = serials.get(before);
   if (!link || serial === undefined) return null;
