@@ -62,5 +62,8 @@ function withTextAtEnd(messages: unknown, extend: (content: unknown[]) => unknow
   if (last.role !== role) return null;
   const content = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
   if (!Array.isArray(content)) return null;
-  return [...messages.slice(0, -1), { ...last, content: extend(content) }];
+  // One copy of the history (a spread of a slice copied it twice, element by element).
+  const copy = messages.slice();
+  copy[copy.length - 1] = { ...last, content: extend(content) };
+  return copy;
 }

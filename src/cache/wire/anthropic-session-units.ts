@@ -96,7 +96,8 @@ export function repeatedMessageCount(session: SessionUnits, messages: readonly u
   const last = session.lastMessages;
   // The same message objects first, in a loop over pointers alone (it runs over the whole history
   // on every body), then whether the ones not yet known frozen are.
-  let identical = 0;
+  // The same messages array (the same body judged by a second pass) needs no walk.
+  let identical = messages === last ? limit : 0;
   while (identical < limit && messages[identical] === last[identical]) identical++;
   let frozenRun = Math.min(identical, session.frozenRun);
   while (frozenRun < identical && Object.isFrozen(messages[frozenRun])) frozenRun++;
