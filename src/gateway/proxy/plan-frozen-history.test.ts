@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unitsOf } from '../../cache/wire/body-units.js';
 import { normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import { sharedUnitCount } from '../../cache/wire/shared-units.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
@@ -58,11 +59,12 @@ describe('--plan: the parsed history is frozen, and the judge reuses its units',
     const history = Array.from({ length: 8 }, (_, index) => message(index));
     const first = parse(bodyOf(history), null);
     const second = parse(bodyOf([...history, message(8)]), first.history);
-    const before = normalizeWireBody(first.body, 'anthropic').units;
-    const after = normalizeWireBody(second.body, 'anthropic').units;
+    const beforeBody = normalizeWireBody(first.body, 'anthropic');
+    const afterBody = normalizeWireBody(second.body, 'anthropic');
+    const [before, after] = [beforeBody.units, afterBody.units];
     // model, system, images, then one unit per message: the eight repeated messages are shared.
     const leading = after.findIndex((unit) => unit.zone === 'messages');
-    expect(sharedUnitCount(after, before)).toBe(leading + 8);
+    expect(sharedUnitCount(unitsOf(afterBody), unitsOf(beforeBody))).toBe(leading + 8);
     expect(after[leading + 7]).toBe(before[leading + 7]);
   });
 
