@@ -72,7 +72,8 @@ export class HistoryReuse {
     const previous = this.kept.get(found.conversationKey);
     const usable = previous !== undefined && previous.key === found.key ? previous : null;
     const reused = usable ? commonItems(line, found.listStart, usable) : 0;
-    const fresh = freshItems(line, found.listStart, reused === 0 ? 0 : usable!.ends[reused - 1]!);
+    const reusedBytes = reused === 0 ? 0 : usable!.ends[reused - 1]!;
+    const fresh = freshItems(line, found.listStart, reusedBytes);
     if (fresh === null) return null;
     const spansAfter = membersAfterList(line, fresh.listEnd, found);
     if (spansAfter === null) return null;
@@ -103,21 +104,28 @@ export class HistoryReuse {
       body[key] = member.value;
       memberNodes += member.nodes;
     }
-    const nodesBefore = usable ? usable.nodesBefore.slice(0, reused + 1) : [0];
-    const deepestBefore = usable ? usable.deepestBefore.slice(0, reused + 1) : [-1];
+    // Counted into locals first: a line past the limits returns null before the kept arrays change.
+    let nodes = usable ? usable.nodesBefore[reused]! : 0;
+    let deepest = usable ? usable.deepestBefore[reused]! : -1;
+    const freshNodes: number[] = [];
+    const freshDeepest: number[] = [];
     const itemWalk = new LimitedWalk(this.limits, ITEM_DEPTH, true);
     for (const item of freshParsed) {
-      itemWalk.nodes = nodesBefore.at(-1)!;
+      itemWalk.nodes = nodes;
       if (!itemWalk.visit(item, 0)) return null;
-      nodesBefore.push(itemWalk.nodes);
-      deepestBefore.push(Math.max(deepestBefore.at(-1)!, itemWalk.deepest));
+      nodes = itemWalk.nodes;
+      deepest = Math.max(deepest, itemWalk.deepest);
+      freshNodes.push(nodes);
+      freshDeepest.push(deepest);
     }
     const items = reused > 0 ? usable!.items.slice(0, reused).concat(freshParsed) : freshParsed;
     body[found.key] = items;
     const base = found.listStart;
-    const ends = usable ? usable.ends.slice(0, reused) : [];
-    for (const end of fresh.ends) ends.push(end - base);
-    const reusedBytes = reused === 0 ? 0 : usable!.ends[reused - 1]!;
+    // The kept arrays are this reader's own: cut to the repeated run and extended in place (not copied per line).
+    const nodesBefore = keepRun(usable?.nodesBefore, reused + 1, [0], freshNodes);
+    const deepestBefore = keepRun(usable?.deepestBefore, reused + 1, [-1], freshDeepest);
+    const ends = keepRun(usable?.ends, reused, [], fresh.ends);
+    for (let at = reused; at < ends.length; at++) ends[at] = ends[at]! - base;
     this.kept.set(found.conversationKey, {
       bytes: keepBytes(previous?.bytes ?? null, usable ? reusedBytes : 0, line, base, fresh.listEnd),
       key: found.key,
@@ -127,10 +135,10 @@ export class HistoryReuse {
       deepestBefore,
       members,
     });
-    const itemsDeepest = deepestBefore.at(-1)!;
+    const itemsDeepest = deepest;
     return {
       json,
-      nodes: aroundWalk.nodes + memberNodes + nodesBefore.at(-1)!,
+      nodes: aroundWalk.nodes + memberNodes + nodes,
       deepest: Math.max(aroundWalk.deepest, membersDeepest(members.values()), itemsDeepest < 0 ? -1 : ITEM_DEPTH + itemsDeepest),
     };
   }
@@ -286,6 +294,14 @@ function freshItems(
     if (line[index] !== COMMA) return null;
     index = skipSpace(line, index + 1);
   }
+}
+
+/** `kept` cut to its first `length` entries and extended by `fresh` (or `start` and `fresh` when nothing is kept). */
+function keepRun(kept: number[] | undefined, length: number, start: number[], fresh: readonly number[]): number[] {
+  const run = kept ?? start;
+  run.length = kept ? length : start.length;
+  for (const value of fresh) run.push(value);
+  return run;
 }
 
 /**
