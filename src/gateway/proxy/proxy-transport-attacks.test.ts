@@ -1,8 +1,10 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createBreakDetector } from '../../cache/break/break-detector.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
+import { anthropicAdapter } from '../../providers/anthropic/index.js';
 import { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
 
 /**
@@ -20,7 +22,7 @@ const REPLY = JSON.stringify({
   type: 'message',
   role: 'assistant',
   content: [{ type: 'text', text: 'ok' }],
-  usage: { input_tokens: 20, cache_read_input_tokens: 5000, cache_creation_input_tokens: 100, output_tokens: 2 },
+  usage: { input_tokens: 20, cache_read_input_tokens: 5000, cache_creation_input_tokens: 0, output_tokens: 2 },
 });
 
 let closers: Array<() => Promise<void>> = [];
@@ -29,6 +31,10 @@ afterEach(async () => {
   closers = [];
 });
 
+/** Every third request reads nothing from the cache (a miss the proxy explains from the two bodies). */
+const replyTo = (index: number) =>
+  index % 3 === 2 ? REPLY.replace('"cache_read_input_tokens":5000', '"cache_read_input_tokens":0') : REPLY;
+
 async function upstream(): Promise<{ url: string; arrivals: Array<{ body: Buffer; length: string | undefined }> }> {
   const arrivals: Array<{ body: Buffer; length: string | undefined }> = [];
   const server: Server = createServer((incoming, outgoing) => {
@@ -36,7 +42,7 @@ async function upstream(): Promise<{ url: string; arrivals: Array<{ body: Buffer
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       arrivals.push({ body: Buffer.concat(chunks), length: incoming.headers['content-length'] });
-      outgoing.writeHead(200, { 'content-type': 'application/json' }).end(REPLY);
+      outgoing.writeHead(200, { 'content-type': 'application/json' }).end(replyTo(arrivals.length - 1));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -161,6 +167,33 @@ const withoutMarkers = (bytes: Buffer) =>
     .replace(/,?"diagnostics":\{"previous_message_id":(null|"[^"]*")\}/g, '')
     .replace(/"content":\[\{"type":"text","text":("(?:[^"\\]|\\.)*")\}\]/g, '"content":$1');
 
+type Break = { cause: unknown; before: unknown; after: unknown; byteOffset: unknown };
+
+/** The `cache.break` events' explanation fields. */
+const breaksOf = (events: unknown[]): Break[] =>
+  events
+    .filter((event) => (event as unknown[])[0] === 'cache.break')
+    .map((event) => {
+      const { cause, before, after, byteOffset } = (event as [string, string, Record<string, unknown>])[2];
+      return { cause, before, after, byteOffset };
+    });
+
+/** Each miss (`replyTo`) explained from the body sent before it and its own, as a fresh detector reads them. */
+function breaksBetween(sent: Buffer[]): Break[] {
+  const found = sent.flatMap((body, index) => {
+    if (index % 3 !== 2) return [];
+    const detector = createBreakDetector();
+    detector.observe(JSON.parse(sent[index - 1]!.toString()), { at: 0 });
+    const usage = anthropicAdapter.parseUsage(JSON.parse(replyTo(index)));
+    const explained = detector.observe(JSON.parse(body.toString()), { at: 1, usage });
+    return explained
+      ? [{ cause: explained.cause, before: explained.before, after: explained.after, byteOffset: explained.byteOffset }]
+      : [];
+  });
+  expect(found.length).toBeGreaterThan(1);
+  return found;
+}
+
 describe('the proxy over real HTTP, fast paths against plain ones', () => {
   it('pass-through: forwards every byte and records what the whole-body parse records (resumed key fields)', async () => {
     const bodies = hostileSequence();
@@ -171,6 +204,7 @@ describe('the proxy over real HTTP, fast paths against plain ones', () => {
     expect(fast.arrivals.map((arrival) => arrival.body)).toEqual(bodies);
     expect(fast.events.length).toBeGreaterThan(bodies.length);
     expect(fast.events).toEqual(plain.events);
+    expect(breaksOf(fast.events)).toEqual(breaksBetween(bodies));
   });
 
   it('--plan: the node transport writes the bytes fetch sends, the client’s but for markers, with their length', async () => {
@@ -186,5 +220,6 @@ describe('the proxy over real HTTP, fast paths against plain ones', () => {
       expect(withoutMarkers(arrival.body), `request ${index}`).toBe(withoutMarkers(bodies[index]!));
     }
     expect(viaNode.events).toEqual(viaFetch.events);
+    expect(breaksOf(viaNode.events)).toEqual(breaksBetween(viaNode.arrivals.map((arrival) => arrival.body)));
   });
 });
