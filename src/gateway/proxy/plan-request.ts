@@ -4,6 +4,7 @@ import type { Conversation } from './conversation-tracker.js';
 import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
 import { keyFieldsFromSpans } from './key-fields.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
+import type { PlanSpansReader } from './plan-spans.js';
 import { type ParsedHistory, parseReusing } from './reuse-parse.js';
 import { SPLICE_INDEX_DEPTH, spliceCacheFields } from './splice-cache-fields.js';
 import { createProxyVolatileState, spliceVolatileSystem } from './volatile-plan.js';
@@ -41,17 +42,20 @@ export type PlannedRequest =
  * `--plan` for one request: locate the body's value spans, plan from its parsed form, splice the
  * plan's cache fields into the original bytes. A body that is not a JSON object, is nested
  * deeper than `MAX_PLAN_DEPTH`, or that any step fails on is forwarded unchanged, with the reason.
+ * `spans` (the proxy's, one for all conversations) resumes a body's scan past the history its
+ * conversation's last body shared with it; without it the body is scanned whole.
  */
 export function planRequest(
   route: WireRoute,
   clientBytes: Uint8Array,
   plan: PlanOptions,
   conversationFor: (body: JsonRecord) => Conversation,
+  spans?: PlanSpansReader,
 ): PlannedRequest {
   let bytes = clientBytes;
   const volatileAuto = plan.volatile === 'auto' && route === 'anthropic';
-  let spans = jsonSpans(bytes, volatileAuto ? VOLATILE_INDEX_DEPTH : SPLICE_INDEX_DEPTH);
-  switch (spans) {
+  let root = volatileAuto ? jsonSpans(bytes, VOLATILE_INDEX_DEPTH) : (spans?.read(bytes) ?? jsonSpans(bytes, SPLICE_INDEX_DEPTH));
+  switch (root) {
     case 'too-deep':
       return { kind: 'unplanned', reason: `the body nests deeper than ${MAX_PLAN_DEPTH} levels`, clientBody: null };
     case 'not-json':
@@ -62,10 +66,10 @@ export function planRequest(
   let clientBody: JsonRecord | null = null;
   try {
     // The conversation first (from the key fields' spans), then the body, parsed around the history it repeats.
-    const fields = volatileAuto ? null : keyFieldsFromSpans(bytes, spans);
+    const fields = volatileAuto ? null : keyFieldsFromSpans(bytes, root);
     const known = fields ? conversationFor(fields.keyBody) : null;
     const { body: original, history } = known
-      ? parseReusing(bytes, spans, known.history ?? null)
+      ? parseReusing(bytes, root, known.history ?? null)
       : { body: JSON.parse(decoder.decode(bytes)) as unknown, history: null };
     if (!isRecord(original)) return { kind: 'unplanned', reason: null, clientBody: null };
     clientBody = original;
@@ -74,13 +78,13 @@ export function planRequest(
     let volatileMoved: VolatileMovedPayload | null = null;
     if (volatileAuto) {
       conversation.volatile ??= createProxyVolatileState();
-      const moved = spliceVolatileSystem(bytes, spans, original, conversation.volatile);
+      const moved = spliceVolatileSystem(bytes, root, original, conversation.volatile);
       if (moved) {
         bytes = moved.bytes;
         volatileMoved = moved.event;
         const reindexed = jsonSpans(bytes, SPLICE_INDEX_DEPTH);
         if (typeof reindexed === 'string') throw new Error(`the volatile move made the body ${reindexed}`);
-        spans = reindexed;
+        root = reindexed;
         parsed = JSON.parse(decoder.decode(bytes)) as JsonRecord;
       }
     }
@@ -94,7 +98,7 @@ export function planRequest(
       },
       plan,
     );
-    const sent = spliceCacheFields(route, bytes, spans, parsed, planned);
+    const sent = spliceCacheFields(route, bytes, root, parsed, planned);
     conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
     return {
       kind: 'planned',

@@ -17,6 +17,7 @@ import type { KeepWarmStats } from './keep-warm-stats.js';
 import { keyFieldsReader } from './key-fields.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
+import { planSpansReader } from './plan-spans.js';
 import { parseJsonRecord } from './receive-request.js';
 import { createExchangeRecorder } from './record-exchange.js';
 import { opensTurn } from './turn-start.js';
@@ -152,6 +153,8 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   const now = options.now ?? Date.now;
   const instance = options.instance ?? randomBytes(3).toString('hex');
   const plan = options.plan === true ? {} : options.plan || null;
+  // One for every conversation: a body's scan resumes past what its conversation's last body shared.
+  const planSpans = planSpansReader();
   const chatProvider = options.chatProvider ?? (base.hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-chat');
   // One counter per rule set for every conversation's detector and plan models (their memos are shared).
   const counters = { anthropic: anthropicEstimator(), openai: openAICounterOrEstimate() };
@@ -215,7 +218,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     let sentBody: JsonRecord | null = null;
     let plannedBreakpoints: string[] = [];
     if (plan) {
-      const planned = planRequest(route, bytes, plan, (body) => conversationOf(route, body, conversationHeader));
+      const planned = planRequest(route, bytes, plan, (body) => conversationOf(route, body, conversationHeader), planSpans);
       if (planned.kind === 'planned') {
         ({ clientBody, conversation, sentBody } = planned);
         plannedBreakpoints = planned.breakpoints;
