@@ -11,7 +11,9 @@ import { type RunningProxy, type StartProxyOptions, startProxy } from './start-p
  * Attacks on the proxy's fast paths over real HTTP, each against a plain path run beside it on
  * the same requests: pass-through's key fields resumed past a conversation's shared bytes
  * (keyFieldsReader) against the whole-body parse a capture forces; `--plan`'s body written
- * upstream by the node transport against the same plan through `fetch` (which gets it whole).
+ * upstream by the node transport against the same plan through `fetch` (which gets it whole);
+ * every miss the proxy explains against a fresh detector reading the two bodies that went
+ * upstream (the previous body the tracker keeps).
  * Requests are hostile: two conversations with the same opening bytes interleaved, a history
  * edited and rewound, escaped and repeated keys, `__proto__`, invalid UTF-8, big numbers, CRLF
  * and spaces between items, client markers that move, bodies past 16 KB (the resumed scan).
@@ -218,6 +220,8 @@ describe('the proxy over real HTTP, fast paths against plain ones', () => {
       expect(arrival.length).toBe(String(arrival.body.byteLength));
       expect(arrival.body.equals(viaFetch.arrivals[index]!.body), `request ${index}`).toBe(true);
       expect(withoutMarkers(arrival.body), `request ${index}`).toBe(withoutMarkers(bodies[index]!));
+      // Planned, not forwarded as it came (a body the plan cannot scan goes out unchanged, silently).
+      expect(arrival.body.includes('"diagnostics":'), `request ${index}`).toBe(true);
     }
     expect(viaNode.events).toEqual(viaFetch.events);
     expect(breaksOf(viaNode.events)).toEqual(breaksBetween(viaNode.arrivals.map((arrival) => arrival.body)));
