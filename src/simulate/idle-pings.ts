@@ -13,7 +13,9 @@ interface Pending {
   /** Pings sent in this idle period so far, and their cost. */
   sent: number;
   spentUsd: number;
-  body: Record<string, unknown>;
+  /** The request the pings repeat, and the ping's body once the first ping is due (null: this wire cannot fork). */
+  parentBody: unknown;
+  body: Record<string, unknown> | null | undefined;
   model: string;
   turn: number;
   step: number;
@@ -53,16 +55,14 @@ export class IdlePings {
     schedule: { times: readonly number[]; expectedSavingUsd: number | null },
     parent: { body: unknown; model: string; turn: number; step: number },
   ): void {
-    const body = pingable(this.provider, schedule, parent.model)
-      ? sideRequestBody(parent.body, providerEntry(this.provider).wire, PING_TEXT, { maxTokens: 0 })
-      : null;
-    this.pending = body
+    this.pending = pingable(this.provider, schedule, parent.model)
       ? {
           times: [...schedule.times],
           expectedSavingUsd: schedule.expectedSavingUsd,
           sent: 0,
           spentUsd: 0,
-          body,
+          parentBody: parent.body,
+          body: undefined,
           model: parent.model,
           turn: parent.turn,
           step: parent.step,
@@ -75,6 +75,13 @@ export class IdlePings {
     const pending = this.pending;
     if (!pending) return;
     while (firstDueBefore(pending.times, at)) {
+      // Built when the first ping is due, not per request: most idle periods end before one is,
+      // and the body copies the whole history.
+      pending.body ??= sideRequestBody(pending.parentBody, providerEntry(this.provider).wire, PING_TEXT, { maxTokens: 0 });
+      if (pending.body === null) {
+        this.pending = null;
+        return;
+      }
       const pingAt = pending.times.shift() as number;
       const verdict = this.cache.judge(pending.body, { at: pingAt });
       const ping: SimulatedPing = {
