@@ -38,8 +38,7 @@ interface MessageMarks {
  * (property test beside it against both).
  */
 export class PlannedMarkers {
-  /** The previous body's reading of each message, replaced from the first message this body does not share. */
-  private readonly marks: MessageMarks[] = [];
+  private readonly messages = new MessagePrefix();
 
   /**
    * The plan's `lastBreakpointPosition` when the plan (5-minute markers, after a request whose
@@ -52,25 +51,117 @@ export class PlannedMarkers {
     const scan = new PlanScan(previous);
     if (Array.isArray(body.tools) && !scan.list(body.tools, 'tools')) return null;
     if (Array.isArray(body.system) && !scan.list(body.system, 'system')) return null;
-    const messages = Array.isArray(body.messages) ? body.messages : [];
+    if (!this.messages.read(Array.isArray(body.messages) ? body.messages : [])) return null;
+    return scan.keptPlan(this.messages);
+  }
+}
+
+function place(message: number, index: number, position: number): Place {
+  return { zone: 'messages', message, index, position };
+}
+
+/**
+ * A body's messages as the plan reads them, kept for the next body: each message's reading and,
+ * through each message, the block positions, the last message with a markable (and a marked)
+ * block and the client's markers. A body that shares a leading run of messages (the same
+ * frozen objects) with the last one reads only the messages after it.
+ */
+class MessagePrefix {
+  private readonly marks: MessageMarks[] = [];
+  /** Block positions through message i, from the first message's first block. */
+  private readonly ends: number[] = [];
+  private readonly lastMarkableIn: number[] = [];
+  private readonly lastMarkedIn: number[] = [];
+  private readonly markerCounts: number[] = [];
+  /** The client's markers in order, the first five at most (more than the plan places already means it moves one). */
+  private readonly markers: Array<{ message: number; index: number; ttl: WireTtl }> = [];
+
+  /** Reads `messages` from the first one the last body did not share; false on a string content (the plan rewrites it). */
+  read(messages: readonly unknown[]): boolean {
     const marks = this.marks;
-    let kept = true;
-    let index = 0;
-    for (; index < messages.length; index++) {
-      const message = messages[index];
-      let mark = index < marks.length ? marks[index]! : null;
-      if (mark === null || mark.message !== message || !mark.frozen) {
-        mark = marksOf(message);
-        marks[index] = mark;
-      }
-      if (mark.stringContent || !scan.message(mark, index)) {
-        kept = false;
-        index++;
-        break;
-      }
+    const limit = Math.min(messages.length, marks.length);
+    let shared = 0;
+    while (shared < limit && marks[shared]!.message === messages[shared] && marks[shared]!.frozen) shared++;
+    this.cut(shared);
+    for (let index = shared; index < messages.length; index++) {
+      const mark = marksOf(messages[index]);
+      if (mark.stringContent) return false;
+      this.append(mark);
     }
-    marks.length = index;
-    return kept ? scan.keptPlan() : null;
+    return true;
+  }
+
+  markerCount(): number {
+    return this.markerCounts.at(-1) ?? 0;
+  }
+
+  clientMarkers(): ReadonlyArray<{ message: number; index: number; ttl: WireTtl }> {
+    return this.markers;
+  }
+
+  /** The last markable message block, its position offset by `base` (the blocks before the messages). */
+  lastMarkable(base: number): Place | null {
+    const message = this.lastMarkableIn.at(-1) ?? -1;
+    return message < 0 ? null : this.lastMarkableOf(message, base);
+  }
+
+  /** The last markable message block whose `cache_control` is an object. */
+  lastMarked(base: number): Place | null {
+    const message = this.lastMarkedIn.at(-1) ?? -1;
+    if (message < 0) return null;
+    const { index, offset } = this.marks[message]!.lastMarked!;
+    return place(message, index, base + this.start(message) + offset);
+  }
+
+  /** The last markable message block at or before position `previous`: the plan's lookback guard. */
+  guard(base: number, previous: number): Place | null {
+    const relative = previous - base;
+    if (relative < 0 || this.marks.length === 0) return null;
+    // The last message starting at or before it (starts never decrease).
+    let low = 0;
+    let high = this.marks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.start(middle) <= relative) low = middle;
+      else high = middle - 1;
+    }
+    const start = this.start(low);
+    const markable = this.marks[low]!.markable;
+    for (let at = markable.length - 1; at >= 0; at--) {
+      const { index, offset } = markable[at]!;
+      if (start + offset <= relative) return place(low, index, base + start + offset);
+    }
+    const before = low === 0 ? -1 : this.lastMarkableIn[low - 1]!;
+    return before < 0 ? null : this.lastMarkableOf(before, base);
+  }
+
+  private lastMarkableOf(message: number, base: number): Place {
+    const markable = this.marks[message]!.markable;
+    const { index, offset } = markable[markable.length - 1]!;
+    return place(message, index, base + this.start(message) + offset);
+  }
+
+  private start(message: number): number {
+    return message === 0 ? 0 : this.ends[message - 1]!;
+  }
+
+  private cut(length: number): void {
+    const markers = length === 0 ? 0 : this.markerCounts[length - 1]!;
+    if (this.markers.length > markers) this.markers.length = markers;
+    for (const list of [this.marks, this.ends, this.lastMarkableIn, this.lastMarkedIn, this.markerCounts]) list.length = length;
+  }
+
+  private append(mark: MessageMarks): void {
+    const message = this.marks.length;
+    const before = message - 1;
+    this.marks.push(mark);
+    this.ends.push(this.start(message) + mark.blocks);
+    this.lastMarkableIn.push(mark.markable.length > 0 ? message : message === 0 ? -1 : this.lastMarkableIn[before]!);
+    this.lastMarkedIn.push(mark.lastMarked ? message : message === 0 ? -1 : this.lastMarkedIn[before]!);
+    this.markerCounts.push((message === 0 ? 0 : this.markerCounts[before]!) + mark.markers.length);
+    for (const { index, ttl } of mark.markers) {
+      if (this.markers.length <= ANTHROPIC_MAX_BREAKPOINTS) this.markers.push({ message, index, ttl });
+    }
   }
 }
 
@@ -113,24 +204,9 @@ function isMarkable(block: JsonRecord): boolean {
   return block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
 }
 
-const samePlace = (left: Place, right: Place): boolean =>
-  left.zone === right.zone && left.message === right.message && left.index === right.index;
-
-/** A message block found so far, kept as numbers (position -1: none). */
-class MessageSlot {
-  private message = -1;
-  private index = -1;
-  private position = -1;
-
-  set(message: number, index: number, position: number): void {
-    this.message = message;
-    this.index = index;
-    this.position = position;
-  }
-
-  place(): Place | null {
-    return this.position < 0 ? null : { zone: 'messages', message: this.message, index: this.index, position: this.position };
-  }
+/** The client's tail (a marked block before the zone's last markable one, in the same message) keeps the zone's marker. */
+function tail(last: Place | null, marked: Place | null): Place | null {
+  return last && marked && marked.position !== last.position && marked.message === last.message ? marked : null;
 }
 
 /** One pass over a body's blocks in prefix order, as `planCacheFields`' scan, collecting the client's markers beside. */
@@ -138,9 +214,7 @@ class PlanScan {
   private position = 0;
   private readonly lastMarkable: Record<'tools' | 'system', Place | null> = { tools: null, system: null };
   private lastMarkedSystem: Place | null = null;
-  /** The messages' last markable block, last marked markable block and lookback guard, as they are found. */
-  private readonly history = { last: new MessageSlot(), marked: new MessageSlot(), guard: new MessageSlot() };
-  /** The client's markers; more than the plan can place means it moves one. */
+  /** The client's markers on tools and system; more than the plan can place means it moves one. */
   private readonly markers: Array<Place & { ttl: WireTtl }> = [];
 
   constructor(private readonly previous: number | null) {}
@@ -161,52 +235,32 @@ class PlanScan {
     return this.markers.length <= ANTHROPIC_MAX_BREAKPOINTS;
   }
 
-  /** Message `message`'s blocks; false as `list`. Places are written as numbers: this runs for every message of every body. */
-  message(marks: MessageMarks, message: number): boolean {
-    const start = this.position;
-    this.position += marks.blocks;
-    if (marks.markers.length > 0) {
-      for (const { index, ttl } of marks.markers) this.markers.push({ zone: 'messages', message, index, position: -1, ttl });
-      if (this.markers.length > ANTHROPIC_MAX_BREAKPOINTS) return false;
-    }
-    const markable = marks.markable;
-    if (markable.length === 0) return true;
-    const last = markable[markable.length - 1]!;
-    this.history.last.set(message, last.index, start + last.offset);
-    if (marks.lastMarked) this.history.marked.set(message, marks.lastMarked.index, start + marks.lastMarked.offset);
-    const previous = this.previous;
-    if (previous !== null && start <= previous) {
-      for (let at = markable.length - 1; at >= 0; at--) {
-        const { index, offset } = markable[at]!;
-        if (start + offset > previous) continue;
-        this.history.guard.set(message, index, start + offset);
-        break;
-      }
-    }
-    return true;
-  }
-
-  /** The plan's choice (as `planCacheFields`), and whether the client's markers are exactly it, 5-minute each. */
-  keptPlan(): { lastBreakpointPosition: number | null } | null {
-    const tail = (last: Place | null, marked: Place | null) =>
-      last && marked && marked.position !== last.position && marked.message === last.message ? marked : null;
+  /** The plan's choice (as `planCacheFields`) with the messages after these blocks, and whether the client's markers are exactly it, 5-minute each. */
+  keptPlan(messages: MessagePrefix): { lastBreakpointPosition: number | null } | null {
+    if (this.markers.length + messages.markerCount() > ANTHROPIC_MAX_BREAKPOINTS) return null;
+    const base = this.position;
     const system = tail(this.lastMarkable.system, this.lastMarkedSystem) ?? this.lastMarkable.system;
-    const last = this.history.last.place();
-    const history = tail(last, this.history.marked.place()) ?? last;
-    const guard = this.history.guard.place();
+    const last = messages.lastMarkable(base);
+    const history = tail(last, messages.lastMarked(base)) ?? last;
     const chosen: Place[] = [];
     if (this.lastMarkable.tools) chosen.push(this.lastMarkable.tools);
     if (system) chosen.push(system);
     const previous = this.previous;
     if (history && previous !== null && history.position - previous >= ANTHROPIC_LOOKBACK_POSITIONS) {
+      const guard = messages.guard(base, previous);
       if (guard && guard.position !== history.position) chosen.push(guard);
     }
     if (history) chosen.push(history);
     while (chosen.length > ANTHROPIC_MAX_BREAKPOINTS) chosen.shift();
-    if (chosen.length !== this.markers.length) return null;
+    const inMessages = messages.clientMarkers();
+    if (chosen.length !== this.markers.length + inMessages.length) return null;
     for (let at = 0; at < chosen.length; at++) {
-      const marker = this.markers[at]!;
-      if (marker.ttl !== '5m' || !samePlace(marker, chosen[at]!)) return null;
+      const choice = chosen[at]!;
+      const onBlocks = at < this.markers.length;
+      const marker = onBlocks ? this.markers[at]! : inMessages[at - this.markers.length]!;
+      const zone = onBlocks ? this.markers[at]!.zone : 'messages';
+      if (marker.ttl !== '5m' || zone !== choice.zone || marker.message !== choice.message || marker.index !== choice.index)
+        return null;
     }
     return { lastBreakpointPosition: history?.position ?? null };
   }

@@ -250,24 +250,26 @@ function membersAfterList(line: Buffer, listEnd: number, found: LocatedHistory):
  * longest run is found by halving, one `Buffer.compare` per step (usually one: the whole list).
  */
 function commonItems(line: Buffer, listStart: number, kept: KeptHistory): number {
-  const same = (count: number): boolean => {
-    if (count === 0) return true;
-    const length = kept.ends[count - 1]!;
-    if (listStart + length > line.length) return false;
-    if (line.compare(kept.bytes, 0, length, listStart, listStart + length) !== 0) return false;
-    const next = line[skipSpace(line, listStart + length)];
-    return next === COMMA || next === 0x5d;
-  };
   let high = kept.ends.length;
-  if (same(high)) return high;
+  if (sameItems(line, listStart, kept, high)) return high;
   let low = 0;
   high--;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if (same(middle)) low = middle;
+    if (sameItems(line, listStart, kept, middle)) low = middle;
     else high = middle - 1;
   }
   return low;
+}
+
+/** Whether the first `count` kept items are the line's, byte for byte, and end an item there. */
+function sameItems(line: Buffer, listStart: number, kept: KeptHistory, count: number): boolean {
+  if (count === 0) return true;
+  const length = kept.ends[count - 1]!;
+  if (listStart + length > line.length) return false;
+  if (line.compare(kept.bytes, 0, length, listStart, listStart + length) !== 0) return false;
+  const next = line[skipSpace(line, listStart + length)];
+  return next === COMMA || next === 0x5d;
 }
 
 /** The items after the first `reusedEnd` bytes of the list (relative to its `[`): their offsets, and the list's end. */
