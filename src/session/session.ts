@@ -119,7 +119,7 @@ export class Session {
     if (restored) {
       this.deferredToolList = restored.deferredTools?.tools ?? [];
       this.loadedDeferredTools = restored.deferredTools?.loaded ?? [];
-      this.toolList = restored.tools;
+      this.toolList = restored.tools.map((tool) => deepFreeze(tool));
       this.globalToolCount = restored.globalToolCount;
       this.systemSegments = restored.system;
       // Restored messages are as immutable as appended ones (hashes are memoised per object).
@@ -132,7 +132,8 @@ export class Session {
     if (!options.global || !Array.isArray(options.global.system)) {
       throw new ValidationError('options.global.system', 'an array of { label, text } segments');
     }
-    this.toolList = validateTools(options.global.tools ?? [], 'options.global.tools', this.limits);
+    // Frozen like the history: the adapters' conversion memos trust only deep-frozen values.
+    this.toolList = validateTools(options.global.tools ?? [], 'options.global.tools', this.limits).map((tool) => deepFreeze(tool));
     this.globalToolCount = this.toolList.length;
     this.deferredToolList = validateTools(
       options.deferredTools ?? [],
@@ -313,7 +314,7 @@ export class Session {
     );
     if (!Array.isArray(tools)) throw new ValidationError('tools', 'an array of tool definitions');
     const validated = validateTools(fresh, 'tools', this.limits, known);
-    this.toolList = [...this.toolList, ...validated];
+    this.toolList = [...this.toolList, ...validated.map((tool) => deepFreeze(tool))];
     return validated;
   }
 

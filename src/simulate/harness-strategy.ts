@@ -1,5 +1,6 @@
 import type { SessionLabels } from '../events/catalog.js';
 import type { EventBus } from '../events/event-bus.js';
+import { isDeepFrozen } from '../model/freeze.js';
 import { chainHash, EMPTY_PREFIX_HASH, hashOf } from '../model/hash.js';
 import type { BlockRecord, CanonicalRequest, SystemSegment } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
@@ -142,7 +143,7 @@ function roleBlockHash(role: string, block: object): string {
   let hash = byBlock.get(block);
   if (hash === undefined) {
     hash = chainHash(role, hashOf(block as Parameters<typeof hashOf>[0]));
-    if (Object.isFrozen(block)) byBlock.set(block, hash);
+    if (isDeepFrozen(block)) byBlock.set(block, hash);
   }
   return hash;
 }

@@ -1,3 +1,4 @@
+import { isDeepFrozen } from '../../model/freeze.js';
 import { ChunkedList, type ChunkedListBuilder } from './chunked-list.js';
 import { isRecord, type JsonRecord } from './json-helpers.js';
 import { recordSharedUnits } from './shared-units.js';
@@ -100,12 +101,12 @@ export function repeatedMessageCount(session: SessionUnits, messages: readonly u
   let identical = messages === last ? limit : 0;
   while (identical < limit && messages[identical] === last[identical]) identical++;
   let frozenRun = Math.min(identical, session.frozenRun);
-  while (frozenRun < identical && Object.isFrozen(messages[frozenRun])) frozenRun++;
+  while (frozenRun < identical && isDeepFrozen(messages[frozenRun])) frozenRun++;
   // Past the run of the same frozen objects a message repeats when it sends the same content array and role.
   let count = frozenRun;
   while (count < limit) {
     const message = messages[count];
-    const sameFrozen = message === last[count] && Object.isFrozen(message);
+    const sameFrozen = message === last[count] && isDeepFrozen(message);
     if (!sameFrozen && repeatedMessage(session, message, count) === null) break;
     count++;
   }

@@ -1,3 +1,4 @@
+import { isDeepFrozen } from '../../model/freeze.js';
 import type { JsonRecord } from './json-helpers.js';
 import type { WireUnit } from './wire-unit.js';
 
@@ -111,7 +112,7 @@ export class BlockCoreMemo {
 
 /** `compute(block)`, memoised when the block is frozen. */
 export function cachedCore(block: JsonRecord, compute: (block: JsonRecord) => BlockCore): BlockCore {
-  if (!Object.isFrozen(block)) return compute(block);
+  if (!isDeepFrozen(block)) return compute(block);
   let byBlock = frozenCores.get(compute);
   if (byBlock === undefined) {
     byBlock = new WeakMap();

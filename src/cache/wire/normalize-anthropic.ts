@@ -1,3 +1,4 @@
+import { isDeepFrozen } from '../../model/freeze.js';
 import { blockCore, MARKER_KEYS, systemCore, toolCore } from './anthropic-block-core.js';
 import {
   rememberBody,
@@ -251,7 +252,7 @@ function sharedMessageUnits(message: unknown, messageIndex: number): SharedMessa
   const known = sharedUnits.get(content);
   if (known !== undefined && (known === null || (known.messageIndex === messageIndex && known.role === role))) return known;
   if (known === null) return null;
-  const keepable = content.every((block) => Object.isFrozen(block) && !hasToolReference(block));
+  const keepable = content.every((block) => isDeepFrozen(block) && !hasToolReference(block));
   if (!keepable) {
     sharedUnits.set(content, null);
     return null;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deepFreeze } from '../../model/freeze.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { unitsOf } from './body-units.js';
 import { anthropicBreakpoints, unitTokenTotals } from './cache-rules.js';
@@ -8,7 +9,8 @@ import { sharedUnitCount } from './shared-units.js';
 import type { WireUnit } from './wire-unit.js';
 
 type Content = readonly Record<string, unknown>[];
-const frozen = (...blocks: Record<string, unknown>[]): Content => Object.freeze(blocks.map((block) => Object.freeze(block)));
+// Frozen all the way down, as a session's persisted messages are (a shallow freeze is not trusted).
+const frozen = (...blocks: Record<string, unknown>[]): Content => deepFreeze(blocks);
 type Body = { model: string; max_tokens: number; messages: Array<{ role: 'user' | 'assistant'; content: Content }> };
 const body = (messages: Body['messages']): Body => ({ model: 'claude-sonnet-4-5', max_tokens: 100, messages });
 /** The same body with nothing shared or frozen: what the memos must agree with. */

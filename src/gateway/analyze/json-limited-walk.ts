@@ -1,3 +1,5 @@
+import { freezeOverDeepFrozen } from '../../model/freeze.js';
+
 /** The limits past which a walk stops: the caller parses such a line whole and names its problem. */
 export interface JsonLimits {
   maxNodes: number;
@@ -30,7 +32,8 @@ export class LimitedWalk {
     } else {
       for (const key in value) if (!this.visit((value as Record<string, unknown>)[key], depth + 1)) return false;
     }
-    if (this.freeze) Object.freeze(value);
+    // Bottom-up: its members are deep-frozen already, so memos need not walk it again.
+    if (this.freeze) freezeOverDeepFrozen(value);
     return true;
   }
 }

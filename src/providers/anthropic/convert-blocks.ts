@@ -10,7 +10,7 @@ import type {
 import { canonicalize } from '../../model/canonical-json.js';
 import type { AssistantContentBlock, DocumentBlock, ImageBlock, ToolDefinition, UserContentBlock } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
-import { deepFreeze } from '../../model/freeze.js';
+import { deepFreeze, isDeepFrozen } from '../../model/freeze.js';
 import type { JsonObject } from '../../model/json.js';
 import type { GenerationParams } from '../../model/request.js';
 import { assertNever } from '../../model/validate.js';
@@ -30,11 +30,13 @@ export function convertTool(tool: ToolDefinition): Tool {
 }
 
 /**
- * Canonical copies of tool inputs and schemas, memoised per source object (persisted blocks are
- * immutable) and frozen, since one copy is shared by every body that carries it.
+ * Canonical copies of tool inputs and schemas, memoised per deep-frozen source object (persisted
+ * blocks, a session's tools) and frozen, since one copy is shared by every body that carries it.
+ * Any other object may be edited between requests, so it is copied afresh.
  */
 const canonicalCopies = new WeakMap<object, JsonObject>();
 function canonicalObject(value: JsonObject): JsonObject {
+  if (!isDeepFrozen(value)) return canonicalize(value) as JsonObject;
   let copy = canonicalCopies.get(value);
   if (copy === undefined) {
     copy = deepFreeze(canonicalize(value));
@@ -60,7 +62,7 @@ const persistedWireBlocks = new WeakMap<object, ContentBlockParam | null>();
  * other. Callers that add `cache_control` copy a frozen block first (copy-on-mark).
  */
 export function convertPersistedBlock(block: UserContentBlock | AssistantContentBlock, path: string): ContentBlockParam | null {
-  if (!Object.isFrozen(block)) return convertContentBlock(block, path);
+  if (!isDeepFrozen(block)) return convertContentBlock(block, path);
   let wire = persistedWireBlocks.get(block);
   if (wire === undefined) {
     wire = deepFreeze(convertContentBlock(block, path));

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../model/canonical-json.js';
+import { isDeepFrozen } from '../../model/freeze.js';
 import type { JsonValue } from '../../model/json.js';
 import { assertNever } from '../../model/validate.js';
 import type { CountableItem, TokenCounter } from '../../tokens/token-counter.js';
@@ -61,7 +62,7 @@ export function charsPerTokenCounter(charsPerToken = 4): TokenCounter {
     exact: false,
     countText: (text) => count(text.length),
     countBlock: (item) => {
-      if (!Object.isFrozen(item)) return countItem(item);
+      if (!isDeepFrozen(item)) return countItem(item);
       let tokens = known.get(item);
       if (tokens === undefined) {
         tokens = countItem(item);
