@@ -133,7 +133,9 @@ export class Session {
       throw new ValidationError('options.global.system', 'an array of { label, text } segments');
     }
     // Frozen like the history: the adapters' conversion memos trust only deep-frozen values.
-    this.toolList = validateTools(options.global.tools ?? [], 'options.global.tools', this.limits).map((tool) => deepFreeze(tool));
+    this.toolList = validateTools(options.global.tools ?? [], 'options.global.tools', this.limits).map((tool) =>
+      deepFreeze(tool),
+    );
     this.globalToolCount = this.toolList.length;
     this.deferredToolList = validateTools(
       options.deferredTools ?? [],
