@@ -6,6 +6,7 @@
  * the strategy runs against a stand-in baseline (zero ideal reads, an empty oracle), which changes
  * no decision the strategy makes, so 5,000 turns finish; CACHET_SCALING_BASELINE=1 computes and
  * times the real one too. Target (issue 20): per-request cost flat, 5,000 ÷ 100 turns ≤ 2.
+ * Each size reports the median of its repeated runs (see `measure`).
  * Run: `npm run bench -- simulate-scaling`. CACHET_SCALING_TURNS=100,1000 picks the sizes.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,8 @@ const SIZES = (process.env.CACHET_SCALING_TURNS ?? '100,1000,5000').split(',').m
 interface SizeResult {
   turns: number;
   requests: number;
+  /** How many times the size ran in its process (the figures are the median run's). */
+  repetitions: number;
   /** Null when the stand-in baseline ran (CACHET_SCALING_BASELINE unset). */
   baselineMsPerRequest: number | null;
   simulateMsPerRequest: number;
@@ -36,7 +39,32 @@ function cpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
+/**
+ * A size runs again in its process until it has simulated about 2,000 requests (at most 11 times,
+ * the workload loaded afresh each time), and reports the median run: a single 100-turn run's last
+ * tenth is 19 requests, still warming the JIT, and moved the ratio between 0.8× and 2.8× from one
+ * run to the next. The medians of warm runs compare per-request costs at steady state, as the
+ * 5,000-turn run's last tenth already does (warmer runs only lower the small sizes' figures).
+ */
+const REQUESTS_PER_SIZE = 2_000;
+
 async function measure(turns: number): Promise<SizeResult> {
+  const runs = [await measureOnce(turns)];
+  const repetitions = Math.min(11, Math.ceil(REQUESTS_PER_SIZE / runs[0]!.requests));
+  while (runs.length < repetitions) runs.push(await measureOnce(turns));
+  const median = (values: number[]) => values.sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
+  const baselines = runs.map((run) => run.baselineMsPerRequest);
+  return {
+    turns: runs[0]!.turns,
+    requests: runs[0]!.requests,
+    repetitions,
+    baselineMsPerRequest: baselines.includes(null) ? null : median(baselines as number[]),
+    simulateMsPerRequest: median(runs.map((run) => run.simulateMsPerRequest)),
+    lastTenthMsPerRequest: median(runs.map((run) => run.lastTenthMsPerRequest)),
+  };
+}
+
+async function measureOnce(turns: number): Promise<SizeResult> {
   const text = readFileSync(WORKLOAD, 'utf8');
   const count = Math.max(1, Math.round(turns / 2));
   const directory = mkdtempSync(join(tmpdir(), 'cachet-scaling-'));
@@ -60,6 +88,7 @@ async function measure(turns: number): Promise<SizeResult> {
     return {
       turns: workload.turns.length,
       requests: requestCount,
+      repetitions: 1,
       baselineMsPerRequest: baselineMs === null ? null : baselineMs / requestCount,
       simulateMsPerRequest: simulateMs / requestCount,
       lastTenthMsPerRequest: lastTenth,
@@ -105,12 +134,13 @@ if (workerFlag >= 0) {
     results.push(JSON.parse(child.stdout) as SizeResult);
   }
   console.log('cachet simulate, long-session workload scaled by its repeat counts (CPU ms per request)\n');
-  console.log('turns  requests  baseline ms/req  simulate ms/req  last tenth ms/req');
+  console.log('turns  requests  runs  baseline ms/req  simulate ms/req  last tenth ms/req');
   for (const result of results) {
     console.log(
       [
         String(result.turns).padStart(5),
         String(result.requests).padStart(9),
+        String(result.repetitions).padStart(5),
         (result.baselineMsPerRequest === null ? '—' : result.baselineMsPerRequest.toFixed(2)).padStart(16),
         result.simulateMsPerRequest.toFixed(2).padStart(16),
         result.lastTenthMsPerRequest.toFixed(2).padStart(18),
