@@ -1,18 +1,11 @@
 import type { EventBus } from '../../src/events/event-bus.js';
 import type { Message, ToolDefinition } from '../../src/model/content.js';
+import { mulberry32 } from '../../src/model/mulberry32.js';
 import { Session } from '../../src/session/session.js';
 import { currentTimeProvider, tailProvider } from '../../src/session/tail-provider.js';
 
 /** Deterministic PRNG (mulberry32): the same seed builds the same session everywhere. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export const seededRandom = mulberry32;
 
 const WORDS =
   'the build fails because a type is missing from the config so we read the file then run the tests again and check the output for errors before we change anything in the module that exports the handler which the server imports at start'.split(

@@ -1,4 +1,5 @@
 import type { AssistantMessage, ToolDefinition, ToolResultBlock } from '../model/content.js';
+import { mulberry32 } from '../model/mulberry32.js';
 
 /**
  * A generated agent session for tests and benchmarks: coding-agent turns with tool loops,
@@ -205,15 +206,4 @@ function tool(name: string, description: string, properties: Record<string, unkn
 }
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;
-}
-/** A small seeded PRNG (public-domain mulberry32), so generated sessions are reproducible. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }

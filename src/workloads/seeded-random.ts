@@ -1,23 +1,16 @@
 import { createHash } from 'node:crypto';
+import { mulberry32 } from '../model/mulberry32.js';
 
 /**
  * A small seeded generator (mulberry32) for workload content: the same seed text gives the
  * same sequence on every run and machine, so generated tool results are byte-stable.
  */
 export class SeededRandom {
-  private state: number;
+  /** A float in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: string) {
-    this.state = createHash('sha256').update(seed).digest().readUInt32LE(0);
-  }
-
-  /** A float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let value = this.state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+    this.next = mulberry32(createHash('sha256').update(seed).digest().readUInt32LE(0));
   }
 
   int(min: number, max: number): number {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../model/mulberry32.js';
 import { createBreakDetector } from '../break/break-detector.js';
 import { createAnthropicCacheModel } from '../models/anthropic-cache-model.js';
 import { normalizeAnthropicBody } from './normalize-anthropic.js';
@@ -17,17 +18,6 @@ import { normalizeAnthropicBody } from './normalize-anthropic.js';
 type Block = Readonly<Record<string, unknown>>;
 type Message = Readonly<{ role: 'user' | 'assistant'; content: readonly Block[] }>;
 type Body = Record<string, unknown> & { messages: readonly Message[] };
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const freezeDeep = <T>(value: T): T => {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -91,7 +81,7 @@ function nextHistory(random: () => number, history: Message[], tag: string): Mes
 
 /** Bodies of two sessions sharing their opening, interleaved; the same body object sometimes sent twice. */
 function hostileBodies(seed: number, count: number): Body[] {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const histories: Message[][] = [[OPENING], [OPENING]];
   const tools: unknown[][] = [TOOLS.slice(0, 1), TOOLS];
   const bodies: Body[] = [];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { jsonSpans, jsonSpansFrom, type OpenContainer, type PausedScan, type ValueSpan } from './json-spans.js';
+import { jsonSpans, jsonSpansFrom, type PausedScan, type ValueSpan } from './json-spans.js';
+import { copyPausedScan, pausedAfterListItems } from './paused-scan.js';
 import { opensTurnFromSpans } from './turn-start.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -104,7 +105,7 @@ export function keyFieldsReader(): KeyFieldsReader {
     const keyIndex = list.items!.length - 1;
     const opening = createHash('sha1').update(bytes.subarray(0, opened.at)).digest('base64');
     const last = scans.get(opening);
-    const from = last && sharesScan(bytes, last) ? copyOf(last.stop) : opened;
+    const from = last && sharesScan(bytes, last) ? copyPausedScan(last.stop) : opened;
     if (from !== opened) resumed++;
     const root = jsonSpansFrom(bytes, 1, { resume: from });
     if (typeof root === 'string' || 'at' in root) return null;
@@ -158,37 +159,12 @@ function sharesScan(bytes: Uint8Array, last: RememberedScan): boolean {
  * ends in something other than an object.
  */
 function stopAfterList(root: ValueSpan, listStart: number, keyIndex: number): PausedScan | null {
-  const members = root.members!;
-  const position = members.findIndex((member) => member.value.start === listStart);
-  const list = members[position]?.value;
-  const items = list?.items;
+  const position = root.members!.findIndex((member) => member.value.start === listStart);
+  const items = root.members![position]?.value.items;
   const last = items?.at(-1);
-  if (!list || !items || !last || last.kind !== 'object' || items.length <= keyIndex) return null;
+  if (!items || !last || last.kind !== 'object' || items.length <= keyIndex) return null;
   const kept = items.length - 1 > keyIndex ? [...items.slice(0, keyIndex + 1), last] : items.slice();
-  const rootOpen: OpenContainer = {
-    span: { kind: 'object', start: root.start, end: -1, members: members.slice(0, position) },
-    key: members[position]!.key,
-    keyStart: members[position]!.keyStart,
-  };
-  return {
-    at: last.end,
-    open: [rootOpen, { span: { kind: 'array', start: list.start, end: -1, items: kept }, key: null, keyStart: -1 }],
-  };
-}
-
-/** A stop's containers copied (a resumed scan adds to them). */
-function copyOf(stop: PausedScan): PausedScan {
-  return {
-    at: stop.at,
-    open: stop.open.map((open) => ({
-      ...open,
-      span: {
-        ...open.span,
-        ...(open.span.members ? { members: [...open.span.members] } : {}),
-        ...(open.span.items ? { items: [...open.span.items] } : {}),
-      },
-    })),
-  };
+  return pausedAfterListItems(root, position, kept);
 }
 
 /** Items parsed in order up to and including the first that is not a system or developer message. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { jsonSpans, jsonSpansFrom, type OpenContainer, type PausedScan, type SpanFailure, type ValueSpan } from './json-spans.js';
+import { jsonSpans, jsonSpansFrom, type PausedScan, type SpanFailure, type ValueSpan } from './json-spans.js';
+import { copyPausedScan, pausedAfterListItems } from './paused-scan.js';
 import { SPLICE_INDEX_DEPTH } from './splice-cache-fields.js';
 
 /** Smaller bodies are scanned whole: hashing their opening and comparing costs about what the scan does. */
@@ -43,7 +44,7 @@ export function planSpansReader(): PlanSpansReader {
     const opening = createHash('sha1').update(bytes.subarray(0, opened.at)).digest('base64');
     const previous = latest.get(opening)?.deref();
     const stop = previous ? stops.get(previous) : undefined;
-    const from = previous && stop && sharesUpTo(bytes, previous, stop.at) ? copyOf(stop) : opened;
+    const from = previous && stop && sharesUpTo(bytes, previous, stop.at) ? copyPausedScan(stop) : opened;
     if (from !== opened) resumed++;
     const root = jsonSpansFrom(bytes, SPLICE_INDEX_DEPTH, { resume: from });
     if (typeof root === 'string') return root;
@@ -81,33 +82,9 @@ function view(bytes: Uint8Array, length: number): Buffer {
  * list is empty or ends in a value other than an object or array.
  */
 function stopAfterList(root: ValueSpan, listStart: number): PausedScan | null {
-  const members = root.members!;
-  const position = members.findIndex((member) => member.value.start === listStart);
-  const list = members[position]?.value;
-  const last = list?.items?.at(-1);
-  if (!list?.items || !last || (last.kind !== 'object' && last.kind !== 'array')) return null;
-  const rootOpen: OpenContainer = {
-    span: { kind: 'object', start: root.start, end: -1, members: members.slice(0, position) },
-    key: members[position]!.key,
-    keyStart: members[position]!.keyStart,
-  };
-  return {
-    at: last.end,
-    open: [rootOpen, { span: { kind: 'array', start: list.start, end: -1, items: list.items.slice() }, key: null, keyStart: -1 }],
-  };
-}
-
-/** A stop's containers copied (a resumed scan adds to them); the spans inside are shared, never changed. */
-function copyOf(stop: PausedScan): PausedScan {
-  return {
-    at: stop.at,
-    open: stop.open.map((open) => ({
-      ...open,
-      span: {
-        ...open.span,
-        ...(open.span.members ? { members: [...open.span.members] } : {}),
-        ...(open.span.items ? { items: [...open.span.items] } : {}),
-      },
-    })),
-  };
+  const position = root.members!.findIndex((member) => member.value.start === listStart);
+  const items = root.members![position]?.value.items;
+  const last = items?.at(-1);
+  if (!items || !last || (last.kind !== 'object' && last.kind !== 'array')) return null;
+  return pausedAfterListItems(root, position, items.slice());
 }

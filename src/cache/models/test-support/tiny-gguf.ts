@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { mulberry32 } from '../../../model/mulberry32.js';
 
 /**
  * A tiny random-weight GGUF with a family's real vocabulary, merges and chat template (Qwen3,
@@ -174,16 +175,10 @@ interface TokenizerJson {
   added_tokens: Array<{ id: number; content: string; special: boolean }>;
 }
 
-/** Deterministic noise in [-0.05, 0.05): mulberry32. */
+/** Deterministic noise in [-0.05, 0.05). */
 function noise(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return (((value ^ (value >>> 14)) >>> 0) / 4294967296 - 0.5) / 10;
-  };
+  const random = mulberry32(seed);
+  return () => (random() - 0.5) / 10;
 }
 
 function spmScores(tokens: readonly string[], merges: TokenizerJson['model']['merges']): number[] {

@@ -6,19 +6,12 @@
  * numbers, spaces between items and invalid UTF-8. Deterministic per seed. Test support only.
  */
 
+import { mulberry32 } from '../../../model/mulberry32.js';
+
 type Json = Record<string, unknown>;
 
 /** A small seeded generator (mulberry32): the same seed, the same capture. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 const words = (count: number, tag: string) => Array.from({ length: count }, (_, index) => `${tag}${index % 7}`).join(' ');
 
