@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { costOf, uncachedCostOf } from '../../cache/cost.js';
 import { parseModelsFile } from '../../cache/models-file.js';
 import type { CachetEvent } from '../../events/catalog.js';
@@ -13,13 +13,28 @@ import { createExchangeRecorder, type Exchange } from './record-exchange.js';
 
 const MODEL = 'claude-sonnet-5-5';
 
-function summaryOf(usage: Record<string, number>) {
-  const reader = READERS.anthropic(false);
-  reader.push(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [], usage }));
+/** A whole (not streamed) reply of each wire shape, carrying `usage`. */
+const REPLIES = {
+  anthropic: (model: string, usage: unknown) => ({ id: 'msg_1', type: 'message', role: 'assistant', model, content: [], usage }),
+  'openai-responses': (model: string, usage: unknown) => ({
+    id: 'resp_1',
+    object: 'response',
+    status: 'completed',
+    model,
+    output: [],
+    usage,
+  }),
+};
+
+/** A reply of `provider`'s wire shape carrying `usage`, read as the proxy reads it. */
+function summaryOf(usage: Record<string, unknown>, provider: keyof typeof REPLIES = 'anthropic', model = MODEL) {
+  const reader = READERS[provider](false);
+  reader.push(JSON.stringify(REPLIES[provider](model, usage)));
   return reader.finish();
 }
 
-function recorder() {
+/** The record stage alone, recording exchanges of one conversation, and the usage events it publishes. */
+function recorder(provider: keyof typeof REPLIES = 'anthropic', model = MODEL) {
   const bus = new EventBus();
   const usages: Array<CachetEvent<'usage.recorded'>['payload']> = [];
   bus.on('usage.recorded', (event) => usages.push(event.payload));
@@ -34,23 +49,23 @@ function recorder() {
     planTtl: '5m',
     pending: () => 0,
   });
-  const exchange = (usage: Record<string, number>): Exchange => ({
-    at: 1_000,
+  const exchange = (usage: Record<string, unknown>): Exchange => ({
+    at: Date.now(),
     clientBody: null,
     sentBody: null,
-    model: MODEL,
+    model,
     opensTurn: true,
     sentBytes: new TextEncoder().encode('{}'),
     planned: false,
     plannedBreakpoints: [],
-    summary: summaryOf(usage),
+    summary: summaryOf(usage, provider, model),
     status: 200,
     durationMs: 1,
     judge: true,
     firstDropped: false,
     client: null,
   });
-  return { record: (usage: Record<string, number>) => record(tracker.get('c', 'anthropic'), exchange(usage)), usages };
+  return { record: (usage: Record<string, unknown>) => record(tracker.get('c', provider), exchange(usage)), usages };
 }
 
 describe('the proxy record stage prices each exchange', () => {
@@ -76,5 +91,38 @@ describe('the proxy record stage prices each exchange', () => {
     }
     record(usage);
     expect(usages.map((payload) => [payload.costUsd, payload.uncachedCostUsd])[2]).toEqual(builtIn);
+  });
+});
+
+/**
+ * A model Cachet's own table does not list: priced by the genai-prices fallback, which carries a
+ * dated price change (input $1/MTok until 2026-07-30, $0.20 from that day).
+ */
+const LUNA = 'gpt-5.6-luna';
+const LUNA_PROVIDER = 'openai-responses';
+
+describe('hostile: a long-running proxy across a dated price change', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const usage = { input_tokens: 30_000, input_tokens_details: { cached_tokens: 20_000 }, output_tokens: 300 };
+
+  it('prices the exchange after a genai-prices price change at the new price, as costOf does that day', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { record, usages } = recorder(LUNA_PROVIDER, LUNA);
+    const expected = () => {
+      const parsed = summaryOf(usage, LUNA_PROVIDER, LUNA)!.usage!;
+      return [costOf(parsed, LUNA_PROVIDER, LUNA).costUsd, uncachedCostOf(parsed, LUNA_PROVIDER, LUNA).costUsd];
+    };
+    vi.setSystemTime(new Date('2026-07-29T23:59:00Z'));
+    record(usage);
+    const before = expected();
+    vi.setSystemTime(new Date('2026-07-30T00:01:00Z'));
+    record(usage);
+    const after = expected();
+    // The yardstick itself moved: the fallback's price changed that day.
+    expect(after[0]).toBeLessThan(before[0]!);
+    expect(usages.map((payload) => [payload.costUsd, payload.uncachedCostUsd])).toEqual([before, after]);
   });
 });
