@@ -1,7 +1,8 @@
+import { CACHE_LIFETIMES_MS } from '../cache/wire/cache-rules.js';
 import { KEEP_WARM_DEFAULTS } from './plan-keep-warm.js';
 
-const FIVE_MINUTES = 5 * 60_000;
-const ONE_HOUR = 60 * 60_000;
+const FIVE_MINUTES = CACHE_LIFETIMES_MS.anthropic5m;
+const ONE_HOUR = CACHE_LIFETIMES_MS.anthropic1h;
 
 /**
  * What `chooseHistoryTtl` reads of a list of gaps: how many, how many were pauses (longer than
@@ -16,7 +17,8 @@ export interface GapTally {
   pingsThroughPauses: number;
 }
 
-export function isPause(gap: number): boolean {
+/** A gap a 5-minute entry does not survive and a 1-hour entry does. */
+function isPause(gap: number): boolean {
   return gap > FIVE_MINUTES && gap <= ONE_HOUR;
 }
 

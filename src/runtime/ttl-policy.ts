@@ -3,7 +3,7 @@ import { ANTHROPIC_CACHE_PRICING, type AnthropicTtl } from '../providers/anthrop
 import { type GapSample, type GapTally, joinTallies, tallyOf } from './gap-tally.js';
 import { KEEP_WARM_DEFAULTS } from './plan-keep-warm.js';
 
-const ONE_HOUR = 60 * 60_000;
+const ONE_HOUR = CACHE_LIFETIMES_MS.anthropic1h;
 
 /**
  * Gaps a segment written at 5 minutes stays exposed for: the next request's small write usually

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CacheModel } from '../cache/models/cache-verdict.js';
 import type { CachetEvent } from '../events/catalog.js';
 import { EventBus } from '../events/event-bus.js';
+import { emptyUsage } from '../model/usage.js';
 import { loadWorkload } from '../workloads/load-workload.js';
 import { IdlePings } from './idle-pings.js';
 import { PING_TEXT } from './side-request-body.js';
@@ -59,15 +60,7 @@ describe('simulated keep-alive pings', () => {
 });
 
 describe('IdlePings builds a ping body only when a ping is due', () => {
-  const usage = {
-    uncachedInputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWrite5mTokens: 0,
-    cacheWrite1hTokens: 0,
-    outputTokens: 0,
-    reasoningTokens: 0,
-    raw: null,
-  };
+  const usage = emptyUsage();
   const judgedBy = (judged: unknown[]) => ({
     judge: (body: unknown) => {
       judged.push(body);
