@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { jsonSpans, jsonSpansFrom, type PausedScan, type ValueSpan } from './json-spans.js';
-import { copyPausedScan, pausedAfterListItems } from './paused-scan.js';
+import { jsonSpans, type PausedScan, type ValueSpan } from './json-spans.js';
+import { pausedAfterListItems, resumedSpansReader } from './resumed-spans.js';
 import { opensTurnFromSpans } from './turn-start.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -64,15 +63,6 @@ export function keyFieldsFromSpans(bytes: Uint8Array, root: ValueSpan): KeyField
 
 /** Conversations whose last scan a `keyFieldsReader` remembers [1,024]. */
 const SCANS_REMEMBERED = 1024;
-/** Below this a body is scanned whole: looking up its last scan costs about what the scan does. */
-const RESUMED_FROM_BYTES = 16 * 1024;
-
-/** Where a conversation's last body was scanned to: just past the last item of its message list. */
-interface RememberedScan {
-  /** Held weakly: the conversation tracker keeps the body as long as its budget allows, not this memo. */
-  bytes: WeakRef<Uint8Array>;
-  stop: PausedScan;
-}
 
 export interface KeyFieldsReader {
   /** `keyFieldsOf(bytes)`, the same result, resumed past what the conversation's last body shared with it. */
@@ -94,46 +84,26 @@ export interface KeyFieldsReader {
  * reader.read(bytes)?.model; // 'claude-sonnet-5'
  */
 export function keyFieldsReader(): KeyFieldsReader {
-  const scans = new Map<string, RememberedScan>();
-  let resumed = 0;
-  const read = (bytes: Uint8Array): KeyFields | null => {
-    if (bytes.byteLength < RESUMED_FROM_BYTES) return keyFieldsOf(bytes);
-    const opened = openingScan(bytes);
-    if (typeof opened === 'string') return null;
-    if (!('at' in opened)) return keyFieldsFromSpans(bytes, opened);
-    const list = opened.open[1]!.span;
-    const keyIndex = list.items!.length - 1;
-    const opening = createHash('sha1').update(bytes.subarray(0, opened.at)).digest('base64');
-    const last = scans.get(opening);
-    const from = last && sharesScan(bytes, last) ? copyPausedScan(last.stop) : opened;
-    if (from !== opened) resumed++;
-    const root = jsonSpansFrom(bytes, 1, { resume: from });
-    if (typeof root === 'string' || 'at' in root) return null;
-    const stop = stopAfterList(root, list.start, keyIndex);
-    scans.delete(opening);
-    if (stop) {
-      scans.set(opening, { bytes: new WeakRef(bytes), stop });
-      if (scans.size > SCANS_REMEMBERED) scans.delete(scans.keys().next().value as string);
-    }
-    return keyFieldsFromSpans(bytes, root);
-  };
-  return {
-    read,
-    get resumed() {
-      return resumed;
-    },
-  };
-}
-
-/** The scan stopped after the opening item of the body's first message list (null-free: else the whole scan). */
-function openingScan(bytes: Uint8Array) {
-  return jsonSpansFrom(bytes, 1, {
-    pauseAfter: (open, item) => {
+  const spans = resumedSpansReader({
+    indexDepth: 1,
+    remembered: SCANS_REMEMBERED,
+    // The opening: the list's first item that is not a system or developer message.
+    pauseAfterOpening: (bytes, open, item) => {
       const listName = open[0]?.key;
       if (open.length !== 2 || (listName !== 'messages' && listName !== 'input')) return false;
       return item.kind === 'object' && !isSystemItem(bytes, item);
     },
+    stopOf: (root, opening) => stopAfterList(root, opening.listStart, opening.items - 1),
   });
+  return {
+    read: (bytes) => {
+      const root = spans.read(bytes);
+      return typeof root === 'string' ? null : keyFieldsFromSpans(bytes, root);
+    },
+    get resumed() {
+      return spans.resumed;
+    },
+  };
 }
 
 function isSystemItem(bytes: Uint8Array, item: ValueSpan): boolean {
@@ -143,13 +113,6 @@ function isSystemItem(bytes: Uint8Array, item: ValueSpan): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether `bytes` equal the remembered body up to its stop (the stop follows an object: its end needs no next byte). */
-function sharesScan(bytes: Uint8Array, last: RememberedScan): boolean {
-  const previous = last.bytes.deref();
-  const at = last.stop.at;
-  return previous !== undefined && bytes.byteLength > at && Buffer.compare(bytes.subarray(0, at), previous.subarray(0, at)) === 0;
 }
 
 /**

@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
-import { jsonSpans, jsonSpansFrom, type PausedScan, type SpanFailure, type ValueSpan } from './json-spans.js';
-import { copyPausedScan, pausedAfterListItems } from './paused-scan.js';
+import type { PausedScan, SpanFailure, ValueSpan } from './json-spans.js';
+import { pausedAfterListItems, resumedSpansReader } from './resumed-spans.js';
 import { SPLICE_INDEX_DEPTH } from './splice-cache-fields.js';
 
-/** Smaller bodies are scanned whole: hashing their opening and comparing costs about what the scan does. */
-const RESUMED_FROM_BYTES = 16 * 1024;
 /** Openings whose last body is looked up (each a hash and a weak reference; the bodies are the tracker's). */
 const OPENINGS_REMEMBERED = 4096;
 const HISTORY_KEYS = new Set(['messages', 'input']);
@@ -31,49 +28,12 @@ export interface PlanSpansReader {
  * const root = reader.read(bytes); // as jsonSpans(bytes, SPLICE_INDEX_DEPTH)
  */
 export function planSpansReader(): PlanSpansReader {
-  const latest = new Map<string, WeakRef<Uint8Array>>();
-  const stops = new WeakMap<Uint8Array, PausedScan>();
-  let resumed = 0;
-  const read = (bytes: Uint8Array): ValueSpan | SpanFailure => {
-    if (bytes.byteLength < RESUMED_FROM_BYTES) return jsonSpans(bytes, SPLICE_INDEX_DEPTH);
-    const opened = jsonSpansFrom(bytes, SPLICE_INDEX_DEPTH, {
-      pauseAfter: (open) => open.length === 2 && HISTORY_KEYS.has(open[0]!.key ?? ''),
-    });
-    if (typeof opened === 'string' || !('at' in opened)) return opened;
-    const listStart = opened.open[1]!.span.start;
-    const opening = createHash('sha1').update(bytes.subarray(0, opened.at)).digest('base64');
-    const previous = latest.get(opening)?.deref();
-    const stop = previous ? stops.get(previous) : undefined;
-    const from = previous && stop && sharesUpTo(bytes, previous, stop.at) ? copyPausedScan(stop) : opened;
-    if (from !== opened) resumed++;
-    const root = jsonSpansFrom(bytes, SPLICE_INDEX_DEPTH, { resume: from });
-    if (typeof root === 'string') return root;
-    if ('at' in root) return 'not-json';
-    const next = stopAfterList(root, listStart);
-    latest.delete(opening);
-    if (next) {
-      stops.set(bytes, next);
-      latest.set(opening, new WeakRef(bytes));
-      if (latest.size > OPENINGS_REMEMBERED) latest.delete(latest.keys().next().value as string);
-    }
-    return root;
-  };
-  return {
-    read,
-    get resumed() {
-      return resumed;
-    },
-  };
-}
-
-/** Whether `bytes` equal `previous` up to `at` (a stop follows an object or array: its end needs no next byte). */
-function sharesUpTo(bytes: Uint8Array, previous: Uint8Array, at: number): boolean {
-  if (bytes.byteLength <= at || previous.byteLength < at) return false;
-  return Buffer.compare(view(bytes, at), view(previous, at)) === 0;
-}
-
-function view(bytes: Uint8Array, length: number): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, length);
+  return resumedSpansReader({
+    indexDepth: SPLICE_INDEX_DEPTH,
+    remembered: OPENINGS_REMEMBERED,
+    pauseAfterOpening: (_bytes, open) => open.length === 2 && HISTORY_KEYS.has(open[0]!.key ?? ''),
+    stopOf: (root, opening) => stopAfterList(root, opening.listStart),
+  });
 }
 
 /**
