@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { benchChildCommand, benchCode } from './support/built-code.js';
 import { postJson, startStubUpstream } from './support/proxy-bench-kit.js';
 
 const SIZES_KB = [5, 50, 500];
@@ -28,18 +28,8 @@ type Role = 'yardstick' | 'cachet' | 'plan';
 
 /** A proxy in its own process, and a line-per-line conversation with it. */
 async function startChild(role: Role, upstreamPort: number) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--expose-gc',
-      fileURLToPath(new URL('./support/proxy-cpu-child.ts', import.meta.url)),
-      role,
-      String(upstreamPort),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
+  const { command, args } = benchChildCommand('bench/support/proxy-cpu-child.ts', ['--expose-gc']);
+  const child = spawn(command, [...args, role, String(upstreamPort)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async () => JSON.parse((await lines.next()).value as string) as Record<string, unknown>;
   const { port } = (await next()) as { port: number };
@@ -114,6 +104,11 @@ console.log(
   `machine: ${availableParallelism()} cores, load average ${loadavg()
     .map((value) => value.toFixed(1))
     .join(' / ')}`,
+);
+console.log(
+  benchCode() === 'built'
+    ? 'proxies: tsc output as `npm run build` ships it, run by node (CACHET_BENCH_CODE=source: the sources under tsx)'
+    : 'proxies: the sources under tsx (esbuild keepNames; the shipped build does not pay it)',
 );
 console.log(
   `CPU per request is each proxy's own process's (direct: this process, client and upstream), the median of ${ROUNDS} interleaved rounds; ratios against the yardstick.`,

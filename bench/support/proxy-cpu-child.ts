@@ -8,7 +8,8 @@
  * - `gc`: a full collection (`{}`), before a measured run, as the bench did in one process.
  * Each proxy in its own process is how they run in production: no proxy's heap makes another's
  * garbage collection slower, and each one's CPU is its own, not a difference of two runs.
- * Run: `node --import tsx --expose-gc bench/support/proxy-cpu-child.ts <yardstick|cachet|plan> <upstream port>`.
+ * Run (the bench does, see built-code.ts): `node --expose-gc <tsc output>/bench/support/proxy-cpu-child.js <yardstick|cachet|plan> <upstream port>`,
+ * or under tsx on the source with `CACHET_BENCH_CODE=source`.
  */
 import { createInterface } from 'node:readline';
 import { startYardstickProxy } from './proxy-bench-kit.js';
