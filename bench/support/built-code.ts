@@ -82,9 +82,13 @@ export function builtCode(entries: string[]): string {
     }),
   );
   const started = performance.now();
-  const compiled = spawnSync(process.execPath, [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', configFile], {
-    stdio: 'inherit',
-  });
+  const compiled = spawnSync(
+    process.execPath,
+    [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', configFile],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (compiled.status !== 0) throw new Error(`tsc failed to build ${entries.join(', ')} for the bench (exit ${compiled.status})`);
   writeFileSync(join(outDirectory, '.complete'), '');
   console.log(`built ${entries.join(', ')} with tsc in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -96,7 +100,10 @@ export function builtCode(entries: string[]): string {
  * process: node on its tsc output when the benches measure the built code, node with tsx on the
  * source otherwise. `nodeOptions` go before the script (e.g. `--expose-gc`).
  */
-export function benchChildCommand(entry: string, nodeOptions: string[] = []): { command: string; args: string[]; code: BenchCode } {
+export function benchChildCommand(
+  entry: string,
+  nodeOptions: string[] = [],
+): { command: string; args: string[]; code: BenchCode } {
   const code = benchCode();
   if (code === 'source') {
     return { command: process.execPath, args: ['--import', 'tsx', ...nodeOptions, join(repositoryRoot, entry)], code };
