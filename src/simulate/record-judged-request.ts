@@ -7,6 +7,7 @@ import type { ProviderId } from '../providers/adapter.js';
 import type { sharedCounter } from '../runtime/prepare-request.js';
 import { recordUsage } from '../runtime/record-usage.js';
 import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
+import type { JudgedBody } from './judged-body.js';
 import { missCauseOf } from './miss-cause.js';
 import type { adapterFor } from './provider-adapters.js';
 import type { SimulatedRequest } from './simulation-totals.js';
@@ -29,7 +30,9 @@ export function recordJudgedRequest(input: {
   idealTokens: number;
   /** With compaction: the reference layout's ideal read, beside the compacted one. */
   uncompactedIdealTokens: number | null;
-  previousBody: unknown;
+  /** This request's body and the previous one's, with the normalisations the cache model made. */
+  judged: JudgedBody;
+  previous: JudgedBody | null;
   historyRewritten: boolean;
 }): { request: SimulatedRequest; priced: boolean } {
   const { driver, provider, built, verdict, turn, step, idealTokens } = input;
@@ -48,7 +51,7 @@ export function recordJudgedRequest(input: {
     paddingReadTokens: paddingReadOf(verdict, built, input.adapter, provider, input.counter),
     costUsd: cost.costUsd,
     uncachedCostUsd: uncached.costUsd,
-    missCause: missCauseOf(verdict, idealTokens, input.previousBody, built.body, provider, input.historyRewritten),
+    missCause: missCauseOf(verdict, idealTokens, input.previous, input.judged, provider, input.historyRewritten),
     ttlReason: built.ttlReason,
     paddingApplied: built.metadata.padding ? built.metadata.padding.applied : null,
     paddingReason: built.metadata.padding ? built.metadata.padding.reason : null,

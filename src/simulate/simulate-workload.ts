@@ -16,6 +16,7 @@ import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
 import { IdlePings, type PingProbe, type SentPing } from './idle-pings.js';
+import { type JudgedBody, judgeBody } from './judged-body.js';
 import { keepAliveStrategy } from './keep-alive-strategy.js';
 import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
@@ -141,9 +142,9 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
     publishKeepalive(driver.session, provider, sent);
   });
   // The parent's last request: what a subagent call or a summary forks and what a keep-alive ping refreshes.
-  let parent: { body: unknown; model: string; at: number; prefixTokens: number } | null = null;
+  let parent: { body: unknown; judged: JudgedBody; model: string; at: number; prefixTokens: number } | null = null;
   const summaries: SimulatedSummary[] = [];
-  let previousBody: unknown = null;
+  let previous: JudgedBody | null = null;
   let priced = true;
   let tokensEstimated = false;
 
@@ -181,9 +182,12 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       // With compaction the physical limit is measured on the compacted requests: the strategy's
       // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
-      const verdict = cache.judge(built.body, { at: step.at, reply });
+      // Judged once: the break watch reads the body the cache model normalised.
+      const { verdict, judged } = judgeBody(cache, provider, built.body, { at: step.at, reply });
       tokensEstimated ||= verdict.tokensEstimated;
-      breaks.observe(built.body, { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten });
+      const watched = { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten };
+      if (judged.normalized) breaks.observeNormalized(judged.normalized, watched);
+      else breaks.observe(built.body, watched);
       const recorded = recordJudgedRequest({
         driver,
         provider,
@@ -195,14 +199,16 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
         step,
         idealTokens,
         uncompactedIdealTokens: compactedIdeal ? referenceIdealTokens : null,
-        previousBody,
+        judged,
+        previous,
         historyRewritten,
       });
       priced &&= recorded.priced;
       requests.push(recorded.request);
-      previousBody = built.body;
+      previous = judged;
       parent = {
         body: built.body,
+        judged,
         model: built.canonical.model,
         at: step.at,
         prefixTokens: verdict.cacheReadTokens + verdict.cacheWriteTokens,

@@ -3,6 +3,7 @@ import type { CacheModel, CacheVerdict } from '../cache/models/cache-verdict.js'
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
 import type { WorkloadStep, WorkloadTurn } from '../workloads/workload.js';
+import { type JudgedBody, judgeBody } from './judged-body.js';
 import { missCauseOf } from './miss-cause.js';
 import { sideRequestBody } from './side-request-body.js';
 import type { SimulatedRequest } from './simulation-totals.js';
@@ -32,18 +33,18 @@ export function requestFigures(turn: WorkloadTurn, step: WorkloadStep, verdict: 
 export function simulateSubagentCall(
   cache: CacheModel,
   provider: ProviderId,
-  parent: { body: unknown; model: string },
+  parent: { body: unknown; model: string; judged: JudgedBody },
   call: { turn: WorkloadTurn; step: WorkloadStep; task: string },
   idealCacheReadTokens: number,
 ): SimulatedRequest {
   const { turn, step, task } = call;
   const body = sideRequestBody(parent.body, providerEntry(provider).wire, task) ?? parent.body;
-  const verdict = cache.judge(body, { at: step.at });
+  const { verdict, judged } = judgeBody(cache, provider, body, { at: step.at });
   return {
     ...requestFigures(turn, step, verdict, idealCacheReadTokens),
     costUsd: costOf(verdict.usage, provider, parent.model).costUsd,
     uncachedCostUsd: uncachedCostOf(verdict.usage, provider, parent.model).costUsd,
-    missCause: missCauseOf(verdict, idealCacheReadTokens, parent.body, body, provider, false),
+    missCause: missCauseOf(verdict, idealCacheReadTokens, parent.judged, judged, provider, false),
     ttlReason: null,
     paddingApplied: null,
     paddingReason: null,

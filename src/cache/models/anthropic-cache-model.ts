@@ -127,7 +127,9 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
     // no system, unfamiliar model id) can look like Chat Completions.
     const detected = detectWireFormat(rawBody);
     const routedToAnthropic = providerEntry(detected).route(modelOf(rawBody)).rules === 'anthropic';
-    const body = normalizeWireBody(rawBody, routedToAnthropic ? detected : 'anthropic', memo);
+    const format = routedToAnthropic ? detected : 'anthropic';
+    const body = normalizeWireBody(rawBody, format, memo);
+    context.onNormalized?.(body, format);
     if (cacheRulesFor(body) !== 'anthropic') {
       throw new ValidationError(
         'body',

@@ -8,9 +8,12 @@ import {
   resolveBedrockModel,
 } from '../../providers/bedrock/models.js';
 import { validateBedrockCheckpoints } from '../../providers/bedrock/validate-checkpoints.js';
+import type { ProviderId } from '../../providers/provider-id.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
+import { withFormat } from '../wire/body-units.js';
 import { converseAsMessages } from '../wire/converse-as-messages.js';
 import { isRecord } from '../wire/json-helpers.js';
+import type { NormalizedWireBody } from '../wire/wire-unit.js';
 import { createAnthropicCacheModel } from './anthropic-cache-model.js';
 import { buildVerdict, type CacheModel, type CacheVerdict, type JudgeContext } from './cache-verdict.js';
 
@@ -53,7 +56,13 @@ export function createBedrockCacheModel(options: BedrockCacheModelOptions = {}):
       }
       const row = resolveBedrockModel(rawBody.modelId, overrides);
       const problems = validateBedrockCheckpoints(rawBody as unknown as ConverseCommandInput, row);
-      const verdict = { ...anthropic.judge(converseAsMessages(rawBody), context), index: index++ };
+      // The Messages body it stands for is what the Anthropic model normalises; a caller is told the Bedrock body's normalisation.
+      const told = context.onNormalized;
+      const tellBedrock = (body: NormalizedWireBody, format: ProviderId) => {
+        if (format === 'anthropic') told?.(withFormat(body, 'bedrock'), 'bedrock');
+      };
+      const messagesContext = told ? { ...context, onNormalized: tellBedrock } : context;
+      const verdict = { ...anthropic.judge(converseAsMessages(rawBody), messagesContext), index: index++ };
       if (problems.length === 0) return verdict;
       const rejected = `Rejected (ValidationException): ${problems.map((problem) => problem.message).join('; ')}`;
       return buildVerdict({

@@ -1,7 +1,9 @@
 import type { CacheBreakCause } from '../../events/catalog.js';
 import type { Usage } from '../../model/usage.js';
+import type { ProviderId } from '../../providers/provider-id.js';
 import type { BlockCoreMemo } from '../wire/block-core-memo.js';
 import type { CacheRules } from '../wire/cache-rules.js';
+import type { NormalizedWireBody } from '../wire/wire-unit.js';
 
 /** What a provider cache model says about one request. */
 export interface CacheVerdict {
@@ -48,6 +50,13 @@ export interface JudgeContext {
    * reasoning_content, tool_calls).
    */
   reply?: string | Record<string, unknown>;
+  /**
+   * Told the body as the model normalised it (`normalizeWireBody(body, format)`), once per judge,
+   * by the models that normalise: a caller that needs the same normalisation (a break watch, a
+   * miss cause) takes it instead of normalising the body a second time. Normalising a session's
+   * body walks its whole history; the simulator did it twice per request.
+   */
+  onNormalized?: (body: NormalizedWireBody, format: ProviderId) => void;
 }
 
 /** A provider's cache, judged one request at a time in session order. */

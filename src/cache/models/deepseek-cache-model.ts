@@ -57,6 +57,7 @@ export function createDeepSeekCacheModel(options: DeepSeekCacheModelOptions = {}
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
     const body = normalizeWireBody(rawBody, 'deepseek');
+    context.onNormalized?.(body, 'deepseek');
     const row = resolveDeepSeekModel(body.model, options.modelOverrides);
     const at = context.at;
     const hashes = unitPrefixHashes(body);

@@ -56,6 +56,7 @@ export function createGeminiCacheModel(options: GeminiCacheModelOptions = {}): C
     const requestIndex = index++;
     const row = resolveGeminiModel(rawBody.model, options.modelOverrides);
     const body = normalizeWireBody(rawBody, 'gemini');
+    context.onNormalized?.(body, 'gemini');
     const units = body.units;
     // Counted as the break detector and the ideal count them, so reads and limits agree.
     const tokens = unitTokensWithFraming(body, counter);

@@ -74,7 +74,9 @@ export function createOpenAICacheModel(options: OpenAICacheModelOptions = {}): C
     const detected = detectWireFormat(rawBody);
     // A local engine's body judged by OpenAI's rules is read as Chat Completions.
     const local = providerEntry(detected).route(modelOf(rawBody)).rules === 'local';
-    const body = normalizeWireBody(rawBody, local ? 'openai-chat' : detected);
+    const format = local ? 'openai-chat' : detected;
+    const body = normalizeWireBody(rawBody, format);
+    context.onNormalized?.(body, format);
     if (cacheRulesFor(body) !== 'openai') {
       throw new ValidationError(
         'body',
