@@ -14,6 +14,7 @@ import { BlockCoreMemo } from '../wire/block-core-memo.js';
 import { unitsOf } from '../wire/body-units.js';
 import {
   anthropicBreakpoints,
+  type BreakpointScanHistory,
   CACHE_LIFETIMES_MS,
   cacheRulesFor,
   type UnitTokenHistory,
@@ -119,6 +120,8 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
   };
   let memo = newMemo();
   let tokenHistory: UnitTokenHistory = {};
+  // This conversation's last scanned body: another conversation's bodies in between (a capture) do not make it rescan its history.
+  let breakpointHistory: BreakpointScanHistory = {};
   let index = copied?.index ?? 0;
 
   function judge(rawBody: unknown, context: JudgeContext): CacheVerdict {
@@ -145,7 +148,7 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
     const units = unitsOf(body);
     const row = resolveAnthropicModel(upstreamModelOf(body), options.modelOverrides);
     const floor = options.minimumPrefixTokens ?? row.effectiveFloorTokens;
-    const breakpoints = anthropicBreakpoints(body);
+    const breakpoints = anthropicBreakpoints(body, breakpointHistory);
     const warnings = [...body.warnings];
     const explanation: string[] = [];
     const base = {
@@ -217,6 +220,7 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
       hasher.reset();
       memo = newMemo();
       tokenHistory = {};
+      breakpointHistory = {};
       index = 0;
     },
     fork(forkOptions = {}) {
@@ -234,9 +238,11 @@ function rejectionOf(breakpoints: ReadonlyArray<{ ttl: string }>): string | null
   if (breakpoints.length > ANTHROPIC_MAX_BREAKPOINTS) {
     return `Rejected (400): ${breakpoints.length} cache_control breakpoints, at most ${ANTHROPIC_MAX_BREAKPOINTS} are allowed.`;
   }
-  const firstShort = breakpoints.findIndex((mark) => mark.ttl !== '1h');
-  if (firstShort !== -1 && breakpoints.slice(firstShort).some((mark) => mark.ttl === '1h')) {
-    return 'Rejected (400): a 1-hour breakpoint follows a 5-minute one; longer TTLs must come first.';
+  // One pass, no closures: every judged request asks.
+  let shortSeen = false;
+  for (const mark of breakpoints) {
+    if (mark.ttl !== '1h') shortSeen = true;
+    else if (shortSeen) return 'Rejected (400): a 1-hour breakpoint follows a 5-minute one; longer TTLs must come first.';
   }
   return null;
 }

@@ -104,14 +104,27 @@ export function longestCacheLifetimeMs(rules: CacheRules): number {
 }
 
 /** The TTL an Anthropic breakpoint placed on a unit gets (top-level automatic caching included). */
-export function anthropicBreakpoints(body: NormalizedWireBody): ReadonlyArray<{ index: number; ttl: WireTtl }> {
+export function anthropicBreakpoints(
+  body: NormalizedWireBody,
+  history?: BreakpointScanHistory,
+): ReadonlyArray<{ index: number; ttl: WireTtl }> {
   // Several passes ask per judged request (horizon, lifetime, lookback, reads): one scan per body.
   const known = breakpointsOfBody.get(body);
   const units = unitsOf(body);
   if (known && known.units === units && known.automatic === body.automaticBreakpoint) return known.marks;
-  const marks = Object.freeze(scanAnthropicBreakpoints(body, units));
+  const marks = Object.freeze(scanAnthropicBreakpoints(body, units, history ?? lastScannedAnywhere));
   breakpointsOfBody.set(body, { units, automatic: body.automaticBreakpoint, marks });
   return marks;
+}
+
+/**
+ * The last body a caller scanned for breakpoints (its units and their own markers), kept by the
+ * caller: a cache model keeps one per conversation, so a body whose history repeats the
+ * conversation's last body reads only its new units even when many conversations interleave
+ * (`cachet analyze`). Without one, the last body scanned anywhere is used.
+ */
+export interface BreakpointScanHistory {
+  last?: { units: ChunkedList<WireUnit>; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> };
 }
 
 /** The marks of a body already scanned, while its units and automatic marker are the ones scanned. */
@@ -120,28 +133,26 @@ const breakpointsOfBody = new WeakMap<
   { units: ChunkedList<WireUnit>; automatic: WireTtl | null; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> }
 >();
 
+/** The history of callers that keep none. */
+const lastScannedAnywhere: BreakpointScanHistory = {};
+
 function scanAnthropicBreakpoints(
   body: NormalizedWireBody,
   units: ChunkedList<WireUnit>,
+  history: BreakpointScanHistory,
 ): Array<{ index: number; ttl: WireTtl }> {
   // The units' own markers: a plain loop, except over the units that are the very objects of the
   // last scanned list (the same objects carry the same markers), whose marks are taken from it.
-  const last = lastScanned;
+  const last = history.last;
   const same = last ? sameUnitsFrom(units, last.units) : { from: 0, to: 0 };
   const marks: Array<{ index: number; ttl: WireTtl }> = [];
-  const scan = (from: number, to: number) => {
-    for (let index = from; index < to; index++) {
-      const breakpoint = units.at(index)!.breakpoint;
-      if (breakpoint) marks.push({ index, ttl: breakpoint });
-    }
-  };
-  scan(0, same.from);
+  pushUnitMarks(units, 0, same.from, marks);
   for (const mark of last?.marks ?? []) {
     if (mark.index >= same.to) break;
     if (mark.index >= same.from) marks.push(mark);
   }
-  scan(same.to, units.length);
-  lastScanned = { units, marks: marks.slice() };
+  pushUnitMarks(units, same.to, units.length, marks);
+  history.last = { units, marks: marks.slice() };
   if (body.automaticBreakpoint) {
     const last = lastCacheableBlock(units);
     if (last !== null && !marks.some((mark) => mark.index === last)) marks.push({ index: last, ttl: body.automaticBreakpoint });
@@ -150,8 +161,18 @@ function scanAnthropicBreakpoints(
   return marks;
 }
 
-/** The units' own markers of the last list scanned (without the automatic one). */
-let lastScanned: { units: ChunkedList<WireUnit>; marks: ReadonlyArray<{ index: number; ttl: WireTtl }> } | null = null;
+/** The markers on units `from..to`, appended to `marks`. */
+function pushUnitMarks(
+  units: ChunkedList<WireUnit>,
+  from: number,
+  to: number,
+  marks: Array<{ index: number; ttl: WireTtl }>,
+): void {
+  for (let index = from; index < to; index++) {
+    const breakpoint = units.at(index)!.breakpoint;
+    if (breakpoint) marks.push({ index, ttl: breakpoint });
+  }
+}
 
 /** Top-level automatic caching marks the last block that may carry a marker (not thinking, not empty text). */
 function lastCacheableBlock(units: IndexedList<WireUnit>): number | null {

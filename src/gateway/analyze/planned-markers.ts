@@ -68,6 +68,12 @@ function place(message: number, index: number, position: number): Place {
  */
 class MessagePrefix {
   private readonly marks: MessageMarks[] = [];
+  /**
+   * Each read message, or null where its reading cannot be reused (not frozen): what the next
+   * body is compared with, a flat list of references (reading each reading's fields cost a
+   * memory miss per message once many conversations interleave).
+   */
+  private readonly reusable: unknown[] = [];
   /** Block positions through message i, from the first message's first block. */
   private readonly ends: number[] = [];
   private readonly lastMarkableIn: number[] = [];
@@ -78,10 +84,10 @@ class MessagePrefix {
 
   /** Reads `messages` from the first one the last body did not share; false on a string content (the plan rewrites it). */
   read(messages: readonly unknown[]): boolean {
-    const marks = this.marks;
-    const limit = Math.min(messages.length, marks.length);
+    const reusable = this.reusable;
+    const limit = Math.min(messages.length, reusable.length);
     let shared = 0;
-    while (shared < limit && marks[shared]!.message === messages[shared] && marks[shared]!.frozen) shared++;
+    while (shared < limit && reusable[shared] === messages[shared] && messages[shared] !== null) shared++;
     this.cut(shared);
     for (let index = shared; index < messages.length; index++) {
       const mark = marksOf(messages[index]);
@@ -148,13 +154,19 @@ class MessagePrefix {
   private cut(length: number): void {
     const markers = length === 0 ? 0 : this.markerCounts[length - 1]!;
     if (this.markers.length > markers) this.markers.length = markers;
-    for (const list of [this.marks, this.ends, this.lastMarkableIn, this.lastMarkedIn, this.markerCounts]) list.length = length;
+    this.marks.length = length;
+    this.reusable.length = length;
+    this.ends.length = length;
+    this.lastMarkableIn.length = length;
+    this.lastMarkedIn.length = length;
+    this.markerCounts.length = length;
   }
 
   private append(mark: MessageMarks): void {
     const message = this.marks.length;
     const before = message - 1;
     this.marks.push(mark);
+    this.reusable.push(mark.frozen ? mark.message : null);
     this.ends.push(this.start(message) + mark.blocks);
     this.lastMarkableIn.push(mark.markable.length > 0 ? message : message === 0 ? -1 : this.lastMarkableIn[before]!);
     this.lastMarkedIn.push(mark.lastMarked ? message : message === 0 ? -1 : this.lastMarkedIn[before]!);

@@ -247,10 +247,15 @@ function membersAfterList(line: Buffer, listEnd: number, found: LocatedHistory):
 /**
  * How many leading items of the list at `listStart` are byte for byte the kept list's: a run of
  * items is the same when its bytes are and the byte after it (spaces aside) ends an item. The
- * longest run is found by halving, one `Buffer.compare` per step (usually one: the whole list).
+ * longest run is found by halving, one `Buffer.compare` per step. Usually one or two steps: the
+ * whole list, else all but its last item (a client that moves its marker to the newest message
+ * rewrites the previous last one), tried before halving, which compares about the whole list per step.
  */
 function commonItems(line: Buffer, listStart: number, kept: KeptHistory): number {
   let high = kept.ends.length;
+  if (sameItems(line, listStart, kept, high)) return high;
+  if (high === 0) return 0;
+  high--;
   if (sameItems(line, listStart, kept, high)) return high;
   let low = 0;
   high--;
