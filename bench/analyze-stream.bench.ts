@@ -5,15 +5,17 @@
  * runs, each in its own process so peak memory is its own: (1) the yardstick, reading the file
  * line by line and JSON.parse of every line; (2) `runAnalyze` on it, the command's own path.
  * Prints CPU time and peak RSS of both and their ratios. CACHET_BENCH_CAPTURE_MB sets the size
- * [1024].
+ * [1024]. Both phases run the same code, tsc's output as `cachet` ships it by default
+ * (bench/support/built-code.ts; CACHET_BENCH_CODE=source runs the sources under tsx, whose
+ * keepNames adds a `__name()` call per closure to analyze's side only): the line says which.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runAnalyze } from '../src/cli/commands/analyze.js';
 import { readRegularFileLines } from '../src/model/read-regular-file-lines.js';
+import { benchChildCommand } from './support/built-code.js';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 const TURNS = 100;
@@ -92,11 +94,14 @@ if (process.argv[2] === 'phase') {
     console.log(
       `capture: ${megabytes.toFixed(0)} MiB, ${written.requests.toLocaleString('en-US')} requests in ${written.conversations} conversations`,
     );
+    const child = benchChildCommand('bench/analyze-stream.bench.ts');
+    console.log(
+      child.code === 'built'
+        ? 'code: built (tsc output, as cachet ships), both phases'
+        : 'code: source under tsx, both phases (CACHET_BENCH_CODE=source)',
+    );
     const run = (name: string) => {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'phase', name, file], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 20,
-      });
+      const result = spawnSync(child.command, [...child.args, 'phase', name, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
       if (result.status !== 0) throw new Error(`${name} failed: ${result.stderr}`);
       return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { cpuSeconds: number; peakRssMiB: number; detail: string };
     };
