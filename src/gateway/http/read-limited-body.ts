@@ -45,10 +45,15 @@ export class ClientGoneError extends Error {
 /**
  * `readLimitedBody` for a node:http request: null as soon as the body is known to be larger
  * than `limit` (a declared `content-length` before reading, a chunked body at the first chunk
- * past it; the rest is not read), else the body in one buffer. Rejects with `ClientGoneError`
- * when the client leaves mid-body.
+ * past it; the rest is not read), else the body in one buffer: the single chunk it came in, or
+ * the chunks copied into `into(size)` when given (memory the caller reuses; null: a new buffer).
+ * Rejects with `ClientGoneError` when the client leaves mid-body.
  */
-export function readIncomingLimited(incoming: import('node:http').IncomingMessage, limit: number): Promise<Buffer | null> {
+export function readIncomingLimited(
+  incoming: import('node:http').IncomingMessage,
+  limit: number,
+  into?: (size: number) => Buffer | null,
+): Promise<Buffer | null> {
   const declared = Number(incoming.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
@@ -74,7 +79,12 @@ export function readIncomingLimited(incoming: import('node:http').IncomingMessag
     };
     const onEnd = () => {
       stop();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      if (chunks.length === 1) return resolve(chunks[0]!);
+      const target = into?.(size);
+      if (!target) return resolve(Buffer.concat(chunks, size));
+      let offset = 0;
+      for (const chunk of chunks) offset += chunk.copy(target, offset);
+      resolve(target);
     };
     const onGone = () => {
       stop();

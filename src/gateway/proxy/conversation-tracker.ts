@@ -4,6 +4,8 @@ import type { ProviderId } from '../../providers/adapter.js';
 import { providerEntry } from '../../providers/registry.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { compactBody, type OutgoingBody } from './body-pieces.js';
+import { isLent } from './body-slabs.js';
+import { keptSharing } from './kept-body.js';
 import type { ParsedHistory } from './reuse-parse.js';
 import type { ProxyVolatileState } from './volatile-plan.js';
 
@@ -120,7 +122,7 @@ export function createConversationTracker(
       const held = conversations.get(conversation.id) === conversation;
       if (held) bytes -= chargeOf(conversation);
       // A body larger than the whole budget is not kept: its successor starts a new judged sequence.
-      conversation.previous = previous.bytes.byteLength <= maxBytes ? compact(previous) : null;
+      conversation.previous = previous.bytes.byteLength <= maxBytes ? compact(previous, conversation.previous?.bytes) : null;
       if (chargeOf(conversation) > maxBytes) conversation.history = undefined;
       if (!held) return;
       bytes += chargeOf(conversation);
@@ -154,9 +156,13 @@ function chargeOf(conversation: Conversation): number {
 
 /**
  * The previous body in memory of its own size: a view into a larger buffer (a socket read holding
- * other bytes too) would keep all of it alive while the budget counts only the view.
+ * other bytes too) would keep all of it alive while the budget counts only the view. A lent body
+ * (its memory reused after the exchange) is kept sharing the last kept body's memory (`keptSharing`).
  */
-function compact(previous: NonNullable<Conversation['previous']>): NonNullable<Conversation['previous']> {
-  const bytes = compactBody(previous.bytes);
+function compact(
+  previous: NonNullable<Conversation['previous']>,
+  last: OutgoingBody | undefined,
+): NonNullable<Conversation['previous']> {
+  const bytes = isLent(previous.bytes) ? keptSharing(last, previous.bytes as Uint8Array) : compactBody(previous.bytes);
   return bytes === previous.bytes ? previous : { ...previous, bytes };
 }

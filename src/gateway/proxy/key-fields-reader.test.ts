@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { OutgoingBody } from './body-pieces.js';
+import { createBodySlabs, isLent } from './body-slabs.js';
 import { conversationKey } from './conversation-key.js';
+import { keptSharing } from './kept-body.js';
 import { type KeyFields, keyFieldsOf, keyFieldsReader } from './key-fields.js';
 
 const encode = (text: string) => Buffer.from(text);
@@ -73,6 +76,48 @@ describe('keyFieldsReader: a conversation scanned from where its last body ended
     // Same opening, different bytes before the old stop: no resume, same answer as a whole scan.
     const other = encode(SEQUENCE[1]!.replace('"max_tokens":1024', '"max_tokens":2048'));
     expect(readable(reader.read(other))).toEqual(readable(keyFieldsOf(other)));
+    expect(reader.resumed).toBe(0);
+  });
+});
+
+describe('keyFieldsReader on lent bodies (reused memory, written over after each exchange)', () => {
+  /** `text` in a slab when its size is lent, else in a buffer of its own; `done` gives the slab back. */
+  const lend = (slabs: ReturnType<typeof createBodySlabs>, text: string) => {
+    const lease = slabs.take(Buffer.byteLength(text));
+    if (!lease) return { bytes: encode(text), done: () => {} };
+    lease.bytes.write(text);
+    return { bytes: lease.bytes, done: lease.hold() };
+  };
+
+  it('resumes against the kept copy, whatever the lent memory holds next', () => {
+    const slabs = createBodySlabs();
+    const reader = keyFieldsReader();
+    let kept: OutgoingBody | undefined;
+    let lent = 0;
+    for (const text of SEQUENCE) {
+      const { bytes, done } = lend(slabs, text);
+      if (isLent(bytes)) lent++;
+      expect(readable(reader.read(bytes))).toEqual(readable(keyFieldsOf(encode(text))));
+      kept = keptSharing(kept, bytes);
+      reader.kept(bytes, kept);
+      done();
+    }
+    expect(lent).toBeGreaterThanOrEqual(8);
+    expect(reader.resumed).toBeGreaterThanOrEqual(6);
+  });
+
+  it('never resumes against a lent body that was not kept (its memory now holds another body)', () => {
+    const slabs = createBodySlabs();
+    const reader = keyFieldsReader();
+    const first = lend(slabs, SEQUENCE[4]!);
+    reader.read(first.bytes);
+    first.done();
+    // The same slab, another body opening alike, as long, edited before the first one's stop.
+    const edited = SEQUENCE[4]!.replace('"answer"', '"ANSWER"');
+    expect(edited).not.toBe(SEQUENCE[4]);
+    const second = lend(slabs, edited);
+    expect(second.bytes.buffer).toBe(first.bytes.buffer);
+    expect(readable(reader.read(second.bytes))).toEqual(readable(keyFieldsOf(encode(edited))));
     expect(reader.resumed).toBe(0);
   });
 });

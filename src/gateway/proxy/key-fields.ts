@@ -1,3 +1,4 @@
+import type { OutgoingBody } from './body-pieces.js';
 import { jsonSpans, type PausedScan, type ValueSpan } from './json-spans.js';
 import { pausedAfterListItems, resumedSpansReader } from './resumed-spans.js';
 import { opensTurnFromSpans } from './turn-start.js';
@@ -67,6 +68,8 @@ const SCANS_REMEMBERED = 1024;
 export interface KeyFieldsReader {
   /** `keyFieldsOf(bytes)`, the same result, resumed past what the conversation's last body shared with it. */
   read(bytes: Uint8Array): KeyFields | null;
+  /** The body read last is kept as `kept` (the tracker's copy): see `ResumedSpansReader.kept`. */
+  kept(bytes: Uint8Array, kept: OutgoingBody): void;
   /** Bodies whose scan resumed from a remembered one. */
   readonly resumed: number;
 }
@@ -100,6 +103,7 @@ export function keyFieldsReader(): KeyFieldsReader {
       const root = spans.read(bytes);
       return typeof root === 'string' ? null : keyFieldsFromSpans(bytes, root);
     },
+    kept: spans.kept,
     get resumed() {
       return spans.resumed;
     },

@@ -7,6 +7,7 @@ import type { StreamReader, StreamSummary } from '../../providers/shared/stream-
 import { causeLine } from '../client-stream.js';
 import { ClientGoneError, readIncomingLimited } from '../http/read-limited-body.js';
 import { isLoopbackHostHeader } from '../listen-policy.js';
+import { type BodyLease, type BodySlabs, createBodySlabs } from './body-slabs.js';
 import { READERS } from './observe-reply.js';
 import type { ProxyCore } from './proxy-core.js';
 import { type ProxyFailure, proxyError } from './proxy-errors.js';
@@ -37,8 +38,10 @@ export function createNodeProxyHandler(
   transport: UpstreamTransport,
   onWarning: ((message: string) => void) | undefined,
 ): NodeProxyHandler {
+  // Pass-through bodies of 32 KB–4 MB are read into reused slabs (`--plan` keeps views of the client's bytes).
+  const slabs = core.planned ? null : createBodySlabs();
   return (incoming, outgoing) => {
-    handle(core, transport, onWarning, incoming, outgoing).catch((error: unknown) => {
+    handle(core, transport, onWarning, slabs, incoming, outgoing).catch((error: unknown) => {
       if (error instanceof ClientGoneError || outgoing.headersSent) outgoing.destroy();
       else writeProxyError(outgoing, null, 'bad-upstream', `the request failed (${causeLine(error)})`);
     });
@@ -49,6 +52,7 @@ async function handle(
   core: ProxyCore,
   transport: UpstreamTransport,
   onWarning: ((message: string) => void) | undefined,
+  slabs: BodySlabs | null,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
 ): Promise<void> {
@@ -59,28 +63,42 @@ async function handle(
     return writeProxyError(outgoing, route, 'forbidden-host', FORBIDDEN_HOST_MESSAGE);
   }
   let bytes: Buffer | null = null;
+  let lease: BodyLease | null = null;
   if (method !== 'GET' && method !== 'HEAD') {
-    bytes = await readIncomingLimited(incoming, core.maxBodyBytes);
+    bytes = await readIncomingLimited(incoming, core.maxBodyBytes, (size) => {
+      lease = slabs?.take(size) ?? null;
+      return lease?.bytes ?? null;
+    });
     if (bytes === null) {
       return writeProxyError(outgoing, route, 'body-too-large', `the request body exceeds ${core.maxBodyBytes} bytes`, true);
     }
   }
+  // The front's hold on a lent body: handed to the record stage with the exchange, else released once sent.
+  const release = (lease as BodyLease | null)?.hold() ?? (() => {});
   const exchange =
     route && bytes
       ? core.begin({
           route,
           bytes,
+          release,
           pathAndQuery,
           conversationHeader: firstValue(incoming.headers[CONVERSATION_HEADER]),
           userAgent: incoming.headers['user-agent'] ?? null,
           headers: () => headersOf(incoming.headers),
         })
       : null;
-  const call = { method, pathAndQuery, headers: upstreamHeadersOf(incoming.headers), body: exchange?.sent ?? bytes };
+  const call: UpstreamCall = {
+    method,
+    pathAndQuery,
+    headers: upstreamHeadersOf(incoming.headers),
+    body: exchange?.sent ?? bytes,
+    ...(lease ? { hold: (lease as BodyLease).hold } : {}),
+  };
   const forwarded = await forward(core, transport, call, outgoing, route);
-  if (!forwarded) return;
+  if (!forwarded) return release();
   const { answer, link } = forwarded;
   if (!exchange || !route || answer.status < 200 || answer.status > 299) {
+    release();
     const body = decodedBody(answer, false);
     outgoing.writeHead(answer.status, answer.statusText, clientHeadersOf(answer.headers, false));
     const warn = breakWarning(onWarning);

@@ -111,6 +111,8 @@ export interface ClientRequestInfo {
   userAgent: string | null;
   /** The client's headers, asked for only when keep-warm needs its credentials. */
   headers: () => Headers;
+  /** Called once the core reads `bytes` no more (a lent body's memory is then reused: `BodyLease`). */
+  release?: () => void;
 }
 
 /** One exchange in flight: what to send, and what to do with the reply's summary. */
@@ -127,6 +129,8 @@ export interface ProxyCore {
   maxBodyBytes: number;
   timeoutMs: number;
   hostGuard: boolean;
+  /** Under `--plan` (what is sent keeps views of the client's bytes, so they are never lent). */
+  planned: boolean;
   /** Plan (under `--plan`) and open the record of one request on a wire route. */
   begin(request: ClientRequestInfo): ExchangeInFlight;
   /** Follow a piece of work (an observer) so `settled()` waits for it; errors go to `onRecordError`. */
@@ -209,6 +213,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
 
   const begin = (request: ClientRequestInfo): ExchangeInFlight => {
     const { route, bytes, conversationHeader } = request;
+    const release = request.release ?? (() => {});
     const at = now();
     const started = performance.now();
     // Without --plan the body is forwarded before it is even parsed: reading it costs the client nothing.
@@ -230,42 +235,51 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
       }
     }
     const finish = (summary: StreamSummary | null, status: number) => {
-      if (!summary?.complete || !summary.usage) return;
+      if (!summary?.complete || !summary.usage) return release();
       const durationMs = performance.now() - started;
       judgeQueue.push((judge, firstDropped) => {
-        // Pass-through without capture or keep-warm reads only the model and the key: no whole-body parse.
-        const fields = clientBody || wholeBodyNeeded ? null : keyFields.read(bytes);
-        if (!fields) clientBody ??= parseJsonRecord(bytes);
-        const keyBody = clientBody ?? fields?.keyBody;
-        if (!keyBody) return;
-        conversation ??= conversationOf(route, keyBody, conversationHeader);
-        const sentModel = (sentBody ?? clientBody)?.model;
-        record(conversation, {
-          at,
-          clientBody,
-          sentBody: sentBody ?? clientBody,
-          model: fields ? fields.model : typeof sentModel === 'string' ? sentModel : '',
-          opensTurn: fields ? fields.opensTurn : opensTurn(keyBody),
-          sentBytes: sent,
-          planned: sentBody !== null,
-          plannedBreakpoints,
-          summary,
-          status,
-          durationMs,
-          judge,
-          firstDropped,
-          client: clientProduct(request.userAgent),
-        });
-        if (!clientBody) return;
-        keepWarm?.observe({
-          sessionId: conversation.id,
-          route,
-          path: request.pathAndQuery,
-          headers: request.headers(),
-          body: sentBody ?? clientBody,
-          usage: summary.usage!,
-          at,
-        });
+        try {
+          recordTask(judge, firstDropped, summary, status, durationMs);
+        } finally {
+          release();
+        }
+      });
+    };
+    const recordTask = (judge: boolean, firstDropped: boolean, summary: StreamSummary, status: number, durationMs: number) => {
+      // Pass-through without capture or keep-warm reads only the model and the key: no whole-body parse.
+      const fields = clientBody || wholeBodyNeeded ? null : keyFields.read(bytes);
+      if (!fields) clientBody ??= parseJsonRecord(bytes);
+      const keyBody = clientBody ?? fields?.keyBody;
+      if (!keyBody) return;
+      conversation ??= conversationOf(route, keyBody, conversationHeader);
+      const sentModel = (sentBody ?? clientBody)?.model;
+      record(conversation, {
+        at,
+        clientBody,
+        sentBody: sentBody ?? clientBody,
+        model: fields ? fields.model : typeof sentModel === 'string' ? sentModel : '',
+        opensTurn: fields ? fields.opensTurn : opensTurn(keyBody),
+        sentBytes: sent,
+        planned: sentBody !== null,
+        plannedBreakpoints,
+        summary,
+        status,
+        durationMs,
+        judge,
+        firstDropped,
+        client: clientProduct(request.userAgent),
+      });
+      // The tracker now keeps its own copy of a lent body: the key-field memo refers to that copy.
+      if (fields && conversation.previous) keyFields.kept(bytes, conversation.previous.bytes);
+      if (!clientBody) return;
+      keepWarm?.observe({
+        sessionId: conversation.id,
+        route,
+        path: request.pathAndQuery,
+        headers: request.headers(),
+        body: sentBody ?? clientBody,
+        usage: summary.usage!,
+        at,
       });
     };
     return { sent, finish };
@@ -277,6 +291,7 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     hostGuard: options.hostGuard ?? true,
+    planned: plan !== null,
     begin,
     track(work) {
       const done = work.catch((error: unknown) => options.onRecordError?.(error));

@@ -110,19 +110,23 @@ const ITEMS: Buffer[] = [
 ].map((item) => (Buffer.isBuffer(item) ? item : Buffer.from(item)));
 
 /** A body of `items` (indexes into ITEMS, or a Buffer), the separator between them, and extra members. */
-function bodyOf(items: Array<number | Buffer>, separator = ',', extra = '') {
+function bodyOfItems(items: Array<number | Buffer>, separator = ',', extra = '', system = 'sys') {
   const parts = items.map((item) => (typeof item === 'number' ? ITEMS[item]! : item));
   return Buffer.concat([
     Buffer.from(
-      `{"model":"claude-sonnet-4-5","max_tokens":10,"system":[{"type":"text","text":"sys","cache_control":{"type":"ephemeral"}}],${extra}"messages":[`,
+      `{"model":"claude-sonnet-4-5","max_tokens":10,"system":[{"type":"text","text":"${system}","cache_control":{"type":"ephemeral"}}],${extra}"messages":[`,
     ),
     ...parts.flatMap((item, index) => (index > 0 ? [Buffer.from(separator), item] : [item])),
     Buffer.from('],"tools":[{"name":"f","input_schema":{"type":"object"}}]}'),
   ]);
 }
 
-/** Two conversations opening with the same bytes, interleaved; one edits, rewinds, re-spaces its history. */
-function hostileSequence(): Buffer[] {
+/**
+ * Two conversations opening with the same bytes, interleaved; one edits, rewinds, re-spaces its
+ * history. A long `system` makes every body one the proxy reads into reused memory (32 KB–4 MB).
+ */
+function hostileSequence(system = 'sys'): Buffer[] {
+  const bodyOf = (items: Array<number | Buffer>, separator = ',', extra = '') => bodyOfItems(items, separator, extra, system);
   const other = Buffer.from('{"role":"assistant","content":[{"type":"text","text":"the other conversation"}]}');
   return [
     bodyOf([0]),
@@ -207,6 +211,36 @@ describe('the proxy over real HTTP, fast paths against plain ones', () => {
     expect(fast.events.length).toBeGreaterThan(bodies.length);
     expect(fast.events).toEqual(plain.events);
     expect(breaksOf(fast.events)).toEqual(breaksBetween(bodies));
+  });
+
+  it('pass-through of bodies read into reused memory: every byte, and each miss explained from the kept previous body', async () => {
+    const bodies = hostileSequence(`long system ${'lorem ipsum '.repeat(2800)}`);
+    const fast = await proxyWith({});
+    const plain = await proxyWith({ capture: () => {} });
+    expect(await run(fast.proxy.url, fast.proxy, bodies)).toEqual(bodies.map(() => 200));
+    await run(plain.proxy.url, plain.proxy, bodies);
+    expect(fast.arrivals.map((arrival) => arrival.body)).toEqual(bodies);
+    expect(fast.events).toEqual(plain.events);
+    expect(breaksOf(fast.events)).toEqual(breaksBetween(bodies));
+  });
+
+  it('pass-through of large bodies 8 at a time: each arrives as its client sent it, whatever the others', async () => {
+    const bodies = Array.from({ length: 24 }, (_, index) =>
+      bodyOfItems(
+        [0, 1, 2, 3],
+        ',',
+        '',
+        `conversation ${index % 4} request ${index} ${String(index % 10).repeat(60_000 + 997 * index)}`,
+      ),
+    );
+    const { proxy, arrivals } = await proxyWith({});
+    for (let start = 0; start < bodies.length; start += 8) {
+      const statuses = await Promise.all(bodies.slice(start, start + 8).map((body) => post(proxy.url, body)));
+      expect(statuses).toEqual(statuses.map(() => 200));
+    }
+    await proxy.settled();
+    const sorted = (list: Buffer[]) => list.map((body) => body.toString('latin1')).sort();
+    expect(sorted(arrivals.map((arrival) => arrival.body))).toEqual(sorted(bodies));
   });
 
   it('--plan: the node transport writes the bytes fetch sends, the client’s but for markers, with their length', async () => {

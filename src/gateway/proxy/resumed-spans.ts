@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { OutgoingBody } from './body-pieces.js';
+import { isLent } from './body-slabs.js';
 import { jsonSpans, jsonSpansFrom, type OpenContainer, type PausedScan, type SpanFailure, type ValueSpan } from './json-spans.js';
+import { equalUpTo } from './kept-body.js';
 
 /** Smaller bodies are scanned whole: hashing their opening and comparing costs about what the scan does. */
 const RESUMED_FROM_BYTES = 16 * 1024;
@@ -21,6 +24,12 @@ export interface ResumedSpansOptions {
 export interface ResumedSpansReader {
   /** `jsonSpans(bytes, indexDepth)`, the same result, resumed past what the conversation's last body shared with it. */
   read(bytes: Uint8Array): ValueSpan | SpanFailure;
+  /**
+   * The body `read` last read is now kept as `kept` (its bytes, in memory that lives as long as
+   * the tracker keeps it): a next body resumes against `kept`. Required for a lent body
+   * (`BodyLease`), which is remembered only once kept: its memory is reused after the exchange.
+   */
+  kept(bytes: Uint8Array, kept: OutgoingBody): void;
   /** Bodies whose scan resumed from a remembered one. */
   readonly resumed: number;
 }
@@ -39,8 +48,16 @@ export interface ResumedSpansReader {
  * const root = reader.read(bytes); // as jsonSpans(bytes, 1)
  */
 export function resumedSpansReader(options: ResumedSpansOptions): ResumedSpansReader {
-  const latest = new Map<string, WeakRef<Uint8Array>>();
-  const stops = new WeakMap<Uint8Array, PausedScan>();
+  const latest = new Map<string, WeakRef<OutgoingBody>>();
+  const stops = new WeakMap<OutgoingBody, PausedScan>();
+  // A body read but not yet kept: its opening and stop (weakly: a body never kept is forgotten).
+  const unkept = new WeakMap<Uint8Array, { opening: string; stop: PausedScan }>();
+  const remember = (opening: string, body: OutgoingBody, stop: PausedScan) => {
+    latest.delete(opening);
+    stops.set(body, stop);
+    latest.set(opening, new WeakRef(body));
+    if (latest.size > options.remembered) latest.delete(latest.keys().next().value as string);
+  };
   let resumed = 0;
   const read = (bytes: Uint8Array): ValueSpan | SpanFailure => {
     if (bytes.byteLength < RESUMED_FROM_BYTES) return jsonSpans(bytes, options.indexDepth);
@@ -54,22 +71,29 @@ export function resumedSpansReader(options: ResumedSpansOptions): ResumedSpansRe
     const opening = createHash('sha1').update(bytes.subarray(0, opened.at)).digest('base64');
     const previous = latest.get(opening)?.deref();
     const stop = previous ? stops.get(previous) : undefined;
-    const from = previous && stop && sharesUpTo(bytes, previous, stop.at) ? copyPausedScan(stop) : opened;
+    const from = previous && stop && sharesUpTo(previous, bytes, stop.at) ? copyPausedScan(stop) : opened;
     if (from !== opened) resumed++;
     const root = jsonSpansFrom(bytes, options.indexDepth, { resume: from });
     if (typeof root === 'string') return root;
     if ('at' in root) return 'not-json';
     const next = options.stopOf(root, openingList);
     latest.delete(opening);
-    if (next) {
-      stops.set(bytes, next);
-      latest.set(opening, new WeakRef(bytes));
-      if (latest.size > options.remembered) latest.delete(latest.keys().next().value as string);
-    }
+    if (next) unkept.set(bytes, { opening, stop: next });
+    // A lent body's memory is written over after its exchange: remembered only once kept.
+    if (next && !isLent(bytes)) remember(opening, bytes, next);
     return root;
   };
   return {
     read,
+    kept(bytes, kept) {
+      const read = unkept.get(bytes);
+      if (!read) return;
+      unkept.delete(bytes);
+      const current = latest.get(read.opening)?.deref();
+      // Another body with the same opening was read since: it is the one to resume from.
+      if (current !== undefined && current !== bytes) return;
+      remember(read.opening, kept, read.stop);
+    },
     get resumed() {
       return resumed;
     },
@@ -77,13 +101,8 @@ export function resumedSpansReader(options: ResumedSpansOptions): ResumedSpansRe
 }
 
 /** Whether `bytes` equal `previous` up to `at` (a stop follows an object or array: its end needs no next byte). */
-function sharesUpTo(bytes: Uint8Array, previous: Uint8Array, at: number): boolean {
-  if (bytes.byteLength <= at || previous.byteLength < at) return false;
-  return Buffer.compare(view(bytes, at), view(previous, at)) === 0;
-}
-
-function view(bytes: Uint8Array, length: number): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, length);
+function sharesUpTo(previous: OutgoingBody, bytes: Uint8Array, at: number): boolean {
+  return bytes.byteLength > at && equalUpTo(previous, bytes, at);
 }
 
 /**

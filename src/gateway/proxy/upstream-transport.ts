@@ -19,6 +19,11 @@ export interface UpstreamCall {
   headers: OutgoingHttpHeaders;
   /** The client's bytes, or the plan's pieces of them (written as they are, never joined). */
   body: OutgoingBody | null;
+  /**
+   * The body is lent (`BodyLease.hold`): hold it until it is written or the request is gone;
+   * its memory is reused once every holder released it.
+   */
+  hold?: () => () => void;
 }
 
 export interface UpstreamAnswer {
@@ -75,7 +80,7 @@ export function nodeTransport(base: URL): UpstreamTransport {
             else reject(error);
           });
           if (aborted) current.destroy(aborted);
-          else writeBody(current, call.body);
+          else writeBody(current, call.body, call.hold);
         };
         attempt(true);
       });
@@ -92,7 +97,13 @@ export function nodeTransport(base: URL): UpstreamTransport {
 }
 
 /** The body in one write, or its pieces corked into one (their `content-length` is set). */
-function writeBody(request: ClientRequest, body: OutgoingBody | null): void {
+function writeBody(request: ClientRequest, body: OutgoingBody | null, hold: UpstreamCall['hold']): void {
+  if (hold) {
+    // Written ('finish') or never to be (the request destroyed: nothing more leaves its socket).
+    const release = hold();
+    request.once('finish', release);
+    request.once('close', release);
+  }
   if (body === null || body instanceof Uint8Array) {
     request.end(body ?? undefined);
     return;

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { bodyOfPieces, joinedBody, type OutgoingBody } from './body-pieces.js';
+import { equalUpTo, keptSharing, sharedPrefixLength } from './kept-body.js';
+
+/** Deterministic bytes: `length` of them from `seed`. */
+function bytesOf(length: number, seed: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  for (let index = 0; index < length; index++) bytes[index] = (index * 31 + seed * 7 + (index >> 9)) & 0xff;
+  return bytes;
+}
+
+const naivePrefix = (left: Uint8Array, right: Uint8Array) => {
+  let at = 0;
+  while (at < left.byteLength && at < right.byteLength && left[at] === right[at]) at++;
+  return at;
+};
+
+const buffersOf = (body: OutgoingBody) => (body instanceof Uint8Array ? [body.buffer] : body.pieces.map((piece) => piece.buffer));
+
+describe('sharedPrefixLength and equalUpTo', () => {
+  const base = bytesOf(300_000, 1);
+  // Differences at the start, inside the bytewise window, past several halvings, at the last byte; a longer and a shorter body.
+  const variants: Uint8Array[] = [0, 1, 4095, 4096, 70_001, 150_000, 299_999].map((at) => {
+    const copy = Buffer.from(base);
+    copy[at] = copy[at]! ^ 0x5a;
+    return copy;
+  });
+  variants.push(Buffer.concat([base, bytesOf(10, 2)]), base.subarray(0, 123_456), Buffer.from(base));
+
+  it('finds the first difference as a byte-by-byte walk does, whole or in pieces', () => {
+    const pieces = bodyOfPieces([base.subarray(0, 5000), base.subarray(5000, 200_000), base.subarray(200_000)]);
+    for (const variant of variants) {
+      const expected = naivePrefix(base, variant);
+      expect(sharedPrefixLength(base, variant)).toBe(expected);
+      expect(sharedPrefixLength(pieces, variant)).toBe(expected);
+      expect(equalUpTo(pieces, variant, expected)).toBe(true);
+      if (expected < Math.min(base.byteLength, variant.byteLength)) expect(equalUpTo(pieces, variant, expected + 1)).toBe(false);
+    }
+  });
+});
+
+describe('keptSharing', () => {
+  it('keeps the next body equal to its bytes, never in their memory, sharing the last kept body’s', () => {
+    const last = Uint8Array.prototype.slice.call(bytesOf(200_000, 3)) as Uint8Array;
+    const next = Buffer.concat([last, bytesOf(5000, 4)]);
+    const kept = keptSharing(last, next);
+    expect(Buffer.from(joinedBody(kept)).equals(next)).toBe(true);
+    expect(buffersOf(kept)).not.toContain(next.buffer);
+    expect(buffersOf(kept)).toContain(last.buffer);
+    expect(kept.byteLength).toBe(next.byteLength);
+    // The same bytes again: nothing new is copied.
+    const again = keptSharing(kept, Buffer.from(next));
+    expect(new Set(buffersOf(again))).toEqual(new Set(buffersOf(kept)));
+  });
+
+  it('copies whole when nothing is shared, and when the shared memory would be over twice the body', () => {
+    const next = bytesOf(50_000, 5);
+    const alone = keptSharing(undefined, next);
+    expect(alone).toBeInstanceOf(Uint8Array);
+    expect(buffersOf(alone)).not.toContain(next.buffer);
+    const different = keptSharing(bytesOf(50_000, 6), next);
+    expect(different).toBeInstanceOf(Uint8Array);
+    // A long last body of which the next keeps only a small start.
+    const long = Uint8Array.prototype.slice.call(bytesOf(400_000, 7)) as Uint8Array;
+    const short = Buffer.concat([long.subarray(0, 60_000), bytesOf(40_000, 8)]);
+    const kept = keptSharing(long, short);
+    expect(buffersOf(kept)).not.toContain(long.buffer);
+    expect(Buffer.from(joinedBody(kept)).equals(short)).toBe(true);
+  });
+
+  it('copies whole past 16 pieces', () => {
+    let kept: OutgoingBody = Uint8Array.prototype.slice.call(bytesOf(100_000, 9)) as Uint8Array;
+    let bytes = Buffer.from(joinedBody(kept));
+    for (let step = 0; step < 20; step++) {
+      bytes = Buffer.concat([bytes, bytesOf(100, step)]);
+      kept = keptSharing(kept, bytes);
+      expect(kept instanceof Uint8Array || kept.pieces.length <= 16).toBe(true);
+      expect(Buffer.from(joinedBody(kept)).equals(bytes)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { bodyOfPieces, type OutgoingBody, ownCopy } from './body-pieces.js';
+
+/** A kept body in more pieces than this is copied whole into memory of its own. */
+const KEPT_PIECES = 16;
+/** Below this many differing bytes, the first difference is looked for byte by byte. */
+const BYTEWISE_BELOW = 4096;
+
+/**
+ * A conversation's next body as the tracker keeps it, sharing memory with the body it kept last:
+ * the bytes both share from their start are views of the last one's memory, only the rest is
+ * copied. A conversation's next body repeats its history, so keeping it costs a copy of its new
+ * messages, not a new buffer of its whole size per request (which, at hundreds of KB every few
+ * milliseconds, makes the garbage collector run full collections). Never a view of `next`
+ * itself, whose memory may be lent (`BodyLease`). Whole copy when there is nothing to share,
+ * when it would be in more than 16 pieces, or when the memory it keeps alive would exceed twice
+ * its size (a history edited early on).
+ */
+export function keptSharing(last: OutgoingBody | undefined, next: Uint8Array): OutgoingBody {
+  const shared = last ? sharedPrefixLength(last, next) : 0;
+  if (shared === 0) return ownCopy(next);
+  const pieces = prefixPieces(last!, shared);
+  if (shared < next.byteLength) pieces.push(ownCopy(next.subarray(shared)));
+  if (pieces.length > KEPT_PIECES || heldBytes(pieces) > 2 * next.byteLength) return ownCopy(next);
+  return bodyOfPieces(pieces);
+}
+
+/** How many bytes from the start `body` and `bytes` share. */
+export function sharedPrefixLength(body: OutgoingBody, bytes: Uint8Array): number {
+  let at = 0;
+  for (const piece of piecesOf(body)) {
+    const length = Math.min(piece.byteLength, bytes.byteLength - at);
+    if (length <= 0) break;
+    const equal = equalPrefix(piece.subarray(0, length), bytes.subarray(at, at + length));
+    at += equal;
+    if (equal < length) break;
+  }
+  return at;
+}
+
+/** Whether `body` and `bytes` are equal up to `at` (both at least that long). */
+export function equalUpTo(body: OutgoingBody, bytes: Uint8Array, at: number): boolean {
+  if (body.byteLength < at || bytes.byteLength < at) return false;
+  let offset = 0;
+  for (const piece of piecesOf(body)) {
+    if (offset >= at) break;
+    const length = Math.min(piece.byteLength, at - offset);
+    if (Buffer.compare(piece.subarray(0, length), bytes.subarray(offset, offset + length)) !== 0) return false;
+    offset += length;
+  }
+  return true;
+}
+
+function piecesOf(body: OutgoingBody): readonly Uint8Array[] {
+  return body instanceof Uint8Array ? [body] : body.pieces;
+}
+
+/** The length of the equal prefix of two same-length byte ranges: halving the range still unknown. */
+function equalPrefix(left: Uint8Array, right: Uint8Array): number {
+  if (Buffer.compare(left, right) === 0) return left.byteLength;
+  // [0, low) is equal; a difference lies in [low, high).
+  let low = 0;
+  let high = left.byteLength;
+  while (high - low > BYTEWISE_BELOW) {
+    const middle = (low + high) >>> 1;
+    if (Buffer.compare(left.subarray(low, middle), right.subarray(low, middle)) === 0) low = middle;
+    else high = middle;
+  }
+  while (low < high && left[low] === right[low]) low++;
+  return low;
+}
+
+/** Views of `body`'s first `length` bytes, piece by piece. */
+function prefixPieces(body: OutgoingBody, length: number): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  let left = length;
+  for (const piece of piecesOf(body)) {
+    if (left <= 0) break;
+    pieces.push(piece.byteLength <= left ? piece : piece.subarray(0, left));
+    left -= piece.byteLength;
+  }
+  return pieces;
+}
+
+/** Bytes of the buffers the pieces keep alive. */
+function heldBytes(pieces: readonly Uint8Array[]): number {
+  let held = 0;
+  for (const buffer of new Set(pieces.map((piece) => piece.buffer))) held += buffer.byteLength;
+  return held;
+}
