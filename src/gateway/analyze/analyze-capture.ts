@@ -259,7 +259,10 @@ class ConversationJudge {
     const cost = costAtPrice(usage, price, provider, model).costUsd;
     this.totals.cost += cost;
     this.totals.uncachedCost += uncachedCostAtPrice(usage, price, provider, model).costUsd;
-    this.countPlan(plannedBody ? this.planned!.judge(plannedBody, { at: request.at }) : verdict, provider, model);
+    const plannedVerdict = plannedBody ? this.planned!.judge(plannedBody, { at: request.at }) : verdict;
+    // In lockstep with no reported usage the planned cost is this request's, already computed.
+    const plannedCost = plannedVerdict.usage === usage ? cost : costAtPrice(plannedVerdict.usage, price, provider, model).costUsd;
+    this.countPlan(plannedVerdict, plannedCost);
 
     const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
     const previous = this.previous;
@@ -357,8 +360,8 @@ class ConversationJudge {
   }
 
   /** The planned body's verdict, on the conversation's planned cache. */
-  private countPlan(plannedVerdict: CacheVerdict, provider: ProviderId, model: string): void {
-    this.plan.cost += costAtPrice(plannedVerdict.usage, this.prices.of(provider, model), provider, model).costUsd;
+  private countPlan(plannedVerdict: CacheVerdict, plannedCost: number): void {
+    this.plan.cost += plannedCost;
     this.plan.read += plannedVerdict.cacheReadTokens;
     this.plan.input += plannedVerdict.inputTokens;
   }

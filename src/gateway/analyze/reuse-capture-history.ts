@@ -118,7 +118,7 @@ export class HistoryReuse {
       freshNodes.push(nodes);
       freshDeepest.push(deepest);
     }
-    const items = reused > 0 ? usable!.items.slice(0, reused).concat(freshParsed) : freshParsed;
+    const items = reused > 0 ? repeatedThenFresh(usable!.items, reused, freshParsed) : freshParsed;
     body[found.key] = items;
     const base = found.listStart;
     // The kept arrays are this reader's own: cut to the repeated run and extended in place (not copied per line).
@@ -301,6 +301,14 @@ function freshItems(
     if (line[index] !== COMMA) return null;
     index = skipSpace(line, index + 1);
   }
+}
+
+/** The first `count` kept items then the fresh ones, in one new array (the body's own list; no intermediate copy). */
+function repeatedThenFresh(kept: readonly unknown[], count: number, fresh: readonly unknown[]): unknown[] {
+  const items = new Array<unknown>(count + fresh.length);
+  for (let index = 0; index < count; index++) items[index] = kept[index];
+  for (let index = 0; index < fresh.length; index++) items[count + index] = fresh[index];
+  return items;
 }
 
 /** `kept` cut to its first `length` entries and extended by `fresh` (or `start` and `fresh` when nothing is kept). */
