@@ -1,4 +1,5 @@
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS } from '../../providers/anthropic/models.js';
+import { type BlockAt, type MessagesCheckpoint, scanBlocks, scanBlocksFrom } from './plan-block-scan.js';
 import type { WireRoute } from './wire-route.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -33,6 +34,12 @@ export interface PlanContext {
   previousResponseId: string | null;
   /** Block position (see `blockCount`) of the previous request's last breakpoint, for the lookback guard. */
   previousBreakpointPosition: number | null;
+  /**
+   * The previous body's `PlannedBody.messagesCheckpoint` (null: none yet): when this body starts
+   * with the same deep-frozen message objects, their blocks are not walked again. Absent: every
+   * block is walked and no checkpoint is made.
+   */
+  messagesCheckpoint?: MessagesCheckpoint | null;
 }
 
 export interface PlannedBody {
@@ -41,6 +48,10 @@ export interface PlannedBody {
   lastBreakpointPosition: number | null;
   /** Paths of the markers placed, for the record. */
   breakpoints: string[];
+  /** Indexes of the messages holding a block the client marked (their markers are removed), in order. */
+  clientMarkedMessages?: number[];
+  /** What the next body of the conversation may resume the scan from (see `PlanContext.messagesCheckpoint`). */
+  messagesCheckpoint?: MessagesCheckpoint | null;
 }
 
 /**
@@ -72,14 +83,16 @@ export function planCacheFields(
     const planned: JsonRecord = { ...body };
     if (typeof planned.prompt_cache_key !== 'string') planned.prompt_cache_key = context.conversationId;
     if (options.retention && planned.prompt_cache_retention === undefined) planned.prompt_cache_retention = options.retention;
-    return { body: planned, lastBreakpointPosition: null, breakpoints: [] };
+    return { body: planned, lastBreakpointPosition: null, breakpoints: [], clientMarkedMessages: [], messagesCheckpoint: null };
   }
   const planned: JsonRecord = { ...body };
   delete planned.cache_control;
   const marker = options.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
   const copies = new PlanCopies(planned);
   const previous = context.previousBreakpointPosition;
-  const scan = scanBlocks(copies, previous);
+  const resumable = context.messagesCheckpoint !== undefined;
+  const resumed = resumable ? scanBlocksFrom(copies, context.messagesCheckpoint ?? null) : null;
+  const scan = resumed ? resumed.scan : scanBlocks(copies, previous);
   // The client's tail (a marker followed by markable blocks in the same place) keeps its zone's marker.
   const tail = (last: BlockAt | null, marked: BlockAt | null) =>
     last && marked && marked.position !== last.position && marked.message === last.message ? marked : null;
@@ -93,7 +106,8 @@ export function planCacheFields(
   if (system) chosen.push(system);
   if (history && previous !== null && history.position - previous >= ANTHROPIC_LOOKBACK_POSITIONS) {
     // The previous request's entry ends at `previous`: a marker there lets this request find it.
-    const guard = scan.guard;
+    // A resumed scan did not look for it: the whole scan finds it (markers play no part in it).
+    const guard = scan.guard === undefined ? scanBlocks(copies, previous).guard : scan.guard;
     if (guard && guard.position !== history.position) chosen.push(guard);
   }
   if (history) chosen.push(history);
@@ -103,22 +117,17 @@ export function planCacheFields(
   if (options.diagnostics ?? true) {
     if (!isRecord(planned.diagnostics)) planned.diagnostics = { previous_message_id: context.previousResponseId };
   }
+  const clientMarkedMessages: number[] = [];
+  for (const block of scan.clientMarked) {
+    if (block.message !== null && clientMarkedMessages.at(-1) !== block.message) clientMarkedMessages.push(block.message);
+  }
   return {
     body: planned,
     lastBreakpointPosition: history?.position ?? null,
     breakpoints: chosen.map(pathOf),
+    clientMarkedMessages,
+    messagesCheckpoint: resumed?.checkpoint ?? null,
   };
-}
-
-/** Where a block sits: its zone, its message (messages only), its index in that list, its position. */
-interface BlockAt {
-  zone: 'tools' | 'system' | 'messages';
-  /** Index of the message holding the block (null for tools and system). */
-  message: number | null;
-  /** Index in its list (tools, system, or its message's content). */
-  index: number;
-  /** Position among the body's content blocks, in prefix order (tools, system, messages). */
-  position: number;
 }
 
 /**
@@ -183,74 +192,6 @@ class PlanCopies {
     holder[key] = copy;
     return copy;
   }
-}
-
-/** What one pass over the body's blocks finds for the plan. */
-interface BlockScan {
-  lastMarkable: Record<BlockAt['zone'], BlockAt | null>;
-  /** The last markable block carrying a client marker, per zone (tools are not read for a tail). */
-  lastMarked: Record<'system' | 'messages', BlockAt | null>;
-  /** The last markable message block at or before the previous request's last breakpoint. */
-  guard: BlockAt | null;
-  /** Every block carrying a `cache_control` of its own (the client's markers, removed by the plan). */
-  clientMarked: BlockAt[];
-}
-
-/** A candidate found so far, updated in place (a long history allocates nothing per block); position -1 when none. */
-type Slot = BlockAt;
-const emptySlot = (zone: BlockAt['zone']): Slot => ({ zone, message: null, index: -1, position: -1 });
-const found = (slot: Slot): BlockAt | null => (slot.position < 0 ? null : slot);
-function fill(slot: Slot, message: number | null, index: number, position: number): void {
-  slot.message = message;
-  slot.index = index;
-  slot.position = position;
-}
-
-/**
- * Every block of an Anthropic body in prefix order, once. A string system prompt or message
- * content becomes one text block in the planned body (the same tokens; the API reads both forms
- * alike) so it can carry a marker. Thinking blocks and empty text cannot carry one. Reads markers only.
- */
-function scanBlocks(copies: PlanCopies, previous: number | null): BlockScan {
-  const body = copies.body;
-  const last = { tools: emptySlot('tools'), system: emptySlot('system'), messages: emptySlot('messages') };
-  const marked = { system: emptySlot('system'), messages: emptySlot('messages') };
-  const guard = emptySlot('messages');
-  const clientMarked: BlockAt[] = [];
-  let position = 0;
-  const visit = (list: readonly unknown[], zone: BlockAt['zone'], message: number | null) => {
-    for (let index = 0; index < list.length; index++) {
-      const block = list[index];
-      if (!isRecord(block)) continue;
-      const at = position++;
-      if (Object.hasOwn(block, 'cache_control')) clientMarked.push({ zone, message, index, position: at });
-      const markable =
-        block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
-      if (!markable) continue;
-      fill(last[zone], message, index, at);
-      if (zone !== 'tools' && isRecord(block.cache_control)) fill(marked[zone], message, index, at);
-      if (zone === 'messages' && previous !== null && at <= previous) fill(guard, message, index, at);
-    }
-  };
-  if (Array.isArray(body.tools)) visit(body.tools, 'tools', null);
-  if (typeof body.system === 'string' && body.system.length > 0) body.system = [{ type: 'text', text: body.system }];
-  if (Array.isArray(body.system)) visit(body.system, 'system', null);
-  if (Array.isArray(body.messages)) {
-    const messages = body.messages;
-    for (let messageIndex = 0; messageIndex < messages.length; messageIndex++) {
-      const message = messages[messageIndex];
-      if (!isRecord(message)) continue;
-      let content = message.content;
-      if (typeof content === 'string' && content.length > 0) content = copies.textBlockContent(messageIndex, content);
-      if (Array.isArray(content)) visit(content, 'messages', messageIndex);
-    }
-  }
-  return {
-    lastMarkable: { tools: found(last.tools), system: found(last.system), messages: found(last.messages) },
-    lastMarked: { system: found(marked.system), messages: found(marked.messages) },
-    guard: found(guard),
-    clientMarked,
-  };
 }
 
 function pathOf(block: BlockAt): string {

@@ -3,6 +3,7 @@ import type { OutgoingBody } from './body-pieces.js';
 import type { Conversation } from './conversation-tracker.js';
 import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
 import { keyFieldsFromSpans } from './key-fields.js';
+import type { MessagesCheckpoint } from './plan-block-scan.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
 import type { PlanSpansReader } from './plan-spans.js';
 import { type ParsedHistory, parseReusing } from './reuse-parse.js';
@@ -15,6 +16,11 @@ const isRecord = (value: unknown): value is JsonRecord => typeof value === 'obje
 const decoder = new TextDecoder();
 /** `--volatile auto` edits the turn's user message: body → messages → message → content, indexed. */
 const VOLATILE_INDEX_DEPTH = 3;
+/**
+ * The plan's scan of each kept history's messages (`ParsedHistory.items`), for the conversation's
+ * next body to resume after: it lives exactly as long as the conversation keeps that history.
+ */
+const checkpoints = new WeakMap<readonly unknown[], MessagesCheckpoint>();
 
 export type PlannedRequest =
   | {
@@ -68,8 +74,10 @@ export function planRequest(
     // The conversation first (from the key fields' spans), then the body, parsed around the history it repeats.
     const fields = volatileAuto ? null : keyFieldsFromSpans(bytes, root);
     const known = fields ? conversationFor(fields.keyBody) : null;
+    // The span reader compared the bytes it resumed past: parsing does not compare them again.
+    const shared = volatileAuto ? null : (spans?.lastShared ?? null);
     const { body: original, history } = known
-      ? parseReusing(bytes, root, known.history ?? null)
+      ? parseReusing(bytes, root, known.history ?? null, shared)
       : { body: JSON.parse(decoder.decode(bytes)) as unknown, history: null };
     if (!isRecord(original)) return { kind: 'unplanned', reason: null, clientBody: null };
     clientBody = original;
@@ -88,6 +96,8 @@ export function planRequest(
         parsed = JSON.parse(decoder.decode(bytes)) as JsonRecord;
       }
     }
+    // The history parsed around the previous one's items: the plan's scan resumes after the messages they share.
+    const kept = parsed === original && history !== null && parsed.messages === history.items;
     const planned = planCacheFields(
       route,
       parsed,
@@ -95,9 +105,11 @@ export function planRequest(
         conversationId: conversation.key,
         previousResponseId: conversation.lastResponseId,
         previousBreakpointPosition: conversation.lastBreakpointPosition,
+        ...(kept ? { messagesCheckpoint: (known?.history && checkpoints.get(known.history.items)) ?? null } : {}),
       },
       plan,
     );
+    if (kept && planned.messagesCheckpoint) checkpoints.set(history.items, planned.messagesCheckpoint);
     const sent = spliceCacheFields(route, bytes, root, parsed, planned);
     conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
     return {

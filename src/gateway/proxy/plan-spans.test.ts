@@ -44,9 +44,17 @@ describe('planSpansReader: the whole scan, resumed past the shared history', () 
       // The last body's last message changed just before its end (a member added), then an append.
       bodyOf(history(43, (index) => (index === 41 ? `${message(41).slice(0, -1)},"x":1}` : null))),
     ];
+    let claims = 0;
     for (const [index, bytes] of bodies.entries()) {
       expect(reader.read(bytes), `body ${index}`).toEqual(jsonSpans(bytes, SPLICE_INDEX_DEPTH));
+      // What the reader says it compared is true: those bytes equal the earlier body's.
+      const shared = reader.lastShared;
+      if (shared === null) continue;
+      claims++;
+      expect(bodies.indexOf(shared.body as (typeof bodies)[number]), `body ${index}`).toBeLessThan(index);
+      expect(Buffer.compare(bytes.subarray(0, shared.bytes), shared.body.subarray(0, shared.bytes)), `body ${index}`).toBe(0);
     }
+    expect(claims).toBe(10);
     // Resumed: the appends (1, 3, 4, 6, 8, 9, 11, 16) and the broken bodies, which fail as the whole scan
     // does (12, 15); scanned whole: an edit or a rewind before the last body's end (5, 7, 13, 14, 17).
     expect(reader.resumed).toBe(10);

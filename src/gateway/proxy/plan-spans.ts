@@ -1,5 +1,5 @@
 import type { PausedScan, SpanFailure, ValueSpan } from './json-spans.js';
-import { pausedAfterListItems, resumedSpansReader } from './resumed-spans.js';
+import { pausedAfterListItems, resumedSpansReader, type SharedPrefix } from './resumed-spans.js';
 import { SPLICE_INDEX_DEPTH } from './splice-cache-fields.js';
 
 /** Openings whose last body is looked up (each a hash and a weak reference; the bodies are the tracker's). */
@@ -11,6 +11,8 @@ export interface PlanSpansReader {
   read(bytes: Uint8Array): ValueSpan | SpanFailure;
   /** Bodies whose scan resumed from a remembered one. */
   readonly resumed: number;
+  /** The last read's leading bytes equal to the body it resumed from (null: it did not resume). */
+  readonly lastShared: SharedPrefix | null;
 }
 
 /**

@@ -32,6 +32,18 @@ export interface ResumedSpansReader {
   kept(bytes: Uint8Array, kept: OutgoingBody): void;
   /** Bodies whose scan resumed from a remembered one. */
   readonly resumed: number;
+  /**
+   * What the last `read` compared: its body's first `bytes` bytes equal `body`'s (the remembered
+   * body it resumed from); null when it did not resume. Lets a later pass over the same two bodies
+   * (`parseReusing`) skip comparing those bytes again.
+   */
+  readonly lastShared: SharedPrefix | null;
+}
+
+/** `bytes` leading bytes of a body equal to `body`'s. */
+export interface SharedPrefix {
+  body: OutgoingBody;
+  bytes: number;
 }
 
 /**
@@ -59,7 +71,9 @@ export function resumedSpansReader(options: ResumedSpansOptions): ResumedSpansRe
     if (latest.size > options.remembered) latest.delete(latest.keys().next().value as string);
   };
   let resumed = 0;
+  let lastShared: SharedPrefix | null = null;
   const read = (bytes: Uint8Array): ValueSpan | SpanFailure => {
+    lastShared = null;
     if (bytes.byteLength < RESUMED_FROM_BYTES) return jsonSpans(bytes, options.indexDepth);
     const opened = jsonSpansFrom(bytes, options.indexDepth, {
       pauseAfter: (open, item) => options.pauseAfterOpening(bytes, open, item),
@@ -72,7 +86,10 @@ export function resumedSpansReader(options: ResumedSpansOptions): ResumedSpansRe
     const previous = latest.get(opening)?.deref();
     const stop = previous ? stops.get(previous) : undefined;
     const from = previous && stop && sharesUpTo(previous, bytes, stop.at) ? copyPausedScan(stop) : opened;
-    if (from !== opened) resumed++;
+    if (from !== opened) {
+      resumed++;
+      lastShared = { body: previous!, bytes: from.at };
+    }
     const root = jsonSpansFrom(bytes, options.indexDepth, { resume: from });
     if (typeof root === 'string') return root;
     if ('at' in root) return 'not-json';
@@ -96,6 +113,9 @@ export function resumedSpansReader(options: ResumedSpansOptions): ResumedSpansRe
     },
     get resumed() {
       return resumed;
+    },
+    get lastShared() {
+      return lastShared;
     },
   };
 }

@@ -85,4 +85,27 @@ describe('parseReusing: JSON.parse that keeps the repeated history', () => {
     const fromSocket = parse(Buffer.from(socketRead.buffer, 10, text.byteLength), null);
     expect(fromSocket.history!.bytes.buffer.byteLength).toBe(text.byteLength);
   });
+
+  it('takes bytes the span reader compared as equal, only for the same previous body and only within them', () => {
+    const history = Array.from({ length: 6 }, (_, index) => message(index));
+    const first = parse(body(history), null);
+    const text = body([...history, message(6)]);
+    const bytes = encoder.encode(text);
+    const root = jsonSpans(bytes, 1) as ValueSpan;
+    const items = root.members!.find((member) => member.key === 'messages')!.value.items!;
+    // Honest claim: the same result, the six items reused.
+    const honest = parseReusing(bytes, root, first.history, { body: first.history!.bytes, bytes: items[5]!.end });
+    expectParsed(honest.body, text);
+    expect(honest.reused).toBe(6);
+    // A claim covering an item that differs is believed (the bytes are not compared again)...
+    const edited = encoder.encode(body(history.map((item, index) => (index === 2 ? message(2, 'turn Y') : item))));
+    const editedRoot = jsonSpans(edited, 1) as ValueSpan;
+    const editedItems = editedRoot.members!.find((member) => member.key === 'messages')!.value.items!;
+    const claim = { body: first.history!.bytes, bytes: editedItems[5]!.end };
+    expect(parseReusing(edited, editedRoot, first.history, claim).reused).toBe(6);
+    // ...but not when it names another body, nor past the bytes it covers.
+    expect(parseReusing(edited, editedRoot, first.history, { ...claim, body: first.history!.bytes.slice() }).reused).toBe(2);
+    expect(parseReusing(edited, editedRoot, first.history, { ...claim, bytes: editedItems[1]!.end }).reused).toBe(2);
+    expect(parseReusing(edited, editedRoot, first.history, null).reused).toBe(2);
+  });
 });

@@ -1,6 +1,7 @@
 import { deepFreeze } from '../../model/freeze.js';
 import { ownCopy } from './body-pieces.js';
 import type { MemberSpan, ValueSpan } from './json-spans.js';
+import type { SharedPrefix } from './resumed-spans.js';
 
 type JsonRecord = Record<string, unknown>;
 const decoder = new TextDecoder();
@@ -31,18 +32,22 @@ export interface ParsedHistory {
  * items after the common prefix are decoded and parsed. The result equals `JSON.parse` of the
  * whole body (same values, same key order, the last of duplicate keys), but the history items
  * are deep-frozen; it throws where that throws. Also returns what to keep for the next body
- * (null when the body has no item list).
+ * (null when the body has no item list) and how many leading items were `previous`'s own objects.
+ * `shared`: leading bytes of `bytes` already known equal to a body's (the span reader compared
+ * them); when that body is `previous`'s, those bytes are not compared again.
  */
 export function parseReusing(
   bytes: Uint8Array,
   root: ValueSpan,
   previous: ParsedHistory | null,
-): { body: unknown; history: ParsedHistory | null } {
+  shared: SharedPrefix | null = null,
+): { body: unknown; history: ParsedHistory | null; reused: number } {
   const member = historyMember(root);
   const span = member?.value;
-  if (!member || !span?.items) return { body: JSON.parse(decoder.decode(bytes)), history: null };
+  if (!member || !span?.items) return { body: JSON.parse(decoder.decode(bytes)), history: null, reused: 0 };
   const spans = span.items;
-  const reused = previous && previous.key === member.key ? commonItems(previous, bytes, span) : 0;
+  const known = shared && previous && shared.body === previous.bytes ? shared.bytes : 0;
+  const reused = previous && previous.key === member.key ? commonItems(previous, bytes, span, known) : 0;
   const around = `${decoder.decode(bytes.subarray(0, span.start))}[]${decoder.decode(bytes.subarray(span.end))}`;
   const body: unknown = JSON.parse(around);
   const fresh: unknown[] =
@@ -50,7 +55,7 @@ export function parseReusing(
   // Frozen once, when first parsed: the items repeated from `previous` already are.
   for (const item of fresh) deepFreeze(item);
   const items = reused > 0 ? previous!.items.slice(0, reused).concat(fresh) : fresh;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body, history: null };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body, history: null, reused: 0 };
   (body as JsonRecord)[member.key] = items;
   return {
     body,
@@ -62,6 +67,7 @@ export function parseReusing(
       ends: spans.map((item) => item.end - span.start),
       items,
     },
+    reused,
   };
 }
 
@@ -77,9 +83,10 @@ function historyMember(root: ValueSpan): MemberSpan | undefined {
 /**
  * How many leading items of `list` (in `bytes`) are byte for byte the previous body's: items at
  * the same relative offsets are compared in one `Buffer.compare` of the whole run, narrowed by
- * halving when something inside it differs.
+ * halving when something inside it differs. Bytes before `knownEqual` are equal to
+ * `previous.bytes`' already (the span reader compared them): a run within them is not compared.
  */
-function commonItems(previous: ParsedHistory, bytes: Uint8Array, list: ValueSpan): number {
+function commonItems(previous: ParsedHistory, bytes: Uint8Array, list: ValueSpan, knownEqual: number): number {
   const items = list.items!;
   const base = list.start;
   const limit = Math.min(items.length, previous.starts.length);
@@ -94,6 +101,7 @@ function commonItems(previous: ParsedHistory, bytes: Uint8Array, list: ValueSpan
   const same = (count: number) => {
     if (count === 0) return true;
     const length = previous.ends[count - 1]!;
+    if (base === previous.base && base + length <= knownEqual) return true;
     return Buffer.compare(view(bytes, base, length), view(previous.bytes, previous.base, length)) === 0;
   };
   if (same(candidate)) return candidate;

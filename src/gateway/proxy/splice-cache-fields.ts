@@ -35,7 +35,7 @@ export function spliceCacheFields(
   bytes: Uint8Array,
   root: ValueSpan,
   client: JsonRecord,
-  planned: { body: JsonRecord; breakpoints: readonly string[] },
+  planned: { body: JsonRecord; breakpoints: readonly string[]; clientMarkedMessages?: readonly number[] },
 ): OutgoingBody {
   const edits: Edit[] = [];
   const changed = (key: string) => planned.body[key] !== client[key];
@@ -67,7 +67,7 @@ export function spliceCacheFields(
     if (system?.kind === 'string') visitBlock(system, 'system[0]');
     for (const [index, block] of (system?.items ?? []).entries()) visitBlock(block, `system[${index}]`);
     const messages = lastMember(root, 'messages')?.value.items ?? [];
-    for (const messageIndex of editedMessages(client, planned.breakpoints)) {
+    for (const messageIndex of editedMessages(client, planned.breakpoints, planned.clientMarkedMessages)) {
       const message = messages[messageIndex];
       if (!message) throw new Error(`message ${messageIndex} was not spanned`);
       const content = lastMember(indexSpan(bytes, message, 2), 'content')?.value;
@@ -97,11 +97,12 @@ export function spliceCacheFields(
 /**
  * Indexes of the messages the splice edits, in order: those holding a block the client marked
  * (its `cache_control` goes; the parsed body has the member exactly when the bytes do) and those
- * the plan marks.
+ * the plan marks. `clientMarked`: the first ones as the plan's scan found them (else every
+ * message is read here).
  */
-function editedMessages(client: JsonRecord, breakpoints: readonly string[]): number[] {
-  const edited = new Set<number>();
-  const messages = Array.isArray(client.messages) ? client.messages : [];
+function editedMessages(client: JsonRecord, breakpoints: readonly string[], clientMarked?: readonly number[]): number[] {
+  const edited = new Set<number>(clientMarked);
+  const messages = Array.isArray(client.messages) && !clientMarked ? client.messages : [];
   for (let index = 0; index < messages.length; index++) {
     const content = (messages[index] as JsonRecord | null)?.content;
     if (!Array.isArray(content)) continue;
