@@ -49,9 +49,9 @@ const turn = (index: number, cacheControl?: unknown): JsonRecord =>
     role: index % 2 === 0 ? 'user' : 'assistant',
     content: [{ type: 'text', text: `turn ${index}`, ...(cacheControl ? { cache_control: cacheControl } : {}) }],
   });
-type Step = fc.Infer<typeof step>;
+type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
 /** Required cases: a long append past the lookback (the guard, found by the whole scan), client markers early on, string turns. */
-const examples: Array<[fc.Infer<typeof conversation>]> = [
+const examples: Array<[typeof conversation extends fc.Arbitrary<infer T> ? T : never]> = [
   [
     {
       tools: [],

@@ -50,6 +50,8 @@ describe('planSpansReader: the whole scan, resumed past the shared history', () 
       // What the reader says it compared is true: those bytes equal the earlier body's.
       const shared = reader.lastShared;
       if (shared === null) continue;
+      // Bodies read here are never lent: the body remembered is the one read.
+      if (!(shared.body instanceof Uint8Array)) throw new Error('a remembered body in pieces');
       claims++;
       expect(bodies.indexOf(shared.body as (typeof bodies)[number]), `body ${index}`).toBeLessThan(index);
       expect(Buffer.compare(bytes.subarray(0, shared.bytes), shared.body.subarray(0, shared.bytes)), `body ${index}`).toBe(0);
