@@ -33,9 +33,15 @@ export interface SessionUnits {
   warned: number[];
   /** The last body's first message with an image (Infinity when none). */
   firstImage: number;
-  /** The last body's messages array, and how many of its leading messages had shared units. */
-  lastMessages: readonly unknown[];
+  /**
+   * The last body's messages: the session's own copy of its array, never the caller's (a caller
+   * may edit its array in place and send it again), and how many of its leading messages had
+   * shared units.
+   */
+  lastMessages: unknown[];
   sharedRun: number;
+  /** How many leading messages of the body being read are the very objects of `lastMessages` (`repeatedMessageCount`). */
+  sameObjects: number;
   /** How many leading messages of the last body are known frozen (a frozen object stays frozen: checked once). */
   frozenRun: number;
 }
@@ -60,6 +66,7 @@ export function sessionUnitsOf(messages: readonly unknown[]): SessionUnits | nul
       firstImage: Number.POSITIVE_INFINITY,
       lastMessages: [],
       sharedRun: 0,
+      sameObjects: 0,
       frozenRun: 0,
     };
     sessionsByFirstContent.set(content, session);
@@ -89,6 +96,7 @@ export function rememberMessage(
 export function repeatedMessageCount(session: SessionUnits, messages: readonly unknown[], leading: number): number {
   if (session.lastUnits === null || session.lastLeading !== leading) {
     session.frozenRun = 0;
+    session.sameObjects = 0;
     return 0;
   }
   // Only the last body's leading run of shared messages can repeat. A frozen message object it
@@ -96,10 +104,11 @@ export function repeatedMessageCount(session: SessionUnits, messages: readonly u
   const limit = Math.min(messages.length, session.sharedRun);
   const last = session.lastMessages;
   // The same message objects first, in a loop over pointers alone (it runs over the whole history
-  // on every body), then whether the ones not yet known frozen are.
-  // The same messages array (the same body judged by a second pass) needs no walk.
-  let identical = messages === last ? limit : 0;
+  // on every body), then whether the ones not yet known frozen are. `last` is the session's own
+  // copy: the caller's array, even the very same one, may have been edited in place since.
+  let identical = 0;
   while (identical < limit && messages[identical] === last[identical]) identical++;
+  session.sameObjects = identical;
   let frozenRun = Math.min(identical, session.frozenRun);
   while (frozenRun < identical && isDeepFrozen(messages[frozenRun])) frozenRun++;
   // Past the run of the same frozen objects a message repeats when it sends the same content array and role.
@@ -218,8 +227,8 @@ export function rememberBody(
   const { units, from, starts, messages } = body;
   const messageCount = messages.length;
   if (units === last) {
-    // The last body again (`unitsWithRepeatedRun`): only its messages array is new.
-    session.lastMessages = messages;
+    // The last body again (`unitsWithRepeatedRun`): only message objects may be new.
+    copyMessages(session, messages);
     return;
   }
   if (last !== null) {
@@ -247,9 +256,19 @@ export function rememberBody(
   session.lastUnits = units;
   session.lastLeading = body.leading;
   session.messageCount = messageCount;
-  session.lastMessages = messages;
+  copyMessages(session, messages);
   // Every message below `from` repeated a shared one; the run goes on while they are shared.
   let run = Math.min(from, messageCount);
   while (run < messageCount && session.contents[run] !== undefined && session.shared[run] !== undefined) run++;
   session.sharedRun = run;
+}
+
+/** The session's copy of `messages`, rewritten from the first message that is not the same object (the rest are). */
+function copyMessages(session: SessionUnits, messages: readonly unknown[]): void {
+  const copy = session.lastMessages;
+  if (copy.length > messages.length) copy.length = messages.length;
+  // `sameObjects` never passes the copy's end (the walk stops at the last body's message count).
+  let index = session.sameObjects;
+  for (; index < copy.length; index++) copy[index] = messages[index];
+  for (; index < messages.length; index++) copy.push(messages[index]);
 }
