@@ -7,20 +7,6 @@ import { assemble } from '../session/assemble.js';
 import { loadWorkload } from '../workloads/load-workload.js';
 import { workloadRequests } from '../workloads/workload.js';
 import { judgeBody, normalizedOf } from './judged-body.js';
-import { simulateWorkload } from './simulate-workload.js';
-
-// Every normalisation the simulator makes goes through this spy (the module's own function underneath).
-const normalizations = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../cache/wire/normalize-wire-body.js', async (original) => {
-  const actual = await original<typeof import('../cache/wire/normalize-wire-body.js')>();
-  return {
-    ...actual,
-    normalizeWireBody: (...args: Parameters<typeof actual.normalizeWireBody>) => {
-      normalizations.count++;
-      return actual.normalizeWireBody(...args);
-    },
-  };
-});
 
 const anthropicBody = {
   model: 'claude-sonnet-4-5',
@@ -55,18 +41,36 @@ describe('judgeBody', () => {
 
 describe('the simulator normalises each request once', () => {
   it('the cache model, the break watch and the miss cause share one normalisation per request', async () => {
-    const workload = await loadWorkload('long-session-idle-gaps');
-    const shortened = { ...workload, turns: workload.turns.slice(0, 30) };
-    const baseline = {
-      provider: workload.provider,
-      model: workload.model,
-      // Every request short of an ideal read: the miss cause looks at each one.
-      idealCacheReadTokens: new Array<number>(workloadRequests(shortened).length).fill(10_000_000),
-      oracle: simulateWorkload(shortened, { strategy: 'naive' }).oracle,
-    };
-    normalizations.count = 0;
-    const result = simulateWorkload(shortened, { strategy: 'cachet', baseline });
-    expect(result.requests.every((request) => request.missCause !== null)).toBe(true);
-    expect(normalizations.count).toBe(result.requests.length + result.pings.length);
+    // The test workers keep modules loaded between files: the simulator is loaded afresh here,
+    // every normalisation it makes going through a counting wrapper, and dropped afterwards.
+    let normalizations = 0;
+    vi.resetModules();
+    vi.doMock('../cache/wire/normalize-wire-body.js', async (original) => {
+      const actual = await original<typeof import('../cache/wire/normalize-wire-body.js')>();
+      const normalizeWireBody: typeof actual.normalizeWireBody = (...args) => {
+        normalizations++;
+        return actual.normalizeWireBody(...args);
+      };
+      return { ...actual, normalizeWireBody };
+    });
+    try {
+      const { simulateWorkload: simulate } = await import('./simulate-workload.js');
+      const workload = await loadWorkload('long-session-idle-gaps');
+      const shortened = { ...workload, turns: workload.turns.slice(0, 30) };
+      const baseline = {
+        provider: workload.provider,
+        model: workload.model,
+        // Every request short of an ideal read: the miss cause looks at each one.
+        idealCacheReadTokens: new Array<number>(workloadRequests(shortened).length).fill(10_000_000),
+        oracle: simulate(shortened, { strategy: 'naive' }).oracle,
+      };
+      normalizations = 0;
+      const result = simulate(shortened, { strategy: 'cachet', baseline });
+      expect(result.requests.every((request) => request.missCause !== null)).toBe(true);
+      expect(normalizations).toBe(result.requests.length + result.pings.length);
+    } finally {
+      vi.doUnmock('../cache/wire/normalize-wire-body.js');
+      vi.resetModules();
+    }
   });
 });
