@@ -2,6 +2,8 @@ import { bodyOfPieces, type OutgoingBody, ownCopy } from './body-pieces.js';
 
 /** A kept body in more pieces than this is copied whole into memory of its own. */
 const KEPT_PIECES = 16;
+/** The memory a kept body's pieces keep alive, at most, for each byte of it (the byte budget counts bytes). */
+const HELD_PER_BYTE = 1.25;
 /** Below this many differing bytes, the first difference is looked for byte by byte. */
 const BYTEWISE_BELOW = 4096;
 
@@ -12,15 +14,15 @@ const BYTEWISE_BELOW = 4096;
  * messages, not a new buffer of its whole size per request (which, at hundreds of KB every few
  * milliseconds, makes the garbage collector run full collections). Never a view of `next`
  * itself, whose memory may be lent (`BodyLease`). Whole copy when there is nothing to share,
- * when it would be in more than 16 pieces, or when the memory it keeps alive would exceed twice
- * its size (a history edited early on).
+ * when it would be in more than 16 pieces, or when the memory it keeps alive would exceed its size
+ * by more than a quarter (a history edited early on).
  */
 export function keptSharing(last: OutgoingBody | undefined, next: Uint8Array): OutgoingBody {
   const shared = last ? sharedPrefixLength(last, next) : 0;
   if (shared === 0) return ownCopy(next);
   const pieces = prefixPieces(last!, shared);
   if (shared < next.byteLength) pieces.push(ownCopy(next.subarray(shared)));
-  if (pieces.length > KEPT_PIECES || heldBytes(pieces) > 2 * next.byteLength) return ownCopy(next);
+  if (pieces.length > KEPT_PIECES || heldBytes(pieces) > HELD_PER_BYTE * next.byteLength) return ownCopy(next);
   return bodyOfPieces(pieces);
 }
 
