@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeTransport, type UpstreamTransport } from './upstream-transport.js';
+import { createBodySlabs } from './body-slabs.js';
+import { fetchTransport, nodeTransport, type UpstreamTransport } from './upstream-transport.js';
 
 let server: Server | null = null;
 let transport: UpstreamTransport | null = null;
@@ -52,5 +53,28 @@ describe('nodeTransport', () => {
     expect(await bodyText(answer)).toBe('ok /after-stall');
     // The first attempt went out on a pooled (stale) socket and was cut; the retry did not use another one.
     expect(cut).toBe(1);
+  });
+});
+
+describe('fetchTransport', () => {
+  it('hands an injected fetch a body of its own when the body is lent (its memory is reused after the exchange)', async () => {
+    const kept: Uint8Array[] = [];
+    const keepingFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      kept.push(init!.body as Uint8Array);
+      return new Response('{}', { status: 200 });
+    }) as typeof fetch;
+    const lending = fetchTransport(keepingFetch, new URL('http://127.0.0.1:1'));
+    const slabs = createBodySlabs();
+    const sent: string[] = [];
+    for (const letter of ['a', 'b', 'c']) {
+      const lease = slabs.take(64 * 1024)!;
+      lease.bytes.fill(letter);
+      sent.push(lease.bytes.toString());
+      const done = lease.hold();
+      await lending.send({ method: 'POST', pathAndQuery: '/v1/messages', headers: {}, body: lease.bytes, hold: lease.hold })
+        .answer;
+      done();
+    }
+    expect(kept.map((body) => Buffer.from(body).toString())).toEqual(sent);
   });
 });

@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
-import { joinedBody, type OutgoingBody } from './body-pieces.js';
+import { joinedBody, type OutgoingBody, ownCopy } from './body-pieces.js';
 import { upstreamUrl } from './wire-route.js';
 
 /** One request to the upstream, as the proxy's node front end sends it. */
@@ -126,7 +126,10 @@ export function fetchTransport(fetchUpstream: typeof fetch, base: URL): Upstream
       const answer = fetchUpstream(upstreamUrl(base, call.pathAndQuery), {
         method: call.method,
         headers,
-        ...(call.body ? { body: joinedBody(call.body) as Uint8Array<ArrayBuffer> } : {}),
+        // A lent body's memory is reused after the exchange: an injected fetch may read (or keep) it later.
+        ...(call.body
+          ? { body: (call.hold ? ownCopy(joinedBody(call.body)) : joinedBody(call.body)) as Uint8Array<ArrayBuffer> }
+          : {}),
         signal: controller.signal,
         redirect: 'manual',
       }).then((response): UpstreamAnswer => {
