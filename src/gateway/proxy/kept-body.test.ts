@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyOfPieces, joinedBody, type OutgoingBody } from './body-pieces.js';
-import { equalUpTo, keptSharing, sharedPrefixLength } from './kept-body.js';
+import { equalUpTo, keptSharing, noteSharedPrefix, sharedPrefixLength } from './kept-body.js';
 
 /** Deterministic bytes: `length` of them from `seed`. */
 function bytesOf(length: number, seed: number): Buffer {
@@ -77,5 +77,20 @@ describe('keptSharing', () => {
       expect(kept instanceof Uint8Array || kept.pieces.length <= 16).toBe(true);
       expect(Buffer.from(joinedBody(kept)).equals(bytes)).toBe(true);
     }
+  });
+});
+
+describe('noteSharedPrefix', () => {
+  it('spares keptSharing the bytes a reader compared against the same last body, and only those', () => {
+    const last = Uint8Array.prototype.slice.call(bytesOf(100_000, 10)) as Uint8Array;
+    const next = Buffer.from(last);
+    next[10] = next[10]! ^ 1; // differs early
+    // A note about another body is not trusted: the difference is found.
+    noteSharedPrefix(next, { body: bytesOf(100_000, 10), bytes: 100_000 });
+    expect(Buffer.from(joinedBody(keptSharing(last, next))).equals(next)).toBe(true);
+    // A note about this last body is trusted (here a false one, to show its bytes are not compared again).
+    const trusted = Buffer.from(next);
+    noteSharedPrefix(trusted, { body: last, bytes: 100_000 });
+    expect(Buffer.from(joinedBody(keptSharing(last, trusted))).equals(last)).toBe(true);
   });
 });

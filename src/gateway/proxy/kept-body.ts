@@ -18,7 +18,8 @@ const BYTEWISE_BELOW = 4096;
  * by more than a quarter (a history edited early on).
  */
 export function keptSharing(last: OutgoingBody | undefined, next: Uint8Array): OutgoingBody {
-  const shared = last ? sharedPrefixLength(last, next) : 0;
+  const known = knownShared.get(next);
+  const shared = last ? sharedPrefixLength(last, next, known?.body === last ? known.bytes : 0) : 0;
   if (shared === 0) return ownCopy(next);
   const pieces = prefixPieces(last!, shared);
   if (shared < next.byteLength) pieces.push(ownCopy(next.subarray(shared)));
@@ -26,13 +27,28 @@ export function keptSharing(last: OutgoingBody | undefined, next: Uint8Array): O
   return bodyOfPieces(pieces);
 }
 
-/** How many bytes from the start `body` and `bytes` share. */
-export function sharedPrefixLength(body: OutgoingBody, bytes: Uint8Array): number {
+/** `bytes` leading bytes of a body known equal to `body`'s (a key-field read compared them). */
+export interface KnownSharedPrefix {
+  body: OutgoingBody;
+  bytes: number;
+}
+
+const knownShared = new WeakMap<Uint8Array, KnownSharedPrefix>();
+
+/** What a reader found `bytes` share with a kept body: `keptSharing` then compares only the rest. */
+export function noteSharedPrefix(bytes: Uint8Array, shared: KnownSharedPrefix | null): void {
+  if (shared) knownShared.set(bytes, shared);
+}
+
+/** How many bytes from the start `body` and `bytes` share (the first `known` of them known equal). */
+export function sharedPrefixLength(body: OutgoingBody, bytes: Uint8Array, known = 0): number {
   let at = 0;
   for (const piece of piecesOf(body)) {
     const length = Math.min(piece.byteLength, bytes.byteLength - at);
     if (length <= 0) break;
-    const equal = equalPrefix(piece.subarray(0, length), bytes.subarray(at, at + length));
+    // Bytes already known equal are skipped, not compared again.
+    const skip = Math.min(length, Math.max(0, known - at));
+    const equal = skip + equalPrefix(piece.subarray(skip, length), bytes.subarray(at + skip, at + length));
     at += equal;
     if (equal < length) break;
   }

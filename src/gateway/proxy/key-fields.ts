@@ -1,6 +1,6 @@
 import type { OutgoingBody } from './body-pieces.js';
 import { jsonSpans, type PausedScan, type ValueSpan } from './json-spans.js';
-import { pausedAfterListItems, resumedSpansReader } from './resumed-spans.js';
+import { pausedAfterListItems, resumedSpansReader, type SharedPrefix } from './resumed-spans.js';
 import { opensTurnFromSpans } from './turn-start.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -70,6 +70,8 @@ export interface KeyFieldsReader {
   read(bytes: Uint8Array): KeyFields | null;
   /** The body read last is kept as `kept` (the tracker's copy): see `ResumedSpansReader.kept`. */
   kept(bytes: Uint8Array, kept: OutgoingBody): void;
+  /** What the last read compared: see `ResumedSpansReader.lastShared`. */
+  readonly lastShared: SharedPrefix | null;
   /** Bodies whose scan resumed from a remembered one. */
   readonly resumed: number;
 }
@@ -104,6 +106,9 @@ export function keyFieldsReader(): KeyFieldsReader {
       return typeof root === 'string' ? null : keyFieldsFromSpans(bytes, root);
     },
     kept: spans.kept,
+    get lastShared() {
+      return spans.lastShared;
+    },
     get resumed() {
       return spans.resumed;
     },

@@ -14,6 +14,7 @@ import { createJudgeQueue } from './judge-queue.js';
 import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
 import { checkKeepWarmUpstream, createKeepWarmStage } from './keep-warm-stage.js';
 import type { KeepWarmStats } from './keep-warm-stats.js';
+import { noteSharedPrefix } from './kept-body.js';
 import { keyFieldsReader } from './key-fields.js';
 import type { PlanOptions } from './plan-cache-fields.js';
 import { planRequest } from './plan-request.js';
@@ -248,6 +249,8 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     const recordTask = (judge: boolean, firstDropped: boolean, summary: StreamSummary, status: number, durationMs: number) => {
       // Pass-through without capture or keep-warm reads only the model and the key: no whole-body parse.
       const fields = clientBody || wholeBodyNeeded ? null : keyFields.read(bytes);
+      // The tracker keeps the body sharing its last one's memory: what the read compared is not compared again.
+      if (fields) noteSharedPrefix(bytes, keyFields.lastShared);
       if (!fields) clientBody ??= parseJsonRecord(bytes);
       const keyBody = clientBody ?? fields?.keyBody;
       if (!keyBody) return;
