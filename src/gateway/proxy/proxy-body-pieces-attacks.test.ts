@@ -13,7 +13,9 @@ import { type RunningProxy, type StartProxyOptions, startProxy } from './start-p
  * JSON string or escape, empty writes, one-byte pieces, chunked or with a content-length. Several
  * exchanges are in flight at once (different conversations, some opening with the same bytes),
  * the upstream answers them in a seeded order (some before reading the body, some with an
- * error), and bodies grow, are edited mid-history, rewound and repeated byte for byte.
+ * error), and bodies grow, are edited mid-history, rewound and repeated byte for byte. Two
+ * conversations told apart only by their header send the same bytes (what one compared must not
+ * stand for the other's kept body).
  *
  * Checked against plain references: every body the upstream received equals the client's bytes;
  * every event the proxy recorded, conversation by conversation, equals what a proxy that parses
@@ -106,7 +108,7 @@ async function heldUpstream() {
 }
 
 /** POST `pieces` one write each (chunked, or with the whole length declared); resolves with the status once the reply ended. */
-function post(url: string, id: number, pieces: Buffer[], chunked: boolean): Promise<number> {
+function post(url: string, id: number, pieces: Buffer[], chunked: boolean, conversation?: string): Promise<number> {
   const target = new URL(url);
   const length = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
   return new Promise((resolve, reject) => {
@@ -119,6 +121,7 @@ function post(url: string, id: number, pieces: Buffer[], chunked: boolean): Prom
         headers: {
           'content-type': 'application/json',
           [REQUEST_HEADER]: String(id),
+          ...(conversation ? { 'x-cachet-conversation': conversation } : {}),
           ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(length) }),
         },
       },
@@ -227,6 +230,8 @@ interface Request {
   body: Buffer;
   pieces: Buffer[];
   chunked: boolean;
+  /** The client's conversation header (two conversations may then send the very same bytes). */
+  header?: string;
 }
 
 /** Rounds of requests in flight together, at most one per conversation in a round. */
@@ -273,7 +278,8 @@ type Upstream = Awaited<ReturnType<typeof heldUpstream>>;
  */
 async function runRounds(rounds: Request[][], upstream: Upstream, proxy: RunningProxy, seed: number, overlapped: boolean) {
   const random = mulberry32(seed + 100);
-  const send = (round: Request[]) => round.map((request) => post(proxy.url, request.id, request.pieces, request.chunked));
+  const send = (round: Request[]) =>
+    round.map((request) => post(proxy.url, request.id, request.pieces, request.chunked, request.header));
   let replies = send(rounds[0]!);
   for (const [index, round] of rounds.entries()) {
     await upstream.waitFor(round.filter((request) => !early(request.id)).length);
@@ -294,7 +300,7 @@ async function plainEvents(requests: Request[]) {
   const upstream = await heldUpstream();
   const plain = await proxyOn(upstream.url, { capture: () => {} });
   for (const request of requests) {
-    const reply = post(plain.proxy.url, request.id, [request.body], false);
+    const reply = post(plain.proxy.url, request.id, [request.body], false, request.header);
     if (!early(request.id)) {
       await upstream.waitFor(1);
       upstream.held.splice(0)[0]!.answer();
@@ -329,4 +335,36 @@ describe('pass-through bodies read from many socket chunks, several exchanges in
       expect(byConversation(fast.events)).toEqual(byConversation(await plainEvents(requests)));
     });
   }
+
+  it('two conversations told apart by their header, sending the same bytes: each kept body is its own', async () => {
+    const random = mulberry32(9);
+    const item = (tag: string) => messageJson(random, 1, tag);
+    const open = `{"role":"user","content":[{"type":"text","text":"${hostileText(random, 'open', 40_000)}"}]}`;
+    const body = (items: string[]) =>
+      Buffer.from(
+        `{"model":"claude-sonnet-4-5","max_tokens":10,"system":[{"type":"text","text":"same"}],"messages":[${items.join(',')}]}`,
+      );
+    const [a1, b1, b2, b3, a4] = ['a1', 'b1', 'b2', 'b3', 'a4'].map(item);
+    // B goes ahead; A, whose last body differs from B's after the opening, then sends B's history and more.
+    const script: Array<[string, string[]]> = [
+      ['A', [open, a1!]],
+      ['B', [open, b1!]],
+      ['B', [open, b1!, b2!]],
+      ['A', [open, b1!, b2!, b3!]],
+      ['B', [open, b1!, b2!, b3!]],
+      // A miss (every third request): explained from the body A's tracker kept two requests back.
+      ['A', [open, b1!, b2!, b3!, a4!]],
+      ['A', [open, b1!, b2!, b3!, a4!, a1!]],
+    ];
+    const rounds = script.map(([header, items], id) => {
+      const bytes = body(items);
+      return [{ id, conversation: header === 'A' ? 0 : 1, body: bytes, pieces: piecesOf(random, bytes), chunked: false, header }];
+    });
+    const upstream = await heldUpstream();
+    const fast = await proxyOn(upstream.url);
+    await runRounds(rounds, upstream, fast.proxy, 9, false);
+    const requests = rounds.flat();
+    expect(fast.events.some(([type]) => type === 'cache.break')).toBe(true);
+    expect(byConversation(fast.events)).toEqual(byConversation(await plainEvents(requests)));
+  });
 });
