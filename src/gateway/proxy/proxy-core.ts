@@ -58,7 +58,8 @@ export interface ProxyOptions {
   maxConversationBytes?: number;
   /**
    * Bytes charged to the `--plan` savings models, all conversations together [256 MiB]; each
-   * conversation is charged twice its last body (two models, each holding one normalized copy).
+   * conversation is charged four times its last body (two models: their measured heap, see
+   * `PLAN_MODEL_BYTES_PER_BODY_BYTE`).
    */
   maxPlanModelBytes?: number;
   /**
