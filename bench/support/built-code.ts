@@ -6,8 +6,9 @@
  * should run the built code must not run under tsx at all. `CACHET_BENCH_CODE=source` measures the
  * sources under tsx instead (to compare the two, or to bench a change without a build).
  *
- * The build goes to `node_modules/.cache/cachet-bench-build/<hash>/`, named after the contents of
- * every file it compiles, so an unchanged tree builds once and an edited one builds afresh.
+ * The build goes to `node_modules/.cache/cachet-bench-build/<hash>/`, named after the entries and
+ * the contents of every file it compiles, so an unchanged tree builds once per set of entries and
+ * an edited one builds afresh.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -36,8 +37,11 @@ function typeScriptFiles(directory: string): string[] {
     .sort();
 }
 
-function contentHash(files: string[]): string {
+function contentHash(files: string[], entries: string[]): string {
   const hash = createHash('sha256');
+  // Which entries tsc compiles, not only what they contain: an entry inside bench/support/ adds no
+  // file to the inputs, and another entry's build of the same tree lacks its output.
+  hash.update(entries.join('\n')).update('\0');
   for (const file of files) {
     hash.update(relative(repositoryRoot, file)).update('\0').update(readFileSync(file)).update('\0');
   }
@@ -66,7 +70,7 @@ export function builtCode(entries: string[]): string {
     join(repositoryRoot, 'tsconfig.json'),
     join(repositoryRoot, 'tsconfig.build.json'),
   ];
-  const key = contentHash([...new Set(inputs)]);
+  const key = contentHash([...new Set(inputs)], entries);
   const outDirectory = join(cacheRoot, key);
   if (existsSync(join(outDirectory, '.complete'))) return outDirectory;
   removeOldBuilds();
