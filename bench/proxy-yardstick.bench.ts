@@ -6,7 +6,9 @@
  * (`bench/support/proxy-cpu-child.ts`: pass-through and `--plan` recording to SQLite as the CLI
  * does); the client and the stub upstream run here. A proxy's CPU per request is its own
  * process's CPU over a run (its trace writes included) divided by the requests; each figure is
- * the median of interleaved rounds (`CACHET_PROXY_ROUNDS`, 3). Then: the latency a small client
+ * the median of interleaved rounds (`CACHET_PROXY_ROUNDS`, 3). Each cell also prints the judgings
+ * each Cachet proxy dropped (its queue full: work it did not do); `CACHET_PROXY_JUDGE_QUEUE=1000000`
+ * judges everything. Then: the latency a small client
  * sees while another sends 60 KB whitespace-free Chat requests through `--plan` (target: within
  * 2× of idle).
  */
@@ -113,8 +115,16 @@ console.log(
 console.log(
   `CPU per request is each proxy's own process's (direct: this process, client and upstream), the median of ${ROUNDS} interleaved rounds; ratios against the yardstick.`,
 );
+console.log(
+  `judging: ${process.env.CACHET_PROXY_JUDGE_QUEUE === undefined ? 'the default queue (judgings beyond it are dropped, counted per cell as "dropped cachet / --plan")' : `queue of ${process.env.CACHET_PROXY_JUDGE_QUEUE} (CACHET_PROXY_JUDGE_QUEUE)`}`,
+);
 console.log('size   conc  direct µs  yardstick µs  cachet µs (ratio)  --plan µs (ratio)   median ms: direct/yard/cachet/plan');
 const TARGETS = ['direct', 'yardstick', 'cachet', 'plan'] as const;
+/** Judgings each Cachet proxy has dropped so far (its queue was full): work it did not do. */
+async function droppedJudgings(): Promise<{ cachet: number; plan: number }> {
+  const dropped = async (role: 'cachet' | 'plan') => Number((await children[role].stats()).judgingDropped ?? 0);
+  return { cachet: await dropped('cachet'), plan: await dropped('plan') };
+}
 // A proxy in production has long finished compiling its hot paths; a fresh process has not, and
 // its compiler threads count in its CPU. Every target first serves each size once, unmeasured, so
 // the first cell measured is not the one that pays for the JIT.
@@ -129,6 +139,7 @@ for (const kilobytes of SIZES_KB) {
     // Each target is measured ROUNDS times, the targets interleaved, and each keeps its median
     // round: on a shared machine one run moves by ±1×, a median of interleaved rounds much less.
     const rounds: Record<string, Array<{ cpuPerRequestUs: number; medianMs: number }>> = {};
+    const droppedBefore = await droppedJudgings();
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of TARGETS) {
         await run(name, bodies, Math.min(64, requests), concurrency); // warm-up
@@ -144,10 +155,11 @@ for (const kilobytes of SIZES_KB) {
         Math.floor(results.length / 2)
       ]!;
     }
+    const droppedAfter = await droppedJudgings();
     const own = (name: string) => Math.max(1, measured[name]!.cpuPerRequestUs);
     const ratio = (name: string) => (own(name) / own('yardstick')).toFixed(2);
     console.log(
-      `${`${kilobytes} KB`.padEnd(7)}${String(concurrency).padEnd(6)}${measured.direct!.cpuPerRequestUs.toFixed(0).padStart(9)}  ${own('yardstick').toFixed(0).padStart(12)}  ${`${own('cachet').toFixed(0)} (${ratio('cachet')}×)`.padStart(17)}  ${`${own('plan').toFixed(0)} (${ratio('plan')}×)`.padStart(17)}   ${['direct', 'yardstick', 'cachet', 'plan'].map((name) => measured[name]!.medianMs.toFixed(2)).join(' / ')}`,
+      `${`${kilobytes} KB`.padEnd(7)}${String(concurrency).padEnd(6)}${measured.direct!.cpuPerRequestUs.toFixed(0).padStart(9)}  ${own('yardstick').toFixed(0).padStart(12)}  ${`${own('cachet').toFixed(0)} (${ratio('cachet')}×)`.padStart(17)}  ${`${own('plan').toFixed(0)} (${ratio('plan')}×)`.padStart(17)}   ${['direct', 'yardstick', 'cachet', 'plan'].map((name) => measured[name]!.medianMs.toFixed(2)).join(' / ')}   dropped ${droppedAfter.cachet - droppedBefore.cachet} / ${droppedAfter.plan - droppedBefore.plan}`,
     );
   }
 }

@@ -28,7 +28,13 @@ async function start(role: Role, upstreamPort: number): Promise<{ port: number; 
   const store = openSqliteTraceStore(':memory:');
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, { minWriteIntervalMs: PROXY_TRACE_WRITE_INTERVAL_MS });
-  const proxy = await startProxy({ upstream: `http://127.0.0.1:${upstreamPort}`, bus, plan: role === 'plan' });
+  const judgeQueue = process.env.CACHET_PROXY_JUDGE_QUEUE;
+  const proxy = await startProxy({
+    upstream: `http://127.0.0.1:${upstreamPort}`,
+    bus,
+    plan: role === 'plan',
+    ...(judgeQueue === undefined ? {} : { judgeQueue: Number(judgeQueue) }),
+  });
   return {
     port: proxy.port,
     settle: async () => {
