@@ -1,4 +1,4 @@
-import { isDeepFrozen } from '../../model/freeze.js';
+import { deepFreeze, isDeepFrozen } from '../../model/freeze.js';
 import type { JsonRecord } from './json-helpers.js';
 import type { WireUnit } from './wire-unit.js';
 
@@ -16,6 +16,11 @@ const frozenCores = new WeakMap<(block: JsonRecord) => BlockCore, WeakMap<object
 const MAX_COMPARED_DEPTH = 64;
 
 interface Seen {
+  /**
+   * The block the core was made from, as it was then: the caller's object when deep-frozen,
+   * otherwise a frozen copy (a caller may edit its own object in place after the judge, and
+   * comparing the edited object with itself would keep the old core).
+   */
   block: JsonRecord;
   core: BlockCore;
   /** The unit made from `core` at this position (`unit()`), handed back while role and marker stay the same. */
@@ -66,13 +71,13 @@ export class BlockCoreMemo {
       if (seen && seen.core === source.core) {
         record = seen;
       } else {
-        record = { block, core: source.core, unit: null };
+        record = { block: source.block, core: source.core, unit: null };
       }
     } else if (seen && (seen.block === block || sameBlock(seen.block, block))) {
       // The previous body's record serves this body too (its unit stays for `reusableUnit`).
       record = seen;
     } else {
-      record = { block, core: cachedCore(block, compute), unit: null };
+      record = { block: asSeen(block), core: cachedCore(block, compute), unit: null };
     }
     let row = this.current[list];
     if (row === undefined) {
@@ -108,6 +113,14 @@ export class BlockCoreMemo {
     if (seen) seen.unit = unit;
     return unit;
   }
+}
+
+/**
+ * The block to compare later bodies with: itself when deep-frozen (it cannot change), otherwise a
+ * deep-frozen copy of its JSON, made once when the block is first seen (same keys in the same order).
+ */
+function asSeen(block: JsonRecord): JsonRecord {
+  return isDeepFrozen(block) ? block : deepFreeze(JSON.parse(JSON.stringify(block)) as JsonRecord);
 }
 
 /** `compute(block)`, memoised when the block is frozen. */
