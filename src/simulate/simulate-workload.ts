@@ -182,12 +182,9 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       // With compaction the physical limit is measured on the compacted requests: the strategy's
       // own persisted zones (its tail left out), so a deliberate rewrite is not counted as a miss.
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
-      // Judged once: the break watch reads the body the cache model normalised.
       const { verdict, judged } = judgeBody(cache, provider, built.body, { at: step.at, reply });
       tokensEstimated ||= verdict.tokensEstimated;
-      const watched = { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten };
-      if (judged.normalized) breaks.observeNormalized(judged.normalized, watched);
-      else breaks.observe(built.body, watched);
+      watchJudged(breaks, { judged, body: built.body, verdict, turn, step, historyRewritten });
       const recorded = recordJudgedRequest({
         driver,
         provider,
@@ -236,6 +233,24 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
     totals: totalsOf(requests, oracle, pings.sent, summaries),
     oracle,
   };
+}
+
+/** Judged once: the break watch reads the body the cache model normalised, when it told one. */
+function watchJudged(
+  breaks: ReturnType<typeof watchCacheBreaks>,
+  request: {
+    judged: JudgedBody;
+    body: unknown;
+    verdict: CacheVerdict;
+    turn: WorkloadTurn;
+    step: WorkloadStep;
+    historyRewritten: boolean;
+  },
+): void {
+  const { judged, verdict, turn, step, historyRewritten } = request;
+  const context = { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten };
+  if (judged.normalized) breaks.observeNormalized(judged.normalized, context);
+  else breaks.observe(request.body, context);
 }
 
 const NO_PINGS = { times: [], expectedSavingUsd: null };

@@ -113,34 +113,15 @@ export function createOpenAICacheModel(options: OpenAICacheModelOptions = {}): C
         explanation,
       }));
     } else {
-      let best: { prompt: Prompt; tokens: number } | null = null;
-      for (const prompt of prompts) {
-        if (at >= prompt.expiresAt) continue;
-        const shared = Math.min(sharedPrefixTokens(prompt, current, counter), prompt.total);
-        if (!best || shared > best.tokens) best = { prompt, tokens: shared };
-      }
-      const shared = best?.tokens ?? 0;
-      cacheReadTokens = roundToIncrement(shared, facts.minimumPrefixTokens);
-      if (best && cacheReadTokens > 0) {
-        best.prompt.expiresAt = Math.max(best.prompt.expiresAt, at + lifetime);
-        readFrom = { path: pathAtTokens(body, cumulative, cacheReadTokens), writtenAt: best.prompt.writtenAt };
-        explanation.push(
-          `Read ${formatTokens(cacheReadTokens)} tokens: ${formatTokens(shared)} shared with request #${best.prompt.request + 1} (${formatAge(at - best.prompt.writtenAt)} ago), rounded down to 1,024 + k × 128.`,
-        );
-      } else if (shared > 0) {
-        explanation.push(
-          `Only ${formatTokens(shared)} tokens are shared with an earlier prompt: below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum.`,
-        );
-      }
-      if (total < facts.minimumPrefixTokens) {
-        explanation.push(
-          `The prompt is ${formatTokens(total)} tokens, below the ${formatTokens(facts.minimumPrefixTokens)}-token minimum: not cached.`,
-        );
-      }
-      const expired = prompts.filter((prompt) => at >= prompt.expiresAt);
-      if (cacheReadTokens === 0 && expired.length > 0 && prompts.length === expired.length) {
-        explanation.push(`Earlier prompts left the cache (${retention} retention).`);
-      }
+      ({ cacheReadTokens, readFrom } = judgeImplicitPrefix({
+        prompts,
+        current,
+        counter,
+        minimumPrefixTokens: facts.minimumPrefixTokens,
+        lifetime,
+        retention,
+        explanation,
+      }));
       prompts = [...prompts.filter((prompt) => at < prompt.expiresAt), current].slice(-MAX_REMEMBERED_PROMPTS);
     }
     explanation.push(`Token counts from ${counter.name}${counter.exact ? '' : ' (estimates)'}.`);
@@ -293,4 +274,52 @@ function judgeExplicitBreakpoints(input: {
   if (mode === 'explicit' && marks.length === 0)
     explanation.push('prompt_cache_options.mode is explicit and the body has no breakpoint: no caching.');
   return { cacheReadTokens, cacheWrite5mTokens, readFrom };
+}
+
+/**
+ * Automatic prefix caching (no explicit breakpoints): the longest prefix `current` shares with a
+ * live earlier prompt, rounded down to the model's increments; refreshes that prompt's lifetime.
+ */
+function judgeImplicitPrefix(input: {
+  prompts: readonly Prompt[];
+  current: Prompt;
+  counter: TokenCounter;
+  minimumPrefixTokens: number;
+  lifetime: number;
+  retention: string;
+  explanation: string[];
+}): { cacheReadTokens: number; readFrom: CacheVerdict['readFrom'] } {
+  const { prompts, current, counter, lifetime, retention, explanation } = input;
+  const { body, cumulative, total, writtenAt: at } = current;
+  const minimum = input.minimumPrefixTokens;
+  let readFrom: CacheVerdict['readFrom'] = null;
+  let best: { prompt: Prompt; tokens: number } | null = null;
+  for (const prompt of prompts) {
+    if (at >= prompt.expiresAt) continue;
+    const shared = Math.min(sharedPrefixTokens(prompt, current, counter), prompt.total);
+    if (!best || shared > best.tokens) best = { prompt, tokens: shared };
+  }
+  const shared = best?.tokens ?? 0;
+  const cacheReadTokens = roundToIncrement(shared, minimum);
+  if (best && cacheReadTokens > 0) {
+    best.prompt.expiresAt = Math.max(best.prompt.expiresAt, at + lifetime);
+    readFrom = { path: pathAtTokens(body, cumulative, cacheReadTokens), writtenAt: best.prompt.writtenAt };
+    explanation.push(
+      `Read ${formatTokens(cacheReadTokens)} tokens: ${formatTokens(shared)} shared with request #${best.prompt.request + 1} (${formatAge(at - best.prompt.writtenAt)} ago), rounded down to 1,024 + k × 128.`,
+    );
+  } else if (shared > 0) {
+    explanation.push(
+      `Only ${formatTokens(shared)} tokens are shared with an earlier prompt: below the ${formatTokens(minimum)}-token minimum.`,
+    );
+  }
+  if (total < minimum) {
+    explanation.push(
+      `The prompt is ${formatTokens(total)} tokens, below the ${formatTokens(minimum)}-token minimum: not cached.`,
+    );
+  }
+  const expired = prompts.filter((prompt) => at >= prompt.expiresAt);
+  if (cacheReadTokens === 0 && expired.length > 0 && prompts.length === expired.length) {
+    explanation.push(`Earlier prompts left the cache (${retention} retention).`);
+  }
+  return { cacheReadTokens, readFrom };
 }
