@@ -8,7 +8,6 @@ import {
   resolveBedrockModel,
 } from '../../providers/bedrock/models.js';
 import { validateBedrockCheckpoints } from '../../providers/bedrock/validate-checkpoints.js';
-import type { ProviderId } from '../../providers/provider-id.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { withFormat } from '../wire/body-units.js';
 import { converseAsMessages } from '../wire/converse-as-messages.js';
@@ -58,9 +57,8 @@ export function createBedrockCacheModel(options: BedrockCacheModelOptions = {}):
       const problems = validateBedrockCheckpoints(rawBody as unknown as ConverseCommandInput, row);
       // The Messages body it stands for is what the Anthropic model normalises; a caller is told the Bedrock body's normalisation.
       const told = context.onNormalized;
-      const tellBedrock = (body: NormalizedWireBody, format: ProviderId) => {
-        if (format === 'anthropic') told?.(withFormat(body, 'bedrock'), 'bedrock');
-      };
+      // converseAsMessages always makes a Messages body, so the Anthropic model's normalisation is of that body.
+      const tellBedrock = (body: NormalizedWireBody) => told?.(withFormat(body, 'bedrock'), 'bedrock');
       const messagesContext = told ? { ...context, onNormalized: tellBedrock } : context;
       const verdict = { ...anthropic.judge(converseAsMessages(rawBody), messagesContext), index: index++ };
       if (problems.length === 0) return verdict;
