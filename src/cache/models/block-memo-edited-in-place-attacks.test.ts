@@ -13,25 +13,17 @@ const body = (block: Record<string, unknown>) => ({
 });
 const plainCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-it('a block edited in place and sent again is read as it is now', () => {
+it.each([
+  ['sent again', (block: Record<string, unknown>) => block],
+  ['sent as a fresh copy', plainCopy],
+])('a block edited in place after its judge, then %s, is read as it is now', (_, edited) => {
   const fast = createAnthropicCacheModel({ reuseEqualBlocks: true });
   const plain = createAnthropicCacheModel();
   const block: Record<string, unknown> = { type: 'text', text: 'short question' };
   const first = body(block);
   expect(fast.judge(first, { at: 0 }).inputTokens).toBe(plain.judge(plainCopy(first), { at: 0 }).inputTokens);
   block.text = 'a much longer question '.repeat(50);
-  const second = body(block);
-  expect(fast.judge(second, { at: 1000 }).inputTokens).toBe(plain.judge(plainCopy(second), { at: 1000 }).inputTokens);
-});
-
-it('a block edited in place after its judge, then sent as a fresh copy, is read as the copy', () => {
-  const fast = createAnthropicCacheModel({ reuseEqualBlocks: true });
-  const plain = createAnthropicCacheModel();
-  const block: Record<string, unknown> = { type: 'text', text: 'short question' };
-  const first = body(block);
-  expect(fast.judge(first, { at: 0 }).inputTokens).toBe(plain.judge(plainCopy(first), { at: 0 }).inputTokens);
-  block.text = 'a much longer question '.repeat(50);
-  const second = body(plainCopy(block));
+  const second = body(edited(block));
   const judged = fast.judge(second, { at: 1000 });
   expect(judged.inputTokens).toBe(plain.judge(plainCopy(second), { at: 1000 }).inputTokens);
   expect(judged.inputTokens).toBeGreaterThan(200);

@@ -1,9 +1,9 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { mulberry32 } from '../../model/mulberry32.js';
+import { closersAfterEach, listenForTest } from '../test-support/raw-http.js';
 import { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
 
 /**
@@ -32,11 +32,7 @@ const REPLY = JSON.stringify({
 const MISS = REPLY.replace('"cache_read_input_tokens":5000', '"cache_read_input_tokens":0');
 const REQUEST_HEADER = 'x-attack-request';
 
-let closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.reverse()) await close();
-  closers = [];
-});
+const closers = closersAfterEach();
 
 interface Held {
   id: number;
@@ -86,13 +82,9 @@ async function heldUpstream() {
     incoming.on('end', () => arrive(id, Buffer.concat(chunks)));
     if (!eager(id)) incoming.on('end', () => hold({ id, answer }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const url = await listenForTest(server, closers);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     arrivals,
     held,
     /** Read the bodies held back so far. */

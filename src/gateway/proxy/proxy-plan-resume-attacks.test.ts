@@ -1,9 +1,9 @@
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { mulberry32 } from '../../model/mulberry32.js';
+import { closersAfterEach, listenForTest, postBytes } from '../test-support/raw-http.js';
 import { type RunningProxy, startProxy } from './start-proxy.js';
 
 /**
@@ -22,11 +22,7 @@ import { type RunningProxy, startProxy } from './start-proxy.js';
  * prompt switches between a string and blocks.
  */
 
-let closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.reverse()) await close();
-  closers = [];
-});
+const closers = closersAfterEach();
 
 /** An upstream answering every request at once, each with its own message id; every third reads nothing. */
 async function upstream() {
@@ -49,33 +45,8 @@ async function upstream() {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
-}
-
-function post(url: string, body: Buffer): Promise<number> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: '/v1/messages',
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      },
-      (incoming) => {
-        incoming.resume();
-        incoming.on('end', () => resolve(incoming.statusCode!));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
+  const url = await listenForTest(server, closers);
+  return { url, arrivals };
 }
 
 async function planningProxy() {
@@ -178,9 +149,9 @@ describe('--plan resumed past what a conversation repeats, against bodies that s
       const fast = await planningProxy();
       const plain = await planningProxy();
       for (const entry of sequence) {
-        expect(await post(fast.proxy.url, entry.fast)).toBe(200);
+        expect(await postBytes(fast.proxy.url, entry.fast)).toBe(200);
         await fast.proxy.settled();
-        expect(await post(plain.proxy.url, bodyOf(entry.conversation, entry.spaces))).toBe(200);
+        expect(await postBytes(plain.proxy.url, bodyOf(entry.conversation, entry.spaces))).toBe(200);
         await plain.proxy.settled();
       }
       expect(fast.arrivals).toHaveLength(sequence.length);

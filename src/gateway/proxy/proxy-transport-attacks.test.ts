@@ -1,10 +1,10 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { createBreakDetector } from '../../cache/break/break-detector.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
+import { closersAfterEach, listenForTest, postBytes } from '../test-support/raw-http.js';
 import { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
 
 /**
@@ -27,11 +27,7 @@ const REPLY = JSON.stringify({
   usage: { input_tokens: 20, cache_read_input_tokens: 5000, cache_creation_input_tokens: 0, output_tokens: 2 },
 });
 
-let closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.reverse()) await close();
-  closers = [];
-});
+const closers = closersAfterEach();
 
 /** Every third request reads nothing from the cache (a miss the proxy explains from the two bodies). */
 const replyTo = (index: number) =>
@@ -47,33 +43,8 @@ async function upstream(): Promise<{ url: string; arrivals: Array<{ body: Buffer
       outgoing.writeHead(200, { 'content-type': 'application/json' }).end(replyTo(arrivals.length - 1));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
-}
-
-function post(url: string, body: Buffer): Promise<number> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: '/v1/messages',
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      },
-      (incoming) => {
-        incoming.resume();
-        incoming.on('end', () => resolve(incoming.statusCode!));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
+  const url = await listenForTest(server, closers);
+  return { url, arrivals };
 }
 
 /** A proxy on its own upstream, with its events (timings left out). */
@@ -156,7 +127,7 @@ function hostileSequence(system = 'sys'): Buffer[] {
 async function run(url: string, proxy: RunningProxy, bodies: Buffer[]) {
   const statuses: number[] = [];
   for (const body of bodies) {
-    statuses.push(await post(url, body));
+    statuses.push(await postBytes(url, body));
     await proxy.settled();
   }
   return statuses;
@@ -235,7 +206,7 @@ describe('the proxy over real HTTP, fast paths against plain ones', () => {
     );
     const { proxy, arrivals } = await proxyWith({});
     for (let start = 0; start < bodies.length; start += 8) {
-      const statuses = await Promise.all(bodies.slice(start, start + 8).map((body) => post(proxy.url, body)));
+      const statuses = await Promise.all(bodies.slice(start, start + 8).map((body) => postBytes(proxy.url, body)));
       expect(statuses).toEqual(statuses.map(() => 200));
     }
     await proxy.settled();
