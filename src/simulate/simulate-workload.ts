@@ -16,7 +16,7 @@ import { type CachetStrategyOptions, cachetStrategy } from './cachet-strategy.js
 import { harnessStrategy } from './harness-strategy.js';
 import { IdealCacheReads } from './ideal-cache-read.js';
 import { IdlePings, type PingProbe, type SentPing } from './idle-pings.js';
-import { type JudgedBody, judgeBody } from './judged-body.js';
+import { type JudgedBody, judgeBody, normalizedOf } from './judged-body.js';
 import { keepAliveStrategy } from './keep-alive-strategy.js';
 import { peerStrategy } from './peer-strategy.js';
 import { adapterFor } from './provider-adapters.js';
@@ -184,7 +184,7 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       const idealTokens = compactedIdeal ? compactedIdeal(built, step) : referenceIdealTokens;
       const { verdict, judged } = judgeBody(cache, provider, built.body, { at: step.at, reply });
       tokensEstimated ||= verdict.tokensEstimated;
-      watchJudged(breaks, { judged, body: built.body, verdict, turn, step, historyRewritten });
+      watchJudged(breaks, provider, { judged, verdict, turn, step, historyRewritten });
       const recorded = recordJudgedRequest({
         driver,
         provider,
@@ -235,22 +235,15 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
   };
 }
 
-/** Judged once: the break watch reads the body the cache model normalised, when it told one. */
+/** Judged once: the break watch reads the body the cache model normalised (`normalizedOf`). */
 function watchJudged(
   breaks: ReturnType<typeof watchCacheBreaks>,
-  request: {
-    judged: JudgedBody;
-    body: unknown;
-    verdict: CacheVerdict;
-    turn: WorkloadTurn;
-    step: WorkloadStep;
-    historyRewritten: boolean;
-  },
+  provider: ProviderId,
+  request: { judged: JudgedBody; verdict: CacheVerdict; turn: WorkloadTurn; step: WorkloadStep; historyRewritten: boolean },
 ): void {
   const { judged, verdict, turn, step, historyRewritten } = request;
   const context = { at: step.at, usage: verdict.usage, turn: turn.turn, step: step.step, historyRewritten };
-  if (judged.normalized) breaks.observeNormalized(judged.normalized, context);
-  else breaks.observe(request.body, context);
+  breaks.observeNormalized(normalizedOf(judged, provider), context);
 }
 
 const NO_PINGS = { times: [], expectedSavingUsd: null };
