@@ -35,9 +35,7 @@ export function bodyOfPieces(pieces: readonly Uint8Array[]): OutgoingBody {
  */
 export function compactBody(body: OutgoingBody): OutgoingBody {
   if (body instanceof Uint8Array) return body.byteLength === body.buffer.byteLength ? body : ownCopy(body);
-  let held = 0;
-  for (const buffer of new Set(body.pieces.map((piece) => piece.buffer))) held += buffer.byteLength;
-  if (held <= 2 * body.byteLength) return body;
+  if (heldBytes(body.pieces) <= 2 * body.byteLength) return body;
   // Its own buffer: a small Buffer.concat would be a view into the shared pool again.
   const own = Buffer.allocUnsafeSlow(body.byteLength);
   let at = 0;
@@ -51,4 +49,16 @@ export function compactBody(body: OutgoingBody): OutgoingBody {
 /** A copy in a buffer of its own (a Buffer's `slice` is a view, and a small `Buffer.from` is one of the pool). */
 export function ownCopy(bytes: Uint8Array): Uint8Array {
   return Uint8Array.prototype.slice.call(bytes);
+}
+
+/** The body's pieces in order (a whole body is one piece). */
+export function piecesOf(body: OutgoingBody): readonly Uint8Array[] {
+  return body instanceof Uint8Array ? [body] : body.pieces;
+}
+
+/** Bytes of the buffers `pieces` keep alive (each buffer once, however many views of it). */
+export function heldBytes(pieces: readonly Uint8Array[]): number {
+  let held = 0;
+  for (const buffer of new Set(pieces.map((piece) => piece.buffer))) held += buffer.byteLength;
+  return held;
 }

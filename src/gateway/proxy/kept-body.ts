@@ -1,4 +1,4 @@
-import { bodyOfPieces, type OutgoingBody, ownCopy } from './body-pieces.js';
+import { bodyOfPieces, heldBytes, type OutgoingBody, ownCopy, piecesOf } from './body-pieces.js';
 
 /** A kept body in more pieces than this is copied whole into memory of its own. */
 const KEPT_PIECES = 16;
@@ -68,10 +68,6 @@ export function equalUpTo(body: OutgoingBody, bytes: Uint8Array, at: number): bo
   return true;
 }
 
-function piecesOf(body: OutgoingBody): readonly Uint8Array[] {
-  return body instanceof Uint8Array ? [body] : body.pieces;
-}
-
 /** The length of the equal prefix of two same-length byte ranges: halving the range still unknown. */
 function equalPrefix(left: Uint8Array, right: Uint8Array): number {
   if (Buffer.compare(left, right) === 0) return left.byteLength;
@@ -97,11 +93,4 @@ function prefixPieces(body: OutgoingBody, length: number): Uint8Array[] {
     left -= piece.byteLength;
   }
   return pieces;
-}
-
-/** Bytes of the buffers the pieces keep alive. */
-function heldBytes(pieces: readonly Uint8Array[]): number {
-  let held = 0;
-  for (const buffer of new Set(pieces.map((piece) => piece.buffer))) held += buffer.byteLength;
-  return held;
 }
