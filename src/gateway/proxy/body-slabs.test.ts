@@ -32,6 +32,18 @@ describe('createBodySlabs', () => {
     expect(slabs.freeBytes).toBe(0);
   });
 
+  it('returns a slab once, even when a holder comes after the last release', () => {
+    const slabs = createBodySlabs();
+    const lease = slabs.take(SIZE)!;
+    lease.hold()();
+    const late = lease.hold();
+    late();
+    // Returned twice, the one slab would be lent to two bodies at once.
+    const first = slabs.take(SIZE)!;
+    const second = slabs.take(SIZE)!;
+    expect(second.bytes.buffer).not.toBe(first.bytes.buffer);
+  });
+
   it('keeps at most 16 MB of free slabs', () => {
     const slabs = createBodySlabs();
     const leases = Array.from({ length: 12 }, () => slabs.take(2 * 1024 * 1024)!);

@@ -73,6 +73,7 @@ export function createBodySlabs(): BodySlabs {
       const bytes = slab.subarray(0, size);
       lent.add(bytes);
       let holders = 0;
+      let returned = false;
       return {
         bytes,
         hold() {
@@ -82,7 +83,11 @@ export function createBodySlabs(): BodySlabs {
             if (released) return;
             released = true;
             // The view stays marked as lent: whoever still holds it by mistake must not keep it.
-            if (--holders === 0) giveBack(slab);
+            // A hold taken after the slab went back must not return it a second time (two leases of one slab).
+            if (--holders === 0 && !returned) {
+              returned = true;
+              giveBack(slab);
+            }
           };
         },
       };
