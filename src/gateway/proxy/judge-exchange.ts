@@ -1,6 +1,7 @@
-import { costOf } from '../../cache/cost.js';
+import { costAtPrice } from '../../cache/cost.js';
 import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
+import { findPrice, type PriceRow } from '../../cache/pricing.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
 import { modelOf } from '../../cache/wire/json-helpers.js';
 import type { WireTtl } from '../../cache/wire/wire-unit.js';
@@ -118,13 +119,16 @@ export interface PlanJudged {
  * same blocks marked, with the plan's TTL, under Anthropic's rules), the planned body has the
  * client's units and the planned model would hold the client's state, so one model judges both.
  * At the first body where they differ the client's model is forked before it judges that body,
- * and from then on each model judges its own bodies.
+ * and from then on each model judges its own bodies. `priceRow` is `findPrice(provider, model)`,
+ * looked up here when not given (the record stage passes its memo's row: a look-up matches the
+ * model against the whole price table).
  */
 export function comparePlan(
   models: ConversationPlanModels,
   exchange: PlanJudged,
   provider: ProviderId,
   model: string,
+  priceRow: PriceRow | null = findPrice(provider, model),
 ): ProxyForwardedPayload['plan'] {
   const at = exchange.at;
   const judged = (cacheModel: CacheModel, body: JsonRecord): ModelledRequestCost | null => {
@@ -134,7 +138,7 @@ export function comparePlan(
         inputTokens: verdict.inputTokens,
         cacheReadTokens: verdict.cacheReadTokens,
         cacheWriteTokens: verdict.cacheWriteTokens,
-        costUsd: costOf(verdict.usage, provider, model).costUsd,
+        costUsd: costAtPrice(verdict.usage, priceRow, provider, model).costUsd,
       };
     } catch {
       return null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costOf } from '../../cache/cost.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
+import { findPrice } from '../../cache/pricing.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { anthropicTurn } from '../test-support/sessions.js';
 import type { Conversation } from './conversation-tracker.js';
@@ -106,5 +107,49 @@ describe('the savings judge in lockstep', () => {
     const bare = judgeBoth([1, 2, 3].map(systemOnly));
     expect(bare.forked).toEqual([true, true, true]);
     for (const { judged, reference } of bare.figures) expect(judged).toEqual(reference);
+  });
+});
+
+describe('the savings judge’s price row', () => {
+  it('prices both bodies at the row it is given (the record stage’s memo), else at findPrice’s', () => {
+    const counters = { anthropic: anthropicEstimator(), openai: anthropicEstimator() };
+    const judge = (row?: ReturnType<typeof findPrice>) => {
+      const models = createPlanModels(counters).of({ id: 'c1', key: 'c1', provider: 'anthropic' } as Conversation, 1000);
+      const bodies = [systemOnly(1), systemOnly(2)];
+      return bodies.map((clientBody, index) => {
+        const plan = planCacheFields(
+          'anthropic',
+          clientBody,
+          { conversationId: 'c1', previousResponseId: null, previousBreakpointPosition: null },
+          {},
+        );
+        const exchange = {
+          clientBody,
+          sentBody: plan.body,
+          breakpoints: plan.breakpoints,
+          ttl: '5m' as const,
+          at: 1_000_000 + index * 60_000,
+        };
+        return row === undefined
+          ? comparePlan(models, exchange, 'anthropic', 'claude-sonnet-5')
+          : comparePlan(models, exchange, 'anthropic', 'claude-sonnet-5', row);
+      });
+    };
+    const row = findPrice('anthropic', 'claude-sonnet-5')!;
+    const doubled = {
+      ...row,
+      inputPerMTok: 2 * row.inputPerMTok,
+      cacheReadPerMTok: 2 * row.cacheReadPerMTok,
+      cacheWrite5mPerMTok: 2 * row.cacheWrite5mPerMTok,
+      cacheWrite1hPerMTok: 2 * row.cacheWrite1hPerMTok,
+    };
+    const found = judge();
+    expect(judge(row)).toEqual(found);
+    const dearer = judge(doubled);
+    expect(found.at(-1)!.client.costUsd).toBeGreaterThan(0);
+    for (const [index, figures] of dearer.entries()) {
+      expect(figures!.client.costUsd).toBeCloseTo(2 * found[index]!.client.costUsd, 12);
+      expect(figures!.planned.costUsd).toBeCloseTo(2 * found[index]!.planned.costUsd, 12);
+    }
   });
 });

@@ -66,6 +66,7 @@ export function createExchangeRecorder(
   return (conversation, exchange) => {
     const usage = exchange.summary.usage!;
     const model = exchange.model;
+    const price = priceOf(conversation.provider, model);
     // The first exchange is turn 0 step 0 whatever it carries; then a user message opens a turn, a tool result is a step.
     if (conversation.recorded > 0) {
       if (exchange.opensTurn) {
@@ -114,6 +115,7 @@ export function createExchangeRecorder(
                 },
                 conversation.provider,
                 model,
+                price,
               )
             : null,
       });
@@ -122,8 +124,8 @@ export function createExchangeRecorder(
         step,
         model,
         usage,
-        costUsd: costAtPrice(usage, priceOf(conversation.provider, model), conversation.provider, model).costUsd,
-        uncachedCostUsd: uncachedCostAtPrice(usage, priceOf(conversation.provider, model), conversation.provider, model).costUsd,
+        costUsd: costAtPrice(usage, price, conversation.provider, model).costUsd,
+        uncachedCostUsd: uncachedCostAtPrice(usage, price, conversation.provider, model).costUsd,
       });
       if (exchange.firstDropped) {
         bus.emit('warning.raised', conversation.id, exchange.at, {
