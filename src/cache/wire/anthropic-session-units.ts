@@ -81,6 +81,12 @@ export function repeatedMessage(session: SessionUnits, message: unknown, message
   return message.content === session.contents[messageIndex] && (message as JsonRecord).role === before.role ? before : null;
 }
 
+/** The content the session's last body sent at `messageIndex` (its blocks' cores serve equal blocks: `cachedCore`'s `like`). */
+export function previousContentAt(session: SessionUnits, messageIndex: number): readonly unknown[] | undefined {
+  const previous = session.lastMessages[messageIndex];
+  return isRecord(previous) && Array.isArray(previous.content) ? previous.content : undefined;
+}
+
 /** Remember message `messageIndex`'s shared units (or that it has none) for the session's next body. */
 export function rememberMessage(
   session: SessionUnits,

@@ -123,8 +123,15 @@ function asSeen(block: JsonRecord): JsonRecord {
   return isDeepFrozen(block) ? block : deepFreeze(JSON.parse(JSON.stringify(block)) as JsonRecord);
 }
 
-/** `compute(block)`, memoised when the block is frozen. */
-export function cachedCore(block: JsonRecord, compute: (block: JsonRecord) => BlockCore): BlockCore {
+/**
+ * `compute(block)`, memoised when the block is frozen. `like`: a block that may be this one's
+ * earlier copy (the one a session's last body sent at the same position): when its core is known
+ * (it was frozen when computed, so it still holds) and the two are the same JSON but for the
+ * marker, that core is this block's too. A client that moves its marker to its newest message
+ * sends its previous last message again, a new object without the marker: its JSON is not
+ * written again, and the two units' texts are one string.
+ */
+export function cachedCore(block: JsonRecord, compute: (block: JsonRecord) => BlockCore, like?: unknown): BlockCore {
   if (!isDeepFrozen(block)) return compute(block);
   let byBlock = frozenCores.get(compute);
   if (byBlock === undefined) {
@@ -133,7 +140,8 @@ export function cachedCore(block: JsonRecord, compute: (block: JsonRecord) => Bl
   }
   let core = byBlock.get(block);
   if (core === undefined) {
-    core = compute(block);
+    const likeCore = typeof like === 'object' && like !== null && like !== block ? byBlock.get(like) : undefined;
+    core = likeCore !== undefined && sameBlock(like as JsonRecord, block) ? likeCore : compute(block);
     byBlock.set(block, core);
   }
   return core;

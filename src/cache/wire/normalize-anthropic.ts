@@ -1,6 +1,7 @@
 import { isDeepFrozen } from '../../model/freeze.js';
 import { blockCore, MARKER_KEYS, systemCore, toolCore } from './anthropic-block-core.js';
 import {
+  previousContentAt,
   rememberBody,
   rememberMessage,
   repeatedMessage,
@@ -184,12 +185,17 @@ function addMessageUnits(
   return containsImage(message);
 }
 
+/** Where one message's units go and what they are read with; `previousContent`: the blocks the session's last body sent at its index. */
+interface MessageSink {
+  units: UnitSink;
+  warnings: string[];
+  deferred: ReadonlyMap<string, JsonRecord>;
+  memo: BlockCoreMemo | undefined;
+  previousContent?: readonly unknown[] | undefined;
+}
+
 /** One message's units (and marker warnings) appended to `into`. */
-function messageUnits(
-  message: unknown,
-  messageIndex: number,
-  into: { units: UnitSink; warnings: string[]; deferred: ReadonlyMap<string, JsonRecord>; memo: BlockCoreMemo | undefined },
-): void {
+function messageUnits(message: unknown, messageIndex: number, into: MessageSink): void {
   const { units, warnings, deferred, memo } = into;
   const record = isRecord(message) ? message : {};
   const role = stringField(record, 'role') ?? 'user';
@@ -215,7 +221,9 @@ function messageUnits(
     const blockRecord = isRecord(block) ? block : {};
     const ttl = cacheControlTtl(blockRecord.cache_control);
     const list = FIRST_MESSAGE_LIST + messageIndex;
-    const core = memo ? memo.core(list, blockIndex, blockRecord, blockCore) : cachedCore(blockRecord, blockCore);
+    const core = memo
+      ? memo.core(list, blockIndex, blockRecord, blockCore)
+      : cachedCore(blockRecord, blockCore, into.previousContent?.[blockIndex]);
     const reused = memo?.reusableUnit(list, blockIndex, core, role, ttl);
     const blockUnit = keep(
       memo,
@@ -245,7 +253,11 @@ function messageUnits(
  */
 const sharedUnits = new WeakMap<readonly unknown[], SharedMessageUnits | null>();
 
-function sharedMessageUnits(message: unknown, messageIndex: number): SharedMessageUnits | null {
+function sharedMessageUnits(
+  message: unknown,
+  messageIndex: number,
+  previousContent?: readonly unknown[],
+): SharedMessageUnits | null {
   if (!isRecord(message) || !Array.isArray(message.content) || !Object.isFrozen(message.content)) return null;
   const content = message.content as readonly unknown[];
   const role = stringField(message, 'role') ?? 'user';
@@ -259,12 +271,7 @@ function sharedMessageUnits(message: unknown, messageIndex: number): SharedMessa
   }
   const units: WireUnit[] = [];
   const warnings: string[] = [];
-  messageUnits(message, messageIndex, {
-    units,
-    warnings,
-    deferred: new Map(),
-    memo: undefined,
-  });
+  messageUnits(message, messageIndex, { units, warnings, deferred: new Map(), memo: undefined, previousContent });
   const shared = { messageIndex, role, units, warnings, image: containsImage(message) };
   sharedUnits.set(content, shared);
   return shared;
@@ -274,7 +281,7 @@ function sharedMessageUnits(message: unknown, messageIndex: number): SharedMessa
 function sharedMessageUnitsAt(session: SessionUnits, message: unknown, messageIndex: number): SharedMessageUnits | null {
   const before = repeatedMessage(session, message, messageIndex);
   if (before) return before;
-  const shared = sharedMessageUnits(message, messageIndex);
+  const shared = sharedMessageUnits(message, messageIndex, previousContentAt(session, messageIndex));
   rememberMessage(session, message, messageIndex, shared);
   return shared;
 }
