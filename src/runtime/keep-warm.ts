@@ -53,7 +53,7 @@ export interface KeepWarmOptions {
   pricing: CacheMultipliers;
   /** The model's input rate, USD per million tokens: pings are priced and budgeted in USD. */
   inputPerMTok?: number | undefined;
-  /** Most USD the pings of this idle period may cost; no ping is sent that would pass it. */
+  /** Most USD the pings of this idle period may cost; no ping is sent that would pass it (needs `inputPerMTok`). */
   budgetUsd?: number;
   /** Time since the last request, ms [0]. */
   idleMs?: number;
@@ -109,6 +109,14 @@ export function startKeepWarm(session: Session, given: KeepWarmOptions): KeepWar
   const options: KeepWarmOptions = given.ttl ? { ...given.ttl.keepWarmFacts, ...given } : given;
   if (options.budgetUsd !== undefined && !(Number.isFinite(options.budgetUsd) && options.budgetUsd >= 0)) {
     throw new ValidationError('budgetUsd', 'a finite number ≥ 0', String(options.budgetUsd));
+  }
+  // Unpriced pings cost an unknown amount: a budget in USD would be passed without a word.
+  if (options.budgetUsd !== undefined && options.inputPerMTok === undefined) {
+    throw new ValidationError(
+      'budgetUsd',
+      'a budget given with inputPerMTok (the price pings are counted in)',
+      'no inputPerMTok',
+    );
   }
   const longTokens = options.longEntry?.tokens;
   if (longTokens !== undefined && !(Number.isFinite(longTokens) && longTokens >= 0)) {

@@ -22,7 +22,10 @@ export interface KeepWarmInput {
    * sessions' and this one's), so a plan costs O(log gaps) instead of a pass over every gap.
    */
   gapsMs: readonly number[] | GapCounts;
-  /** How long the session has been idle already, in ms [0]: only longer gaps remain possible. */
+  /**
+   * How long the session has been idle already, in ms [0]: only longer gaps remain possible, and
+   * no ping was sent before now (the schedule starts no earlier than `idleMs`).
+   */
   idleMs?: number;
   /** Lifetime of the entry, refreshed by every read (a ping is a read) [Anthropic's 5 minutes]. */
   ttlMs?: number;
@@ -65,7 +68,10 @@ export interface KeepWarmPlan {
    * pause costs one ping instead of twelve.
    */
   keeps: 'prefix' | 'long-entry' | null;
-  /** When to send them, ms after the last request (each one `ttl − margin` after the one before). */
+  /**
+   * When to send them, ms after the last request (each one `ttl − margin` after the one before;
+   * the first no earlier than `idleMs`).
+   */
   scheduleMs: number[];
   /** Expected cost of the prefix until the next request, in input-token equivalents, per action. */
   expectedCost: { letExpire: number; ping: number; write1h: number };
@@ -132,21 +138,13 @@ export function planKeepWarmAveraging(input: KeepWarmInput, averageGaps: GapAver
   };
   const maxPings = input.maxPings ?? KEEP_WARM_DEFAULTS.maxPings;
   // Pings at interval, 2·interval, …: each is sent only while the user is still away.
-  for (let pings = 1; pings <= maxPings; pings++) {
-    consider(
-      'prefix',
-      Array.from({ length: pings }, (_, index) => (index + 1) * (ttl - margin)),
-    );
-  }
+  for (let pings = 1; pings <= maxPings; pings++) consider('prefix', scheduleFrom(ttl - margin, ttl - margin, pings, idle));
   // Or only the longer-lived entry, each ping just before it expires (it outlives the short one).
   const keptFor = input.protectedForMs ?? 0;
   const longTtl = input.protectedTtlMs ?? ONE_HOUR;
   if (idlePeriod.kept > 0 && keptFor - margin > ttl && longTtl > ttl) {
     for (let pings = 1; pings <= maxPings; pings++) {
-      consider(
-        'long-entry',
-        Array.from({ length: pings }, (_, index) => keptFor - margin + index * (longTtl - margin)),
-      );
+      consider('long-entry', scheduleFrom(keptFor - margin, longTtl - margin, pings, idle));
     }
   }
   const { read, write5m, write1h } = input.pricing;
@@ -169,6 +167,18 @@ export function planKeepWarmAveraging(input: KeepWarmInput, averageGaps: GapAver
     gapsPriced: pricedGaps,
     reason: reasonFor(action, scheduleMs.length, best.keeps, pricedGaps, saving),
   };
+}
+
+/**
+ * `count` pings, the first at `first` and then every `step` ms after the last request, as they
+ * can still be sent `idle` ms into the pause: none was sent before now, so the first goes out no
+ * earlier than now and the rest keep their spacing from it. (Priced at their planned times, pings
+ * already due would count as reads that kept an entry which in fact expired unpinged, and a caller
+ * would send them all at once, each a re-write.)
+ */
+function scheduleFrom(first: number, step: number, count: number, idle: number): number[] {
+  const start = Math.max(first, idle);
+  return Array.from({ length: count }, (_, index) => start + index * step);
 }
 
 /** A gap's cost, and the longest gap (≥ it) that costs the same: the cost is constant on the piece between thresholds. */

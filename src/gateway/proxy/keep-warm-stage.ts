@@ -100,6 +100,8 @@ export function createKeepWarmStage(dependencies: StageDependencies): KeepWarmSt
       const plan = planKeepWarm({
         prefixTokens,
         gapsMs: conversation.gaps,
+        // The exchange is recorded once its reply is over, possibly long after the request read the entry.
+        idleMs: Math.max(0, now() - at),
         pricing: cacheMultipliersFor('anthropic', model),
         ttlMs: conversation.ttlMs,
         ...protectedPart(conversation, at),

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CachetEvent } from '../../events/catalog.js';
+import { type Harness, startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
+import { anthropicTurn } from '../test-support/sessions.js';
+import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
+
+/**
+ * Attacks on `cachet proxy --keep-warm` against `cachet emulate`, on one fake clock: a reply that
+ * takes longer than the entry lives (the idle period is planned when the exchange is recorded,
+ * long after the request reached the upstream), pings whose upstream fails, budgets met exactly.
+ * Reference: the emulator's own verdict on each ping (a ping that reads keeps the entry; one that
+ * writes re-bills the prefix the return would have re-written anyway).
+ */
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-11-27T10:00:00Z');
+
+/** One clock for the client, the proxy, its timers and the emulator: time moves only when the test says. */
+function fakeClock() {
+  let now = T0;
+  let pending: Array<{ at: number; callback: () => void; id: number }> = [];
+  let ids = 0;
+  return {
+    now: () => now,
+    timers: {
+      set: (callback: () => void, ms: number) => {
+        ids += 1;
+        pending.push({ at: now + ms, callback, id: ids });
+        return ids;
+      },
+      clear: (handle: unknown) => {
+        pending = pending.filter((entry) => entry.id !== handle);
+      },
+    },
+    /** Move time on without firing timers (a reply that takes this long). */
+    jump(ms: number) {
+      now += ms;
+    },
+    /** Move time to `at`, firing every timer due on the way, in order, each ping finished (`settle`) before time moves on. */
+    async advanceTo(at: number, settle: () => Promise<void>) {
+      for (;;) {
+        const due = pending.filter((entry) => entry.at <= at).sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        pending = pending.filter((entry) => entry !== due);
+        now = Math.max(now, due.at);
+        due.callback();
+        await settle();
+      }
+      now = Math.max(now, at);
+    },
+  };
+}
+
+const isPing = (init: RequestInit | undefined) => typeof init?.body === 'string' && init.body.includes('"max_tokens":0');
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+async function start(keepWarm: Omit<ProxyKeepWarmOptions, 'timers'>) {
+  const clock = fakeClock();
+  /** How long the next client request's reply takes (fake ms): the upstream answers, then time jumps. */
+  let slowBy = 0;
+  const pingReplies: Array<{ cache_read_input_tokens: number; cache_creation_input_tokens: number }> = [];
+  const fetchUpstream: typeof fetch = async (input, init) => {
+    const response = await globalThis.fetch(input, init);
+    if (isPing(init)) {
+      pingReplies.push((await response.clone().json()).usage);
+    } else if (slowBy > 0) {
+      clock.jump(slowBy);
+      slowBy = 0;
+    }
+    return response;
+  };
+  harness = await startHarness({
+    now: clock.now,
+    proxy: { keepWarm: { ...keepWarm, timers: clock.timers }, fetch: fetchUpstream },
+  });
+  const h = harness;
+  const send = async (count: number, at: number, replyTakesMs = 0) => {
+    await clock.advanceTo(at, () => h.proxy.settled());
+    slowBy = replyTakesMs;
+    const response = await fetch(`${h.proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(anthropicTurn(count)),
+    });
+    const reply = (await response.json()) as { usage: { cache_read_input_tokens: number; cache_creation_input_tokens: number } };
+    await h.flush();
+    return reply.usage;
+  };
+  return { clock, send, harness: h, pingReplies };
+}
+
+/** Gaps of 6–8 minutes: each outlives a 5-minute entry, so a ping before expiry pays. */
+const RHYTHM = [0, 6, 13, 20, 28].map((minutes) => T0 + minutes * MINUTE);
+
+describe('cachet proxy --keep-warm: a reply that outlasts the entry', () => {
+  it('sends no ping into an entry that expired while the reply was streaming (it would only re-write it)', async () => {
+    const { clock, send, harness: h, pingReplies } = await start({ budgetUsd: 1 });
+    let count = 0;
+    for (const at of RHYTHM) await send(++count, at);
+    // The same rhythm, but this reply takes 6 minutes: when the proxy records it, the entry the request read is gone.
+    const slowAt = RHYTHM.at(-1)! + 7 * MINUTE;
+    await send(++count, slowAt, 6 * MINUTE);
+    await clock.advanceTo(slowAt + 7 * MINUTE, () => h.proxy.settled());
+    await h.flush();
+    // Every ping the proxy sent read the prefix it was sent to keep; none re-wrote it.
+    expect(pingReplies.length).toBeGreaterThan(0);
+    for (const usage of pingReplies) expect(usage.cache_creation_input_tokens).toBeLessThan(usage.cache_read_input_tokens);
+    const pings = (await h.store.events({ types: ['cache.keepalive'] })) as CachetEvent<'cache.keepalive'>[];
+    expect(pings.every((ping) => ping.at < slowAt + 5 * MINUTE || ping.payload.sent === false)).toBe(true);
+  });
+});
