@@ -1,5 +1,6 @@
 import { normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
-import { unitIdentity } from '../../cache/wire/wire-unit.js';
+import { type NormalizedWireBody, unitIdentity } from '../../cache/wire/wire-unit.js';
+import type { ProviderId } from '../../providers/adapter.js';
 import type { EmulatorResponse } from './emulator-response.js';
 import { sseEvent } from './emulator-response.js';
 import type { EmulatorState, PromptFingerprint } from './emulator-state.js';
@@ -7,6 +8,8 @@ import type { ScriptedReply } from './reply-script.js';
 import { validateAnthropicBody } from './validate-anthropic-body.js';
 
 type JsonRecord = Record<string, unknown>;
+/** The format the server's fingerprint compares bodies in (an Anthropic body as the API reads it). */
+const FINGERPRINT_FORMAT: ProviderId = 'anthropic';
 const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The Messages API error body: `{ type: 'error', error: { type, message } }`. */
@@ -23,7 +26,15 @@ export function answerAnthropic(state: EmulatorState, body: unknown, at: number)
   const problem = validateAnthropicBody(body);
   if (problem) return anthropicError(400, 'invalid_request_error', problem);
   const request = body as JsonRecord;
-  const verdict = state.anthropicCache.judge(request, { at });
+  // The fingerprint reads the normalisation the cache model just made: an emulator body is parsed
+  // fresh, so normalising it again would walk its whole history a second time.
+  let normalized: NormalizedWireBody | null = null;
+  const verdict = state.anthropicCache.judge(request, {
+    at,
+    onNormalized: (body, format) => {
+      normalized = format === FINGERPRINT_FORMAT ? body : null;
+    },
+  });
   if (verdict.rejected) return anthropicError(400, 'invalid_request_error', verdict.rejected);
 
   const reply = state.replies.next(lastUserText(request.messages as JsonRecord[]));
@@ -45,7 +56,10 @@ export function answerAnthropic(state: EmulatorState, body: unknown, at: number)
     output_tokens: outputTokens,
     service_tier: 'standard',
   };
-  const fingerprint = fingerprintOf(request, verdict.cacheReadTokens + verdict.cacheWriteTokens);
+  const fingerprint = fingerprintOf(
+    normalized ?? normalizeWireBody(request, FINGERPRINT_FORMAT),
+    verdict.cacheReadTokens + verdict.cacheWriteTokens,
+  );
   const diagnostics = isRecord(request.diagnostics)
     ? diagnose(state, request.diagnostics.previous_message_id, fingerprint, verdict.cacheReadTokens)
     : undefined;
@@ -123,8 +137,7 @@ function lastUserText(messages: JsonRecord[]): string {
     .join(' ');
 }
 
-function fingerprintOf(body: JsonRecord, cachedTokens: number): PromptFingerprint {
-  const normalized = normalizeWireBody(body, 'anthropic');
+function fingerprintOf(normalized: NormalizedWireBody, cachedTokens: number): PromptFingerprint {
   const zone = (name: string, predicate: (path: string) => boolean = () => true) =>
     normalized.units
       .filter((unit) => unit.zone === name && predicate(unit.path))
