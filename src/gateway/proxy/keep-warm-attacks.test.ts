@@ -79,13 +79,13 @@ async function start(keepWarm: Omit<ProxyKeepWarmOptions, 'timers'>) {
     proxy: { keepWarm: { ...keepWarm, timers: clock.timers }, fetch: fetchUpstream },
   });
   const h = harness;
-  const send = async (count: number, at: number, replyTakesMs = 0) => {
+  const send = async (count: number, at: number, replyTakesMs = 0, bodyOf: (count: number) => unknown = anthropicTurn) => {
     await clock.advanceTo(at, () => h.proxy.settled());
     slowBy = replyTakesMs;
     const response = await fetch(`${h.proxy.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify(anthropicTurn(count)),
+      body: JSON.stringify(bodyOf(count)),
     });
     const reply = (await response.json()) as { usage: { cache_read_input_tokens: number; cache_creation_input_tokens: number } };
     await h.flush();
@@ -112,5 +112,37 @@ describe('cachet proxy --keep-warm: a reply that outlasts the entry', () => {
     for (const usage of pingReplies) expect(usage.cache_creation_input_tokens).toBeLessThan(usage.cache_read_input_tokens);
     const pings = (await h.store.events({ types: ['cache.keepalive'] })) as CachetEvent<'cache.keepalive'>[];
     expect(pings.every((ping) => ping.at < slowAt + 5 * MINUTE || ping.payload.sent === false)).toBe(true);
+  });
+});
+
+/**
+ * A client that marks only its system prompt, with a long history after it: the entry is the
+ * system prompt, and every request (every ping too) pays the history uncached.
+ */
+function systemMarkedTurn(count: number) {
+  const body = anthropicTurn(count, { marked: false });
+  (body.system as Array<{ cache_control?: { type: 'ephemeral' } }>)[0]!.cache_control = { type: 'ephemeral' };
+  const first = body.messages[0]!.content as Array<{ type: 'text'; text: string }>;
+  first[0]!.text += ` Here is the file:\n${'export const line = compute(value, other);\n'.repeat(3_000)}`;
+  return body;
+}
+
+describe('cachet proxy --keep-warm: what a ping really costs', () => {
+  it('counts the uncached history a ping re-sends: no ping that costs more than it saves, the budget never passed', async () => {
+    const perConversationUsd = 0.01;
+    const { send, harness: h, pingReplies } = await start({ budgetUsd: 1, perConversationUsd });
+    let count = 0;
+    for (const at of RHYTHM) await send(++count, at, 0, systemMarkedTurn);
+    await send(++count, RHYTHM.at(-1)! + 7 * MINUTE, 0, systemMarkedTurn);
+    const stats = h.proxy.stats().keepWarm!;
+    const pings = (await h.store.events({ types: ['cache.keepalive'] })) as CachetEvent<'cache.keepalive'>[];
+    // Each ping the emulator billed re-sent the history uncached (far more than the entry it read).
+    for (const usage of pingReplies) expect(usage.cache_read_input_tokens).toBeGreaterThan(0);
+    const spent = new Map<string, number>();
+    for (const ping of pings) spent.set(ping.sessionId, (spent.get(ping.sessionId) ?? 0) + (ping.payload.costUsd ?? 0));
+    for (const total of spent.values()) expect(total).toBeLessThanOrEqual(perConversationUsd);
+    expect(stats.spentUsd).toBeLessThanOrEqual(perConversationUsd);
+    // Priced right, no ping pays here: each would pay ~27k history tokens to keep a ~3k-token entry.
+    expect(stats.pingsSent).toBe(0);
   });
 });

@@ -7,7 +7,15 @@ import { cacheMultipliersFor } from '../../runtime/tail-pricing.js';
 import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
 import { credentialsOf, pingBody, type StageContext, type StageDependencies, sendPing } from './keep-warm-ping.js';
 import type { KeepWarmStats } from './keep-warm-stats.js';
-import { newConversation, noteEntries, noteReturn, ONE_HOUR, protectedPart, type WarmConversation } from './warm-conversation.js';
+import {
+  newConversation,
+  noteEntries,
+  noteReturn,
+  ONE_HOUR,
+  pingOverheadTokens,
+  protectedPart,
+  type WarmConversation,
+} from './warm-conversation.js';
 import type { WireRoute } from './wire-route.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -95,6 +103,7 @@ export function createKeepWarmStage(dependencies: StageDependencies): KeepWarmSt
       if (!body || prefixTokens === 0 || conversation.disabled) return;
       conversation.model = model;
       conversation.prefixTokens = prefixTokens;
+      conversation.uncachedTokens = exchange.usage.uncachedInputTokens;
       noteEntries(conversation, exchange.body, exchange.usage, at);
       const price = findPrice('anthropic', model);
       const plan = planKeepWarm({
@@ -106,6 +115,7 @@ export function createKeepWarmStage(dependencies: StageDependencies): KeepWarmSt
         ttlMs: conversation.ttlMs,
         ...protectedPart(conversation, at),
         ...(price ? { inputPerMTok: price.inputPerMTok } : {}),
+        pingOverheadTokens: pingOverheadTokens(conversation),
         ...(options.maxPingsPerIdle === undefined ? {} : { maxPings: options.maxPingsPerIdle }),
       });
       conversation.keeps = plan.keeps;

@@ -21,6 +21,11 @@ export interface WarmConversation {
   /** When the last ping of the current idle period landed (the entry lives `TTL` past it), or null. */
   lastPingAt: number | null;
   prefixTokens: number;
+  /**
+   * Input the last exchange paid uncached (what followed its last breakpoint): a ping re-sends the
+   * whole body, so it pays this again on top of the prefix it reads.
+   */
+  uncachedTokens: number;
   model: string;
   /** How long the prefix's own entry lives: the TTL of the body's last breakpoint. */
   ttlMs: number;
@@ -47,6 +52,7 @@ export function newConversation(at: number): WarmConversation {
     handles: [],
     lastPingAt: null,
     prefixTokens: 0,
+    uncachedTokens: 0,
     model: '',
     ttlMs: TTL_MS,
     longEntry: null,
@@ -111,12 +117,20 @@ export function protectedPart(
   return { protectedTokens: Math.min(long.tokens, conversation.prefixTokens), protectedForMs, protectedTtlMs: ONE_HOUR };
 }
 
-/** Input-token equivalents one ping costs: a read of the prefix, or (a long-entry ping) a read of the long entry and a re-write of the rest. */
+/**
+ * Input-token equivalents one ping costs: a read of the prefix, or (a long-entry ping) a read of
+ * the long entry and a re-write of the rest, plus what it pays uncached (`pingOverheadTokens`).
+ */
 export function pingTokens(conversation: WarmConversation): number {
   const { read, write5m } = cacheMultipliersFor('anthropic', conversation.model);
   const prefix = conversation.prefixTokens;
   const kept = conversation.keeps === 'long-entry' ? Math.min(prefix, conversation.longEntry?.tokens ?? 0) : prefix;
-  return read * kept + write5m * (prefix - kept) + KEEP_WARM_DEFAULTS.pingOverheadTokens;
+  return read * kept + write5m * (prefix - kept) + pingOverheadTokens(conversation);
+}
+
+/** Uncached input tokens of one ping: the client's body past its last breakpoint, and the ping's own short text. */
+export function pingOverheadTokens(conversation: WarmConversation): number {
+  return conversation.uncachedTokens + KEEP_WARM_DEFAULTS.pingOverheadTokens;
 }
 
 /** The TTLs of a Messages body's breakpoints, in prefix order (tools, system, messages). */
