@@ -54,4 +54,27 @@ describe('freezeOverDeepFrozen', () => {
     expect(Object.isFrozen(value)).toBe(true);
     expect(isDeepFrozen(value)).toBe(true);
   });
+
+  it('marks what it freezes invisibly: keys, JSON, spreads, Object.assign and equality see the plain value', () => {
+    const value = freezeOverDeepFrozen({ type: 'text', text: 'x' });
+    const list = freezeOverDeepFrozen([value]);
+    expect(Object.keys(value)).toEqual(['type', 'text']);
+    expect(JSON.stringify(list)).toBe('[{"type":"text","text":"x"}]');
+    expect(Object.getOwnPropertySymbols({ ...value })).toEqual([]);
+    expect(Object.getOwnPropertySymbols(Object.assign({}, value))).toEqual([]);
+    expect(value).toStrictEqual({ type: 'text', text: 'x' });
+    expect(list).toStrictEqual([{ type: 'text', text: 'x' }]);
+    expect(isDeepFrozen(list)).toBe(true);
+  });
+
+  it('remembers a value that can no longer take a mark (already sealed), and one inherited mark is not its own', () => {
+    const sealed = freezeOverDeepFrozen(Object.preventExtensions({ text: 'x' }));
+    expect(Object.isFrozen(sealed)).toBe(true);
+    expect(isDeepFrozen(sealed)).toBe(true);
+    // An object whose prototype is deep-frozen is not: it can still change.
+    const child = Object.create(freezeOverDeepFrozen({ text: 'x' })) as { text: string; added?: string };
+    expect(isDeepFrozen(child)).toBe(false);
+    child.added = 'y';
+    expect(child.added).toBe('y');
+  });
 });

@@ -6,9 +6,21 @@
  */
 const deepFrozenValues = new WeakSet<object>();
 
+/**
+ * The mark `freezeOverDeepFrozen` gives what it freezes, instead of the WeakSet: a reader that
+ * freezes every parsed value bottom-up (analyze's capture reader) would otherwise add each to one
+ * weak table holding the whole capture's history, about 1 µs per object plus the collector's work
+ * on that table. A non-enumerable symbol: keys, JSON, spreads and `Object.assign` never see it.
+ */
+const DEEP_FROZEN_MARK = Symbol('cachet.deepFrozen');
+
+function knownDeepFrozen(value: object): boolean {
+  return Object.hasOwn(value, DEEP_FROZEN_MARK) || deepFrozenValues.has(value);
+}
+
 /** Freeze a value and everything inside it: persisted blocks are immutable by contract. */
 export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || deepFrozenValues.has(value)) return value;
+  if (value === null || typeof value !== 'object' || knownDeepFrozen(value)) return value;
   Object.freeze(value);
   // Remembered before its members are walked, so a cycle ends here; forgotten if the walk fails.
   deepFrozenValues.add(value);
@@ -23,18 +35,20 @@ export function deepFreeze<T>(value: T): T {
 
 /**
  * Freeze a value whose members are all deep-frozen already (a walk that freezes bottom-up) and
- * remember it as deep-frozen, without walking it again.
+ * remember it as deep-frozen, without walking it again: by its own mark (a property defined
+ * before it is frozen), or in the WeakSet when it can no longer take one.
  */
 export function freezeOverDeepFrozen<T extends object>(value: T): T {
+  if (Object.isExtensible(value)) Object.defineProperty(value, DEEP_FROZEN_MARK, { value: true });
+  else deepFrozenValues.add(value);
   Object.freeze(value);
-  deepFrozenValues.add(value);
   return value;
 }
 
 /** True when `value` and everything inside it is frozen (primitives are). */
 export function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return true;
-  if (deepFrozenValues.has(value)) return true;
+  if (knownDeepFrozen(value)) return true;
   const visited = new Set<object>();
   if (!everyMemberFrozen(value, visited)) return false;
   // Remembered only once the whole value passed: a member of a cycle is then deep-frozen too.
@@ -43,7 +57,7 @@ export function isDeepFrozen(value: unknown): boolean {
 }
 
 function everyMemberFrozen(value: object, visited: Set<object>): boolean {
-  if (deepFrozenValues.has(value) || visited.has(value)) return true;
+  if (knownDeepFrozen(value) || visited.has(value)) return true;
   if (!Object.isFrozen(value)) return false;
   visited.add(value);
   for (const key of Object.keys(value)) {
