@@ -131,7 +131,8 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
     const detected = detectWireFormat(rawBody);
     const routedToAnthropic = providerEntry(detected).route(modelOf(rawBody)).rules === 'anthropic';
     const format = routedToAnthropic ? detected : 'anthropic';
-    const body = normalizeWireBody(rawBody, format, memo);
+    const given = context.normalized;
+    const body = given !== undefined && given.format === format ? given : normalizeWireBody(rawBody, format, memo);
     context.onNormalized?.(body, format);
     if (cacheRulesFor(body) !== 'anthropic') {
       throw new ValidationError(

@@ -59,7 +59,9 @@ export function createBedrockCacheModel(options: BedrockCacheModelOptions = {}):
       const told = context.onNormalized;
       // converseAsMessages always makes a Messages body, so the Anthropic model's normalisation is of that body.
       const tellBedrock = (body: NormalizedWireBody) => told?.(withFormat(body, 'bedrock'), 'bedrock');
-      const messagesContext = told ? { ...context, onNormalized: tellBedrock } : context;
+      // A caller's own normalisation (`normalized`) is the Converse body's, never the Messages body's it stands for.
+      const { normalized, ...own } = context;
+      const messagesContext = told ? { ...own, onNormalized: tellBedrock } : own;
       const verdict = { ...anthropic.judge(converseAsMessages(rawBody), messagesContext), index: index++ };
       if (problems.length === 0) return verdict;
       const rejected = `Rejected (ValidationException): ${problems.map((problem) => problem.message).join('; ')}`;

@@ -57,6 +57,14 @@ export interface JudgeContext {
    * body walks its whole history; the simulator did it twice per request.
    */
   onNormalized?: (body: NormalizedWireBody, format: ProviderId) => void;
+  /**
+   * The body's normalisation, made by the caller: taken instead of normalising the body when its
+   * format is the one the model reads the body as (models under Anthropic rules; others normalise).
+   * It must equal `normalizeWireBody(body, format)`: `normalizedWithMovedMarkers` makes it for a
+   * body that is another body with its cache markers moved (a plan's body judged beside the
+   * client's), from the other body's normalisation, without reading the history again.
+   */
+  normalized?: NormalizedWireBody;
 }
 
 /** A provider's cache, judged one request at a time in session order. */

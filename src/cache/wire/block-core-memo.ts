@@ -148,7 +148,7 @@ export function cachedCore(block: JsonRecord, compute: (block: JsonRecord) => Bl
 }
 
 /** The same JSON once `cache_control` is left out of both (key order counts, as in the JSON text). */
-function sameBlock(left: JsonRecord, right: JsonRecord): boolean {
+export function sameBlock(left: JsonRecord, right: JsonRecord): boolean {
   const leftKeys = Object.keys(left);
   const rightKeys = Object.keys(right);
   let leftAt = 0;
