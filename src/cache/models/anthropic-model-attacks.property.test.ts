@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../model/freeze.js';
 import { propertyRuns } from '../../model/test-support/property-runs.js';
+import { normalizeWireBody } from '../wire/normalize-wire-body.js';
+import { type NormalizedWireBody, unitIdentity } from '../wire/wire-unit.js';
 import { createAnthropicCacheModel } from './anthropic-cache-model.js';
 import type { CacheModel, CacheVerdict } from './cache-verdict.js';
 
@@ -43,11 +45,16 @@ function messageOf(index: number, tag: string, size: number, ttl: '5m' | '1h' | 
   return deepFreeze({ role: role(index), content });
 }
 
-/** A fresh (not frozen) copy of a message with a 5-minute marker on its last block: a client's newest message. */
-function markedCopy(message: Message): Record<string, unknown> {
+/**
+ * A copy of a message with a 5-minute marker on its last block: a client's newest message. Fresh
+ * (not frozen) as a library caller's, or deep-frozen as a parsed capture's or proxy body's (the
+ * next body then sends the frozen original without the marker: the marker-moved core path).
+ */
+function markedCopy(message: Message, frozen: boolean): Record<string, unknown> {
   const content = message.content.map((block) => ({ ...block }));
   content[content.length - 1]!.cache_control = { type: 'ephemeral' };
-  return { role: message.role, content };
+  const copy = { role: message.role, content };
+  return frozen ? deepFreeze(copy) : copy;
 }
 
 interface Conversation {
@@ -67,7 +74,7 @@ const SYSTEM_MARKERS = [{ cache_control: { type: 'ephemeral', ttl: '1h' } }, { c
 function bodyOf(conversation: Conversation): Record<string, unknown> {
   const { history } = conversation;
   const messages: unknown[] = history.slice();
-  if (conversation.markNewest) messages[messages.length - 1] = markedCopy(history.at(-1)!);
+  if (conversation.markNewest) messages[messages.length - 1] = markedCopy(history.at(-1)!, conversation.id === 1);
   return {
     model: 'claude-sonnet-4-5',
     max_tokens: 100,
@@ -270,6 +277,60 @@ describe('the Anthropic cache model with its memos against plain copies (hostile
         fc.property(fc.array(stepArbitrary, { minLength: 1, maxLength: 40 }), (steps) => {
           const { fastVerdicts, plainJson } = judgeBoth(steps, fast);
           expect(fastVerdicts.map((verdict) => JSON.stringify(verdict))).toEqual(plainJson);
+        }),
+        { numRuns: propertyRuns(25), examples: EXAMPLES.map((steps) => [steps]) },
+      );
+    });
+  }
+});
+
+/** What a reader of a normalisation compares (the emulator's fingerprint, the break watch, the miss cause). */
+function unitsSeen(normalized: NormalizedWireBody) {
+  return {
+    format: normalized.format,
+    model: normalized.model,
+    automaticBreakpoint: normalized.automaticBreakpoint,
+    units: normalized.units.map((unit) => [
+      unit.zone,
+      unit.path,
+      unitIdentity(unit),
+      unit.messageIndex,
+      unit.breakpoint,
+      unit.kind,
+    ]),
+  };
+}
+
+describe('the normalisation a model hands its caller (onNormalized) against a fresh one', () => {
+  for (const [name, fast] of [
+    ['default options', () => createAnthropicCacheModel()],
+    ['reuseEqualBlocks', () => createAnthropicCacheModel({ reuseEqualBlocks: true })],
+  ] as const) {
+    it(`${name}: each body's normalisation, read after the whole sequence, equals a fresh one of its JSON copy`, () => {
+      fc.assert(
+        fc.property(fc.array(stepArbitrary, { minLength: 1, maxLength: 40 }), (steps) => {
+          const conversations = freshConversations();
+          let model = fast();
+          let at = Date.UTC(2026, 10, 28);
+          const handed: NormalizedWireBody[] = [];
+          const fresh: ReturnType<typeof unitsSeen>[] = [];
+          for (const [index, step] of steps.entries()) {
+            const body = applyStep(conversations[step[1]]!, step, `c${step[1]}.s${index}`);
+            if (body === 'fork') {
+              model = model.fork!();
+              continue;
+            }
+            if (body === null) {
+              at += GAPS_MS[step[2] % GAPS_MS.length]!;
+              continue;
+            }
+            at += 1_000;
+            fresh.push(unitsSeen(normalizeWireBody(JSON.parse(JSON.stringify(body)), 'anthropic')));
+            model.judge(body, { at, onNormalized: (normalized) => handed.push(normalized) });
+            expect(unitsSeen(handed.at(-1)!)).toEqual(fresh.at(-1));
+          }
+          // Read again once every later body was judged: nothing the model reuses was changed under an earlier reader.
+          expect(handed.map(unitsSeen)).toEqual(fresh);
         }),
         { numRuns: propertyRuns(25), examples: EXAMPLES.map((steps) => [steps]) },
       );
