@@ -240,7 +240,8 @@ class PlanScan {
       const cacheControl = block.cache_control;
       const ttl = cacheControl === undefined ? null : cacheControlTtl(cacheControl);
       if (ttl !== null) this.markers.push({ ...place, ttl });
-      if (!isMarkable(block)) continue;
+      // As `planCacheFields`: a deferred tool is not in the prefix and never gets the tools marker.
+      if (!isMarkable(block) || (zone === 'tools' && block.defer_loading === true)) continue;
       this.lastMarkable[zone] = place;
       if (zone === 'system' && isRecord(cacheControl)) this.lastMarkedSystem = place;
     }

@@ -80,8 +80,12 @@ class ScanState {
       if (!isRecord(block)) continue;
       const at = this.position++;
       if (Object.hasOwn(block, 'cache_control')) this.clientMarked.push({ zone, message, index, position: at });
+      // A deferred tool (`defer_loading`) is not part of the prefix: a marker there marks nothing.
       const markable =
-        block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
+        block.type !== 'thinking' &&
+        block.type !== 'redacted_thinking' &&
+        !(block.type === 'text' && block.text === '') &&
+        !(zone === 'tools' && block.defer_loading === true);
       if (!markable) continue;
       fill(this.last[zone], message, index, at);
       if (zone !== 'tools' && isRecord(block.cache_control)) fill(this.marked[zone], message, index, at);
