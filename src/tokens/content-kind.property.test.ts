@@ -113,7 +113,13 @@ describe('detectContentKind against one loop over every character', () => {
 describe('anthropicEstimator.countText', () => {
   it('counts wide characters (from U+2E80, per code unit) as the loop over every character does', () => {
     const estimator = anthropicEstimator();
-    const examples: Array<[string]> = [['x漢字かな'], ['x\ud83d\ude00 emoji'], ['x\u2e7f\u2e80\uffff'], ['x plain ascii'], ['漢 and ten more words of plain text here']];
+    const examples: Array<[string]> = [
+      ['x漢字かな'],
+      ['x\ud83d\ude00 emoji'],
+      ['x\u2e7f\u2e80\uffff'],
+      ['x plain ascii'],
+      ['漢 and ten more words of plain text here'],
+    ];
     fc.assert(
       fc.property(textOf, (text) => {
         expect(estimator.countText(text)).toBe(referenceCount(text));
