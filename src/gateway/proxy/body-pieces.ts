@@ -62,3 +62,18 @@ export function heldBytes(pieces: readonly Uint8Array[]): number {
   for (const buffer of new Set(pieces.map((piece) => piece.buffer))) held += buffer.byteLength;
   return held;
 }
+
+/** Views of `body`'s bytes from `start`, `length` of them, piece by piece (no copy). */
+export function rangeOf(body: OutgoingBody, start: number, length: number): Uint8Array[] {
+  const views: Uint8Array[] = [];
+  let at = 0;
+  const end = start + length;
+  for (const piece of piecesOf(body)) {
+    if (at >= end) break;
+    const from = Math.max(start, at);
+    const to = Math.min(end, at + piece.byteLength);
+    if (from < to) views.push(from === at && to === at + piece.byteLength ? piece : piece.subarray(from - at, to - at));
+    at += piece.byteLength;
+  }
+  return views;
+}

@@ -1,5 +1,5 @@
 /**
- * Reused memory for large pass-through request bodies. A body read into a fresh buffer per request
+ * Reused memory for large request bodies (pass-through and `--plan`). A body read into a fresh buffer per request
  * that lives through the upstream call and the record stage costs the proxy full garbage
  * collections: V8 counts the external memory allocated since the last full collection against
  * its old-generation limit, and at 500 KB a body every few milliseconds reaches it every ~30
@@ -11,7 +11,8 @@
  * written. A holder that never releases (a failure path) only costs the pool that slab: it is
  * collected like any buffer. Nothing that outlives the exchange may keep a view of a lent body
  * (`isLent`): the conversation tracker keeps its own copy (`keptSharing`), the key-field memo
- * refers to that copy.
+ * refers to that copy; under `--plan` the parsed history keeps that copy, and what is sent and
+ * kept are views of it (`planRequest`).
  */
 
 /** Bodies from this size on are read into a slab; smaller ones arrive in one socket read anyway. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOfPieces, joinedBody, type OutgoingBody } from './body-pieces.js';
-import { equalUpTo, keptSharing, noteSharedPrefix, sharedPrefixLength } from './kept-body.js';
+import { bodyOfPieces, joinedBody, type OutgoingBody, rangeOf } from './body-pieces.js';
+import { equalRange, equalUpTo, keptSharing, noteSharedPrefix, sharedPrefixLength } from './kept-body.js';
 
 /** Deterministic bytes: `length` of them from `seed`. */
 function bytesOf(length: number, seed: number): Buffer {
@@ -36,6 +36,36 @@ describe('sharedPrefixLength and equalUpTo', () => {
       expect(equalUpTo(pieces, variant, expected)).toBe(true);
       if (expected < Math.min(base.byteLength, variant.byteLength)) expect(equalUpTo(pieces, variant, expected + 1)).toBe(false);
     }
+  });
+});
+
+describe('rangeOf and equalRange over pieces', () => {
+  it('read the same bytes as the joined body, across piece boundaries, and compare ranges as Buffer.compare does', () => {
+    const base = bytesOf(20_000, 5);
+    const pieces = bodyOfPieces([base.subarray(0, 3), base.subarray(3, 9000), base.subarray(9000, 9001), base.subarray(9001)]);
+    const edited = Buffer.from(base);
+    edited[9000] = edited[9000]! ^ 1;
+    for (const [start, length] of [
+      [0, 0],
+      [0, 3],
+      [2, 2],
+      [3, 8997],
+      [8999, 3],
+      [9000, 1],
+      [100, 19_900],
+      [0, 20_000],
+    ] as const) {
+      expect(Buffer.concat(rangeOf(pieces, start, length)).equals(base.subarray(start, start + length))).toBe(true);
+      expect(equalRange(pieces, start, base, start, length)).toBe(true);
+      // The same bytes elsewhere in the other body: offsets on either side are their own.
+      const shifted = Buffer.concat([bytesOf(7, 9), base]);
+      expect(equalRange(pieces, start, shifted, start + 7, length)).toBe(true);
+      const touchesEdit = start <= 9000 && 9000 < start + length;
+      expect(equalRange(pieces, start, edited, start, length)).toBe(!touchesEdit);
+    }
+    // Past either end: not equal.
+    expect(equalRange(pieces, 19_999, base, 19_999, 2)).toBe(false);
+    expect(equalRange(pieces, 0, base.subarray(0, 10), 5, 6)).toBe(false);
   });
 });
 

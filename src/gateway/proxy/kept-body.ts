@@ -1,4 +1,4 @@
-import { bodyOfPieces, heldBytes, type OutgoingBody, ownCopy, piecesOf } from './body-pieces.js';
+import { bodyOfPieces, heldBytes, type OutgoingBody, ownCopy, piecesOf, rangeOf } from './body-pieces.js';
 
 /** A kept body in more pieces than this is copied whole into memory of its own. */
 const KEPT_PIECES = 16;
@@ -64,6 +64,23 @@ export function equalUpTo(body: OutgoingBody, bytes: Uint8Array, at: number): bo
     const length = Math.min(piece.byteLength, at - offset);
     if (Buffer.compare(piece.subarray(0, length), bytes.subarray(offset, offset + length)) !== 0) return false;
     offset += length;
+  }
+  return true;
+}
+
+/** Whether `body`'s bytes from `bodyStart` equal `bytes`' from `bytesStart`, `length` of them (false when either is shorter). */
+export function equalRange(
+  body: OutgoingBody,
+  bodyStart: number,
+  bytes: Uint8Array,
+  bytesStart: number,
+  length: number,
+): boolean {
+  if (body.byteLength < bodyStart + length || bytes.byteLength < bytesStart + length) return false;
+  let at = bytesStart;
+  for (const view of rangeOf(body, bodyStart, length)) {
+    if (Buffer.compare(view, bytes.subarray(at, at + view.byteLength)) !== 0) return false;
+    at += view.byteLength;
   }
   return true;
 }

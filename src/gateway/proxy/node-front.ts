@@ -38,8 +38,8 @@ export function createNodeProxyHandler(
   transport: UpstreamTransport,
   onWarning: ((message: string) => void) | undefined,
 ): NodeProxyHandler {
-  // Pass-through bodies of 32 KB–4 MB are read into reused slabs (`--plan` keeps views of the client's bytes).
-  const slabs = core.planned ? null : createBodySlabs();
+  // Bodies of 32 KB–4 MB are read into reused slabs (`--plan` sends and keeps views of the tracker's copy).
+  const slabs = createBodySlabs();
   return (incoming, outgoing) => {
     handle(core, transport, onWarning, slabs, incoming, outgoing).catch((error: unknown) => {
       if (error instanceof ClientGoneError || outgoing.headersSent) outgoing.destroy();
@@ -52,7 +52,7 @@ async function handle(
   core: ProxyCore,
   transport: UpstreamTransport,
   onWarning: ((message: string) => void) | undefined,
-  slabs: BodySlabs | null,
+  slabs: BodySlabs,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
 ): Promise<void> {
@@ -66,7 +66,7 @@ async function handle(
   let lease: BodyLease | null = null;
   if (method !== 'GET' && method !== 'HEAD') {
     bytes = await readIncomingLimited(incoming, core.maxBodyBytes, (size) => {
-      lease = slabs?.take(size) ?? null;
+      lease = slabs.take(size);
       return lease?.bytes ?? null;
     });
     if (bytes === null) {

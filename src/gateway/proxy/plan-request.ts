@@ -1,7 +1,9 @@
 import type { VolatileMovedPayload } from '../../events/catalog.js';
-import type { OutgoingBody } from './body-pieces.js';
+import { bodyOfPieces, type OutgoingBody, ownCopy, piecesOf, rangeOf } from './body-pieces.js';
+import { isLent } from './body-slabs.js';
 import type { Conversation } from './conversation-tracker.js';
 import { jsonSpans, MAX_PLAN_DEPTH } from './json-spans.js';
+import { keptSharing, noteSharedPrefix } from './kept-body.js';
 import { keyFieldsFromSpans } from './key-fields.js';
 import type { MessagesCheckpoint } from './plan-block-scan.js';
 import { type PlanOptions, planCacheFields } from './plan-cache-fields.js';
@@ -76,8 +78,9 @@ export function planRequest(
     const known = fields ? conversationFor(fields.keyBody) : null;
     // The span reader compared the bytes it resumed past: parsing does not compare them again.
     const shared = volatileAuto ? null : (spans?.lastShared ?? null);
+    const keep = isLent(bytes) ? keptOfLent(known?.history?.bytes, shared, spans) : undefined;
     const { body: original, history } = known
-      ? parseReusing(bytes, root, known.history ?? null, shared)
+      ? parseReusing(bytes, root, known.history ?? null, shared, keep)
       : { body: JSON.parse(decoder.decode(bytes)) as unknown, history: null };
     if (!isRecord(original)) return { kind: 'unplanned', reason: null, clientBody: null };
     clientBody = original;
@@ -110,7 +113,9 @@ export function planRequest(
       plan,
     );
     if (kept && planned.messagesCheckpoint) checkpoints.set(history.items, planned.messagesCheckpoint);
-    const sent = spliceCacheFields(route, bytes, root, parsed, planned);
+    const spliced = spliceCacheFields(route, bytes, root, parsed, planned);
+    // Nothing that outlives the request may keep a view of a lent body: what is sent refers to the kept copy.
+    const sent = isLent(clientBytes) ? outOfLent(spliced, clientBytes, history?.bytes ?? ownCopy(clientBytes)) : spliced;
     conversation.lastBreakpointPosition = planned.lastBreakpointPosition;
     return {
       kind: 'planned',
@@ -126,4 +131,38 @@ export function planRequest(
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'unplanned', reason: `the plan could not be applied (${message})`, clientBody };
   }
+}
+
+/**
+ * How a lent body's history keeps its bytes (`parseReusing`'s `keep`): a copy sharing the
+ * conversation's last kept body's memory for what both share (what the span reader compared is
+ * not compared again), remembered by the span reader against that copy, never the lent memory.
+ */
+function keptOfLent(
+  last: OutgoingBody | undefined,
+  shared: PlanSpansReader['lastShared'],
+  spans: PlanSpansReader | undefined,
+): (bytes: Uint8Array) => OutgoingBody {
+  return (bytes) => {
+    noteSharedPrefix(bytes, shared);
+    const kept = keptSharing(last, bytes);
+    spans?.kept(bytes, kept);
+    return kept;
+  };
+}
+
+/** `body` with every view of the lent `client` bytes replaced by the same bytes of `kept` (a copy of them). */
+function outOfLent(body: OutgoingBody, client: Uint8Array, kept: OutgoingBody): OutgoingBody {
+  if (body === client) return kept;
+  const pieces: Uint8Array[] = [];
+  for (const piece of piecesOf(body)) {
+    if (piece.buffer !== client.buffer) {
+      pieces.push(piece);
+      continue;
+    }
+    const offset = piece.byteOffset - client.byteOffset;
+    if (offset < 0 || offset + piece.byteLength > client.byteLength) throw new Error('a piece lies outside the lent body');
+    pieces.push(...rangeOf(kept, offset, piece.byteLength));
+  }
+  return bodyOfPieces(pieces);
 }

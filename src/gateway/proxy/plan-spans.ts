@@ -1,3 +1,4 @@
+import type { OutgoingBody } from './body-pieces.js';
 import type { PausedScan, SpanFailure, ValueSpan } from './json-spans.js';
 import { pausedAfterListItems, resumedSpansReader, type SharedPrefix } from './resumed-spans.js';
 import { SPLICE_INDEX_DEPTH } from './splice-cache-fields.js';
@@ -9,6 +10,11 @@ const HISTORY_KEYS = new Set(['messages', 'input']);
 export interface PlanSpansReader {
   /** `jsonSpans(bytes, SPLICE_INDEX_DEPTH)`, the same result, resumed past what the conversation's last body shared with it. */
   read(bytes: Uint8Array): ValueSpan | SpanFailure;
+  /**
+   * The body `read` last read is now kept as `kept` (the conversation's parsed history's bytes):
+   * a lent body (`BodyLease`) is remembered only then, against the kept copy.
+   */
+  kept(bytes: Uint8Array, kept: OutgoingBody): void;
   /** Bodies whose scan resumed from a remembered one. */
   readonly resumed: number;
   /** The last read's leading bytes equal to the body it resumed from (null: it did not resume). */

@@ -131,7 +131,7 @@ export interface ProxyCore {
   maxBodyBytes: number;
   timeoutMs: number;
   hostGuard: boolean;
-  /** Under `--plan` (what is sent keeps views of the client's bytes, so they are never lent). */
+  /** Under `--plan`. */
   planned: boolean;
   /** Plan (under `--plan`) and open the record of one request on a wire route. */
   begin(request: ClientRequestInfo): ExchangeInFlight;
@@ -231,6 +231,8 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
         plannedBreakpoints = planned.breakpoints;
         sent = planned.sent;
         tracker.keepHistory(planned.conversation, planned.history);
+        // What is sent and kept refers to the tracker's copy, never a lent body: its memory goes back to the pool now.
+        release();
         if (planned.volatileMoved) options.bus?.emit('volatile.moved', planned.conversation.id, at, planned.volatileMoved);
       } else if (planned.reason) {
         warnUnplanned(planned.reason, route, planned.clientBody, conversationHeader, at);

@@ -80,10 +80,10 @@ describe('parseReusing: JSON.parse that keeps the repeated history', () => {
     const socketRead = new Uint8Array(text.byteLength + 100);
     socketRead.set(text, 10);
     const { history } = parse(socketRead.subarray(10, 10 + text.byteLength), null);
-    expect(history!.bytes.buffer.byteLength).toBe(text.byteLength);
+    expect((history!.bytes as Uint8Array).buffer.byteLength).toBe(text.byteLength);
     // A Buffer (what the proxy's node front reads) too: its own `slice` would be a view.
     const fromSocket = parse(Buffer.from(socketRead.buffer, 10, text.byteLength), null);
-    expect(fromSocket.history!.bytes.buffer.byteLength).toBe(text.byteLength);
+    expect((fromSocket.history!.bytes as Uint8Array).buffer.byteLength).toBe(text.byteLength);
   });
 
   it('takes bytes the span reader compared as equal, only for the same previous body and only within them', () => {
@@ -104,7 +104,9 @@ describe('parseReusing: JSON.parse that keeps the repeated history', () => {
     const claim = { body: first.history!.bytes, bytes: editedItems[5]!.end };
     expect(parseReusing(edited, editedRoot, first.history, claim).reused).toBe(6);
     // ...but not when it names another body, nor past the bytes it covers.
-    expect(parseReusing(edited, editedRoot, first.history, { ...claim, body: first.history!.bytes.slice() }).reused).toBe(2);
+    expect(
+      parseReusing(edited, editedRoot, first.history, { ...claim, body: (first.history!.bytes as Uint8Array).slice() }).reused,
+    ).toBe(2);
     expect(parseReusing(edited, editedRoot, first.history, { ...claim, bytes: editedItems[1]!.end }).reused).toBe(2);
     expect(parseReusing(edited, editedRoot, first.history, null).reused).toBe(2);
   });

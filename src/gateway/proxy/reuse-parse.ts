@@ -1,6 +1,7 @@
 import { deepFreeze } from '../../model/freeze.js';
-import { ownCopy } from './body-pieces.js';
+import { type OutgoingBody, ownCopy } from './body-pieces.js';
 import type { MemberSpan, ValueSpan } from './json-spans.js';
+import { equalRange } from './kept-body.js';
 import type { SharedPrefix } from './resumed-spans.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -13,8 +14,11 @@ const decoder = new TextDecoder();
  * parsed body (the plan, which copies what it marks, the cache models, the capture) only reads.
  */
 export interface ParsedHistory {
-  /** The body's own bytes (not a view into a larger buffer). */
-  bytes: Uint8Array;
+  /**
+   * The body's bytes in memory of their own (not a view into a larger buffer, never a lent body's
+   * memory): one buffer, or pieces sharing the conversation's last kept body's memory (`keptSharing`).
+   */
+  bytes: OutgoingBody;
   /** `messages` or `input`. */
   key: string;
   /** Offset of the list's `[` in `bytes`. */
@@ -34,13 +38,16 @@ export interface ParsedHistory {
  * are deep-frozen; it throws where that throws. Also returns what to keep for the next body
  * (null when the body has no item list) and how many leading items were `previous`'s own objects.
  * `shared`: leading bytes of `bytes` already known equal to a body's (the span reader compared
- * them); when that body is `previous`'s, those bytes are not compared again.
+ * them); when that body is `previous`'s, those bytes are not compared again. `keep` makes the
+ * history's bytes from `bytes` (a lent body's are copied sharing the last kept body's memory);
+ * by default `bytes` themselves, copied only when they are a view into a larger buffer.
  */
 export function parseReusing(
   bytes: Uint8Array,
   root: ValueSpan,
   previous: ParsedHistory | null,
   shared: SharedPrefix | null = null,
+  keep: (bytes: Uint8Array) => OutgoingBody = ownBytes,
 ): { body: unknown; history: ParsedHistory | null; reused: number } {
   const member = historyMember(root);
   const span = member?.value;
@@ -60,7 +67,7 @@ export function parseReusing(
   return {
     body,
     history: {
-      bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : ownCopy(bytes),
+      bytes: keep(bytes),
       key: member.key,
       base: span.start,
       starts: spans.map((item) => item.start - span.start),
@@ -69,6 +76,11 @@ export function parseReusing(
     },
     reused,
   };
+}
+
+/** `bytes` in memory of their own: themselves, or a copy when they are a view into a larger buffer. */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : ownCopy(bytes);
 }
 
 /** The `messages` (else `input`) member JSON.parse keeps (the last), when it is an indexed list. */
@@ -102,7 +114,7 @@ function commonItems(previous: ParsedHistory, bytes: Uint8Array, list: ValueSpan
     if (count === 0) return true;
     const length = previous.ends[count - 1]!;
     if (base === previous.base && base + length <= knownEqual) return true;
-    return Buffer.compare(view(bytes, base, length), view(previous.bytes, previous.base, length)) === 0;
+    return equalRange(previous.bytes, previous.base, bytes, base, length);
   };
   if (same(candidate)) return candidate;
   let low = 0;
@@ -113,8 +125,4 @@ function commonItems(previous: ParsedHistory, bytes: Uint8Array, list: ValueSpan
     else high = middle - 1;
   }
   return low;
-}
-
-function view(bytes: Uint8Array, start: number, length: number): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset + start, length);
 }
