@@ -148,6 +148,8 @@ describe('HistoryReuse', () => {
       line('d', history(3)).replace(']}', ']]}'),
       line('d', 'not a list'),
       line('d', [...history(3), { role: 'user', content: [], n: 7 }]).replace('"n":7', '"n":1e400'), // Infinity: named by the whole-line parse
+      line('d', [...history(3), 7]).replace(',7]', ',7"]'), // a fresh item that is not a value: a quote after a number
+      line('d', [...history(3), true]).replace(',true]', ',tr"ue]'),
       '[1,2]',
       '',
       JSON.stringify({ at: 1, body: { model: 'x', messages: [[[[1]]]] } }).replace(

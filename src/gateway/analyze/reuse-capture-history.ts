@@ -26,6 +26,9 @@ export type { JsonLimits } from './json-limited-walk.js';
 /** Where a line's values nest: the line (0), its body (1), the history list (2), each item (3). */
 const ITEM_DEPTH = 3;
 
+/** Stands in for the history list while the line around it is walked (replaced by the body's own list). */
+const EMPTY_LIST: readonly unknown[] = Object.freeze([]);
+
 /** What a conversation keeps of its last line's history list. */
 interface KeptHistory {
   /**
@@ -84,18 +87,18 @@ export class HistoryReuse {
       if (member === null) return null;
       members.set(span.key, member);
     }
+    // One parse: the line with its repeated items and kept members cut out (the fresh items stay in the list).
+    const freshText = fresh.starts.length === 0 ? '' : line.toString('utf8', fresh.starts[0]!, fresh.ends.at(-1)!);
     let json: unknown;
-    let freshParsed: unknown[];
     try {
-      json = JSON.parse(textAround(line, found.listStart, fresh.listEnd, spans));
-      freshParsed =
-        fresh.starts.length === 0
-          ? []
-          : (JSON.parse(`[${line.toString('utf8', fresh.starts[0]!, fresh.ends.at(-1)!)}]`) as unknown[]);
+      json = JSON.parse(textAround(line, found.listStart, fresh.listEnd, spans, `[${freshText}]`));
     } catch {
       return null;
     }
     const body = (json as Record<string, unknown>).body as Record<string, unknown>;
+    const freshParsed = body[found.key] as unknown[];
+    // The items are walked (and frozen) apart below: the walk around them counts the list as one value, as `[]`.
+    body[found.key] = EMPTY_LIST;
     const aroundWalk = new LimitedWalk(this.limits, 0, false);
     if (!aroundWalk.visit(json, 0)) return null;
     // Each member's value was parsed as a 0 here (one value, counted by the walk): the kept value replaces it.
@@ -272,9 +275,11 @@ function sameItems(line: Buffer, listStart: number, kept: KeptHistory, count: nu
   if (count === 0) return true;
   const length = kept.ends[count - 1]!;
   if (listStart + length > line.length) return false;
-  if (line.compare(kept.bytes, 0, length, listStart, listStart + length) !== 0) return false;
+  // The byte after the run first: the whole list is tried first, and when the client rewrote its
+  // last item the run's end falls inside another item, which settles it without comparing the list.
   const next = line[skipSpace(line, listStart + length)];
-  return next === COMMA || next === 0x5d;
+  if (next !== COMMA && next !== 0x5d) return false;
+  return line.compare(kept.bytes, 0, length, listStart, listStart + length) === 0;
 }
 
 /** The items after the first `reusedEnd` bytes of the list (relative to its `[`): their offsets, and the list's end. */

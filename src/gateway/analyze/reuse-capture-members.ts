@@ -57,16 +57,22 @@ export function membersDeepest(members: Iterable<KeptMember>): number {
 }
 
 /**
- * The line's text with the history list's bytes `[listStart, listEnd)` written as `[]` and each
+ * The line's text with the history list's bytes `[listStart, listEnd)` written as `list` and each
  * member's value as `0` (spans in line order, the list's among them): what is left to parse.
  */
-export function textAround(line: Buffer, listStart: number, listEnd: number, spans: readonly MemberSpan[]): string {
+export function textAround(
+  line: Buffer,
+  listStart: number,
+  listEnd: number,
+  spans: readonly MemberSpan[],
+  list = '[]',
+): string {
   let text = '';
   let cursor = 0;
   let listDone = false;
   for (const span of spans) {
     if (!listDone && span.start > listStart) {
-      text += `${line.toString('utf8', cursor, listStart)}[]`;
+      text += `${line.toString('utf8', cursor, listStart)}${list}`;
       cursor = listEnd;
       listDone = true;
     }
@@ -74,7 +80,7 @@ export function textAround(line: Buffer, listStart: number, listEnd: number, spa
     cursor = span.end;
   }
   if (!listDone) {
-    text += `${line.toString('utf8', cursor, listStart)}[]`;
+    text += `${line.toString('utf8', cursor, listStart)}${list}`;
     cursor = listEnd;
   }
   return text + line.toString('utf8', cursor);
