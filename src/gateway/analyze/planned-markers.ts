@@ -11,18 +11,28 @@ interface Place {
   position: number;
 }
 
-/** What the plan reads of one message's content, with offsets from the message's first block position. */
+/** A block by its index in its message's content and its position offset from the message's first block. */
+interface BlockAt {
+  index: number;
+  offset: number;
+}
+
+/**
+ * What the plan reads of one message's content, with offsets from the message's first block
+ * position. Kept for as long as the message stays in the history: the usual readings (no marker,
+ * or one; one markable block, the first) share their lists and entries instead of each allocating them.
+ */
 interface MessageMarks {
   /** The message read. */
   message: unknown;
   /** Blocks that hold a position (objects). */
   blocks: number;
   /** Index and offset of each markable block, in order. */
-  markable: Array<{ index: number; offset: number }>;
+  markable: readonly BlockAt[];
   /** The last markable block whose `cache_control` is an object (a client tail's candidate). */
-  lastMarked: { index: number; offset: number } | null;
+  lastMarked: BlockAt | null;
   /** The client's markers (`cache_control` with an ephemeral type), in order. */
-  markers: Array<{ index: number; ttl: WireTtl }>;
+  markers: ReadonlyArray<{ index: number; ttl: WireTtl }>;
   /** The content is a non-empty string: the plan rewrites it, so it never keeps the client's markers. */
   stringContent: boolean;
   /** The message, its content and its blocks (and their markers) are frozen: the same object reads the same. */
@@ -177,15 +187,28 @@ class MessagePrefix {
   }
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+
 const NO_MARKS: MessageMarks = {
   message: null,
   blocks: 0,
-  markable: [],
+  markable: NONE,
   lastMarked: null,
-  markers: [],
+  markers: NONE,
   stringContent: false,
   frozen: true,
 };
+
+/** The one-block lists most messages read as, shared (frozen) for the first few indices. */
+const SHARED_INDICES = 4;
+const SINGLE_MARKABLE: ReadonlyArray<ReadonlyArray<readonly BlockAt[]>> = Array.from({ length: SHARED_INDICES }, (_, index) =>
+  Array.from({ length: SHARED_INDICES }, (_, offset) => Object.freeze([Object.freeze({ index, offset })])),
+);
+/** A 5-minute marker (the plan's own TTL, the usual one) on one of the first blocks, shared. */
+const SINGLE_5M_MARKER: ReadonlyArray<ReadonlyArray<{ index: number; ttl: WireTtl }>> = Array.from(
+  { length: SHARED_INDICES },
+  (_, index) => Object.freeze([Object.freeze({ index, ttl: '5m' as const })]),
+);
 
 function marksOf(message: unknown): MessageMarks {
   if (!isRecord(message)) return { ...NO_MARKS, message, frozen: false };
@@ -193,22 +216,35 @@ function marksOf(message: unknown): MessageMarks {
   if (!Array.isArray(content)) {
     return { ...NO_MARKS, message, stringContent: typeof content === 'string' && content.length > 0, frozen: false };
   }
-  const marks: MessageMarks = { ...NO_MARKS, message, markable: [], markers: [] };
-  marks.frozen = Object.isFrozen(message) && Object.isFrozen(content);
+  let frozen = Object.isFrozen(message) && Object.isFrozen(content);
+  let blocks = 0;
+  // A shared single-entry list for the first entry when there is one; a list of its own (copied once) past it.
+  let markable = NO_MARKS.markable;
+  let ownMarkable: BlockAt[] | null = null;
+  let lastMarked: BlockAt | null = null;
+  let markers = NO_MARKS.markers;
+  let ownMarkers: Array<{ index: number; ttl: WireTtl }> | null = null;
   for (let index = 0; index < content.length; index++) {
     const block = content[index];
     if (!isRecord(block)) continue;
-    const offset = marks.blocks++;
+    const offset = blocks++;
     const cacheControl = block.cache_control;
     if (!Object.isFrozen(block) || (typeof cacheControl === 'object' && cacheControl !== null && !Object.isFrozen(cacheControl)))
-      marks.frozen = false;
+      frozen = false;
     const ttl = cacheControl === undefined ? null : cacheControlTtl(cacheControl);
-    if (ttl !== null) marks.markers.push({ index, ttl });
+    if (ttl !== null) {
+      if (ownMarkers) ownMarkers.push({ index, ttl });
+      else if (markers.length === 0 && ttl === '5m' && index < SHARED_INDICES) markers = SINGLE_5M_MARKER[index]!;
+      else markers = ownMarkers = [...markers, { index, ttl }];
+    }
     if (!isMarkable(block)) continue;
-    marks.markable.push({ index, offset });
-    if (isRecord(cacheControl)) marks.lastMarked = { index, offset };
+    if (ownMarkable) ownMarkable.push({ index, offset });
+    else if (markable.length === 0 && index < SHARED_INDICES && offset < SHARED_INDICES)
+      markable = SINGLE_MARKABLE[index]![offset]!;
+    else markable = ownMarkable = [...markable, { index, offset }];
+    if (isRecord(cacheControl)) lastMarked = markable[markable.length - 1]!;
   }
-  return marks;
+  return { message, blocks, markable, lastMarked, markers, stringContent: false, frozen };
 }
 
 /** As `planCacheFields` reads a block: thinking blocks and empty text cannot carry a marker. */
