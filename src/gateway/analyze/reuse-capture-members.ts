@@ -60,13 +60,7 @@ export function membersDeepest(members: Iterable<KeptMember>): number {
  * The line's text with the history list's bytes `[listStart, listEnd)` written as `list` and each
  * member's value as `0` (spans in line order, the list's among them): what is left to parse.
  */
-export function textAround(
-  line: Buffer,
-  listStart: number,
-  listEnd: number,
-  spans: readonly MemberSpan[],
-  list = '[]',
-): string {
+export function textAround(line: Buffer, listStart: number, listEnd: number, spans: readonly MemberSpan[], list = '[]'): string {
   let text = '';
   let cursor = 0;
   let listDone = false;
