@@ -275,7 +275,8 @@ class PlanScan {
       const place: Place = { zone, message: -1, index, position: this.position++ };
       const cacheControl = block.cache_control;
       const ttl = cacheControl === undefined ? null : cacheControlTtl(cacheControl);
-      if (ttl !== null) this.markers.push({ ...place, ttl });
+      // A literal, not a spread of `place`: this runs on every system and tool block of every body.
+      if (ttl !== null) this.markers.push({ zone, message: -1, index, position: place.position, ttl });
       // As `planCacheFields`: a deferred tool is not in the prefix and never gets the tools marker.
       if (!isMarkable(block) || (zone === 'tools' && block.defer_loading === true)) continue;
       this.lastMarkable[zone] = place;
