@@ -97,7 +97,11 @@ class MessagePrefix {
     const reusable = this.reusable;
     const limit = Math.min(messages.length, reusable.length);
     let shared = 0;
-    while (shared < limit && reusable[shared] === messages[shared] && messages[shared] !== null) shared++;
+    // Object.is, not ===: for two references to the same object === still loads the object's map (a
+    // number is not equal to itself when it is NaN), a cache miss per message of a history nobody
+    // touched since the conversation's last request; SameValue settles the same reference without it.
+    // (`reusable` holds message objects and nulls only, where the two agree.)
+    while (shared < limit && Object.is(reusable[shared], messages[shared]) && messages[shared] !== null) shared++;
     this.cut(shared);
     for (let index = shared; index < messages.length; index++) {
       const mark = marksOf(messages[index]);
