@@ -1,7 +1,7 @@
 import { DEFAULT_MEDIA_TOKENS } from '../../tokens/media-token-estimates.js';
 import type { BlockCore } from './block-core-memo.js';
 import { imageTokensFromSource } from './image-tokens.js';
-import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
+import { flatJsonText, flatString, isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { defaultCountable, toolCountable, toolResultCountable, toolUseCountable } from './wire-countable.js';
 import type { WireUnit } from './wire-unit.js';
 
@@ -10,13 +10,13 @@ export const MARKER_KEYS = ['cache_control'] as const;
 
 /** The core (canonical text, token text, kind) of one Anthropic tool definition, system block or content block. */
 export function toolCore(tool: JsonRecord): BlockCore {
-  const text = jsonText(withoutKeys(tool, MARKER_KEYS));
+  const text = flatJsonText(withoutKeys(tool, MARKER_KEYS));
   return { text, tokenText: text, tokenKind: 'json', countable: toolCountable(tool), fixedTokens: 0, kind: 'tool' };
 }
 
 export function systemCore(block: JsonRecord): BlockCore {
   const tokenText = stringField(block, 'text') ?? '';
-  const text = jsonText(withoutKeys(block, MARKER_KEYS));
+  const text = flatJsonText(withoutKeys(block, MARKER_KEYS));
   return {
     text,
     tokenText,
@@ -28,7 +28,7 @@ export function systemCore(block: JsonRecord): BlockCore {
 }
 
 export function blockCore(block: JsonRecord): BlockCore {
-  const text = jsonText(withoutKeys(block, MARKER_KEYS));
+  const text = flatJsonText(withoutKeys(block, MARKER_KEYS));
   const core = (kind: WireUnit['kind'], tokenText: string, tokenKind: WireUnit['tokenKind']): BlockCore => ({
     text,
     tokenText,
@@ -49,7 +49,10 @@ export function blockCore(block: JsonRecord): BlockCore {
     }
     case 'tool_use': {
       const name = stringField(block, 'name') ?? '';
-      return { ...core('tool_use', `${name}${jsonText(block.input)}`, 'json'), countable: toolUseCountable(name, block.input) };
+      return {
+        ...core('tool_use', flatString(`${name}${jsonText(block.input)}`), 'json'),
+        countable: toolUseCountable(name, block.input),
+      };
     }
     case 'tool_result': {
       const { texts, images } = toolResultParts(block.content);

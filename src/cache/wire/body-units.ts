@@ -24,32 +24,45 @@ export function unitsOf(body: NormalizedWireBody): ChunkedList<WireUnit> {
   return list;
 }
 
+/** The plain arrays of bodies made by `bodyWithUnitList`, built on first read or assigned. */
+const arrayOfBody = new WeakMap<NormalizedWireBody, WireUnit[]>();
+
+/**
+ * The `units` accessor of every body `bodyWithUnitList` makes: one pair of functions for all
+ * (closures per body cost two functions and a descriptor per request, and a pair of its own gave
+ * each body its own hidden class). `this` is the body.
+ */
+const UNITS_PROPERTY: PropertyDescriptor & ThisType<NormalizedWireBody> = {
+  enumerable: true,
+  configurable: true,
+  get(): WireUnit[] {
+    let units = arrayOfBody.get(this);
+    if (units === undefined) {
+      units = listOfBody.get(this)?.toArray() ?? [];
+      arrayOfBody.set(this, units);
+    }
+    return units;
+  },
+  set(value: WireUnit[]) {
+    arrayOfBody.set(this, value);
+    listOfBody.delete(this);
+  },
+};
+
 /**
  * A normalised body whose units are `list`: its `units` field is the plain array every other
  * reader (analyze, the proxy, the emulator, reports) knows, built from the list the first time it
  * is read and the same array on every later read. Assigning `units` replaces the list.
  */
 export function bodyWithUnitList(fields: Omit<NormalizedWireBody, 'units'>, list: ChunkedList<WireUnit>): NormalizedWireBody {
-  let units: WireUnit[] | null = null;
   // The fields in the order normalisation always wrote them (a report that prints a body keeps its bytes).
   const body = { format: fields.format, model: fields.model } as NormalizedWireBody;
-  Object.defineProperty(body, 'units', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      units ??= list.toArray();
-      return units;
-    },
-    set: (value: WireUnit[]) => {
-      units = value;
-      listOfBody.delete(body);
-    },
-  });
+  listOfBody.set(body, list);
+  Object.defineProperty(body, 'units', UNITS_PROPERTY);
   body.automaticBreakpoint = fields.automaticBreakpoint;
   body.warnings = fields.warnings;
   body.retention = fields.retention;
   body.promptCacheMode = fields.promptCacheMode;
-  listOfBody.set(body, list);
   return body;
 }
 

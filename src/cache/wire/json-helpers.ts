@@ -23,6 +23,22 @@ export function jsonText(value: unknown): string {
   return value === undefined ? 'null' : (JSON.stringify(value) ?? 'null');
 }
 
+/**
+ * `jsonText`, as one flat string: JSON.stringify builds a long text as a tree of concatenated
+ * parts, and a unit's text is kept for its conversation's whole life (three or four heap objects
+ * more per unit, copied by every scavenge until promoted). Converting the text to a number
+ * flattens it in place (it is not a number: the result is NaN, and the scavenger drops the tree).
+ */
+export function flatJsonText(value: unknown): string {
+  return flatString(jsonText(value));
+}
+
+/** `text` made one flat string in place (see `flatJsonText`); the same string. */
+export function flatString(text: string): string {
+  Number(text);
+  return text;
+}
+
 export function stringField(record: JsonRecord, key: string): string | null {
   const value = record[key];
   return typeof value === 'string' ? value : null;

@@ -12,6 +12,7 @@ import {
   unitsWithRepeatedRun,
 } from './anthropic-session-units.js';
 import { type BlockCore, type BlockCoreMemo, cachedCore } from './block-core-memo.js';
+import { messageBlockPath } from './block-paths.js';
 import { bodyWithUnitList } from './body-units.js';
 import { anthropicKeyParams } from './cache-key-params.js';
 import { ChunkedList } from './chunked-list.js';
@@ -229,7 +230,7 @@ function messageUnits(message: unknown, messageIndex: number, into: MessageSink)
       memo,
       list,
       blockIndex,
-      reused ?? unitOf('messages', `messages[${messageIndex}].content[${blockIndex}]`, core, role, messageIndex, ttl),
+      reused ?? unitOf('messages', messageBlockPath(messageIndex, blockIndex), core, role, messageIndex, ttl),
     );
     if (ttl && (blockUnit.kind === 'thinking' || (blockUnit.kind === 'text' && blockUnit.tokenText.length === 0))) {
       warnings.push(
@@ -252,6 +253,7 @@ function messageUnits(message: unknown, messageIndex: number, into: MessageSink)
  * Contents with tool references are not kept: their units depend on the body's deferred tools.
  */
 const sharedUnits = new WeakMap<readonly unknown[], SharedMessageUnits | null>();
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 function sharedMessageUnits(
   message: unknown,
@@ -272,7 +274,9 @@ function sharedMessageUnits(
   const units: WireUnit[] = [];
   const warnings: string[] = [];
   messageUnits(message, messageIndex, { units, warnings, deferred: new Map(), memo: undefined, previousContent });
-  const shared = { messageIndex, role, units, warnings, image: containsImage(message) };
+  const image = containsImage(message);
+  // Most messages draw no warning: they share one empty list (kept as long as the message).
+  const shared = { messageIndex, role, units, warnings: warnings.length > 0 ? warnings : NO_WARNINGS, image };
   sharedUnits.set(content, shared);
   return shared;
 }
