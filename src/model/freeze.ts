@@ -18,19 +18,46 @@ function knownDeepFrozen(value: object): boolean {
   return Object.hasOwn(value, DEEP_FROZEN_MARK) || deepFrozenValues.has(value);
 }
 
-/** Freeze a value and everything inside it: persisted blocks are immutable by contract. */
+/**
+ * Whether freezing `value` fixes what it holds: a plain object or an array. Freezing a `Date` does
+ * not freeze its time (`setTime` still works), a `Map` keeps its entries open, and such values'
+ * JSON is not their own keys (a Date has none): never known deep-frozen, nor anything holding one.
+ */
+function freezable(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Freeze a value and everything inside it: persisted blocks are immutable by contract. A value
+ * holding a non-plain object (a Date, a Map, a class instance) is frozen where it can be but never
+ * counts as deep-frozen (`isDeepFrozen` stays false for it).
+ */
 export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || knownDeepFrozen(value)) return value;
+  if (value !== null && typeof value === 'object') freezeAll(value);
+  return value;
+}
+
+/** `deepFreeze`'s walk: whether `value` is now deep-frozen. */
+function freezeAll(value: object): boolean {
+  if (knownDeepFrozen(value)) return true;
+  if (!freezable(value)) return false;
   Object.freeze(value);
   // Remembered before its members are walked, so a cycle ends here; forgotten if the walk fails.
   deepFrozenValues.add(value);
+  let all = true;
   try {
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value)) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member !== null && typeof member === 'object' && !freezeAll(member)) all = false;
+    }
   } catch (error) {
     deepFrozenValues.delete(value);
     throw error;
   }
-  return value;
+  if (!all) deepFrozenValues.delete(value);
+  return all;
 }
 
 /**
@@ -58,7 +85,7 @@ export function isDeepFrozen(value: unknown): boolean {
 
 function everyMemberFrozen(value: object, visited: Set<object>): boolean {
   if (knownDeepFrozen(value) || visited.has(value)) return true;
-  if (!Object.isFrozen(value)) return false;
+  if (!Object.isFrozen(value) || !freezable(value)) return false;
   visited.add(value);
   for (const key of Object.keys(value)) {
     const member = (value as Record<string, unknown>)[key];
