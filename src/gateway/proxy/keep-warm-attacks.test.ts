@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
+import { ValidationError } from '../../model/errors.js';
 import { type Harness, startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
 import { anthropicTurn } from '../test-support/sessions.js';
+import { createProxyApp } from './create-proxy-app.js';
 import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
 
 /**
@@ -144,5 +146,18 @@ describe('cachet proxy --keep-warm: what a ping really costs', () => {
     expect(stats.spentUsd).toBeLessThanOrEqual(perConversationUsd);
     // Priced right, no ping pays here: each would pay ~27k history tokens to keep a ~3k-token entry.
     expect(stats.pingsSent).toBe(0);
+  });
+});
+
+describe('cachet proxy --keep-warm: options refused before anything starts', () => {
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('maxPingsPerIdle %s is a typed error naming it', (maxPingsPerIdle) => {
+    expect(() => createProxyApp({ upstream: 'anthropic', keepWarm: { maxPingsPerIdle } })).toThrow(ValidationError);
+    expect(() => createProxyApp({ upstream: 'anthropic', keepWarm: { maxPingsPerIdle } })).toThrow(/keepWarm.maxPingsPerIdle/);
+  });
+
+  it.each([-0.01, Number.NaN])('perConversationUsd %s is a typed error naming it', (perConversationUsd) => {
+    expect(() => createProxyApp({ upstream: 'anthropic', keepWarm: { perConversationUsd } })).toThrow(
+      /keepWarm.perConversationUsd/,
+    );
   });
 });

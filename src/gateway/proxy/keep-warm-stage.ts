@@ -38,7 +38,7 @@ export interface KeepWarmStage {
   stop(): void;
 }
 
-/** `--keep-warm` refuses an upstream whose wire has no pre-warming request (only Anthropic Messages has one). */
+/** `--keep-warm` refuses bad budgets and ping counts, and an upstream whose wire has no pre-warming request (only Anthropic Messages has one). */
 export function checkKeepWarmUpstream(upstream: string, options: ProxyKeepWarmOptions): void {
   for (const [key, value] of [
     ['budgetUsd', options.budgetUsd],
@@ -47,6 +47,11 @@ export function checkKeepWarmUpstream(upstream: string, options: ProxyKeepWarmOp
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
       throw new ValidationError(`keepWarm.${key}`, 'a budget in USD ≥ 0', String(value));
     }
+  }
+  // Checked here, not by the planner at the first exchange (whose record it would then break every time).
+  const maxPings = options.maxPingsPerIdle;
+  if (maxPings !== undefined && !(Number.isInteger(maxPings) && maxPings >= 0)) {
+    throw new ValidationError('keepWarm.maxPingsPerIdle', 'a whole number ≥ 0', String(maxPings));
   }
   if (upstream === 'openai' || upstream === 'openrouter') {
     throw new KeepWarmUnsupportedError(
