@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../model/freeze.js';
 import type { JsonRecord } from '../wire/json-helpers.js';
-import { normalizedWithMovedMarkers } from '../wire/moved-markers.js';
+import { type MovedMarkersHistory, normalizedWithMovedMarkers } from '../wire/moved-markers.js';
 import type { NormalizedWireBody } from '../wire/wire-unit.js';
 import { createAnthropicCacheModel } from './anthropic-cache-model.js';
 
@@ -53,12 +53,13 @@ describe('a planned model judging from the client body normalisation', () => {
     const derivedSide = createAnthropicCacheModel({ reuseEqualBlocks: true });
     const plainSide = createAnthropicCacheModel({ reuseEqualBlocks: true });
     let answered = 0;
+    const history: MovedMarkersHistory = {};
     turns(40).forEach((body, turn) => {
       let normalized: NormalizedWireBody | null = null;
       const at = turn * 40_000 + (turn % 7 === 6 ? 400_000 : 0);
       client.judge(body, { at, onNormalized: (value) => (normalized = value) });
       const plan = planOf(body, turn);
-      const derived = normalizedWithMovedMarkers(normalized!, body, plan);
+      const derived = normalizedWithMovedMarkers(normalized!, body, plan, history);
       if (derived) answered++;
       const fromClient = derivedSide.judge(plan, { at, ...(derived ? { normalized: derived } : {}) });
       expect(fromClient).toEqual(plainSide.judge(JSON.parse(JSON.stringify(plan)), { at }));

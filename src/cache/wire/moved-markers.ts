@@ -5,6 +5,7 @@ import { bodyWithUnitList, unitsOf } from './body-units.js';
 import type { ChunkedList } from './chunked-list.js';
 import { isRecord, type JsonRecord } from './json-helpers.js';
 import { cacheControlTtl } from './normalize-anthropic.js';
+import { recordSharedUnits, sameUnitsFrom, sharedUnitCount } from './shared-units.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
 /** A block whose marker differs between the two bodies: where it sits and its marker in the new body. */
@@ -38,6 +39,7 @@ export function normalizedWithMovedMarkers(
   client: NormalizedWireBody,
   clientBody: JsonRecord,
   body: JsonRecord,
+  history?: MovedMarkersHistory,
 ): NormalizedWireBody | null {
   if (providerEntry(client.format).wire !== 'anthropic-messages') return null;
   if (!sameUnreadFields(clientBody, body, client.model)) return null;
@@ -47,8 +49,11 @@ export function normalizedWithMovedMarkers(
     movedInList(clientBody.system, body.system, 'system', null, moved) &&
     movedInMessages(clientBody.messages, body.messages, moved);
   if (!lists) return null;
-  const units = withMarkers(unitsOf(client), moved);
-  if (units === null) return null;
+  const clientUnits = unitsOf(client);
+  const marked = withMarkers(clientUnits, moved);
+  if (marked === null) return null;
+  if (history) linkToLast(history, clientUnits, marked);
+  const units = marked.units;
   const { format, model, warnings, retention, promptCacheMode } = client;
   const automaticBreakpoint = cacheControlTtl(body.cache_control);
   return bodyWithUnitList({ format, model, automaticBreakpoint, warnings: [...warnings], retention, promptCacheMode }, units);
@@ -101,10 +106,26 @@ function movedInMessages(clientMessages: unknown, messages: unknown, moved: Move
   return true;
 }
 
+/**
+ * What a conversation's last derived body was made from, kept by the caller (one per planned
+ * model): the next derived body is recorded as repeating it (`recordSharedUnits`), so the planned
+ * model's token totals, prefix hashes and breakpoint scan start where the two part, as they do
+ * for a body it normalises itself.
+ */
+export interface MovedMarkersHistory {
+  last?: { client: ChunkedList<WireUnit>; derived: ChunkedList<WireUnit>; moved: readonly number[] };
+}
+
+/** A derived units list (never the client's own: its links are normalisation's) and the indexes whose marker it moved. */
+interface MarkedUnits {
+  units: ChunkedList<WireUnit>;
+  moved: number[];
+}
+
 /** `units` with each moved marker's unit replaced by its copy with the new marker; null when one is not found or draws a warning. */
-function withMarkers(units: ChunkedList<WireUnit>, moved: readonly MovedMarker[]): ChunkedList<WireUnit> | null {
-  if (moved.length === 0) return units;
+function withMarkers(units: ChunkedList<WireUnit>, moved: readonly MovedMarker[]): MarkedUnits | null {
   const builder = units.extend();
+  const indexes: number[] = [];
   for (const marker of moved) {
     const index = unitIndexOf(units, marker);
     if (index < 0) return null;
@@ -112,8 +133,29 @@ function withMarkers(units: ChunkedList<WireUnit>, moved: readonly MovedMarker[]
     // Markers on thinking and empty text blocks draw warnings, which depend on the marker: normalise afresh.
     if (unit.kind === 'thinking' || (unit.kind === 'text' && unit.tokenText.length === 0)) return null;
     builder.set(index, markedUnit(unit, marker.ttl));
+    indexes.push(index);
   }
-  return builder.done();
+  return { units: builder.done(), moved: indexes };
+}
+
+/**
+ * Record that the new derived list repeats the last one where their client lists do (same text,
+ * role and counts: only markers differ), and is the same objects from the last index below that
+ * where either moved a marker to a different unit (or the client lists' own `sameFrom`).
+ */
+function linkToLast(history: MovedMarkersHistory, client: ChunkedList<WireUnit>, marked: MarkedUnits): void {
+  const last = history.last;
+  history.last = { client, derived: marked.units, moved: marked.moved };
+  if (!last) return;
+  const length = sharedUnitCount(client, last.client);
+  if (length === 0) return;
+  const same = sameUnitsFrom(client, last.client);
+  // Without a recorded range the client lists' leading units may differ in markers: no range of the same objects is claimed.
+  let sameFrom = same.to > 0 ? same.from : length;
+  for (const index of [...marked.moved, ...last.moved]) {
+    if (index < length && index >= sameFrom && marked.units.at(index) !== last.derived.at(index)) sameFrom = index + 1;
+  }
+  recordSharedUnits(marked.units, last.derived, length, sameFrom);
 }
 
 /** Where the moved marker's block is among the units: searched by message index, confirmed by path; -1 when absent (a deferred tool). */
