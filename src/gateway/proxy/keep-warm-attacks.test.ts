@@ -161,3 +161,45 @@ describe('cachet proxy --keep-warm: options refused before anything starts', () 
     );
   });
 });
+
+describe('cachet proxy --keep-warm: the client comes back while a ping is due', () => {
+  it('sends no ping once the client has sent its next request (it reads the entry itself)', async () => {
+    const clock = fakeClock();
+    const window = { start: 0, end: 0 };
+    const pingsAt: number[] = [];
+    let slow = false;
+    const fetchUpstream: typeof fetch = async (input, init) => {
+      if (isPing(init)) pingsAt.push(clock.now());
+      else if (slow) {
+        // The client's request is in flight for a minute; timers due meanwhile fire.
+        await clock.advanceTo(clock.now() + MINUTE, async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+        });
+      }
+      return globalThis.fetch(input, init);
+    };
+    harness = await startHarness({
+      now: clock.now,
+      proxy: { keepWarm: { budgetUsd: 1, timers: clock.timers }, fetch: fetchUpstream },
+    });
+    const h = harness;
+    const send = async (count: number, at: number) => {
+      await clock.advanceTo(at, () => h.proxy.settled());
+      window.start = clock.now();
+      const response = await fetch(`${h.proxy.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify(anthropicTurn(count)),
+      });
+      await response.json();
+      window.end = clock.now();
+      await h.flush();
+    };
+    let count = 0;
+    for (const at of RHYTHM) await send(++count, at);
+    // Back 4.5 minutes after the last request, just before the first ping (4:40) was due; the reply takes a minute.
+    slow = true;
+    await send(++count, RHYTHM.at(-1)! + 4.5 * MINUTE);
+    expect(pingsAt.filter((at) => at >= window.start && at <= window.end)).toEqual([]);
+  });
+});

@@ -20,6 +20,8 @@ export interface StageDependencies {
   upstreamUrl: (path: string) => string;
   now: () => number;
   bus: EventBus | undefined;
+  /** Whether a request of the conversation is in flight: the client is back, the idle period is over. */
+  clientBusy?: (sessionId: string) => boolean;
 }
 
 export interface StageContext {
@@ -39,6 +41,11 @@ export async function sendPing(
   path: string,
   index: number,
 ): Promise<void> {
+  if (context.dependencies.clientBusy?.(sessionId)) {
+    // The client sent its next request (it reads the entry itself): no ping; that exchange plans the next pause.
+    context.endIdle(conversation);
+    return;
+  }
   const price = findPrice('anthropic', conversation.model);
   const expectedUsd = price ? (pingTokens(conversation) * price.inputPerMTok) / 1e6 : 0;
   if (context.stats.spentUsd + expectedUsd > context.budget || conversation.spentUsd + expectedUsd > context.perConversation) {

@@ -95,10 +95,12 @@ async function handle(
     ...(lease ? { hold: (lease as BodyLease).hold } : {}),
   };
   const forwarded = await forward(core, transport, call, outgoing, route);
-  if (!forwarded) return release();
+  // An exchange that ends here is finished unrecorded (its hold released, the core told the client is done).
+  if (!forwarded) return exchange ? exchange.finish(null, 0) : release();
   const { answer, link } = forwarded;
   if (!exchange || !route || answer.status < 200 || answer.status > 299) {
-    release();
+    if (exchange) exchange.finish(null, answer.status);
+    else release();
     const body = decodedBody(answer, false);
     outgoing.writeHead(answer.status, answer.statusText, clientHeadersOf(answer.headers, false));
     const warn = breakWarning(onWarning);

@@ -191,9 +191,20 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
   if (options.keepWarm) checkKeepWarmUpstream(options.upstream, options.keepWarm);
   const fetchUpstream = options.fetch ?? globalThis.fetch;
   const wholeBodyNeeded = options.capture !== undefined || options.keepWarm !== undefined;
+  // Under --keep-warm, the client requests in flight: a ping due meanwhile is not sent (the client is back).
+  const inFlightRequests = options.keepWarm ? new Set<InFlightRequest>() : null;
+  const clientBusy = (sessionId: string): boolean => {
+    for (const request of inFlightRequests ?? []) {
+      // Read for its conversation only now, when a ping is due (rare), never on the request path.
+      request.sessionId ??= sessionIdOfBytes(request, sessions.sessionIdOf, providerOf);
+      if (request.sessionId === sessionId) return true;
+    }
+    return false;
+  };
   const keepWarm = options.keepWarm
     ? createKeepWarmStage({
         options: options.keepWarm,
+        clientBusy,
         fetchUpstream,
         upstreamUrl: (path) => upstreamUrl(base, path),
         now,
@@ -238,7 +249,12 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
         warnUnplanned(planned.reason, route, planned.clientBody, conversationHeader, at);
       }
     }
+    const inFlight: InFlightRequest | null = inFlightRequests
+      ? { sessionId: conversation?.id ?? null, route, bytes, header: conversationHeader }
+      : null;
+    if (inFlight) inFlightRequests!.add(inFlight);
     const finish = (summary: StreamSummary | null, status: number) => {
+      if (inFlight) inFlightRequests!.delete(inFlight);
       if (!summary?.complete || !summary.usage) return release();
       const durationMs = performance.now() - started;
       judgeQueue.push((judge, firstDropped) => {
@@ -329,4 +345,27 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
 export function clientProduct(userAgent: string | null): string | null {
   const product = userAgent?.trim().split(/\s+/)[0]?.slice(0, 80);
   return product ? product : null;
+}
+
+/** A client request between its arrival and its end (`ExchangeInFlight.finish`), for `--keep-warm`. */
+interface InFlightRequest {
+  /** Its session, once known (at once under `--plan`; else read from `bytes` when a ping asks). */
+  sessionId: string | null;
+  route: WireRoute;
+  /** The client's bytes: valid until the exchange finishes (a lent body is held until then). */
+  bytes: Uint8Array;
+  header: string | null;
+}
+
+function sessionIdOfBytes(
+  request: InFlightRequest,
+  sessionIdOf: (key: string, provider: ProviderId) => string,
+  providerOf: (route: WireRoute) => ProviderId,
+): string {
+  try {
+    const body = parseJsonRecord(request.bytes);
+    return body ? sessionIdOf(conversationKey(request.route, body, request.header).id, providerOf(request.route)) : '';
+  } catch {
+    return '';
+  }
 }
