@@ -113,7 +113,9 @@ export function repeatedMessageCount(session: SessionUnits, messages: readonly u
   // on every body), then whether the ones not yet known frozen are. `last` is the session's own
   // copy: the caller's array, even the very same one, may have been edited in place since.
   let identical = 0;
-  while (identical < limit && messages[identical] === last[identical]) identical++;
+  // Object.is: the same reference answers without loading the object (=== loads its map for the
+  // NaN case), and a long capture's history objects are cold. Only records reach here (`sharedRun`).
+  while (identical < limit && Object.is(messages[identical], last[identical])) identical++;
   session.sameObjects = identical;
   let frozenRun = Math.min(identical, session.frozenRun);
   while (frozenRun < identical && isDeepFrozen(messages[frozenRun])) frozenRun++;
