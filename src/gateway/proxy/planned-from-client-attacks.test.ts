@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAnthropicCacheModel } from '../../cache/models/anthropic-cache-model.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
-import { normalizedWithMovedMarkers } from '../../cache/wire/moved-markers.js';
+import { type MovedMarkersHistory, normalizedWithMovedMarkers } from '../../cache/wire/moved-markers.js';
 import { normalizeWireBody } from '../../cache/wire/normalize-wire-body.js';
 import type { NormalizedWireBody } from '../../cache/wire/wire-unit.js';
 import { deepFreeze } from '../../model/freeze.js';
@@ -93,7 +93,9 @@ const GAPS_MS = [1_000, 30_000, 6 * 60_000, 61 * 60_000];
 /** Plain JSON of a normalisation, key order included. */
 const printed = (body: NormalizedWireBody) => JSON.stringify({ ...body, units: [...body.units] });
 
-function run(steps: readonly Step[], frozen: boolean): { derivedAnswers: number } {
+function run(steps: readonly Step[], frozen: boolean, linked: boolean): { derivedAnswers: number } {
+  // One history per planned model, as the proxy keeps it (bf051d8): each derived body linked to the last one.
+  const history: MovedMarkersHistory | undefined = linked ? {} : undefined;
   const conversation: Conversation = { messages: [messageJson(0, 2, 'open')], marker: 0, system: 1, automatic: false };
   const clientBlocks = new BlockCoreMemo();
   const client = createAnthropicCacheModel({ blockMemo: clientBlocks });
@@ -127,7 +129,7 @@ function run(steps: readonly Step[], frozen: boolean): { derivedAnswers: number 
     previousBreakpointPosition = plan.lastBreakpointPosition;
     let normalized: NormalizedWireBody | null = null;
     client.judge(clientBody, { at, onNormalized: (body) => (normalized = body) });
-    const derived = normalized ? normalizedWithMovedMarkers(normalized, clientBody, plan.body) : null;
+    const derived = normalized ? normalizedWithMovedMarkers(normalized, clientBody, plan.body, history) : null;
     const copy = JSON.parse(JSON.stringify(plan.body)) as JsonRecord;
     if (derived) {
       derivedAnswers++;
@@ -161,13 +163,15 @@ const EXAMPLE: Step[] = [
 
 describe('--plan judged from the client body normalisation, with the plans planCacheFields makes', () => {
   it.each([
-    ['history deep-frozen and shared as the proxy reads it', true],
-    ['history not frozen', false],
-  ])('%s: each derived normalisation is the fresh one, each verdict the plain model’s', (_name, frozen) => {
-    expect(run(EXAMPLE, frozen).derivedAnswers).toBeGreaterThanOrEqual(3);
+    ['history deep-frozen and shared as the proxy reads it', true, false],
+    ['history not frozen', false, false],
+    ['deep-frozen, each derived body linked to the last (MovedMarkersHistory)', true, true],
+    ['not frozen, linked', false, true],
+  ])('%s: each derived normalisation is the fresh one, each verdict the plain model’s', (_name, frozen, linked) => {
+    expect(run(EXAMPLE, frozen, linked).derivedAnswers).toBeGreaterThanOrEqual(3);
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat({ max: 9 }), fc.nat({ max: 50 })), { minLength: 1, maxLength: 25 }), (steps) => {
-        run(steps, frozen);
+        run(steps, frozen, linked);
       }),
       { numRuns: propertyRuns(20) },
     );
