@@ -1,10 +1,11 @@
 import { costAtPrice } from '../../cache/cost.js';
-import type { CacheModel } from '../../cache/models/cache-verdict.js';
+import type { CacheModel, JudgeContext } from '../../cache/models/cache-verdict.js';
 import { type CacheModelOptions, createCacheModel } from '../../cache/models/create-cache-model.js';
 import { findPrice, type PriceRow } from '../../cache/pricing.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
 import { modelOf } from '../../cache/wire/json-helpers.js';
-import type { WireTtl } from '../../cache/wire/wire-unit.js';
+import { type MovedMarkersHistory, normalizedWithMovedMarkers } from '../../cache/wire/moved-markers.js';
+import type { NormalizedWireBody, WireTtl } from '../../cache/wire/wire-unit.js';
 import type { ModelledRequestCost, ProxyForwardedPayload } from '../../events/catalog.js';
 import { totalInputTokens, type Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
@@ -38,6 +39,8 @@ export interface ConversationPlanModels {
   planned: CacheModel | null;
   /** The client model's memo of blocks, the reference of the planned model's (it judges copies of the same blocks). */
   clientBlocks: BlockCoreMemo;
+  /** The planned bodies' derived normalisations, each linked to the last (their totals and hashes resume). */
+  movedMarkers: MovedMarkersHistory;
 }
 
 export interface PlanModels {
@@ -76,7 +79,7 @@ export function createPlanModels(trackerCounters: TrackerCounters, maxBytes = DE
         // Off Anthropic's wire the planned model judges on its own from the start (lockstep is Anthropic's, and needs a fork).
         const lockstep = wireRouteOfProvider(conversation.provider) === 'anthropic' && client.fork !== undefined;
         const planned = lockstep ? null : createCacheModel(conversation.provider, options(new BlockCoreMemo(clientBlocks)));
-        models = { client, planned, clientBlocks, charged: 0 };
+        models = { client, planned, clientBlocks, movedMarkers: {}, charged: 0 };
       }
       // Charged for two models, as the planned one may be forked from the client's at any body.
       models.charged = PLAN_MODEL_BYTES_PER_BODY_BYTE * bodyBytes;
@@ -130,10 +133,9 @@ export function comparePlan(
   model: string,
   priceRow: PriceRow | null = findPrice(provider, model),
 ): ProxyForwardedPayload['plan'] {
-  const at = exchange.at;
-  const judged = (cacheModel: CacheModel, body: JsonRecord): ModelledRequestCost | null => {
+  const judged = (cacheModel: CacheModel, body: JsonRecord, context: Omit<JudgeContext, 'at'>): ModelledRequestCost | null => {
     try {
-      const verdict = cacheModel.judge(body, { at });
+      const verdict = cacheModel.judge(body, { at: exchange.at, ...context });
       return {
         inputTokens: verdict.inputTokens,
         cacheReadTokens: verdict.cacheReadTokens,
@@ -146,11 +148,33 @@ export function comparePlan(
   };
   if (models.planned === null && !inLockstep(exchange, provider)) {
     models.planned = models.client.fork!({ blockMemo: new BlockCoreMemo(models.clientBlocks) });
+    models.movedMarkers = {};
   }
-  const client = judged(models.client, exchange.clientBody);
-  const planned = models.planned ? judged(models.planned, exchange.sentBody) : client;
+  if (!models.planned) {
+    const both = judged(models.client, exchange.clientBody, {});
+    return both && { client: both, planned: both, savedUsd: 0 };
+  }
+  // The planned body is the client's with markers moved: judged from the client body's normalisation, not its own.
+  let clientNormalized: NormalizedWireBody | null = null;
+  const client = judged(models.client, exchange.clientBody, { onNormalized: (body) => (clientNormalized = body) });
+  const given = clientNormalized && plannedNormalized(clientNormalized, exchange, models.movedMarkers);
+  const planned = judged(models.planned, exchange.sentBody, given ? { normalized: given } : {});
   if (!client || !planned) return null;
   return { client, planned, savedUsd: client.costUsd - planned.costUsd };
+}
+
+/** The planned body's normalisation from the client body's (null: the planned model normalises it itself). */
+function plannedNormalized(
+  client: NormalizedWireBody,
+  exchange: PlanJudged,
+  history: MovedMarkersHistory,
+): NormalizedWireBody | null {
+  // A body the derivation cannot read is judged the plain way: judging never fails an exchange's record.
+  try {
+    return normalizedWithMovedMarkers(client, exchange.clientBody, exchange.sentBody, history);
+  } catch {
+    return null;
+  }
 }
 
 /** The planned body judges as the client's: Anthropic's wire and rules, and the plan keeps the client's markers. */

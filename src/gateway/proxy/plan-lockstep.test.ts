@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { costOf } from '../../cache/cost.js';
+import type { JudgeContext } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { findPrice } from '../../cache/pricing.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
@@ -151,5 +152,42 @@ describe('the savings judge’s price row', () => {
       expect(figures!.client.costUsd).toBeCloseTo(2 * found[index]!.client.costUsd, 12);
       expect(figures!.planned.costUsd).toBeCloseTo(2 * found[index]!.planned.costUsd, 12);
     }
+  });
+});
+
+describe('the planned body judged from the client body’s normalisation', () => {
+  it('hands the planned model the client body’s units with the plan’s markers, with the figures of a model that normalises it', () => {
+    const counters = { anthropic: anthropicEstimator(), openai: anthropicEstimator() };
+    const conversation = { id: 'c1', key: 'c1', provider: 'anthropic' } as Conversation;
+    const derived = createPlanModels(counters).of(conversation, 1000);
+    const reference = createPlanModels(counters).of(conversation, 1000);
+    const given: boolean[] = [];
+    let previousBreakpointPosition: number | null = null;
+    for (const [index, clientBody] of [1, 2, 3, 4, 5, 6].map(systemOnly).entries()) {
+      const context = { conversationId: 'c1', previousResponseId: null, previousBreakpointPosition };
+      const plan = planCacheFields('anthropic', clientBody, context, {});
+      previousBreakpointPosition = plan.lastBreakpointPosition;
+      const at = 1_000_000 + index * 60_000;
+      const exchange = { clientBody, sentBody: plan.body, breakpoints: plan.breakpoints, ttl: '5m' as const, at };
+      const watch = (models: typeof derived, onJudge: (context: JudgeContext) => JudgeContext) => {
+        const planned = models.planned;
+        if (planned === null) return comparePlan(models, exchange, 'anthropic', 'claude-sonnet-5');
+        const judge = planned.judge.bind(planned);
+        planned.judge = (body, judgeContext) => judge(body, onJudge(judgeContext));
+        try {
+          return comparePlan(models, exchange, 'anthropic', 'claude-sonnet-5');
+        } finally {
+          planned.judge = judge;
+        }
+      };
+      const judged = watch(derived, (judgeContext) => {
+        given.push(judgeContext.normalized !== undefined);
+        return judgeContext;
+      });
+      const expected = watch(reference, ({ normalized: _normalisesItself, ...rest }) => rest);
+      expect(judged).toEqual(expected);
+    }
+    // Forked at the first body (the plan marks what the client does not); each later one is judged from the client's units.
+    expect(given).toEqual([true, true, true, true, true]);
   });
 });
