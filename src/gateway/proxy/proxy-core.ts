@@ -131,8 +131,6 @@ export interface ProxyCore {
   maxBodyBytes: number;
   timeoutMs: number;
   hostGuard: boolean;
-  /** Under `--plan`. */
-  planned: boolean;
   /** Plan (under `--plan`) and open the record of one request on a wire route. */
   begin(request: ClientRequestInfo): ExchangeInFlight;
   /** Follow a piece of work (an observer) so `settled()` waits for it; errors go to `onRecordError`. */
@@ -313,7 +311,6 @@ export function createProxyCore(options: ProxyOptions): ProxyCore {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     hostGuard: options.hostGuard ?? true,
-    planned: plan !== null,
     begin,
     track(work) {
       const done = work.catch((error: unknown) => options.onRecordError?.(error));
