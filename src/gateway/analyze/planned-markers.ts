@@ -1,4 +1,5 @@
 import { isRecord, type JsonRecord } from '../../cache/wire/json-helpers.js';
+import { isMarkableBlock } from '../../cache/wire/markable-block.js';
 import { cacheControlTtl } from '../../cache/wire/normalize-anthropic.js';
 import type { WireTtl } from '../../cache/wire/wire-unit.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS } from '../../providers/anthropic/models.js';
@@ -241,7 +242,7 @@ function marksOf(message: unknown): MessageMarks {
       else if (markers.length === 0 && ttl === '5m' && index < SHARED_INDICES) markers = SINGLE_5M_MARKER[index]!;
       else markers = ownMarkers = [...markers, { index, ttl }];
     }
-    if (!isMarkable(block)) continue;
+    if (!isMarkableBlock(block, 'messages')) continue;
     if (ownMarkable) ownMarkable.push({ index, offset });
     else if (markable.length === 0 && index < SHARED_INDICES && offset < SHARED_INDICES)
       markable = SINGLE_MARKABLE[index]![offset]!;
@@ -249,11 +250,6 @@ function marksOf(message: unknown): MessageMarks {
     if (isRecord(cacheControl)) lastMarked = markable[markable.length - 1]!;
   }
   return { message, blocks, markable, lastMarked, markers, stringContent: false, frozen };
-}
-
-/** As `planCacheFields` reads a block: thinking blocks and empty text cannot carry a marker. */
-function isMarkable(block: JsonRecord): boolean {
-  return block.type !== 'thinking' && block.type !== 'redacted_thinking' && !(block.type === 'text' && block.text === '');
 }
 
 /** The client's tail (a marked block before the zone's last markable one, in the same message) keeps the zone's marker. */
@@ -281,8 +277,7 @@ class PlanScan {
       const ttl = cacheControl === undefined ? null : cacheControlTtl(cacheControl);
       // A literal, not a spread of `place`: this runs on every system and tool block of every body.
       if (ttl !== null) this.markers.push({ zone, message: -1, index, position: place.position, ttl });
-      // As `planCacheFields`: a deferred tool is not in the prefix and never gets the tools marker.
-      if (!isMarkable(block) || (zone === 'tools' && block.defer_loading === true)) continue;
+      if (!isMarkableBlock(block, zone)) continue;
       this.lastMarkable[zone] = place;
       if (zone === 'system' && isRecord(cacheControl)) this.lastMarkedSystem = place;
     }

@@ -1,3 +1,4 @@
+import { isMarkableBlock } from '../../cache/wire/markable-block.js';
 import { isDeepFrozen } from '../../model/freeze.js';
 
 type JsonRecord = Record<string, unknown>;
@@ -80,13 +81,7 @@ class ScanState {
       if (!isRecord(block)) continue;
       const at = this.position++;
       if (Object.hasOwn(block, 'cache_control')) this.clientMarked.push({ zone, message, index, position: at });
-      // A deferred tool (`defer_loading`) is not part of the prefix: a marker there marks nothing.
-      const markable =
-        block.type !== 'thinking' &&
-        block.type !== 'redacted_thinking' &&
-        !(block.type === 'text' && block.text === '') &&
-        !(zone === 'tools' && block.defer_loading === true);
-      if (!markable) continue;
+      if (!isMarkableBlock(block, zone)) continue;
       fill(this.last[zone], message, index, at);
       if (zone !== 'tools' && isRecord(block.cache_control)) fill(this.marked[zone], message, index, at);
       if (zone === 'messages' && this.previous !== null && at <= this.previous) fill(this.guard, message, index, at);
