@@ -6,6 +6,7 @@ import type { CacheMultipliers } from '../providers/shared/price-row.js';
 import { Session } from '../session/session.js';
 import { startKeepWarm } from './keep-warm.js';
 import { KEEP_WARM_DEFAULTS, type KeepWarmInput, planKeepWarm } from './plan-keep-warm.js';
+import { manualTimers } from './test-support/manual-timers.js';
 
 /**
  * Attacks on keep-warm planned part-way through an idle period (`idleMs`: the caller, or the
@@ -108,27 +109,6 @@ describe('planKeepWarm part-way through an idle period (idleMs)', () => {
     );
   });
 });
-
-/** Fake timers: callbacks run when the test says so, in time order. */
-function manualTimers() {
-  const pending: { at: number; callback: () => void; cleared: boolean }[] = [];
-  return {
-    set: (callback: () => void, ms: number) => {
-      const entry = { at: ms, callback, cleared: false };
-      pending.push(entry);
-      return entry;
-    },
-    clear: (handle: unknown) => {
-      (handle as { cleared: boolean }).cleared = true;
-    },
-    async runAll() {
-      for (const entry of [...pending].sort((left, right) => left.at - right.at)) {
-        if (!entry.cleared) entry.callback();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    },
-  };
-}
 
 describe('startKeepWarm started after the entry expired', () => {
   it('sends no ping: each would re-write the whole prefix the return re-writes anyway', async () => {

@@ -8,6 +8,7 @@ import { anthropicAdapter } from '../providers/anthropic/index.js';
 import { Session } from '../session/session.js';
 import { KEEP_WARM_TEXT, KeepWarmUnsupportedError, keepWarmBody, startKeepWarm } from './keep-warm.js';
 import { prepareRequest } from './prepare-request.js';
+import { manualTimers } from './test-support/manual-timers.js';
 
 const MINUTE = 60_000;
 const STANDARD = { write5m: 1.25, write1h: 2, read: 0.1 };
@@ -23,30 +24,6 @@ function conversation(bus = new EventBus()) {
   session.appendUserText('Review the change to the invoice totals.');
   session.append({ role: 'assistant', content: [{ type: 'text', text: 'The rounding moved to the line level; see below.' }] });
   return session;
-}
-
-/** Fake timers: callbacks run when the test says so, in time order. */
-function manualTimers() {
-  const pending: { at: number; callback: () => void; cleared: boolean }[] = [];
-  return {
-    set: (callback: () => void, ms: number) => {
-      const entry = { at: ms, callback, cleared: false };
-      pending.push(entry);
-      return entry;
-    },
-    clear: (handle: unknown) => {
-      (handle as { cleared: boolean }).cleared = true;
-    },
-    async runAll() {
-      for (const entry of [...pending].sort((left, right) => left.at - right.at)) {
-        if (!entry.cleared) entry.callback();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    },
-    get scheduled() {
-      return pending.map((entry) => entry.at);
-    },
-  };
 }
 
 describe('keepWarmBody', () => {

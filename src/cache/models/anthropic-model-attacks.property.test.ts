@@ -182,19 +182,17 @@ function freshConversations(): Conversation[] {
 }
 
 /** Runs the steps on a fast model and on a plain one; the fast verdicts, and the plain ones as JSON read at once. */
-function judgeBoth(steps: readonly Step[], fast: () => CacheModel): { fastVerdicts: CacheVerdict[]; plainJson: string[] } {
+/**
+ * Plays `steps` on fresh conversations: `fork` at each fork step, `judge` with each body sent and
+ * its time (one second after the step before, or after the gap a clock step names).
+ */
+function playSteps(steps: readonly Step[], on: { fork: () => void; judge: (body: Record<string, unknown>, at: number) => void }) {
   const conversations = freshConversations();
-  let fastModel = fast();
-  let plainModel = createAnthropicCacheModel();
   let at = Date.UTC(2026, 10, 28);
-  const fastVerdicts: CacheVerdict[] = [];
-  const plainJson: string[] = [];
   for (const [index, step] of steps.entries()) {
-    const conversation = conversations[step[1]]!;
-    const body = applyStep(conversation, step, `c${step[1]}.s${index}`);
+    const body = applyStep(conversations[step[1]]!, step, `c${step[1]}.s${index}`);
     if (body === 'fork') {
-      fastModel = fastModel.fork!();
-      plainModel = plainModel.fork!();
+      on.fork();
       continue;
     }
     if (body === null) {
@@ -202,10 +200,26 @@ function judgeBoth(steps: readonly Step[], fast: () => CacheModel): { fastVerdic
       continue;
     }
     at += 1_000;
-    const copy = JSON.parse(JSON.stringify(body)) as unknown;
-    fastVerdicts.push(fastModel.judge(body, { at }));
-    plainJson.push(JSON.stringify(plainModel.judge(copy, { at })));
+    on.judge(body, at);
   }
+}
+
+function judgeBoth(steps: readonly Step[], fast: () => CacheModel): { fastVerdicts: CacheVerdict[]; plainJson: string[] } {
+  let fastModel = fast();
+  let plainModel = createAnthropicCacheModel();
+  const fastVerdicts: CacheVerdict[] = [];
+  const plainJson: string[] = [];
+  playSteps(steps, {
+    fork: () => {
+      fastModel = fastModel.fork!();
+      plainModel = plainModel.fork!();
+    },
+    judge: (body, at) => {
+      const copy = JSON.parse(JSON.stringify(body)) as unknown;
+      fastVerdicts.push(fastModel.judge(body, { at }));
+      plainJson.push(JSON.stringify(plainModel.judge(copy, { at })));
+    },
+  });
   return { fastVerdicts, plainJson };
 }
 
@@ -309,26 +323,19 @@ describe('the normalisation a model hands its caller (onNormalized) against a fr
     it(`${name}: each body's normalisation, read after the whole sequence, equals a fresh one of its JSON copy`, () => {
       fc.assert(
         fc.property(fc.array(stepArbitrary, { minLength: 1, maxLength: 40 }), (steps) => {
-          const conversations = freshConversations();
           let model = fast();
-          let at = Date.UTC(2026, 10, 28);
           const handed: NormalizedWireBody[] = [];
           const fresh: ReturnType<typeof unitsSeen>[] = [];
-          for (const [index, step] of steps.entries()) {
-            const body = applyStep(conversations[step[1]]!, step, `c${step[1]}.s${index}`);
-            if (body === 'fork') {
+          playSteps(steps, {
+            fork: () => {
               model = model.fork!();
-              continue;
-            }
-            if (body === null) {
-              at += GAPS_MS[step[2] % GAPS_MS.length]!;
-              continue;
-            }
-            at += 1_000;
-            fresh.push(unitsSeen(normalizeWireBody(JSON.parse(JSON.stringify(body)), 'anthropic')));
-            model.judge(body, { at, onNormalized: (normalized) => handed.push(normalized) });
-            expect(unitsSeen(handed.at(-1)!)).toEqual(fresh.at(-1));
-          }
+            },
+            judge: (body, at) => {
+              fresh.push(unitsSeen(normalizeWireBody(JSON.parse(JSON.stringify(body)), 'anthropic')));
+              model.judge(body, { at, onNormalized: (normalized) => handed.push(normalized) });
+              expect(unitsSeen(handed.at(-1)!)).toEqual(fresh.at(-1));
+            },
+          });
           // Read again once every later body was judged: nothing the model reuses was changed under an earlier reader.
           expect(handed.map(unitsSeen)).toEqual(fresh);
         }),

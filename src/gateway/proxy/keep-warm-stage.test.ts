@@ -3,49 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { ValidationError } from '../../model/errors.js';
 import { KeepWarmUnsupportedError } from '../../runtime/keep-warm.js';
+import { fakeClock, MINUTE, T0 } from '../test-support/fake-clock.js';
 import { type Harness, startHarness, TEST_KEY } from '../test-support/proxy-harness.js';
 import { anthropicTurn } from '../test-support/sessions.js';
 import { createProxyApp } from './create-proxy-app.js';
 import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
 import { pingBody } from './keep-warm-ping.js';
-
-const MINUTE = 60_000;
-const T0 = Date.parse('2026-11-27T10:00:00Z');
-
-/** One clock for the client, the proxy, its timers and the emulator: time moves only when the test says. */
-function fakeClock() {
-  let now = T0;
-  let pending: Array<{ at: number; callback: () => void; id: number }> = [];
-  let ids = 0;
-  return {
-    now: () => now,
-    timers: {
-      set: (callback: () => void, ms: number) => {
-        ids += 1;
-        pending.push({ at: now + ms, callback, id: ids });
-        return ids;
-      },
-      clear: (handle: unknown) => {
-        pending = pending.filter((entry) => entry.id !== handle);
-      },
-    },
-    /** Move time to `at`, firing every timer due on the way, in order, each ping finished (`settle`) before time moves on. */
-    async advanceTo(at: number, settle: () => Promise<void>) {
-      for (;;) {
-        const due = pending.filter((entry) => entry.at <= at).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        pending = pending.filter((entry) => entry !== due);
-        now = due.at;
-        due.callback();
-        await settle();
-      }
-      now = at;
-    },
-    get scheduled() {
-      return pending.length;
-    },
-  };
-}
 
 let harness: Harness | null = null;
 afterEach(async () => {

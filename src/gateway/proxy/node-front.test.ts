@@ -1,17 +1,12 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closersAfterEach, listenForTest, okReply } from '../test-support/raw-http.js';
 import type { CaptureRecord } from './capture-record.js';
 import { type RunningProxy, startProxy } from './start-proxy.js';
 
-const REPLY = JSON.stringify({
-  id: 'msg_node',
-  type: 'message',
-  role: 'assistant',
-  content: [{ type: 'text', text: 'ok' }],
-  usage: { input_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 2 },
-});
+const REPLY = okReply('msg_node');
 
 interface Arrival {
   method: string;
@@ -20,11 +15,7 @@ interface Arrival {
   body: Buffer;
 }
 
-let closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.reverse()) await close();
-  closers = [];
-});
+const closers = closersAfterEach();
 
 /** A raw node:http upstream: every arrival is kept; `answer` writes the reply. */
 async function upstream(answer: (outgoing: ServerResponse, arrival: Arrival, socket: Socket) => void) {
@@ -38,12 +29,7 @@ async function upstream(answer: (outgoing: ServerResponse, arrival: Arrival, soc
       answer(outgoing, arrival, incoming.socket);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
+  return { url: await listenForTest(server, closers), arrivals };
 }
 
 async function proxyTo(upstreamUrl: string, capture?: CaptureRecord[]): Promise<RunningProxy> {

@@ -1,9 +1,9 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { mulberry32 } from '../../model/mulberry32.js';
-import { closersAfterEach, listenForTest } from '../test-support/raw-http.js';
+import { closersAfterEach, listenForTest, okReply, postPieces, refuseUnauthorized } from '../test-support/raw-http.js';
 import { createProxyApp } from './create-proxy-app.js';
 import { startProxy } from './start-proxy.js';
 
@@ -23,13 +23,7 @@ import { startProxy } from './start-proxy.js';
 
 const closers = closersAfterEach();
 const TAG = 'x-attack-tag';
-const REPLY = JSON.stringify({
-  id: 'msg_plan_slabs',
-  type: 'message',
-  role: 'assistant',
-  content: [{ type: 'text', text: 'ok' }],
-  usage: { input_tokens: 20, cache_read_input_tokens: 5000, cache_creation_input_tokens: 0, output_tokens: 2 },
-});
+const REPLY = okReply('msg_plan_slabs', 5000);
 
 const MISS = REPLY.replace('"cache_read_input_tokens":5000', '"cache_read_input_tokens":0');
 
@@ -41,10 +35,7 @@ async function recordingUpstream() {
   const server: Server = createServer((incoming, outgoing) => {
     const tag = String(incoming.headers[TAG]);
     if (refused(tag)) {
-      outgoing
-        .writeHead(401, { 'content-type': 'application/json' })
-        .end('{"type":"error","error":{"type":"authentication_error"}}');
-      incoming.resume();
+      refuseUnauthorized(incoming, outgoing);
       return;
     }
     const chunks: Buffer[] = [];
@@ -59,35 +50,9 @@ async function recordingUpstream() {
   return { url: await listenForTest(server, closers), arrivals };
 }
 
-function post(url: string, body: Buffer, pieces: number[], chunked: boolean, headers: Record<string, string>): Promise<number> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: '/v1/messages',
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...headers,
-          ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(body.byteLength) }),
-        },
-      },
-      (incoming) => {
-        incoming.resume();
-        incoming.on('end', () => resolve(incoming.statusCode!));
-      },
-    );
-    outgoing.on('error', reject);
-    let at = 0;
-    for (const cut of [...pieces, body.byteLength]) {
-      outgoing.write(body.subarray(at, cut));
-      at = cut;
-    }
-    outgoing.end();
-  });
-}
+/** `body` cut at `cuts` (ascending): one piece before each cut and one after the last. */
+const cutAt = (body: Buffer, cuts: number[]) =>
+  [0, ...cuts].map((at, index) => body.subarray(at, cuts[index] ?? body.byteLength));
 
 interface Conversation {
   header: string;
@@ -167,10 +132,12 @@ async function run(seed: number, volatile: 'auto' | 'off') {
       batch.map(({ tag, body, header }) => {
         const cuts = new Set<number>();
         while (cuts.size < 6) cuts.add(1 + Math.floor(random() * (body.byteLength - 1)));
-        return post(
+        return postPieces(
           proxy.url,
-          body,
-          [...cuts].sort((x, y) => x - y),
+          cutAt(
+            body,
+            [...cuts].sort((x, y) => x - y),
+          ),
           random() < 0.5,
           {
             [TAG]: tag,

@@ -1,9 +1,9 @@
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { mulberry32 } from '../../model/mulberry32.js';
-import { closersAfterEach, listenForTest } from '../test-support/raw-http.js';
+import { closersAfterEach, listenForTest, okReply, postPieces, refuseUnauthorized } from '../test-support/raw-http.js';
 import { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
 
 /**
@@ -22,13 +22,7 @@ import { type RunningProxy, type StartProxyOptions, startProxy } from './start-p
  * each body whole (a capture) records when the same bodies come one at a time in one write.
  */
 
-const REPLY = JSON.stringify({
-  id: 'msg_pieces',
-  type: 'message',
-  role: 'assistant',
-  content: [{ type: 'text', text: 'ok' }],
-  usage: { input_tokens: 20, cache_read_input_tokens: 5000, cache_creation_input_tokens: 0, output_tokens: 2 },
-});
+const REPLY = okReply('msg_pieces', 5000);
 const MISS = REPLY.replace('"cache_read_input_tokens":5000', '"cache_read_input_tokens":0');
 const REQUEST_HEADER = 'x-attack-request';
 
@@ -62,10 +56,7 @@ async function heldUpstream() {
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
     const id = Number(incoming.headers[REQUEST_HEADER]);
     if (early(id)) {
-      outgoing
-        .writeHead(401, { 'content-type': 'application/json' })
-        .end('{"type":"error","error":{"type":"authentication_error"}}');
-      incoming.resume();
+      refuseUnauthorized(incoming, outgoing);
       return;
     }
     const chunks: Buffer[] = [];
@@ -99,34 +90,12 @@ async function heldUpstream() {
   };
 }
 
-/** POST `pieces` one write each (chunked, or with the whole length declared); resolves with the status once the reply ended. */
-function post(url: string, id: number, pieces: Buffer[], chunked: boolean, conversation?: string): Promise<number> {
-  const target = new URL(url);
-  const length = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: '/v1/messages',
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [REQUEST_HEADER]: String(id),
-          ...(conversation ? { 'x-cachet-conversation': conversation } : {}),
-          ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(length) }),
-        },
-      },
-      (incoming) => {
-        incoming.resume();
-        incoming.on('end', () => resolve(incoming.statusCode!));
-      },
-    );
-    outgoing.on('error', reject);
-    for (const piece of pieces) outgoing.write(piece);
-    outgoing.end();
+/** POST `pieces` one write each (chunked, or with the whole length declared), as request `id` of `conversation`. */
+const post = (url: string, id: number, pieces: Buffer[], chunked: boolean, conversation?: string) =>
+  postPieces(url, pieces, chunked, {
+    [REQUEST_HEADER]: String(id),
+    ...(conversation ? { 'x-cachet-conversation': conversation } : {}),
   });
-}
 
 async function proxyOn(upstreamUrl: string, options: Omit<StartProxyOptions, 'upstream'> = {}) {
   const bus = new EventBus();

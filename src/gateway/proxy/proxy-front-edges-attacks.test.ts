@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../events/event-bus.js';
 import { mulberry32 } from '../../model/mulberry32.js';
-import { closersAfterEach, listenForTest } from '../test-support/raw-http.js';
+import { closersAfterEach, listenForTest, okReply } from '../test-support/raw-http.js';
 import { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
 
 /**
@@ -19,13 +19,7 @@ import { type RunningProxy, type StartProxyOptions, startProxy } from './start-p
  * `close()` resolve.
  */
 
-const REPLY = JSON.stringify({
-  id: 'msg_edges',
-  type: 'message',
-  role: 'assistant',
-  content: [{ type: 'text', text: 'ok' }],
-  usage: { input_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 2 },
-});
+const REPLY = okReply('msg_edges');
 
 const closers = closersAfterEach();
 

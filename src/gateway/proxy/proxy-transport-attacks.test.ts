@@ -4,7 +4,7 @@ import { createBreakDetector } from '../../cache/break/break-detector.js';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
-import { closersAfterEach, listenForTest, postBytes } from '../test-support/raw-http.js';
+import { closersAfterEach, listenForTest, okReply, postBytes } from '../test-support/raw-http.js';
 import { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
 
 /**
@@ -19,13 +19,7 @@ import { type RunningProxy, type StartProxyOptions, startProxy } from './start-p
  * and spaces between items, client markers that move, bodies past 16 KB (the resumed scan).
  */
 
-const REPLY = JSON.stringify({
-  id: 'msg_attack',
-  type: 'message',
-  role: 'assistant',
-  content: [{ type: 'text', text: 'ok' }],
-  usage: { input_tokens: 20, cache_read_input_tokens: 5000, cache_creation_input_tokens: 0, output_tokens: 2 },
-});
+const REPLY = okReply('msg_attack', 5000);
 
 const closers = closersAfterEach();
 
