@@ -8,7 +8,7 @@ import {
   type TailScope,
   type ToolDeclaration,
 } from './oracle-layouts.js';
-import { options, type ReadChoice, readChoices, readTokens, slackOf } from './oracle-reads.js';
+import { options, type ReadChoice, readChoices, readTokens, returningReadChoice, slackOf } from './oracle-reads.js';
 import type { OracleRules } from './oracle-rules.js';
 import { type OracleRequestDecision, prune, type State } from './oracle-states.js';
 
@@ -65,13 +65,15 @@ export interface OracleResult {
  * prefix to the minimum; declare discovered tools deferred (Anthropic), up front or on
  * discovery; keep OpenAI caches alive for 24 hours; on Gemini create, keep and name explicit
  * caches, paying their storage. What it may not do: read an entry that no earlier request
- * wrote, read across a model change or a gap longer than the entry's TTL, read below the
+ * wrote, read one model's entries on another or across a gap longer than the entry's TTL, read below the
  * minimum prefix or past the provider's cap, drop content the model must see, or rewrite
  * history — a persisted tail stays in history and is paid (at the read rate, its cheapest) in
  * every later request. Relaxations (each can only lower its cost, so it stays a lower bound):
  * joinable text counts one token less per unit (the run's wire framing aside); OpenAI's
  * 128-token read steps are not applied; a repeated `skill_load` result is empty;
- * the tool-search tool's own definition is free.
+ * the tool-search tool's own definition is free; a request that comes back to a model after
+ * requests on another reads what it shares with that model's last request as if it had been
+ * written at the long TTL for free (`returningReadChoice`).
  */
 export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((model: string) => OracleRules)): OracleResult {
   const memo = new Map<string, OracleRules>();
@@ -143,6 +145,8 @@ interface Step {
   newTurn: boolean;
   rules: OracleRules;
   layouts: OracleLayouts;
+  /** The last earlier request on this request's model, when the previous one ran on another. */
+  returning: { index: number; request: HindsightRequest } | null;
   staticEnd: number;
   next: State[];
 }
@@ -157,12 +161,17 @@ function search(
   let states: State[] = [
     { scope: 'request', cached: 0, cachedLong: 0, explicit: null, carried: 0, cost: 0, processed: 0, trail: null },
   ];
+  const lastOfModel = new Map<string, number>();
   run.requests.forEach((request, index) => {
     const previous = index > 0 ? (run.requests[index - 1] as HindsightRequest) : null;
     const newTurn = previous === null || previous.turn !== request.turn;
     // Each request is billed and cached under its own model's rules (a turn may switch models).
     const rules = rulesOf(request.model);
-    const step: Step = { index, request, previous, newTurn, rules, layouts, staticEnd: layouts.staticTokens(request), next: [] };
+    const earlier = previous && previous.model !== request.model ? lastOfModel.get(request.model) : undefined;
+    const returning = earlier === undefined ? null : { index: earlier, request: run.requests[earlier] as HindsightRequest };
+    lastOfModel.set(request.model, index);
+    const staticEnd = layouts.staticTokens(request);
+    const step: Step = { index, request, previous, newTurn, rules, layouts, returning, staticEnd, next: [] };
     for (const state of states) {
       const scopes: TailScope[] = newTurn ? ['request', 'turn'] : [state.scope];
       // The previous turn's persisted tail stays in history for the rest of the session: every
@@ -206,6 +215,8 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
         state,
       )
     : [{ all: 0, long: 0, pings: 0, pingCost: 0 }];
+  const returned = step.returning ? returningReadChoice(rules, step.returning, request, layouts, index, scope, slack) : null;
+  if (returned) reads.push(returned);
   const decision = (
     read: ReadChoice,
     readCount: number,

@@ -90,6 +90,24 @@ export class OracleLayouts {
     return boundedMatch(profile, alive).currentTokens;
   }
 
+  /**
+   * Tokens of request `index`'s sequence that match request `earlier`'s (any earlier request, no
+   * bound on what is alive): what `index` could read of entries `earlier` left.
+   */
+  matchedSince(earlier: number, earlierScope: TailScope, index: number, scope: TailScope, withReply: boolean): number {
+    const key = `${earlier}>${index}/${earlierScope}/${scope}/${withReply ? 'r' : ''}`;
+    let profile = this.profiles.get(key);
+    if (!profile) {
+      const source = this.layout(earlier, earlierScope);
+      profile = matchProfile(
+        withReply ? [...source.sequence, ...source.reply] : source.sequence,
+        this.layout(index, scope).sequence,
+      );
+      this.profiles.set(key, profile);
+    }
+    return profile.currentEnds.at(-1) ?? 0;
+  }
+
   staticTokens(request: HindsightRequest): number {
     return sum(staticUnits(request, this.declaration, this.allDiscovered)) + this.padding;
   }

@@ -79,6 +79,37 @@ export function readChoices(
 }
 
 /**
+ * What a request can read when the session comes back to its model after a request on another
+ * one (A → B → A): the entries the last request of its own model (`earlier`) left are still the
+ * provider's, and a strategy reads them. Counted as a relaxation (only lower): whatever `earlier`
+ * shares with this request (either tail scope, its reply where the slot keeps it), as if it had
+ * been written at the long TTL for free; alive when the gap since `earlier` is within the long
+ * TTL, or kept by pings at the long TTL (each billed as a read of what it keeps, as above).
+ */
+export function returningReadChoice(
+  rules: OracleRules,
+  earlier: { index: number; request: HindsightRequest },
+  request: HindsightRequest,
+  layouts: OracleLayouts,
+  index: number,
+  scope: TailScope,
+  slack: number,
+): ReadChoice | null {
+  const gap = request.at - earlier.request.at;
+  const pings = gap <= rules.longTtlMs ? 0 : rules.keepAlivePings ? Math.ceil(gap / rules.longTtlMs) - 1 : null;
+  if (pings === null) return null;
+  let matched = 0;
+  for (const earlierScope of ['request', 'turn'] as const) {
+    for (const withReply of rules.reusesReply ? [false, true] : [false]) {
+      matched = Math.max(matched, layouts.matchedSince(earlier.index, earlierScope, index, scope, withReply));
+    }
+  }
+  const all = roundRead(rules, matched, slack);
+  if (all === 0) return null;
+  return { all, long: all, pings, pingCost: pings * rules.readRate * all };
+}
+
+/**
  * What the request can read of what the previous one left, under the provider's lifetimes and
  * minimum; `aliveOverride`: the tokens pings kept alive through the gap.
  */
