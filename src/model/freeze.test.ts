@@ -59,6 +59,8 @@ describe('freezeOverDeepFrozen', () => {
     const value = freezeOverDeepFrozen({ type: 'text', text: 'x' });
     const list = freezeOverDeepFrozen([value]);
     expect(Object.keys(value)).toEqual(['type', 'text']);
+    expect(Reflect.ownKeys(value)).toEqual(['type', 'text']);
+    expect(Reflect.ownKeys(list)).toEqual(['0', 'length']);
     expect(JSON.stringify(list)).toBe('[{"type":"text","text":"x"}]');
     expect(Object.getOwnPropertySymbols({ ...value })).toEqual([]);
     expect(Object.getOwnPropertySymbols(Object.assign({}, value))).toEqual([]);
