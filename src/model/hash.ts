@@ -4,8 +4,14 @@ import { canonicalJson } from './canonical-json.js';
 import type { ContentBlock, ToolDefinition } from './content.js';
 import type { JsonValue } from './json.js';
 
-/** A surrogate code unit without its partner (matched per code unit: no `u` flag on purpose). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Whether `text` holds a surrogate code unit without its partner: `String.prototype.isWellFormed`
+ * (ES2024, in every Node from 20), a native scan about 15× faster than the regex it replaced on
+ * the block texts a prefix chain hashes (TypeScript's ES2023 lib does not declare it yet).
+ */
+function hasLoneSurrogate(text: string): boolean {
+  return !(text as string & { isWellFormed(): boolean }).isWellFormed();
+}
 /** 0xFF never occurs in UTF-8, so a marked UTF-16 hash input can never equal a UTF-8 one. */
 const UTF16_MARKER = Buffer.from([0xff]);
 
@@ -19,7 +25,7 @@ const UTF16_MARKER = Buffer.from([0xff]);
  * sha256('A\uD800') !== sha256('A\uDBFF'); // true
  */
 export function sha256(text: string): string {
-  if (LONE_SURROGATE.test(text)) return createHash('sha256').update(UTF16_MARKER).update(text, 'utf16le').digest('hex');
+  if (hasLoneSurrogate(text)) return createHash('sha256').update(UTF16_MARKER).update(text, 'utf16le').digest('hex');
   // The one-shot form (Node 20.12+) skips a Hash object per call: prefix chains hash every block.
   return oneShotHash ? oneShotHash('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
 }

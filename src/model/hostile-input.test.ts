@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertRequest } from '../providers/anthropic/convert-request.js';
@@ -158,6 +159,13 @@ describe('hashing exact code units', () => {
     expect(sha256('A\uDC00')).not.toBe(sha256('A\uFFFD'));
     expect(sha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(hashOf({ type: 'text', text: 'A\uD800' })).not.toBe(hashOf({ type: 'text', text: 'A\uDBFF' }));
+  });
+
+  it('hashes a surrogate pair as its UTF-8 bytes and the same units reversed (two lone ones) apart from U+FFFD twice', () => {
+    const utf8 = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+    expect(sha256('A\uD83D\uDE00')).toBe(utf8('A\u{1F600}'));
+    expect(sha256('A\uDE00\uD83D')).not.toBe(utf8('A\uFFFD\uFFFD'));
+    expect(sha256('A\uDE00\uD83D')).not.toBe(sha256('A\uD83D\uDE00'));
   });
 
   it('gives distinct strings distinct hashes, surrogates included (property)', () => {
