@@ -29,6 +29,16 @@ export function formatSaving(cost: number, reference: number): string {
   return `${change < 0 ? '−' : '+'}${Math.abs(change * 100).toFixed(1)}%`;
 }
 
+/**
+ * `value.toLocaleString('en-US')`. A whole number from 0 is grouped by hand, the same text without
+ * a call into Intl: `cachet analyze` formats four counts per request row, tens of thousands on a
+ * large capture.
+ */
 export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
+  if (!Number.isSafeInteger(value) || value < 0 || Object.is(value, -0)) return value.toLocaleString('en-US');
+  const digits = String(value);
+  const head = ((digits.length - 1) % 3) + 1;
+  let text = digits.slice(0, head);
+  for (let at = head; at < digits.length; at += 3) text += `,${digits.slice(at, at + 3)}`;
+  return text;
 }

@@ -4,7 +4,7 @@ import { type AnalyzedRequest, type CaptureAnalysis, CaptureAnalyzer } from '../
 import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
 import { MODELS_FILE_OPTION } from '../cli-options.js';
-import { formatPercent, formatTable, formatUsd } from '../format-table.js';
+import { formatCount, formatPercent, formatTable, formatUsd } from '../format-table.js';
 import { runLogAnalysis } from './import.js';
 import { parseCount } from './parse-port.js';
 
@@ -113,9 +113,9 @@ function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
     const rows = requests.slice(0, limit).map((request) => [
       // Numbered from 1, as a person counts the capture's requests (`index` in --json is from 0).
       String(request.index + 1),
-      request.readTokens.toLocaleString('en-US'),
-      request.writeTokens.toLocaleString('en-US'),
-      request.uncachedTokens.toLocaleString('en-US'),
+      formatCount(request.readTokens),
+      formatCount(request.writeTokens),
+      formatCount(request.uncachedTokens),
       formatUsd(request.costUsd),
       request.missCause ?? '',
       request.changed
@@ -126,7 +126,7 @@ function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
     if (conversation.requests > limit) lines.push(`… ${conversation.requests - limit} more (--limit, or --json for all)`);
     for (const cause of conversation.topCauses.slice(0, 3)) {
       lines.push(
-        `  ${cause.cause} ×${cause.count}, ${cause.missedTokens.toLocaleString('en-US')} tokens missed: ${cause.cause === 'no-breakpoint' ? 'no breakpoint covers the history' : causeSentence(cause.cause)}.`,
+        `  ${cause.cause} ×${cause.count}, ${formatCount(cause.missedTokens)} tokens missed: ${cause.cause === 'no-breakpoint' ? 'no breakpoint covers the history' : causeSentence(cause.cause)}.`,
       );
       lines.push(`    → ${cause.advice}`);
     }
