@@ -17,7 +17,7 @@ import type { CacheModel, CacheVerdict } from './cache-verdict.js';
  * late must say what it said when the request was judged); the plain side's at once.
  *
  * The sequences interleave conversations opening with the same frozen message, append (across
- * the 512-unit chunk), edit mid-history, rewind, send the same body object again, the same
+ * a 64-unit chunk), edit mid-history, rewind, send the same body object again, the same
  * array in a new body, a byte-for-byte copy, move the newest marker, add 1-hour markers in the
  * history (rejections included), switch automatic caching, change system and tools, let the
  * clock run past 5 minutes and 1 hour, and fork the model.
@@ -102,7 +102,7 @@ function applyStep(conversation: Conversation, [kind, , value]: Step, tag: strin
   switch (kind) {
     case 0:
     case 1: {
-      // Append 1–3 messages, or many (kind 1, crossing the 512-unit chunk).
+      // Append 1–3 messages, or many (kind 1, crossing 64-unit chunks).
       const count = kind === 0 ? 1 + (value % 3) : 60 + (value % 200);
       for (let index = 0; index < count; index++)
         history.push(messageOf(history.length, `${tag}.${index}`, 20 + (value % 7) * 40));

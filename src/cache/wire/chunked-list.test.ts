@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkedList } from './chunked-list.js';
+import { CHUNK_SIZE, ChunkedList } from './chunked-list.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => from + index);
 
@@ -38,8 +38,25 @@ describe('ChunkedList', () => {
     expect(longer.toArray()).toEqual(range(0, 1100));
     expect(grown.toArray()).toEqual(range(0, 1200));
     expect(other.toArray()).toEqual([...range(0, 1050), ...range(0, 30).map((value) => -value)]);
-    expect(other.sharedStorageEnd(first, 3)).toBe(512);
+    expect(other.sharedStorageEnd(first, 3)).toBe(CHUNK_SIZE);
     expect(other.sharedStorageEnd(first, 1049)).toBe(1049);
+  });
+
+  it('copies at most 64 entries when a list parts from another (a session part from its last request on every request)', () => {
+    // A 200-message conversation's next request parts from the last one near its end: the list
+    // copies the chunk holding that point, which lives until the conversation's next request.
+    expect(CHUNK_SIZE).toBe(64);
+    const first = ChunkedList.of(range(0, 1000));
+    for (const parting of [999, 990, 960, 700, 64]) {
+      const builder = first.extend(parting);
+      builder.push(-1);
+      const parted = builder.done();
+      const copiedFrom = parting - (parting % 64);
+      if (copiedFrom > 0) expect(parted.sharesStorageAt(first, copiedFrom - 1)).toBe(true);
+      if (parting % 64 > 0) expect(parted.sharesStorageAt(first, copiedFrom)).toBe(false);
+      expect(parted.toArray()).toEqual([...range(0, parting), -1]);
+      expect(first.toArray()).toEqual(range(0, 1000));
+    }
   });
 
   it('copies a shared chunk before replacing an entry in it', () => {

@@ -1,6 +1,15 @@
-/** Entries per chunk: small enough that copying one per request is cheap, far below V8's large-object size. */
-const CHUNK_BITS = 9;
-const CHUNK_SIZE = 1 << CHUNK_BITS;
+/**
+ * Entries per chunk. A list that parts from another inside a chunk copies that chunk, and a
+ * session's next request parts from the last one inside its newest chunk on almost every
+ * request: the copy (and the array growth that follows it) lives until the conversation's next
+ * request, so with many conversations interleaved (a capture) it is promoted to the old
+ * generation. With 512 entries a 200-message conversation copied its whole history per request;
+ * with 64 the copy is at most 64 entries and the chunk directory (history ÷ 64) stays smaller
+ * than one 512-entry chunk up to 32k entries.
+ */
+const CHUNK_BITS = 6;
+/** Entries per chunk (exported for tests that cross a chunk boundary). */
+export const CHUNK_SIZE = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_SIZE - 1;
 
 /** What the per-request passes read of a list: an array or a `ChunkedList`. */
@@ -15,7 +24,7 @@ export interface IndexedList<T> {
  * change: copying a flat array of the whole history per request made the cost per request grow
  * with the history (past about 16k entries V8 allocates every copy as a large object). Entries
  * live in fixed-size chunks; a list built from another shares every chunk below the point where
- * they part, so building one costs the chunk directory (history ÷ 512) plus what changed.
+ * they part, so building one costs the chunk directory (history ÷ 64) plus what changed.
  *
  * A chunk may hold entries past a list's length, appended by a later list built from it: a list
  * reads only below its own length, and an entry once written is never changed (a builder copies

@@ -275,8 +275,9 @@ function sharedMessageUnits(
   const warnings: string[] = [];
   messageUnits(message, messageIndex, { units, warnings, deferred: new Map(), memo: undefined, previousContent });
   const image = containsImage(message);
-  // Most messages draw no warning: they share one empty list (kept as long as the message).
-  const shared = { messageIndex, role, units, warnings: warnings.length > 0 ? warnings : NO_WARNINGS, image };
+  // Kept as long as the message: its units in an array of their own size (one grown by `push`
+  // reserves 17 slots), and most messages draw no warning, so they share one empty list.
+  const shared = { messageIndex, role, units: units.slice(), warnings: warnings.length > 0 ? warnings : NO_WARNINGS, image };
   sharedUnits.set(content, shared);
   return shared;
 }

@@ -11,7 +11,7 @@ import { normalizeAnthropicBody } from './normalize-anthropic.js';
  * bodies give with nothing frozen or shared (a JSON copy), and so must every verdict of the
  * Anthropic cache model. Sequences interleave two sessions
  * opening with the very same frozen content array, edit, move and drop messages, rewind across
- * the 512-unit chunk boundary, flip a role on the same content array, move markers, change the
+ * 64-unit chunk boundaries, flip a role on the same content array, move markers, change the
  * tools (the units before the messages), and send the same body object twice.
  */
 

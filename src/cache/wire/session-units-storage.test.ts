@@ -13,7 +13,7 @@ const text = (value: string, extra: Record<string, unknown> = {}) => frozen({ ty
 const copyOf = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
- * A long session as the converter sends it: a frozen history of 1,400 messages (past two 512-unit
+ * A long session as the converter sends it: a frozen history of 1,400 messages (past many 64-unit
  * chunks) growing by a turn per body, the last message sent as a marked copy. Each body's units,
  * token totals and prefix hashes must share the storage of the history the previous body sent
  * (nothing copied per unit of history), and equal what its unshared JSON copy gives.
@@ -56,7 +56,7 @@ describe("a long session's bodies share their history's storage", () => {
       expect(anthropicBreakpoints(normalized)).toEqual(anthropicBreakpoints(fresh));
       if (previous) {
         // The chunks wholly below the previous body's marked message: the very same storage (the
-        // chunk where the two part is copied, 512 entries at most).
+        // chunk where the two part is copied, 64 entries at most).
         for (const index of [0, 600, 1023]) {
           expect(units.sharesStorageAt(previous.units, index)).toBe(true);
           expect(totals.sharesStorageAt(previous.totals, index)).toBe(true);
