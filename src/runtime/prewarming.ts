@@ -1,4 +1,5 @@
 import { CachetError } from '../model/errors.js';
+import type { ThinkingConfig } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { bedrockBaseModelId } from '../providers/bedrock/models.js';
 import type { WireShape } from '../providers/provider-entry.js';
@@ -35,6 +36,17 @@ export function prewarmingUnsupportedReason(provider: ProviderId, model: string)
     return `${model} on ${provider} has no pre-warm request (only Claude models accept max_tokens: 0)`;
   }
   return null;
+}
+
+/**
+ * Null when a request with these parameters can take a pre-warm request, else why not: Anthropic
+ * refuses `max_tokens: 0` with extended thinking (adaptive included), and a ping without the
+ * request's thinking setting would not read its messages cache (thinking is part of its key).
+ */
+export function prewarmingParamsReason(params: { thinking?: ThinkingConfig | undefined }): string | null {
+  const thinking = params.thinking;
+  if (thinking === undefined || thinking.type === 'disabled') return null;
+  return 'the request uses extended thinking, which max_tokens: 0 does not allow; a ping without it would not read the messages cache';
 }
 
 /**

@@ -6,7 +6,7 @@ import type { PlanInputs } from '../providers/provider-entry.js';
 import { providerEntry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import { addGap, type GapTally, tallyGaps } from './gap-tally.js';
-import { prewarmingUnsupportedReason } from './prewarming.js';
+import { prewarmingParamsReason, prewarmingUnsupportedReason } from './prewarming.js';
 import type { RequestKind } from './session-rhythm.js';
 import { cacheMultipliersFor } from './tail-pricing.js';
 import {
@@ -143,6 +143,7 @@ export class SessionTtl {
     const current = {
       at,
       model: request.model,
+      params: request.params,
       prefixHashes: this.prefixHashes,
       staticPrefixHash: staticEnd,
       prefixTokens,
@@ -199,7 +200,7 @@ export class SessionTtl {
   }
 
   private chooseAuto(
-    current: Parameters<typeof estimateWriteTokens>[0],
+    current: Parameters<typeof estimateWriteTokens>[0] & { params: CanonicalRequest['params'] },
     kind: RequestKind,
     options: SessionTtlRequestOptions,
   ): TtlChoice {
@@ -214,7 +215,11 @@ export class SessionTtl {
       priorGapsMs: this.priorTally,
       kindGapsMs: this.kindTallies[kind],
       ...(growth === undefined ? {} : { expectedGrowthTokens: growth }),
-      keepWarm: this.keepWarm && prewarmingUnsupportedReason(provider, current.model) === null,
+      // Pings are priced only where they can be sent: a model with a pre-warm request, a request without thinking.
+      keepWarm:
+        this.keepWarm &&
+        prewarmingUnsupportedReason(provider, current.model) === null &&
+        prewarmingParamsReason(current.params) === null,
       prefixTokens: current.prefixTokens,
       newTokens: estimateWriteTokens(current, this.previousPrefix, this.long),
       protectedTokens: protectedTokens(current, this.long),

@@ -1,7 +1,7 @@
 import { findPrice } from '../cache/pricing.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { planKeepWarm } from '../runtime/plan-keep-warm.js';
-import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
+import { prewarmingParamsReason, prewarmingUnsupportedReason } from '../runtime/prewarming.js';
 import { type GapCounts, joinGaps, SortedGaps } from '../runtime/sorted-gaps.js';
 import { cacheMultipliersFor } from '../runtime/tail-pricing.js';
 import { type LongEntry, TTL_LIFETIME_MS } from '../runtime/ttl-policy.js';
@@ -36,7 +36,9 @@ export function cachetKeepAlive(
     // A live 1-hour entry of the same model keeps its prefix through the pause without pings.
     const long = state.longEntry?.model === state.model ? state.longEntry : null;
     const protectedForMs = long ? long.at + TTL_LIFETIME_MS['1h'] - idle.at : 0;
-    if (idle.cachedTokens === 0 || prewarmingUnsupportedReason(provider, state.model) !== null) {
+    // A thinking request takes no pre-warm request (`keepWarmBody` refuses it; the simulator sends no such ping).
+    const refused = prewarmingParamsReason(idle.turn.params) ?? prewarmingUnsupportedReason(provider, state.model);
+    if (idle.cachedTokens === 0 || refused !== null) {
       return { times: [], expectedSavingUsd: null };
     }
     const inputPerMTok = findPrice(provider, state.model)?.inputPerMTok;

@@ -1,8 +1,9 @@
 import { costOf } from '../cache/cost.js';
 import type { CacheModel } from '../cache/models/cache-verdict.js';
+import type { ThinkingConfig } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
 import { providerEntry } from '../providers/registry.js';
-import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
+import { prewarmingParamsReason, prewarmingUnsupportedReason } from '../runtime/prewarming.js';
 import { PING_TEXT, sideRequestBody } from './side-request-body.js';
 import type { SimulatedPing } from './simulation-totals.js';
 import type { IdleContext, KeepAliveSchedule } from './strategy.js';
@@ -53,9 +54,9 @@ export class IdlePings {
 
   schedule(
     schedule: { times: readonly number[]; expectedSavingUsd: number | null },
-    parent: { body: unknown; model: string; turn: number; step: number },
+    parent: { body: unknown; model: string; turn: number; step: number; thinking?: ThinkingConfig | undefined },
   ): void {
-    this.pending = pingable(this.provider, schedule, parent.model)
+    this.pending = pingable(this.provider, schedule, parent.model, parent.thinking)
       ? {
           times: [...schedule.times],
           expectedSavingUsd: schedule.expectedSavingUsd,
@@ -103,9 +104,23 @@ export class IdlePings {
   }
 }
 
-/** Only a model with a pre-warm request can be pinged (elsewhere the strategy's pings are not sent). */
-function pingable(provider: ProviderId, schedule: { times: readonly number[] }, model: string): boolean {
-  return schedule.times.length > 0 && prewarmingUnsupportedReason(provider, model) === null;
+/**
+ * Only a model with a pre-warm request can be pinged (elsewhere the strategy's pings are not
+ * sent), and only a request without extended thinking: Anthropic refuses `max_tokens: 0` with it
+ * (and Aider's `max_tokens: 1` is below any thinking budget), and a ping without the parent's
+ * thinking setting would not read its messages cache (`keepWarmBody` refuses such sessions).
+ */
+function pingable(
+  provider: ProviderId,
+  schedule: { times: readonly number[] },
+  model: string,
+  thinking: ThinkingConfig | undefined,
+): boolean {
+  return (
+    schedule.times.length > 0 &&
+    prewarmingUnsupportedReason(provider, model) === null &&
+    prewarmingParamsReason({ thinking }) === null
+  );
 }
 
 function firstDueBefore(times: readonly number[], at: number): boolean {
@@ -130,9 +145,9 @@ export class PingProbe {
     readonly scheduleAfter: (idle: IdleContext) => KeepAliveSchedule,
   ) {}
 
-  schedule(idle: IdleContext, parentModel: string): void {
+  schedule(idle: IdleContext, parentModel: string, thinking?: ThinkingConfig): void {
     const schedule = this.scheduleAfter(idle);
-    this.pending = pingable(this.provider, schedule, parentModel) ? [...schedule.times] : null;
+    this.pending = pingable(this.provider, schedule, parentModel, thinking) ? [...schedule.times] : null;
   }
 
   sendBefore(at: number, cancelRest: boolean): void {

@@ -212,8 +212,9 @@ function runSimulation(workload: Workload, options: SimulateOptions): Simulation
       };
       driver.endStep(turn, step);
       const idle = idleContext(turn, step, verdict);
-      pings.schedule(driver.keepAliveAfter?.(idle) ?? NO_PINGS, { ...parent, turn: turn.turn, step: step.step });
-      for (const probe of probes) probe.schedule(idle, parent.model);
+      const { thinking } = built.canonical.params;
+      pings.schedule(driver.keepAliveAfter?.(idle) ?? NO_PINGS, { ...parent, turn: turn.turn, step: step.step, thinking });
+      for (const probe of probes) probe.schedule(idle, parent.model, thinking);
       options.onProgress?.(requests.length, all.length);
     }
   }
