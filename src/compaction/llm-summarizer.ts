@@ -158,7 +158,11 @@ function routeOf<Body, AdapterOptions>(
   if (!parent || (options.fork ?? 'auto') === 'never' || parent.session.history.length === 0) return null;
   const instruction = buildForkInstruction(input, parent.keptMessages);
   const forked = forkRequest(parent.session, { instruction, model: options.mainModel });
-  const fork: CanonicalRequest = { ...forked, params: { ...forked.params, maxTokens: context.maxOutputTokens } };
+  // The fork keeps the parent's thinking setting (part of the messages cache key), and a thinking
+  // budget must stay below max_tokens (Anthropic refuses the request otherwise): the summary's cap comes on top of it.
+  const thinking = forked.params.thinking;
+  const maxTokens = context.maxOutputTokens + (thinking?.type === 'enabled' ? thinking.budgetTokens : 0);
+  const fork: CanonicalRequest = { ...forked, params: { ...forked.params, maxTokens } };
   const measured = measureRequest(fork, context.mainCounter).total;
   const instructionTokens = context.mainCounter.countText(instruction);
   const prefixTokens = Math.max(0, measured - instructionTokens);
@@ -174,7 +178,7 @@ function routeOf<Body, AdapterOptions>(
     forkInstructionTokens: instructionTokens,
     freshPromptTokens: fresh.promptTokens,
     expectedOutputTokens: Math.min(EXPECTED_SUMMARY_TOKENS, context.maxOutputTokens),
-    forkFits: measured + context.maxOutputTokens <= options.mainWindowTokens,
+    forkFits: measured + maxTokens <= options.mainWindowTokens,
     freshFits: fresh.model !== null,
   });
   const route = options.fork === 'always' && priced.choice !== 'none' ? { ...priced, choice: 'fork' as const } : priced;
