@@ -2,7 +2,7 @@
 // would (`npm install ./cachet-x.tgz`), and runs the commands that must work there: the CLI's
 // offline commands succeed (estimated counts where a tokenizer is missing, a workload that needs
 // one is skipped by name), the HTTP commands and the trace stores exit 2 naming the packages to install, and every
-// subpath imports. Run after scripts/check-package.mjs (which builds dist/). Exit 1 on a problem.
+// subpath imports, and requires from CommonJS. Run after scripts/check-package.mjs (which builds dist/). Exit 1 on a problem.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,6 +79,15 @@ try {
     const hosts = DROP_IN_HOSTS[subpath] ?? [];
     const namesHost = hosts.some((host) => imported.stderr.includes(`Cannot find package '${host}'`));
     if (imported.status !== 0 && !namesHost) problems.push(`import '${specifier}' failed:\n${imported.stderr.slice(0, 600)}`);
+    // A CommonJS project (`npm init -y` writes "type": "commonjs") requires the ESM entries
+    // (require(esm), Node >= 20.19 / 22.12): needs the `default` condition and no top-level await.
+    const required = spawnSync(process.execPath, ['--input-type=commonjs', '-e', `require('${specifier}')`], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    const requireNamesHost = hosts.some((host) => required.stderr.includes(`Cannot find package '${host}'`));
+    if (required.status !== 0 && !requireNamesHost)
+      problems.push(`require('${specifier}') failed:\n${required.stderr.slice(0, 600)}`);
   }
   const size = directorySize(join(project, 'node_modules'));
   console.log(

@@ -1,5 +1,6 @@
 // Checks what `npm pack` would publish: the licence and changelog are there, no test code,
-// test fixtures or source maps are, and every subpath export points at a shipped file.
+// test fixtures or source maps are, and every subpath export points at a shipped file, with a
+// `default` condition beside `import` for CommonJS projects.
 // Builds first (`npm pack` runs `prepack`). Exit 1 with the offending paths.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ for (const [subpath, target] of Object.entries(manifest.exports)) {
   for (const file of [target.types, target.import]) {
     if (file && !files.has(file.replace(/^\.\//, ''))) problems.push(`export ${subpath} points at an unshipped ${file}`);
   }
+  // `default` lets a CommonJS project require() the ESM entry (require(esm), Node >= 20.19 / 22.12).
+  if (target.default !== target.import) problems.push(`export ${subpath}: "default" must be its "import" file`);
 }
 if (problems.length > 0) {
   console.error(`check-package: ${problems.length} problem(s)\n${problems.join('\n')}`);

@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { sampleEvents } from '../../trace/test-support/sample-events.js';
-import { registerServeCommand, runServe } from './serve.js';
+import { registerServeCommand, runServe, SERVED_PATHS } from './serve.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'cachet-serve-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -24,6 +24,13 @@ describe('cachet serve', () => {
       const body = await (await fetch(`${url}/sessions`)).json();
       expect(body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual(['s-beta', 's-alpha']);
       expect(lines[0]).toBe(`cachet serve: sqlite store ${db}`);
+      // The API line lists what the server answers: each listed path (an id filled in) is served.
+      const listed = lines.find((line) => line.startsWith('API: '));
+      expect(listed).toBe(`API: ${url}${SERVED_PATHS.join(', ')} (docs/observability.md)`);
+      for (const path of SERVED_PATHS) {
+        const response = await fetch(`${url}${path.replace(':id', 's-alpha')}`);
+        expect(response.status, path).toBe(200);
+      }
     } finally {
       await stop();
     }

@@ -6,6 +6,20 @@ import { isPostgresLocation, openTraceStore } from '../../trace/open-trace-store
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
 
+/** What `cachet serve` prints as its API: every GET endpoint of the server (serve.test.ts asks each one). */
+export const SERVED_PATHS = [
+  '/sessions',
+  '/sessions/:id/requests',
+  '/analytics/overview',
+  '/analytics/session_list',
+  '/analytics/cache_effectiveness',
+  '/analytics/cache_breaks',
+  '/analytics/skills',
+  '/analytics/plan_savings',
+  '/analytics/cause_agreement',
+  '/metrics',
+] as const;
+
 export interface ServeCommandOptions {
   db: string;
   port: number;
@@ -66,9 +80,7 @@ export async function runServe(
   }
   output(`cachet serve: ${store.backend} store ${store.location}`);
   output(`dashboard: ${server.url}/${token ? '#token=<your token>' : ''}`);
-  output(
-    `API: ${server.url}/sessions, /sessions/:id/requests, /analytics/cache_effectiveness, /analytics/skills, /analytics/cache_breaks`,
-  );
+  output(`API: ${server.url}${SERVED_PATHS.join(', ')} (docs/observability.md)`);
   const stop = async () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

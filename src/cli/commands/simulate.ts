@@ -50,7 +50,7 @@ export function registerSimulateCommand(
   const command = program
     .command('simulate')
     .description('run one workload through one strategy against the provider cache model')
-    .argument('<workload>', 'a bundled workload name (see `cachet demo`) or a YAML/JSON workload file')
+    .argument('<workload>', 'a bundled workload name (see `cachet workloads`) or a YAML/JSON workload file')
     .option('--provider <provider>', `${PROVIDER_IDS.join(', ')} (default: the workload’s)`, parseProvider)
     .option('--model <model>', 'model id (default: the workload’s, or a counterpart on another provider)')
     .option('--strategy <strategy>', STRATEGY_NAMES.join(', '), parseStrategy, 'cachet')
