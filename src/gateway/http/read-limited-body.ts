@@ -47,7 +47,10 @@ export class ClientGoneError extends Error {
  * than `limit` (a declared `content-length` before reading, a chunked body at the first chunk
  * past it; the rest is not read), else the body in one buffer: the single chunk it came in, or
  * the chunks copied into `into(size)` when given (memory the caller reuses; null: a new buffer).
- * Rejects with `ClientGoneError` when the client leaves mid-body.
+ * A body with a declared length that comes in several chunks is copied into `into(length)` chunk
+ * by chunk as it arrives: each socket chunk then dies young instead of living (and being
+ * promoted, its memory counted as external since the last full collection) until the last one
+ * came. Rejects with `ClientGoneError` when the client leaves mid-body.
  */
 export function readIncomingLimited(
   incoming: import('node:http').IncomingMessage,
@@ -56,9 +59,12 @@ export function readIncomingLimited(
 ): Promise<Buffer | null> {
   const declared = Number(incoming.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
+  const known = incoming.headers['content-length'] !== undefined && Number.isSafeInteger(declared) && declared >= 0;
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
+    // The caller's memory, filled as chunks arrive (a declared length, more than one chunk).
+    let target: Buffer | null = null;
     const stop = () => {
       incoming.off('data', onData);
       incoming.off('end', onEnd);
@@ -68,6 +74,7 @@ export function readIncomingLimited(
       incoming.on('error', () => {});
     };
     const onData = (chunk: Buffer) => {
+      const filled = size;
       size += chunk.byteLength;
       if (size > limit) {
         stop();
@@ -75,16 +82,32 @@ export function readIncomingLimited(
         resolve(null);
         return;
       }
-      chunks.push(chunk);
+      if (target === null && into && known && chunks.length === 1 && size <= declared) {
+        target = into(declared);
+        if (target) {
+          chunks[0]!.copy(target, 0);
+          chunks = [];
+        }
+      }
+      if (target === null) {
+        chunks.push(chunk);
+      } else if (size <= target.byteLength) {
+        chunk.copy(target, filled);
+      } else {
+        // More than declared (the parser does not let that through): collected as a chunked body is.
+        chunks = [Buffer.from(target.subarray(0, filled)), chunk];
+        target = null;
+      }
     };
     const onEnd = () => {
       stop();
+      if (target !== null) return resolve(size === target.byteLength ? target : Buffer.from(target.subarray(0, size)));
       if (chunks.length === 1) return resolve(chunks[0]!);
-      const target = into?.(size);
-      if (!target) return resolve(Buffer.concat(chunks, size));
+      const end = into?.(size) ?? null;
+      if (!end) return resolve(Buffer.concat(chunks, size));
       let offset = 0;
-      for (const chunk of chunks) offset += chunk.copy(target, offset);
-      resolve(target);
+      for (const chunk of chunks) offset += chunk.copy(end, offset);
+      resolve(end);
     };
     const onGone = () => {
       stop();
