@@ -168,7 +168,16 @@ export function startKeepWarm(session: Session, given: KeepWarmOptions): KeepWar
       options.ttl?.pinged(session.clock());
     } catch (failure) {
       error = failure instanceof Error ? failure.message : String(failure);
-      options.onError?.(failure);
+      try {
+        options.onError?.(failure);
+      } catch (handlerFailure) {
+        // A ping runs on a timer: anything thrown here would be an unhandled rejection, which ends the process.
+        const message = handlerFailure instanceof Error ? handlerFailure.message : String(handlerFailure);
+        session.bus?.emit('warning.raised', session.id, session.clock(), {
+          source: 'keep-warm',
+          message: `onError threw on a failed ping (${message}); the conversation is not affected`,
+        });
+      }
     }
     session.bus?.emit('cache.keepalive', session.id, session.clock(), {
       provider: 'anthropic',
