@@ -75,6 +75,8 @@ describe('docs/integrations: complete programs', () => {
     (_doc, program) => {
       expect(program.files.length).toBeGreaterThan(0);
       expect(program.packageJson?.type).toBe('module');
+      // Cachet is not on the npm registry (`npm install cachet` answers 404): the program installs the packed tarball.
+      expect(program.packageJson?.dependencies?.cachet).toMatch(/^file:.*\.tgz$/);
       const ranges = { ...program.packageJson?.dependencies, ...program.packageJson?.devDependencies };
       for (const [name, range] of Object.entries(ranges)) {
         if (name === 'cachet') continue;
