@@ -25,6 +25,7 @@ import type { IndexedList } from '../wire/chunked-list.js';
 import { modelOf } from '../wire/json-helpers.js';
 import { detectWireFormat, normalizeWireBody } from '../wire/normalize-wire-body.js';
 import type { WireUnit } from '../wire/wire-unit.js';
+import { judgedVerdict } from './anthropic-verdict.js';
 import {
   buildVerdict,
   type CacheModel,
@@ -199,16 +200,17 @@ function anthropicCacheModelFrom(options: AnthropicCacheModelOptions, copied: Co
     else if (expiredInWindow && readEnd < 0) missCause = 'ttl-expired';
     if (structural && !explanation.some((line) => line.includes(structural.explanation)))
       explanation.push(structural.explanation);
-    return buildVerdict({
-      ...base,
+    const readFrom =
+      readEnd >= 0 ? { path: units.at(readEnd)!.path, writtenAt: entries.get(hashes.at(readEnd)!)!.writtenAt } : null;
+    const missedTokens = missCause && structural?.cause === missCause ? structural.missedTokens : undefined;
+    return judgedVerdict(base, {
       cacheReadTokens,
       cacheWrite5mTokens,
       cacheWrite1hTokens,
-      readFrom: readEnd >= 0 ? { path: units.at(readEnd)!.path, writtenAt: entries.get(hashes.at(readEnd)!)!.writtenAt } : null,
+      readFrom,
       missCause,
-      ...(missCause && structural?.cause === missCause ? { missedTokens: structural.missedTokens } : {}),
+      missedTokens,
       explanation,
-      rejected: null,
     });
   }
 
