@@ -13,6 +13,15 @@ describe('withoutKeys', () => {
     expect(copy.cache_control).toBeUndefined();
   });
 
+  it('copies every other member as a plain data member, in the body\'s order', () => {
+    const block = Object.freeze({ type: 'text', cache_control: { type: 'ephemeral' }, text: 'x', citations: null });
+    const copy = withoutKeys(block, ['cache_control']);
+    expect(Object.keys(copy)).toEqual(['type', 'text', 'citations']);
+    expect(Object.getOwnPropertyDescriptor(copy, 'text')).toEqual({ value: 'x', enumerable: true, writable: true, configurable: true });
+    expect(Object.isFrozen(copy)).toBe(false);
+    expect(withoutKeys(block, ['absent'])).toBe(block);
+  });
+
   it('a marked block and the same block unmarked have the same unit text (a marker moving is no change)', () => {
     const text = (marked: boolean) =>
       normalizeAnthropicBody({
