@@ -13,11 +13,16 @@ describe('withoutKeys', () => {
     expect(copy.cache_control).toBeUndefined();
   });
 
-  it('copies every other member as a plain data member, in the body\'s order', () => {
+  it("copies every other member as a plain data member, in the body's order", () => {
     const block = Object.freeze({ type: 'text', cache_control: { type: 'ephemeral' }, text: 'x', citations: null });
     const copy = withoutKeys(block, ['cache_control']);
     expect(Object.keys(copy)).toEqual(['type', 'text', 'citations']);
-    expect(Object.getOwnPropertyDescriptor(copy, 'text')).toEqual({ value: 'x', enumerable: true, writable: true, configurable: true });
+    expect(Object.getOwnPropertyDescriptor(copy, 'text')).toEqual({
+      value: 'x',
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     expect(Object.isFrozen(copy)).toBe(false);
     expect(withoutKeys(block, ['absent'])).toBe(block);
   });
