@@ -1,4 +1,4 @@
-import { deepFreeze } from '../../model/freeze.js';
+import { freezeOverDeepFrozen } from '../../model/freeze.js';
 import { type OutgoingBody, ownCopy } from './body-pieces.js';
 import type { MemberSpan, ValueSpan } from './json-spans.js';
 import { equalRange } from './kept-body.js';
@@ -60,7 +60,7 @@ export function parseReusing(
   const fresh: unknown[] =
     reused < spans.length ? JSON.parse(`[${decoder.decode(bytes.subarray(spans[reused]!.start, spans.at(-1)!.end))}]`) : [];
   // Frozen once, when first parsed: the items repeated from `previous` already are.
-  for (const item of fresh) deepFreeze(item);
+  for (const item of fresh) freezeParsed(item);
   const items = reused > 0 ? previous!.items.slice(0, reused).concat(fresh) : fresh;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body, history: null, reused: 0 };
   (body as JsonRecord)[member.key] = items;
@@ -76,6 +76,22 @@ export function parseReusing(
     },
     reused,
   };
+}
+
+/**
+ * Deep-freezes a value `JSON.parse` just made (plain objects, arrays and primitives, nothing shared,
+ * no cycles) bottom-up: each object is stamped deep-frozen once its members are
+ * (`freezeOverDeepFrozen`), instead of `deepFreeze`'s walk adding every object to the deep-frozen
+ * WeakSet (analyze's reader went from 11-13 to 7-9 µs per line of three messages the same way).
+ */
+function freezeParsed(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) freezeParsed(value[index]);
+  } else {
+    for (const key in value) freezeParsed((value as JsonRecord)[key]);
+  }
+  freezeOverDeepFrozen(value);
 }
 
 /** `bytes` in memory of their own: themselves, or a copy when they are a view into a larger buffer. */
