@@ -109,3 +109,31 @@ export function hashStrings(value: unknown, key: string | null = null): unknown 
   }
   return value;
 }
+
+const CONTENT_HASH = /^sha256:[0-9a-f]{16}$/;
+
+/**
+ * Whether a captured body went through `hashStrings` (a capture under `hashes`): its first string
+ * outside `model`, `role` and `type` is a `contentHash`. Such a body keeps no prompt text, so
+ * anything modelled from it (token counts, a plan's cost) measures the hashes, not the prompts.
+ */
+export function isHashedBody(value: unknown): boolean {
+  const text = firstText(value, null);
+  return text !== undefined && CONTENT_HASH.test(text);
+}
+
+function firstText(value: unknown, key: string | null): string | undefined {
+  if (typeof value === 'string') return key === 'model' || key === 'role' || key === 'type' ? undefined : value;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const text = firstText(item, null);
+      if (text !== undefined) return text;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [name, item] of Object.entries(value)) {
+      const text = firstText(item, name);
+      if (text !== undefined) return text;
+    }
+  }
+  return undefined;
+}

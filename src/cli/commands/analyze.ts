@@ -3,6 +3,7 @@ import { causeSentence } from '../../cache/break/diff-wire-bodies.js';
 import { type AnalyzedRequest, type CaptureAnalysis, CaptureAnalyzer } from '../../gateway/analyze/analyze-capture.js';
 import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
+import { isHashedBody } from '../../trace/store-content.js';
 import { MODELS_FILE_OPTION } from '../cli-options.js';
 import { formatCount, formatPercent, formatTable, formatUsd } from '../format-table.js';
 import { runLogAnalysis } from './import.js';
@@ -58,12 +59,15 @@ export async function runAnalyze(
     return ANALYZE_BAD_INPUT_EXIT_CODE;
   }
   let analysis: CaptureAnalysis;
+  let hashed: boolean;
   try {
-    analysis = await analyzeFile(path, options.json ? Number.POSITIVE_INFINITY : limit);
+    ({ analysis, hashed } = await analyzeFile(path, options.json ? Number.POSITIVE_INFINITY : limit));
   } catch (error) {
     output.err(`cachet analyze: ${error instanceof Error ? error.message : String(error)}`);
     return error instanceof CachetError ? ANALYZE_BAD_INPUT_EXIT_CODE : 1;
   }
+  // `cachet proxy --capture` keeps hashes by default: the captured usage stands, a modelled plan does not.
+  if (hashed) output.err(hashedCaptureWarning(path));
   if (options.json) {
     output.out(JSON.stringify(analysis));
     return 0;
@@ -77,9 +81,12 @@ export async function runAnalyze(
  * not the file), keeping `keep` request rows per conversation. A request the analysis
  * refuses (a Gemini body, an unknown provider) is reported with its file and line.
  */
-async function analyzeFile(path: string, keep: number): Promise<CaptureAnalysis> {
+async function analyzeFile(path: string, keep: number): Promise<{ analysis: CaptureAnalysis; hashed: boolean }> {
   const analyzer = new CaptureAnalyzer({ keepRequestsPerConversation: keep });
+  let hashed: boolean | undefined;
   for await (const { request, line } of readCaptureLines(path)) {
+    // One proxy writes a capture in one --store-content mode: the first body tells.
+    hashed ??= isHashedBody(request.body);
     try {
       // The body is held until the next request of its conversation: its history items are the reader's, shared with it.
       analyzer.add(request);
@@ -88,7 +95,16 @@ async function analyzeFile(path: string, keep: number): Promise<CaptureAnalysis>
       throw error;
     }
   }
-  return analyzer.finish();
+  return { analysis: analyzer.finish(), hashed: hashed === true };
+}
+
+/** Said on stderr (so `--json` stays one object) when the capture's bodies hold hashes instead of text. */
+export function hashedCaptureWarning(path: string): string {
+  return (
+    `warning: ${path} holds hashes of the prompt text, not the text (cachet proxy --store-content hashes, the default): ` +
+    `costs and read shares from the captured usage stand, but "Cachet's plan" is judged on the hashes and means nothing here. ` +
+    `Capture with --store-content full to judge the plan.`
+  );
 }
 
 /** The text report: totals, then per conversation its figures, requests and top causes. */
