@@ -132,6 +132,11 @@ describe('HistoryReuse', () => {
         '"n":1e300',
       ),
       line('e', history(5)).replace('"m1', '"\\"m1'),
+      // Escaped quotes and backslashes inside and past the first 32 bytes of a string, a string ending in a backslash.
+      line('e', [
+        ...history(5),
+        { role: 'user', content: [{ type: 'say "hi"', text: `${'x'.repeat(40)}"quoted" \\ end\\`, id: 'a\\' }] },
+      ]),
     ];
     for (const { text, parsed } of parseAll(odd)) {
       expect(parsed).not.toBeNull();
