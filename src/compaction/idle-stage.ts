@@ -3,7 +3,7 @@ import type { CompactionTimingRecord } from '../events/catalog.js';
 import { ValidationError } from '../model/errors.js';
 import { isProviderId } from '../providers/provider-id.js';
 import type { CacheMultipliers } from '../providers/shared/price-row.js';
-import { prewarmingUnsupportedReason } from '../runtime/prewarming.js';
+import { prewarmingParamsReason, prewarmingUnsupportedReason } from '../runtime/prewarming.js';
 import { cacheMultipliersFor } from '../runtime/tail-pricing.js';
 import type { Session } from '../session/session.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -124,7 +124,11 @@ export function idleStage(input: {
     ...(inputPerMTok === undefined ? {} : { inputPerMTok }),
     remainingRequests,
     ...(summaryCost ? { summaryCost } : {}),
-    prewarming: provider !== null && prewarmingUnsupportedReason(provider, session.model) === null,
+    // No ping is sent after a request with extended thinking (Anthropic refuses max_tokens: 0 with it).
+    prewarming:
+      provider !== null &&
+      prewarmingUnsupportedReason(provider, session.model) === null &&
+      prewarmingParamsReason(session.params) === null,
   });
   return idle.timing;
 }

@@ -87,6 +87,8 @@ export function chooseIdleCompaction(input: IdleTimingInput): CompactionTimingRe
   const hotRewrite = summary.warm + staticTokens * read + input.tokensToRebill * write5m - before * read + later * read * after;
   const afterWarmReturn = Math.min(later * read * before, hotRewrite);
   const compacted = later * read * after;
+  // Planned once the entry has expired (idle past the TTL), "before expiry" is now: its summary call is cold.
+  const summaryAtCompaction = compactAt < ttl ? summary.warm : summary.cold;
   const average = (cost: (gap: number) => number) => gaps.reduce((total, gap) => total + cost(gap), 0) / gaps.length;
   // Keeping warm is an option only when the planner holds the entry (pings or a 1-hour write).
   const held =
@@ -95,16 +97,18 @@ export function chooseIdleCompaction(input: IdleTimingInput): CompactionTimingRe
       : keepWarm.action === 'write-1h'
         ? keepWarm.expectedCost.write1h
         : null;
+  // Planned once the entry has expired unpinged, nothing is left to keep warm in this pause.
+  const expired = (input.idleMs ?? 0) >= ttl;
   const costs = {
     // The planner's idle cost already holds the return's prefix (read when kept, else written).
-    keepWarm: held === null ? null : held + afterWarmReturn,
+    keepWarm: held === null || expired ? null : held + afterWarmReturn,
     compactWhileCold: average((gap) =>
       gap <= ttl ? read * before + afterWarmReturn : summary.cold + write5m * after + compacted,
     ),
     compactBeforeExpiry: average((gap) => {
       if (gap <= compactAt) return read * before + afterWarmReturn;
       const returnCost = gap <= ttl ? read * staticTokens + write5m * (after - staticTokens) : write5m * after;
-      return summary.warm + returnCost + compacted;
+      return summaryAtCompaction + returnCost + compacted;
     }),
   };
   let choice: CompactionTimingChoice = 'compact-while-cold';
