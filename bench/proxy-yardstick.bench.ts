@@ -6,7 +6,9 @@
  * (`bench/support/proxy-cpu-child.ts`: pass-through and `--plan` recording to SQLite as the CLI
  * does); the client and the stub upstream run here. A proxy's CPU per request is its own
  * process's CPU over a run (its trace writes included) divided by the requests; each figure is
- * the median of interleaved rounds (`CACHET_PROXY_ROUNDS`, 3). Each cell also prints the judgings
+ * the median of interleaved rounds (`CACHET_PROXY_ROUNDS`, 5), the targets' order alternating from
+ * one round to the next, and each ratio the median of the rounds' ratios (each proxy's run against
+ * the yardstick's run of the same round, minutes of load drift cancelled). Each cell also prints the judgings
  * each Cachet proxy dropped (its queue full: work it did not do); `CACHET_PROXY_JUDGE_QUEUE=1000000`
  * judges everything. Then: the latency a small client
  * sees while another sends 60 KB whitespace-free Chat requests through `--plan` (target: within
@@ -21,10 +23,14 @@ import { postJson, startStubUpstream } from './support/proxy-bench-kit.js';
 
 const SIZES_KB = [5, 50, 500];
 const CONCURRENCIES = [1, 32];
-const REQUESTS: Record<number, number> = { 5: 600, 50: 300, 500: 64 };
+/**
+ * Requests per measured run. At 500 KB a run of 64 (two waves at concurrency 32) either held one of
+ * a proxy's full collections or none, and the yardstick's figure moved by 40% from run to run: 192.
+ */
+const REQUESTS: Record<number, number> = { 5: 600, 50: 300, 500: 192 };
 const CONVERSATIONS = 32;
-/** Interleaved rounds per cell, the median kept [3] (`CACHET_PROXY_ROUNDS`). */
-const ROUNDS = Math.max(1, Number(process.env.CACHET_PROXY_ROUNDS ?? 3));
+/** Interleaved rounds per cell, the median kept [5] (`CACHET_PROXY_ROUNDS`). */
+const ROUNDS = Math.max(1, Number(process.env.CACHET_PROXY_ROUNDS ?? 5));
 
 type Role = 'yardstick' | 'cachet' | 'plan';
 
@@ -102,6 +108,9 @@ async function run(name: 'direct' | Role, bodies: string[], requests: number, co
   return { cpuPerRequestUs: used / requests, medianMs: latencies[Math.floor(latencies.length / 2)]! };
 }
 
+const runSizes = Object.entries(REQUESTS)
+  .map(([size, count]) => `${count} requests a run at ${size} KB`)
+  .join(', ');
 console.log(
   `machine: ${availableParallelism()} cores, load average ${loadavg()
     .map((value) => value.toFixed(1))
@@ -113,12 +122,14 @@ console.log(
     : 'proxies: the sources under tsx (esbuild keepNames; the shipped build does not pay it)',
 );
 console.log(
-  `CPU per request is each proxy's own process's (direct: this process, client and upstream), the median of ${ROUNDS} interleaved rounds; ratios against the yardstick.`,
+  `CPU per request is each proxy's own process's (direct: this process, client and upstream), the median of ${ROUNDS} interleaved rounds (order alternating; ${runSizes}); each ratio is the median of the rounds' ratios to the yardstick's run of the same round, [its lowest–highest].`,
 );
 console.log(
   `judging: ${process.env.CACHET_PROXY_JUDGE_QUEUE === undefined ? 'the default queue (judgings beyond it are dropped, counted per cell as "dropped cachet / --plan")' : `queue of ${process.env.CACHET_PROXY_JUDGE_QUEUE} (CACHET_PROXY_JUDGE_QUEUE)`}`,
 );
-console.log('size   conc  direct µs  yardstick µs  cachet µs (ratio)  --plan µs (ratio)   median ms: direct/yard/cachet/plan');
+console.log(
+  'size   conc  direct µs  yardstick µs [range]   cachet µs (ratio) [range]   --plan µs (ratio) [range]   median ms: direct/yard/cachet/plan',
+);
 const TARGETS = ['direct', 'yardstick', 'cachet', 'plan'] as const;
 /** Judgings each Cachet proxy has dropped so far (its queue was full): work it did not do. */
 async function droppedJudgings(): Promise<{ cachet: number; plan: number }> {
@@ -136,12 +147,14 @@ for (const kilobytes of SIZES_KB) {
   const bodies = Array.from({ length: CONVERSATIONS }, (_, conversation) => body(conversation, kilobytes));
   for (const concurrency of CONCURRENCIES) {
     const requests = REQUESTS[kilobytes]!;
-    // Each target is measured ROUNDS times, the targets interleaved, and each keeps its median
-    // round: on a shared machine one run moves by ±1×, a median of interleaved rounds much less.
+    // Each target is measured ROUNDS times, the targets interleaved (their order reversed every
+    // other round, so no proxy always runs right after the same one) and each figure is its median
+    // round; a ratio pairs each proxy's run with the yardstick's of the same round, seconds apart.
     const rounds: Record<string, Array<{ cpuPerRequestUs: number; medianMs: number }>> = {};
     const droppedBefore = await droppedJudgings();
     for (let round = 0; round < ROUNDS; round++) {
-      for (const name of TARGETS) {
+      const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
+      for (const name of order) {
         await run(name, bodies, Math.min(64, requests), concurrency); // warm-up
         if (name === 'direct') (globalThis as { gc?: () => void }).gc?.();
         else await children[name].gc();
@@ -149,17 +162,17 @@ for (const kilobytes of SIZES_KB) {
         rounds[name] = [...(rounds[name] ?? []), result];
       }
     }
-    const measured: Record<string, { cpuPerRequestUs: number; medianMs: number }> = {};
-    for (const [name, results] of Object.entries(rounds)) {
-      measured[name] = [...results].sort((left, right) => left.cpuPerRequestUs - right.cpuPerRequestUs)[
-        Math.floor(results.length / 2)
-      ]!;
-    }
     const droppedAfter = await droppedJudgings();
-    const own = (name: string) => Math.max(1, measured[name]!.cpuPerRequestUs);
-    const ratio = (name: string) => (own(name) / own('yardstick')).toFixed(2);
+    const perRequest = (name: string) => rounds[name]!.map((result) => Math.max(1, result.cpuPerRequestUs));
+    const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
+    const range = (values: number[], digits: number) =>
+      `[${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}]`;
+    const ratios = (name: string) => perRequest(name).map((used, round) => used / perRequest('yardstick')[round]!);
+    const cell = (name: 'cachet' | 'plan') =>
+      `${median(perRequest(name)).toFixed(0)} (${median(ratios(name)).toFixed(2)}×) ${range(ratios(name), 2)}`;
+    const latency = (name: string) => median(rounds[name]!.map((result) => result.medianMs)).toFixed(2);
     console.log(
-      `${`${kilobytes} KB`.padEnd(7)}${String(concurrency).padEnd(6)}${measured.direct!.cpuPerRequestUs.toFixed(0).padStart(9)}  ${own('yardstick').toFixed(0).padStart(12)}  ${`${own('cachet').toFixed(0)} (${ratio('cachet')}×)`.padStart(17)}  ${`${own('plan').toFixed(0)} (${ratio('plan')}×)`.padStart(17)}   ${['direct', 'yardstick', 'cachet', 'plan'].map((name) => measured[name]!.medianMs.toFixed(2)).join(' / ')}   dropped ${droppedAfter.cachet - droppedBefore.cachet} / ${droppedAfter.plan - droppedBefore.plan}`,
+      `${`${kilobytes} KB`.padEnd(7)}${String(concurrency).padEnd(6)}${median(perRequest('direct')).toFixed(0).padStart(9)}  ${`${median(perRequest('yardstick')).toFixed(0)} ${range(perRequest('yardstick'), 0)}`.padStart(21)}  ${cell('cachet').padStart(26)}  ${cell('plan').padStart(26)}   ${TARGETS.map(latency).join(' / ')}   dropped ${droppedAfter.cachet - droppedBefore.cachet} / ${droppedAfter.plan - droppedBefore.plan}`,
     );
   }
 }
