@@ -147,6 +147,14 @@ export function cachedCore(block: JsonRecord, compute: (block: JsonRecord) => Bl
   return core;
 }
 
+/**
+ * The core `cachedCore` remembered for `block`, else `compute(block)` without remembering it (a
+ * frozen message's blocks: its shared units serve as their cores, see `sharedBlockCore`).
+ */
+export function knownCore(block: JsonRecord, compute: (block: JsonRecord) => BlockCore): BlockCore {
+  return frozenCores.get(compute)?.get(block) ?? compute(block);
+}
+
 /** The same JSON once `cache_control` is left out of both (key order counts, as in the JSON text). */
 export function sameBlock(left: JsonRecord, right: JsonRecord): boolean {
   const leftKeys = Object.keys(left);

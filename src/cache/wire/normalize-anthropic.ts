@@ -17,6 +17,8 @@ import { bodyWithUnitList } from './body-units.js';
 import { anthropicKeyParams } from './cache-key-params.js';
 import { ChunkedList } from './chunked-list.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
+import { type SharedCores, sharedBlockCore } from './shared-block-cores.js';
+import { paramUnit, unit, unitOf } from './unit-builders.js';
 import { defaultCountable, toolCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
@@ -186,13 +188,13 @@ function addMessageUnits(
   return containsImage(message);
 }
 
-/** Where one message's units go and what they are read with; `previousContent`: the blocks the session's last body sent at its index. */
+/** Where one message's units go and what they are read with (`shared`: a frozen content's, see `sharedBlockCore`). */
 interface MessageSink {
   units: UnitSink;
   warnings: string[];
   deferred: ReadonlyMap<string, JsonRecord>;
   memo: BlockCoreMemo | undefined;
-  previousContent?: readonly unknown[] | undefined;
+  shared?: SharedCores;
 }
 
 /** One message's units (and marker warnings) appended to `into`. */
@@ -224,7 +226,9 @@ function messageUnits(message: unknown, messageIndex: number, into: MessageSink)
     const list = FIRST_MESSAGE_LIST + messageIndex;
     const core = memo
       ? memo.core(list, blockIndex, blockRecord, blockCore)
-      : cachedCore(blockRecord, blockCore, into.previousContent?.[blockIndex]);
+      : into.shared
+        ? sharedBlockCore(blockRecord, blockIndex, into.shared)
+        : cachedCore(blockRecord, blockCore);
     const reused = memo?.reusableUnit(list, blockIndex, core, role, ttl);
     const blockUnit = keep(
       memo,
@@ -266,6 +270,7 @@ function sharedMessageUnits(
   const known = sharedUnits.get(content);
   if (known !== undefined && (known === null || (known.messageIndex === messageIndex && known.role === role))) return known;
   if (known === null) return null;
+  // The same content at another index or with another role: its blocks' cores are its units'.
   const keepable = content.every((block) => isDeepFrozen(block) && !hasToolReference(block));
   if (!keepable) {
     sharedUnits.set(content, null);
@@ -273,7 +278,13 @@ function sharedMessageUnits(
   }
   const units: WireUnit[] = [];
   const warnings: string[] = [];
-  messageUnits(message, messageIndex, { units, warnings, deferred: new Map(), memo: undefined, previousContent });
+  const previous = previousContent === undefined ? undefined : sharedUnits.get(previousContent);
+  const cores: SharedCores = {
+    same: known?.units,
+    previousContent: previous ? previousContent : undefined,
+    previous: previous?.units,
+  };
+  messageUnits(message, messageIndex, { units, warnings, deferred: new Map(), memo: undefined, shared: cores });
   const image = containsImage(message);
   // Kept as long as the message: its units in an array of their own size (one grown by `push`
   // reserves 17 slots), and most messages draw no warning, so they share one empty list.
@@ -308,31 +319,6 @@ const FIRST_MESSAGE_LIST = 2;
 /** `unit`, remembered by the memo (when there is one) for the next body. */
 function keep(memo: BlockCoreMemo | undefined, list: number, index: number, unit: WireUnit): WireUnit {
   return memo ? memo.keepUnit(list, index, unit) : unit;
-}
-
-/** A block's unit from its core; the key order of `unit()` (units are compared and reported field by field). */
-function unitOf(
-  zone: WireUnit['zone'],
-  path: string,
-  core: BlockCore,
-  role: string | null,
-  messageIndex: number | null,
-  ttl: WireTtl | null,
-): WireUnit {
-  return {
-    zone,
-    path,
-    text: core.text,
-    role,
-    messageIndex,
-    tokenText: core.tokenText,
-    tokenKind: core.tokenKind,
-    countable: core.countable,
-    fixedTokens: core.fixedTokens,
-    block: true,
-    kind: core.kind,
-    breakpoint: ttl,
-  };
 }
 
 /**
@@ -375,26 +361,6 @@ function containsImage(message: unknown): boolean {
           Array.isArray(block.content) &&
           block.content.some((part) => isRecord(part) && part.type === 'image'))),
   );
-}
-
-function paramUnit(path: string, text: string): WireUnit {
-  return unit('params', path, text, null, null, '', 'prose', 'param', null, false);
-}
-
-function unit(
-  zone: WireUnit['zone'],
-  path: string,
-  text: string,
-  role: string | null,
-  messageIndex: number | null,
-  tokenText: string,
-  tokenKind: WireUnit['tokenKind'],
-  kind: WireUnit['kind'],
-  breakpoint: WireTtl | null,
-  block = true,
-): WireUnit {
-  const countable = defaultCountable(kind, tokenText, tokenKind);
-  return { zone, path, text, role, messageIndex, tokenText, tokenKind, countable, fixedTokens: 0, block, kind, breakpoint };
 }
 
 export { paramUnit as wireParamUnit, unit as wireUnit };

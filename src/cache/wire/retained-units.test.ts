@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { deepFreeze } from '../../model/freeze.js';
+import { blockCore } from './anthropic-block-core.js';
+import { knownCore } from './block-core-memo.js';
 import { messageBlockPath } from './block-paths.js';
 import { bodyWithUnitList, unitsOf } from './body-units.js';
 import { ChunkedList } from './chunked-list.js';
 import { flatJsonText, jsonText } from './json-helpers.js';
-import { wireParamUnit } from './normalize-anthropic.js';
+import { normalizeAnthropicBody, wireParamUnit } from './normalize-anthropic.js';
 import type { NormalizedWireBody } from './wire-unit.js';
 
 /** What a conversation's units keep: one path string per position, flat JSON texts, one accessor pair for every body. */
@@ -64,5 +67,25 @@ describe("what a body's units keep", () => {
     expect(unitsOf(first).toArray()).toEqual([other]);
     expect(second.units).toEqual([model]);
     expect(unitsOf(second).toArray()).toEqual([model]);
+  });
+
+  it("keeps a frozen message's block cores in its shared units only (no core and no WeakMap entry per block)", () => {
+    const first = deepFreeze({ role: 'user', content: [{ type: 'text', text: 'Read the report.' }] });
+    const marked = deepFreeze({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Done.', cache_control: { type: 'ephemeral' } }],
+    });
+    const unmarked = deepFreeze({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] });
+    const next = deepFreeze({ role: 'user', content: [{ type: 'text', text: 'Thanks.' }] });
+    const before = normalizeAnthropicBody({ model: 'claude-sonnet-4-5', messages: [first, marked] }).units;
+    const after = normalizeAnthropicBody({ model: 'claude-sonnet-4-5', messages: [first, unmarked, next] }).units;
+    for (const block of [first.content[0]!, marked.content[0]!, unmarked.content[0]!, next.content[0]!]) {
+      // Nothing remembered for the block itself: each look-up computes a new, equal core.
+      expect(knownCore(block, blockCore)).not.toBe(knownCore(block, blockCore));
+    }
+    // The re-sent message without its marker still takes the last body's unit fields (one text string, one countable).
+    expect(after[after.length - 2]!.text).toBe(before[before.length - 1]!.text);
+    expect(after[after.length - 2]!.countable).toBe(before[before.length - 1]!.countable);
+    expect(after[after.length - 2]!.breakpoint).toBeNull();
   });
 });
