@@ -11,6 +11,42 @@ export const COMMA = 0x2c;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
+/**
+ * The keys of a capture line and of its body that every line repeats, by their bytes: such a key
+ * is handed back as this constant instead of decoded from the line (a call into the native
+ * decoder per key, eight or so per line).
+ */
+const KNOWN_KEYS: ReadonlyArray<{ text: string; bytes: Buffer }> = [
+  'at',
+  'conversation',
+  'body',
+  'usage',
+  'provider',
+  'model',
+  'max_tokens',
+  'system',
+  'tools',
+  'messages',
+  'input',
+  'stream',
+  'metadata',
+  'temperature',
+  'tool_choice',
+  'thinking',
+].map((text) => ({ text, bytes: Buffer.from(text) }));
+
+/** The known key whose bytes are `line[start, end)`, or undefined. */
+function knownKey(line: Buffer, start: number, end: number): string | undefined {
+  const length = end - start;
+  for (const { text, bytes } of KNOWN_KEYS) {
+    if (bytes.length !== length || bytes[0] !== line[start]) continue;
+    let index = 1;
+    while (index < length && bytes[index] === line[start + index]) index++;
+    if (index === length) return text;
+  }
+  return undefined;
+}
+
 /** A key without escapes (nearly all), as text, and the offset past its closing quote. */
 function plainKey(line: Buffer, start: number): { text: string; end: number } | null {
   const end = stringEndOrNone(line, start);
@@ -18,7 +54,7 @@ function plainKey(line: Buffer, start: number): { text: string; end: number } | 
   const close = end - 1;
   // Keys are short: a loop, where indexOf would search the rest of the line for a backslash.
   for (let index = start + 1; index < close; index++) if (line[index] === BACKSLASH) return null;
-  return { text: line.toString('utf8', start + 1, close), end };
+  return { text: knownKey(line, start + 1, close) ?? line.toString('utf8', start + 1, close), end };
 }
 
 /** The member whose key starts at `start` (added to `keysSeen`); null for an escaped or repeated key, or no colon. */

@@ -117,6 +117,21 @@ describe('HistoryReuse', () => {
     expect(itemsOf(3, 'input')[1]).toBe(itemsOf(1, 'input')[1]);
   });
 
+  it('reads keys that share a length or a start with the usual ones as their own (no false match)', () => {
+    const near = (count: number) =>
+      JSON.stringify({
+        at: 1,
+        conversation: 'k',
+        bodx: 1,
+        body: { modem: 'x', mode: 'y', model: 'claude-sonnet-5', systen: [1], messagez: [2], messages: history(count), tool: 3 },
+        u: 4,
+      });
+    const results = parseAll([near(2), near(3)]);
+    for (const { text, parsed } of results) expect(parsed!.json).toStrictEqual(JSON.parse(text));
+    const messagesOf = (at: number) => (results[at]!.parsed!.json as { body: { messages: unknown[] } }).body.messages;
+    expect(messagesOf(1)[1]).toBe(messagesOf(0)[1]);
+  });
+
   it('does not take an item whose bytes only begin like the kept one (a longer number)', () => {
     const results = parseAll([line('n', [1, 2]), line('n', [1, 23, 4])]);
     expect(results[1]!.parsed!.json).toStrictEqual(JSON.parse(results[1]!.text));
