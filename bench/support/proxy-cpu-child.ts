@@ -21,6 +21,9 @@ async function start(role: Role, upstreamPort: number): Promise<{ port: number; 
     const { port } = await startYardstickProxy(upstreamPort);
     return { port, settle: async () => {}, stats: () => ({}) };
   }
+  // As `cachet proxy` does in its own process.
+  const { collectYoungSoonerForProxy } = await import('../../src/gateway/proxy/proxy-gc.js');
+  collectYoungSoonerForProxy();
   const { EventBus } = await import('../../src/events/event-bus.js');
   const { PROXY_TRACE_WRITE_INTERVAL_MS, startProxy } = await import('../../src/gateway/proxy/start-proxy.js');
   const { recordEvents } = await import('../../src/trace/record-events.js');

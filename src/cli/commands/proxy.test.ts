@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { proxyGcTuned } from '../../gateway/proxy/proxy-gc.js';
 import { anthropicTurn } from '../../gateway/test-support/sessions.js';
 import { openSqliteTraceStore } from '../../trace/sqlite-trace-store.js';
 import { captureOutput } from '../test-support/cli-test-io.js';
@@ -41,6 +42,8 @@ describe('cachet emulate → cachet proxy → cachet analyze / diff --sequence',
     );
     try {
       expect(proxyIo.out[0]).toContain('(--plan)');
+      // The CLI's process collects its young generation sooner (proxy-gc.ts; the bench measures that).
+      expect(proxyGcTuned()).toBe(true);
       const client = new Anthropic({ apiKey: 'sk-any', baseURL: urlIn(proxyIo.out), maxRetries: 0 });
       for (let turn = 1; turn <= 3; turn++) await client.messages.create(anthropicTurn(turn, { marked: false }));
     } finally {

@@ -6,6 +6,7 @@ import type { CaptureRecord } from '../../gateway/proxy/capture-record.js';
 import type { ProxyKeepWarmOptions } from '../../gateway/proxy/keep-warm-options.js';
 import { checkKeepWarmUpstream } from '../../gateway/proxy/keep-warm-stage.js';
 import type { PlanOptions } from '../../gateway/proxy/plan-cache-fields.js';
+import { collectYoungSoonerForProxy } from '../../gateway/proxy/proxy-gc.js';
 import { printableUpstream, resolveUpstream } from '../../gateway/proxy/wire-route.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { recordEvents } from '../../trace/record-events.js';
@@ -133,6 +134,8 @@ export async function runProxy(
     );
   }
   const store = await openTraceStore(options.db, { storeContent });
+  // This process is the proxy's: its young generation is collected sooner (see proxy-gc.ts).
+  collectYoungSoonerForProxy();
   const bus = new EventBus();
   const recorder = recordEvents(bus, store, {
     minWriteIntervalMs: PROXY_TRACE_WRITE_INTERVAL_MS,
