@@ -39,6 +39,21 @@ const IMAGES_ABSENT = paramUnit('images', jsonText('absent'));
 const IMAGES_PRESENT = paramUnit('images', jsonText('present'));
 
 /**
+ * The last parameter unit made for each path (the model and the model row's key parameters: a
+ * fixed set of paths): successive bodies repeat them, and units are never changed once made, so
+ * an equal text takes the same object instead of a new unit per body.
+ */
+const lastParamUnits = new Map<string, WireUnit>();
+
+function repeatedParamUnit(path: string, text: string): WireUnit {
+  const last = lastParamUnits.get(path);
+  if (last !== undefined && last.text === text) return last;
+  const made = paramUnit(path, text);
+  lastParamUnits.set(path, made);
+  return made;
+}
+
+/**
  * Units of an Anthropic Messages body in the order its cache reads them: `model`, tools,
  * system, the message-level parameters (the model row's `cacheKeyParams`: tool_choice, thinking,
  * effort where it is in the key, and whether images are present, each of which invalidates the
@@ -49,7 +64,7 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
   const warnings: string[] = [];
   const units: WireUnit[] = [];
   const model = stringField(body, 'model') ?? '';
-  units.push(paramUnit('model', jsonText(body.model)));
+  units.push(repeatedParamUnit('model', jsonText(body.model)));
   const tools = Array.isArray(body.tools) ? body.tools : [];
   const deferred = new Map<string, JsonRecord>();
   tools.forEach((tool, index) => {
@@ -82,7 +97,7 @@ export function normalizeAnthropicBody(body: JsonRecord, memo?: BlockCoreMemo): 
     });
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
-  for (const [path, value] of anthropicKeyParams(body, model)) units.push(paramUnit(path, jsonText(value)));
+  for (const [path, value] of anthropicKeyParams(body, model)) units.push(repeatedParamUnit(path, jsonText(value)));
   // The images unit comes before the messages' units; whether any message has one is learnt in
   // the same pass over the messages (one look-up per message, not two).
   const imagesAt = units.length;

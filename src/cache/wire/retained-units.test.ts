@@ -7,7 +7,7 @@ import { bodyWithUnitList, unitsOf } from './body-units.js';
 import { ChunkedList } from './chunked-list.js';
 import { flatJsonText, jsonText } from './json-helpers.js';
 import { normalizeAnthropicBody, wireParamUnit } from './normalize-anthropic.js';
-import type { NormalizedWireBody } from './wire-unit.js';
+import type { NormalizedWireBody, WireUnit } from './wire-unit.js';
 
 /** What a conversation's units keep: one path string per position, flat JSON texts, one accessor pair for every body. */
 describe("what a body's units keep", () => {
@@ -87,5 +87,18 @@ describe("what a body's units keep", () => {
     expect(after[after.length - 2]!.text).toBe(before[before.length - 1]!.text);
     expect(after[after.length - 2]!.countable).toBe(before[before.length - 1]!.countable);
     expect(after[after.length - 2]!.breakpoint).toBeNull();
+  });
+
+  it('gives successive bodies the same model and key-parameter units while their values repeat', () => {
+    const bodyOf = (model: string) => ({ model, tool_choice: { type: 'auto' }, messages: [{ role: 'user', content: 'Hi.' }] });
+    const first = normalizeAnthropicBody(bodyOf('claude-sonnet-4-5')).units;
+    const second = normalizeAnthropicBody(bodyOf('claude-sonnet-4-5')).units;
+    const other = normalizeAnthropicBody(bodyOf('claude-opus-4-1')).units;
+    const params = (units: WireUnit[]) => units.filter((unit) => unit.zone === 'params');
+    expect(params(first).length).toBeGreaterThan(1);
+    for (const [index, unit] of params(first).entries()) expect(params(second)[index]).toBe(unit);
+    expect(params(other)[0]).not.toBe(params(first)[0]);
+    expect(params(other)[0]!.text).toBe('"claude-opus-4-1"');
+    expect(normalizeAnthropicBody(bodyOf('claude-sonnet-4-5')).units).toEqual(first);
   });
 });
