@@ -237,6 +237,8 @@ function prepareAnthropicCall(
     existingMarkers: settings.existingMarkers,
     counter: settings.counter,
     ...(options.models ? { models: options.models } : {}),
+    // applyLangChainMarkers drops a marker on an AI message: a fork's history end is usually one.
+    assistantUnmarkable: true,
   });
   const marks = new Map(planned.plan.breakpoints.map((breakpoint) => [breakpoint.path, cacheControlMarker(breakpoint.ttl)]));
   const applied = applyLangChainMarkers(parts, marks, tail, 'anthropic');

@@ -39,6 +39,12 @@ export interface PromptPlanInput {
   existingMarkers: ExistingMarkers;
   counter: TokenCounter;
   models?: readonly AnthropicModelRow[];
+  /**
+   * The integration cannot put a marker on an assistant message's parts (LangChain rebuilds an AI
+   * message's blocks): the plan then never marks one, and a breakpoint that would land there goes
+   * to the last part it can mark before it instead of being dropped [false].
+   */
+  assistantUnmarkable?: boolean;
 }
 
 export interface PromptBlockHash {
@@ -133,7 +139,7 @@ export function planPromptBreakpoints(input: PromptPlanInput): PromptPlan {
         zone,
         { role: message.role, ...identity },
         partTokens(part, counter),
-        isCacheable(part),
+        isCacheable(part) && !(input.assistantUnmarkable === true && message.role === 'assistant'),
         messageIndex,
         providerOptions ?? (partIndex === message.content.length - 1 ? message.providerOptions : undefined),
       );
