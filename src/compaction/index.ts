@@ -20,12 +20,14 @@ export {
   SUMMARY_HEADER,
   userInstructions,
 } from './history-analysis.js';
+export type { IdlePlanInput, SummaryCost } from './idle-stage.js';
 export type { FilteredToolResult, HeadTailLimits } from './ingestion-filter.js';
 export { filterMessage, filterToolResult } from './ingestion-filter.js';
 export type { LlmSummarizerOptions } from './llm-summarizer.js';
 export { createLlmSummarizer, parseSummary } from './llm-summarizer.js';
 export type { MaybePromise } from './maybe-promise.js';
 export { applyMediaWindow } from './media-window.js';
+export type { PlannedOffload, RewriteContext } from './observation-masking.js';
 export type { OffloadRecord, OffloadStore } from './offload-store.js';
 export { MemoryOffloadStore, restoreIdFor } from './offload-store.js';
 export type { OffloadStoreErrorCode } from './offload-store-error.js';
@@ -48,7 +50,7 @@ export { measureRequest } from './request-tokens.js';
 export type { RunSyntheticSessionOptions, SyntheticRequest } from './run-synthetic-session.js';
 export { runSyntheticSession } from './run-synthetic-session.js';
 export { SESSION_NOTE_MAX_CHARACTERS, SESSION_NOTE_MAX_COUNT, SessionNotes } from './session-notes.js';
-export type { SimulationCompactionOptions, SimulationHookContext } from './simulation-hook.js';
+export type { SimulationCompactionOptions, SimulationHookContext, SummaryCallNote } from './simulation-hook.js';
 export { createSimulationCompactionHook } from './simulation-hook.js';
 export type { SkipPolicyInput, SkipVerdict } from './skip-policy.js';
 export { applyReason, skipPolicy } from './skip-policy.js';

@@ -11,4 +11,5 @@ export {
   type ToolDeclaration,
 } from './hindsight-oracle.js';
 export type { HindsightRequest, HindsightRun, HindsightUnit } from './hindsight-run.js';
+export type { OracleRulesOptions } from './oracle-rules.js';
 export { type OracleRules, oracleRulesFor } from './oracle-rules.js';

@@ -14,6 +14,8 @@ export { SESSION_DIMENSIONS, SESSION_SORTS } from './overview.js';
 export { openPostgresTraceStore, PostgresTraceStore, redactPassword } from './postgres-trace-store.js';
 export type { EventRecorder, RecordEventsOptions, RecorderStats } from './record-events.js';
 export { recordEvents } from './record-events.js';
+export type { SqlRow, SqlRunner } from './sql-runner.js';
+export type { SqlTraceStore } from './sql-trace-store.js';
 export { DEFAULT_TRACE_DB, openSqliteTraceStore, SqliteTraceStore } from './sqlite-trace-store.js';
 export type { StoreContent } from './store-content.js';
 export { contentHash, hashStrings, redactEvent, STORE_CONTENT_MODES, withStoreContent } from './store-content.js';

@@ -120,7 +120,7 @@ const CUSTOM_TEMPLATE_FACTS: EngineTemplateFacts = {
   rerendersReply: false,
 };
 
-interface EngineTemplate {
+export interface EngineTemplate {
   family: string;
   tokenizer: LoadedTokenizer;
   template: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { JsonRecord } from '../../cache/wire/json-helpers.js';
 import type { WireRoute } from './wire-route.js';
 
-type JsonRecord = Record<string, unknown>;
 const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Where a conversation id came from, in order of preference. */

@@ -1,8 +1,8 @@
+import type { JsonRecord } from '../../cache/wire/json-helpers.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS } from '../../providers/anthropic/models.js';
 import { type BlockAt, type MessagesCheckpoint, scanBlocks, scanBlocksFrom } from './plan-block-scan.js';
 import type { WireRoute } from './wire-route.js';
 
-type JsonRecord = Record<string, unknown>;
 const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface PlanOptions {

@@ -1,3 +1,13 @@
+export type { DropInCallInfo, DropInOptions } from '../shared/drop-in-options.js';
+export type {
+  MiddlewareCallParams,
+  MiddlewareModel,
+  PromptMessage,
+  PromptPart,
+  PromptTool,
+  ProviderOptionsRecord,
+} from '../shared/prompt-view.js';
+export type { ScopeDecision, TailContext, TailItemInput, TailValue } from '../shared/turn-tail.js';
 export type { AiSdkCall, AiSdkProviderOptions } from './ai-sdk-types.js';
 export { anthropicBodyToAiSdk } from './anthropic-body-to-ai-sdk.js';
 export {

@@ -27,6 +27,7 @@ export const anthropicAdapter: AnthropicAdapter = {
   parseUsage: parseAnthropicUsage,
 };
 
+export type { BreakpointWarning } from '../shared/breakpoint-budget.js';
 export { anthropicCapabilities } from './capabilities.js';
 export {
   type AnthropicConversionMetadata,
@@ -75,4 +76,6 @@ export {
   planBreakpoints,
   type ZoneTtls,
 } from './place-breakpoints.js';
+
+export type { SlotSequence } from './slot-sequence.js';
 export { validateAnthropicBreakpoints } from './validate-breakpoints.js';

@@ -43,5 +43,6 @@ export {
 } from './models.js';
 export type { BedrockOptions } from './options.js';
 export { BEDROCK_USAGE_FIELDS, bedrockUsageSchema, parseBedrockUsage } from './parse-usage.js';
+export type { BedrockCheckpointInput, BedrockCheckpointPlan } from './place-breakpoints.js';
 export { type BedrockCheckpointMode, bedrockCachePoint, planBedrockCheckpoints } from './place-breakpoints.js';
 export { validateBedrockCheckpoints } from './validate-checkpoints.js';

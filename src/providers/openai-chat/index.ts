@@ -38,4 +38,19 @@ export function createOpenAIChatAdapter(
     parseUsage: (response) => parseOpenAIChatUsage(response),
   };
 }
+
+export type {
+  Anchor,
+  CacheControlMarker,
+  ChatAssistantMessage,
+  ChatMessagesResult,
+  ChatPart,
+  ChatSystemMessage,
+  ChatTextPart,
+  ChatToolMessage,
+  ChatUserMessage,
+  WireOrigin,
+} from './chat-messages.js';
 export { messagesFromOpenAIChat } from './messages-from-reply.js';
+export type { ChatUsagePayload } from './parse-usage.js';
+export type { ZoneAnchors } from './place-breakpoints.js';

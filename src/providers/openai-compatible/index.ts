@@ -46,3 +46,5 @@ export function createOpenAICompatibleAdapter(
 }
 
 export const openAICompatibleAdapter = createOpenAICompatibleAdapter();
+
+export type { ChatTemplateFacts, CompatRow, SlidingWindowFact } from './models.js';

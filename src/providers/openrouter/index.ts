@@ -53,3 +53,5 @@ export function createOpenRouterAdapter(defaults: OpenRouterOptions = {}): OpenR
     parseUsage: (response) => parseOpenRouterUsage(response),
   };
 }
+
+export type { OpenRouterMessage } from './openrouter-message.js';
