@@ -48,6 +48,27 @@ describe('cachet analyze on a hash-only capture (the proxy default --store-conte
     expect(JSON.parse(json.out[0]!).totals.requests).toBe(3);
   });
 
+  it('reports the plan as not judged instead of figures modelled on hashes', async () => {
+    const file = capture('hashed-plan.jsonl', true);
+    const json = JSON.parse((await analyze(file, true)).out[0]!);
+    expect(json.planNotJudged).toBe('not judged (hash-only capture)');
+    expect(json.totals.plannedCostUsd).toBeNull();
+    expect(json.totals.costUsd).toBeGreaterThan(0);
+    expect(json.conversations[0].plannedCostUsd).toBeNull();
+    expect(json.conversations[0].plannedReadShare).toBeNull();
+    const text = (await analyze(file, false)).out.join('\n');
+    expect(text).toContain("Cachet's plan not judged (hash-only capture)");
+    expect(text).not.toMatch(/with Cachet's plan \d/);
+  });
+
+  it('keeps the plan figures on a capture with the text', async () => {
+    const file = capture('full-plan.jsonl', false);
+    const json = JSON.parse((await analyze(file, true)).out[0]!);
+    expect(json.planNotJudged).toBeUndefined();
+    expect(typeof json.totals.plannedCostUsd).toBe('number');
+    expect((await analyze(file, false)).out.join('\n')).toMatch(/with Cachet's plan \d/);
+  });
+
   it('says nothing on a capture that keeps the text', async () => {
     const result = await analyze(capture('full.jsonl', false), false);
     expect(result.code).toBe(0);

@@ -69,10 +69,10 @@ export async function runAnalyze(
   // `cachet proxy --capture` keeps hashes by default: the captured usage stands, a modelled plan does not.
   if (hashed) output.err(hashedCaptureWarning(path));
   if (options.json) {
-    output.out(JSON.stringify(analysis));
+    output.out(JSON.stringify(hashed ? withoutPlan(analysis) : analysis));
     return 0;
   }
-  for (const line of formatAnalysis(analysis, limit)) output.out(line);
+  for (const line of formatAnalysis(analysis, limit, !hashed)) output.out(line);
   return 0;
 }
 
@@ -102,16 +102,36 @@ async function analyzeFile(path: string, keep: number): Promise<{ analysis: Capt
 export function hashedCaptureWarning(path: string): string {
   return (
     `warning: ${path} holds hashes of the prompt text, not the text (cachet proxy --store-content hashes, the default): ` +
-    `costs and read shares from the captured usage stand, but "Cachet's plan" is judged on the hashes and means nothing here. ` +
-    `Capture with --store-content full to judge the plan.`
+    `costs and read shares from the captured usage stand; Cachet's plan cannot be judged on hashes and is reported as not judged ` +
+    `(null under --json). Capture with --store-content full to judge the plan.`
   );
 }
 
+/** Says this instead of the plan's figures when the capture holds hashes: a plan modelled on them would read as a saving that does not exist. */
+const PLAN_NOT_JUDGED = 'not judged (hash-only capture)';
+
+/**
+ * The `--json` report of a hash-only capture: the plan's figures are null, never the ones modelled
+ * on hashes (each hash counts a few tokens, so the plan read as a large saving).
+ */
+export function withoutPlan(analysis: CaptureAnalysis): unknown {
+  return {
+    ...analysis,
+    planNotJudged: PLAN_NOT_JUDGED,
+    conversations: analysis.conversations.map((conversation) => ({
+      ...conversation,
+      plannedCostUsd: null,
+      plannedReadShare: null,
+    })),
+    totals: { ...analysis.totals, plannedCostUsd: null },
+  };
+}
+
 /** The text report: totals, then per conversation its figures, requests and top causes. */
-function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
+function formatAnalysis(analysis: CaptureAnalysis, limit: number, planJudged: boolean): string[] {
   const { totals } = analysis;
   const lines = [
-    `${totals.requests} requests in ${analysis.conversations.length} conversations: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${formatUsd(totals.plannedCostUsd)})`,
+    `${totals.requests} requests in ${analysis.conversations.length} conversations: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${planJudged ? formatUsd(totals.plannedCostUsd) : PLAN_NOT_JUDGED})`,
   ];
   // Grouped once: filtering every request per conversation made the report quadratic.
   const byConversation = new Map<string, AnalyzedRequest[]>();
@@ -123,7 +143,7 @@ function formatAnalysis(analysis: CaptureAnalysis, limit: number): string[] {
   for (const conversation of analysis.conversations) {
     lines.push('');
     lines.push(
-      `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${conversation.requests} requests, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}`,
+      `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${conversation.requests} requests, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; ${planJudged ? `with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}` : `Cachet's plan ${PLAN_NOT_JUDGED}`}`,
     );
     const requests = byConversation.get(conversation.id) ?? [];
     const rows = requests.slice(0, limit).map((request) => [
