@@ -1,4 +1,5 @@
 import { isInstalled, MissingDependencyError } from '../model/optional-dependency.js';
+import { isPostgresLocation } from '../trace/open-trace-store.js';
 
 /**
  * Load the module behind a command only when the command runs, after checking that the optional
@@ -20,3 +21,11 @@ export async function loadWithPeers<Module>(
 
 /** The peers of the HTTP surfaces (`serve`, `proxy`, `emulate`). */
 export const HTTP_PEERS = ['hono', '@hono/node-server'] as const;
+
+/**
+ * The driver the trace store at `location` opens with: checked together with a command's other
+ * peers, so one message names every package to install (not hono first, the driver on the next run).
+ */
+export function traceStorePeer(location: string): string {
+  return isPostgresLocation(location) ? 'pg' : 'better-sqlite3';
+}

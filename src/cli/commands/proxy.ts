@@ -14,7 +14,7 @@ import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 import { hashStrings, STORE_CONTENT_MODES, type StoreContent } from '../../trace/store-content.js';
 import { MODELS_FILE_OPTION, oneOf } from '../cli-options.js';
 import { CliUsageError } from '../cli-usage-error.js';
-import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
+import { HTTP_PEERS, loadWithPeers, traceStorePeer } from '../load-with-peers.js';
 import { stopOnSignal } from './emulate.js';
 import { parseBudgetUsd, parsePort, parsePositiveInteger } from './parse-port.js';
 
@@ -114,7 +114,7 @@ export async function runProxy(
 ): Promise<() => Promise<void>> {
   const { startProxy, PROXY_TRACE_WRITE_INTERVAL_MS } = await loadWithPeers(
     () => import('../../gateway/proxy/start-proxy.js'),
-    HTTP_PEERS,
+    [...HTTP_PEERS, traceStorePeer(options.db)],
     'cachet proxy',
   );
   // Refused before the store is opened: a refused start leaves nothing behind.

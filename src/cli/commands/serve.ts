@@ -4,7 +4,7 @@ import { DEFAULT_SERVE_PORT, ServeConfigError } from '../../server/serve-config.
 import { serveTokenProblem } from '../../server/serve-token.js';
 import { isPostgresLocation, openTraceStore } from '../../trace/open-trace-store.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
-import { HTTP_PEERS, loadWithPeers } from '../load-with-peers.js';
+import { HTTP_PEERS, loadWithPeers, traceStorePeer } from '../load-with-peers.js';
 
 /** What `cachet serve` prints as its API: every GET endpoint of the server (serve.test.ts asks each one). */
 export const SERVED_PATHS = [
@@ -63,7 +63,11 @@ export async function runServe(
   const tokenProblem = token ? serveTokenProblem(token) : null;
   if (tokenProblem) throw new ServeConfigError(tokenProblem);
   // A missing package is named first: the user must install it whatever the store.
-  const { startServer } = await loadWithPeers(() => import('../../server/start-server.js'), HTTP_PEERS, 'cachet serve');
+  const { startServer } = await loadWithPeers(
+    () => import('../../server/start-server.js'),
+    [...HTTP_PEERS, traceStorePeer(options.db)],
+    'cachet serve',
+  );
   // Serving only reads: a mistyped path must not become a new, empty store that shows nothing.
   if (!isPostgresLocation(options.db) && !existsSync(options.db)) {
     throw new ServeConfigError(
