@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../model/test-support/property-runs.js';
-import { formatCount } from './format-table.js';
+import { formatCount, formatCountOf } from './format-table.js';
 
 describe('formatCount', () => {
   it("writes what toLocaleString('en-US') writes", () => {
@@ -14,5 +14,14 @@ describe('formatCount', () => {
       }),
       { numRuns: propertyRuns(500) },
     );
+  });
+});
+
+describe('formatCountOf', () => {
+  it('says the noun in the singular for one only', () => {
+    expect(formatCountOf(1, 'conversation')).toBe('1 conversation');
+    expect(formatCountOf(0, 'conversation')).toBe('0 conversations');
+    expect(formatCountOf(2, 'request')).toBe('2 requests');
+    expect(formatCountOf(3, 'entry', 'entries')).toBe('3 entries');
   });
 });

@@ -42,3 +42,8 @@ export function formatCount(value: number): string {
   for (let at = head; at < digits.length; at += 3) text += `,${digits.slice(at, at + 3)}`;
   return text;
 }
+
+/** `1 request`, `2 requests`, `0 requests`: a count and its noun, plural unless the count is one. */
+export function formatCountOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

@@ -5,7 +5,7 @@ import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-captu
 import { CachetError } from '../../model/errors.js';
 import { isHashedBody } from '../../trace/store-content.js';
 import { MODELS_FILE_OPTION } from '../cli-options.js';
-import { formatCount, formatPercent, formatTable, formatUsd } from '../format-table.js';
+import { formatCount, formatCountOf, formatPercent, formatTable, formatUsd } from '../format-table.js';
 import { runLogAnalysis } from './import.js';
 import { parseCount } from './parse-port.js';
 
@@ -131,7 +131,7 @@ export function withoutPlan(analysis: CaptureAnalysis): unknown {
 function formatAnalysis(analysis: CaptureAnalysis, limit: number, planJudged: boolean): string[] {
   const { totals } = analysis;
   const lines = [
-    `${totals.requests} requests in ${analysis.conversations.length} conversations: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${planJudged ? formatUsd(totals.plannedCostUsd) : PLAN_NOT_JUDGED})`,
+    `${formatCountOf(totals.requests, 'request')} in ${formatCountOf(analysis.conversations.length, 'conversation')}: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${planJudged ? formatUsd(totals.plannedCostUsd) : PLAN_NOT_JUDGED})`,
   ];
   // Grouped once: filtering every request per conversation made the report quadratic.
   const byConversation = new Map<string, AnalyzedRequest[]>();
@@ -143,7 +143,7 @@ function formatAnalysis(analysis: CaptureAnalysis, limit: number, planJudged: bo
   for (const conversation of analysis.conversations) {
     lines.push('');
     lines.push(
-      `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${conversation.requests} requests, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; ${planJudged ? `with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}` : `Cachet's plan ${PLAN_NOT_JUDGED}`}`,
+      `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${formatCountOf(conversation.requests, 'request')}, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; ${planJudged ? `with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}` : `Cachet's plan ${PLAN_NOT_JUDGED}`}`,
     );
     const requests = byConversation.get(conversation.id) ?? [];
     const rows = requests.slice(0, limit).map((request) => [
