@@ -154,8 +154,9 @@ function isBusy(error: unknown): boolean {
  * queue on the write lock, and the ones after the first find the schema already there.
  */
 function openAndMigrate(path: string): { database: Database.Database; schemaVersion: number } {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // The driver first: without it no directory is made (the demo left an empty .cachet/ behind).
   const SqliteDatabase = requireOptional<typeof Database>('better-sqlite3', 'better-sqlite3', 'The SQLite trace store');
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path);
   try {
     // Before anything else: switching to WAL and migrating wait for other processes opening the same file.
