@@ -29,7 +29,7 @@ describe('skipPolicy', () => {
     expect(skipPolicy({ ...base, saved: 0 })).toEqual({ reason: 'nothing-to-do', detail: 'the planned rewrite saves no tokens' });
     expect(skipPolicy({ ...base, requestsSinceLast: 1 })).toEqual({
       reason: 'thrashing',
-      detail: '1 requests since the last compaction; the minimum is 3',
+      detail: '1 request since the last compaction; the minimum is 3',
     });
     expect(skipPolicy({ ...base, saved: 5_000 })).toEqual({
       reason: 'too-little-saving',

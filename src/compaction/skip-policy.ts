@@ -41,7 +41,7 @@ export function skipPolicy(input: SkipPolicyInput): SkipVerdict | null {
   if (input.requestsSinceLast < input.minIntervalRequests) {
     return {
       reason: 'thrashing',
-      detail: `${input.requestsSinceLast} requests since the last compaction; the minimum is ${input.minIntervalRequests}`,
+      detail: `${input.requestsSinceLast} request${input.requestsSinceLast === 1 ? '' : 's'} since the last compaction; the minimum is ${input.minIntervalRequests}`,
     };
   }
   if (saved / tokensBefore < input.minSavingShare) {
