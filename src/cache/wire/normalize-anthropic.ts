@@ -11,7 +11,7 @@ import {
   sessionUnitsOf,
   unitsWithRepeatedRun,
 } from './anthropic-session-units.js';
-import { type BlockCore, type BlockCoreMemo, cachedCore } from './block-core-memo.js';
+import { type BlockCoreMemo, cachedCore } from './block-core-memo.js';
 import { messageBlockPath } from './block-paths.js';
 import { bodyWithUnitList } from './body-units.js';
 import { anthropicKeyParams } from './cache-key-params.js';
@@ -19,7 +19,7 @@ import { ChunkedList } from './chunked-list.js';
 import { isRecord, type JsonRecord, jsonText, stringField, withoutKeys } from './json-helpers.js';
 import { type SharedCores, sharedBlockCore } from './shared-block-cores.js';
 import { paramUnit, unit, unitOf } from './unit-builders.js';
-import { defaultCountable, toolCountable } from './wire-countable.js';
+import { toolCountable } from './wire-countable.js';
 import type { NormalizedWireBody, WireTtl, WireUnit } from './wire-unit.js';
 
 /**
