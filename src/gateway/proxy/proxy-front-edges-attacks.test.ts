@@ -112,6 +112,8 @@ interface RawExchange {
   reply: Promise<string>;
   /** Resolves once every piece was handed to the socket. */
   written: Promise<void>;
+  /** Resolves once the reply received so far contains `text`. */
+  seen: (text: string) => Promise<void>;
 }
 
 /** One request over a raw socket: the body in `pieces` (chunked or with its length), ended as `ending` says. */
@@ -120,11 +122,25 @@ function rawPost(url: string, pieces: Buffer[], chunked: boolean, ending: Ending
   const socket = connect(Number(target.port), target.hostname);
   const length = declared ?? pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
   const received: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  const watchers: Array<() => void> = [];
+  socket.on('data', (chunk: Buffer) => {
+    received.push(chunk);
+    for (const watcher of [...watchers]) watcher();
+  });
   const reply = new Promise<string>((resolve) => {
     socket.on('close', () => resolve(Buffer.concat(received).toString('utf8')));
     socket.on('error', () => {});
   });
+  const seen = (text: string) =>
+    new Promise<void>((resolve) => {
+      const watcher = () => {
+        if (!Buffer.concat(received).toString('utf8').includes(text)) return;
+        watchers.splice(watchers.indexOf(watcher), 1);
+        resolve();
+      };
+      watchers.push(watcher);
+      watcher();
+    });
   const written = (async () => {
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     socket.write(
@@ -143,7 +159,7 @@ function rawPost(url: string, pieces: Buffer[], chunked: boolean, ending: Ending
     if (ending === 'reset') socket.resetAndDestroy();
     if (ending === 'half-close') socket.end();
   })();
-  return { socket, reply, written };
+  return { socket, reply, written, seen };
 }
 
 const statusOf = (reply: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0);
@@ -257,6 +273,8 @@ describe('proxy close(): requests still in flight', () => {
     const proxy = await startProxy({ upstream: upstream.url, bus: new EventBus() });
     const exchange = rawPost(proxy.url, [bodyOfSize(50_000, 'held')], false, 'complete');
     await upstream.arrival;
+    // The stream has begun at the client (not only at the upstream) before close() cuts it.
+    if (mode === 'held-stream') await exchange.seen('message_start');
     await proxy.close({ graceMs: 0 });
     const reply = await exchange.reply;
     // A streamed reply had begun (200 and its first event) and is cut; a buffered one never started.
