@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { assemble } from '../session/assemble.js';
-import type { Session } from '../session/session.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
-import { MemoryCheckpointStore } from './checkpoint-store.js';
 import { chooseIdleCompaction } from './idle-timing.js';
-import { MemoryOffloadStore } from './offload-store.js';
-import { createCompactionPipeline } from './pipeline.js';
-import { measureRequest } from './request-tokens.js';
-import { fileText, makeTestSession, toolCall, toolResult } from './test-support.js';
+import { fillReadTurns, idlePlanningPipeline, makeTestSession } from './test-support.js';
 
 const MINUTE = 60_000;
 const STANDARD = { read: 0.1, write5m: 1.25, write1h: 2 };
@@ -46,31 +40,14 @@ describe('chooseIdleCompaction planned after the entry expired (idleMs ≥ the T
   );
 });
 
-function fill(session: Session, turns: number, lines: number): void {
-  for (let turn = 0; turn < turns; turn++) {
-    session.appendUserText(`Instruction ${turn}: look at file_${turn}.ts`);
-    session.append(toolCall(`t${turn}`, `file_${turn}.ts`));
-    session.append({ role: 'user', content: [toolResult(`t${turn}`, fileText(lines, `f${turn}_`))] });
-    session.append({ role: 'assistant', content: [{ type: 'text', text: `Read file_${turn}.ts.` }] });
-  }
-}
-
 describe('planIdle on a session with extended thinking', () => {
   it('prices no keep-warm pings: Anthropic refuses max_tokens: 0 with thinking, so none can be sent', async () => {
     const plan = async (thinking: boolean) => {
       const harness = makeTestSession();
-      fill(harness.session, 12, 120);
+      fillReadTurns(harness.session, 12, 120);
       if (thinking) harness.session.setParams({ maxTokens: 16_000, thinking: { type: 'enabled', budgetTokens: 4_096 } });
       const counter = anthropicEstimator();
-      const windowTokens = Math.round(measureRequest(assemble(harness.session), counter).total / 0.55);
-      const pipeline = createCompactionPipeline({
-        windowTokens,
-        counter,
-        checkpointStore: new MemoryCheckpointStore(),
-        offloadStore: new MemoryOffloadStore(),
-        expectedRemainingRequests: 2,
-        lightTruncateTokens: 800,
-      });
+      const pipeline = idlePlanningPipeline(harness.session, 0.55, counter);
       await pipeline.beforeRequest(harness.session, { now: harness.now, cacheHot: true });
       return pipeline.planIdle(harness.session, {
         now: harness.now,

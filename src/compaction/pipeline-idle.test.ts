@@ -1,40 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { CachetEvent, EventType } from '../events/catalog.js';
 import { ValidationError } from '../model/errors.js';
-import { assemble } from '../session/assemble.js';
-import type { Session } from '../session/session.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
-import { MemoryCheckpointStore } from './checkpoint-store.js';
-import { MemoryOffloadStore } from './offload-store.js';
-import { createCompactionPipeline } from './pipeline.js';
-import { measureRequest } from './request-tokens.js';
-import { fileText, makeTestSession, toolCall, toolResult } from './test-support.js';
+import { fillReadTurns, idlePlanningPipeline, makeTestSession } from './test-support.js';
 
 const counter = anthropicEstimator();
 const MINUTE = 60_000;
 
-function fill(session: Session, turns: number, lines: number): void {
-  for (let turn = 0; turn < turns; turn++) {
-    session.appendUserText(`Instruction ${turn}: look at file_${turn}.ts`);
-    session.append(toolCall(`t${turn}`, `file_${turn}.ts`));
-    session.append({ role: 'user', content: [toolResult(`t${turn}`, fileText(lines, `f${turn}_`))] });
-    session.append({ role: 'assistant', content: [{ type: 'text', text: `Read file_${turn}.ts.` }] });
-  }
-}
-
 /** A session at `utilisation` of its window whose first request met a hot cache (above light: the rewrite skipped). */
 async function afterFirstRequest(utilisation: number) {
   const harness = makeTestSession();
-  fill(harness.session, 12, 120);
-  const windowTokens = Math.round(measureRequest(assemble(harness.session), counter).total / utilisation);
-  const pipeline = createCompactionPipeline({
-    windowTokens,
-    counter,
-    checkpointStore: new MemoryCheckpointStore(),
-    offloadStore: new MemoryOffloadStore(),
-    expectedRemainingRequests: 2,
-    lightTruncateTokens: 800,
-  });
+  fillReadTurns(harness.session, 12, 120);
+  const pipeline = idlePlanningPipeline(harness.session, utilisation, counter);
   const first = await pipeline.beforeRequest(harness.session, { now: harness.now, cacheHot: true });
   expect(first.action).toBe(utilisation >= 0.5 ? 'skipped' : 'none');
   return { ...harness, pipeline, t0: harness.now };

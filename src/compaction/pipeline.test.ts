@@ -12,19 +12,9 @@ import { isMasked } from './observation-masking.js';
 import { MemoryOffloadStore } from './offload-store.js';
 import { createCompactionPipeline } from './pipeline.js';
 import { measureRequest } from './request-tokens.js';
-import { fileText, makeTestSession, toolCall, toolResult } from './test-support.js';
+import { fileText, fillReadTurns, makeTestSession, toolCall, toolResult } from './test-support.js';
 
 const counter = anthropicEstimator();
-
-/** `turns` turns of: instruction, read_file call, a `lines`-line result, a short answer. */
-function fill(session: Session, turns: number, lines: number, from = 0): void {
-  for (let turn = from; turn < from + turns; turn++) {
-    session.appendUserText(`Instruction ${turn}: look at file_${turn}.ts`);
-    session.append(toolCall(`t${turn}`, `file_${turn}.ts`));
-    session.append({ role: 'user', content: [toolResult(`t${turn}`, fileText(lines, `f${turn}_`))] });
-    session.append({ role: 'assistant', content: [{ type: 'text', text: `Read file_${turn}.ts.` }] });
-  }
-}
 
 function windowFor(session: Session, utilisation: number): number {
   return Math.round(measureRequest(assemble(session), counter).total / utilisation);
@@ -32,7 +22,7 @@ function windowFor(session: Session, utilisation: number): number {
 
 function setup(utilisation: number, extra: Partial<Parameters<typeof createCompactionPipeline>[0]> = {}, sessionOptions = {}) {
   const harness = makeTestSession(sessionOptions);
-  fill(harness.session, 12, 120);
+  fillReadTurns(harness.session, 12, 120);
   const windowTokens = windowFor(harness.session, utilisation);
   const checkpointStore = new MemoryCheckpointStore();
   const offloadStore = new MemoryOffloadStore();
@@ -96,7 +86,7 @@ describe('anti-thrashing', () => {
   it('skips a cycle too soon after the last one, and one that saves too little', async () => {
     const { session, pipeline, events, now } = setup(0.75, { minIntervalRequests: 3 });
     expect((await pipeline.beforeRequest(session, { now, cacheHot: false })).action).toBe('applied');
-    fill(session, 6, 200, 100);
+    fillReadTurns(session, 6, 200, 100);
     const again = await pipeline.beforeRequest(session, { now: now + 1_000, cacheHot: false });
     expect(again.action).toBe('skipped');
     expect(ofType(events, 'compaction.skipped').at(-1)?.payload.reason).toBe('thrashing');
@@ -121,7 +111,7 @@ describe('priorities', () => {
     const noted = await pipeline.runTool(session, session.history.at(-1)?.content[0] as never);
     await pipeline.ingest(session, { role: 'user', content: [noted as never] });
     session.append({ role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] });
-    fill(session, 4, 120, 50);
+    fillReadTurns(session, 4, 120, 50);
     const decision = await pipeline.beforeRequest(session, { now, cacheHot: false });
     expect(decision.action).toBe('applied');
     const text = JSON.stringify(assemble(session).messages);
@@ -219,7 +209,7 @@ describe('model switch to a thinking model', () => {
 describe('priority order', () => {
   it('masks standard results before important ones and stops at the target', async () => {
     const harness = makeTestSession();
-    fill(harness.session, 12, 120);
+    fillReadTurns(harness.session, 12, 120);
     const total = measureRequest(assemble(harness.session), counter).total;
     // Full compaction, with a target that masking only part of the old results reaches.
     const windowTokens = Math.round(total / 0.75);
@@ -324,7 +314,7 @@ describe('the request to send', () => {
       ],
       clock: () => now,
     });
-    fill(session, turns, 120);
+    fillReadTurns(session, turns, 120);
     return { session, now, renders: () => renders };
   }
 

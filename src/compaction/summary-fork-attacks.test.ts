@@ -9,20 +9,9 @@ import { assemble } from '../session/assemble.js';
 import { Session } from '../session/session.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { createLlmSummarizer } from './llm-summarizer.js';
+import { emptySummary } from './structured-summary.js';
 
-const REPLY = {
-  userGoal: 'Fix the flaky cache test',
-  activeTasks: [],
-  completedWork: [],
-  decisions: [],
-  errorsAndResolutions: [],
-  filesAndResources: [],
-  keyFacts: [],
-  constraintsAndPreferences: [],
-  openQuestions: [],
-  nextSteps: [],
-  sessionNotes: [],
-};
+const REPLY = { ...emptySummary(), userGoal: 'Fix the flaky cache test' };
 
 const span: Message[] = [
   { role: 'user', content: [{ type: 'text', text: `Read the build log:\n${'log line: cache ok\n'.repeat(8_000)}` }] },

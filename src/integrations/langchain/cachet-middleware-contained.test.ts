@@ -1,26 +1,19 @@
-import { ChatAnthropic } from '@langchain/anthropic';
 import { HumanMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../../events/catalog.js';
 import { EventBus } from '../../events/event-bus.js';
 import type { HookErrorContext } from '../shared/contained-hooks.js';
-import { recordingFetch } from '../test-support/recording-fetch.js';
 import { toolLoopReply } from '../test-support/tool-loop-script.js';
 import { type CachetLangChainOptions, cachetMiddleware } from './cachet-middleware.js';
+import { recordedChatAnthropic } from './test-support/recorded-chat-anthropic.js';
 
 async function invoke(options: CachetLangChainOptions, usage: Record<string, unknown> = {}) {
-  const recorder = recordingFetch(() => {
+  const { recorder, model } = recordedChatAnthropic(() => {
     const reply = toolLoopReply([{ type: 'text', text: 'ok' }], false, 'msg_1');
     const body = reply.kind === 'json' ? (reply.body as { usage: Record<string, unknown> }) : null;
     if (body) body.usage = { ...body.usage, ...usage };
     return reply;
-  });
-  const model = new ChatAnthropic({
-    model: 'claude-sonnet-4-5',
-    apiKey: 'no-key-needed',
-    maxRetries: 0,
-    clientOptions: { fetch: recorder.fetch },
   });
   const agent = createAgent({ model, tools: [], systemPrompt: 'You are terse.', middleware: [cachetMiddleware(options)] });
   const result = await agent.invoke({ messages: [new HumanMessage('hello')] });

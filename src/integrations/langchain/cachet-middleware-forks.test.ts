@@ -1,23 +1,15 @@
-import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
-import { anthropicReply } from '../test-support/anthropic-replies.js';
-import { recordingFetch } from '../test-support/recording-fetch.js';
 import { cachetMiddleware } from './cachet-middleware.js';
+import { recordedChatAnthropic } from './test-support/recorded-chat-anthropic.js';
 
 const LONG = (label: string) => `${label}: ${'the build log says the cache key changed again. '.repeat(200)}`;
 type Wire = { messages: Array<{ role: string; content: string | Array<{ type: string; cache_control?: unknown }> }> };
 
 /** One middleware instance (one conversation store) shared by every call, and a recording Messages API. */
 function agent() {
-  const recorder = recordingFetch(() => anthropicReply({ text: 'ok' }, false));
-  const model = new ChatAnthropic({
-    model: 'claude-sonnet-4-5',
-    apiKey: 'no-key-needed',
-    maxRetries: 0,
-    clientOptions: { fetch: recorder.fetch },
-  });
+  const { recorder, model } = recordedChatAnthropic();
   const middleware = cachetMiddleware({});
   return async (messages: BaseMessage[]) => {
     await createAgent({ model, tools: [], middleware: [middleware] }).invoke({ messages });

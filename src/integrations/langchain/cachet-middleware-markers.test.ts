@@ -1,23 +1,15 @@
-import { ChatAnthropic } from '@langchain/anthropic';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { validateAnthropicBody } from '../../gateway/emulate/validate-anthropic-body.js';
-import { anthropicReply } from '../test-support/anthropic-replies.js';
 import { countMarkers } from '../test-support/coding-agent-server.js';
-import { recordingFetch } from '../test-support/recording-fetch.js';
 import { type CachetLangChainOptions, cachetMiddleware } from './cachet-middleware.js';
+import { recordedChatAnthropic } from './test-support/recorded-chat-anthropic.js';
 
 const LONG = 'Context paragraph that is long enough to be worth caching. '.repeat(120);
 
 async function sendOnce(messages: HumanMessage[], options: CachetLangChainOptions, systemPrompt?: SystemMessage) {
-  const recorder = recordingFetch(() => anthropicReply({ text: 'ok' }, false));
-  const model = new ChatAnthropic({
-    model: 'claude-sonnet-4-5',
-    apiKey: 'no-key-needed',
-    maxRetries: 0,
-    clientOptions: { fetch: recorder.fetch },
-  });
+  const { recorder, model } = recordedChatAnthropic();
   const agent = createAgent({
     model,
     tools: [],

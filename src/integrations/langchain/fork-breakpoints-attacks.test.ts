@@ -1,11 +1,9 @@
-import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { createAnthropicCacheModel } from '../../cache/models/anthropic-cache-model.js';
-import { anthropicReply } from '../test-support/anthropic-replies.js';
-import { recordingFetch } from '../test-support/recording-fetch.js';
 import { cachetMiddleware } from './cachet-middleware.js';
+import { recordedChatAnthropic } from './test-support/recorded-chat-anthropic.js';
 
 const LONG = (label: string) => `${label}: ${'the build log says the cache key changed again. '.repeat(200)}`;
 
@@ -20,13 +18,7 @@ function markers(value: unknown): number {
 
 /** One middleware (one conversation store) for every call, a recording Messages API, and Anthropic's cache judging each body. */
 function agent(existingMarkers?: 'replace' | 'keep') {
-  const recorder = recordingFetch(() => anthropicReply({ text: 'ok' }, false));
-  const model = new ChatAnthropic({
-    model: 'claude-sonnet-4-5',
-    apiKey: 'no-key-needed',
-    maxRetries: 0,
-    clientOptions: { fetch: recorder.fetch },
-  });
+  const { recorder, model } = recordedChatAnthropic();
   const middleware = cachetMiddleware(existingMarkers ? { existingMarkers } : {});
   const cache = createAnthropicCacheModel();
   let at = 0;

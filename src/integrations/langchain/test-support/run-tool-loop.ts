@@ -1,4 +1,4 @@
-import { ChatAnthropic } from '@langchain/anthropic';
+import type { ChatAnthropic } from '@langchain/anthropic';
 import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent, dynamicSystemPromptMiddleware, tool } from 'langchain';
@@ -15,19 +15,14 @@ import {
   toolLoopReply,
 } from '../../test-support/tool-loop-script.js';
 import { cachetMiddleware } from '../cachet-middleware.js';
+import { recordedChatAnthropic } from './recorded-chat-anthropic.js';
 
 /** A tool-loop script through `createAgent` and the real `ChatAnthropic`, with or without Cachet; the bodies sent. */
 export async function runOnLangChain(script: ToolLoopScript, withCachet: boolean): Promise<Array<Record<string, unknown>>> {
   const contents = scriptedContents(script);
-  const recorder = recordingFetch((_body, index) =>
+  const { recorder, model } = recordedChatAnthropic((_body, index) =>
     toolLoopReply(contents[index] ?? [{ type: 'text', text: 'done' }], false, `msg_${index}`),
   );
-  const model = new ChatAnthropic({
-    model: 'claude-sonnet-4-5',
-    apiKey: 'no-key-needed',
-    maxRetries: 0,
-    clientOptions: { fetch: recorder.fetch },
-  });
   await driveLangChainAgent(model, script, withCachet);
   return recorder.bodies;
 }
