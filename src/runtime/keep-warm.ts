@@ -1,4 +1,5 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import { wouldPassBudget } from '../model/budget.js';
 import { ValidationError } from '../model/errors.js';
 import { convertToAnthropic } from '../providers/anthropic/convert-request.js';
 import type { CacheMultipliers } from '../providers/shared/price-row.js';
@@ -157,7 +158,11 @@ export function startKeepWarm(session: Session, given: KeepWarmOptions): KeepWar
   const ping = async (index: number) => {
     if (state.stoppedBecause) return;
     if (session.history.length !== snapshot.history || session.turn !== snapshot.turn) return stopWith('moved-on');
-    if (pingCostUsd !== null && options.budgetUsd !== undefined && state.spentUsd + pingCostUsd > options.budgetUsd) {
+    if (
+      pingCostUsd !== null &&
+      options.budgetUsd !== undefined &&
+      wouldPassBudget(state.spentUsd, pingCostUsd, options.budgetUsd)
+    ) {
       return stopWith('budget');
     }
     let error: string | null = null;

@@ -1,6 +1,7 @@
 import { costOf } from '../../cache/cost.js';
 import { findPrice } from '../../cache/pricing.js';
 import type { EventBus } from '../../events/event-bus.js';
+import { wouldPassBudget } from '../../model/budget.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
 import { KEEP_WARM_TEXT } from '../../runtime/keep-warm.js';
 import type { ProxyKeepWarmOptions } from './keep-warm-options.js';
@@ -48,12 +49,13 @@ export async function sendPing(
   }
   const price = findPrice('anthropic', conversation.model);
   const expectedUsd = price ? (pingTokens(conversation) * price.inputPerMTok) / 1e6 : 0;
-  if (context.stats.spentUsd + expectedUsd > context.budget || conversation.spentUsd + expectedUsd > context.perConversation) {
+  const passesGlobal = wouldPassBudget(context.stats.spentUsd, expectedUsd, context.budget);
+  if (passesGlobal || wouldPassBudget(conversation.spentUsd, expectedUsd, context.perConversation)) {
     context.stats.stoppedByBudget += 1;
     context.endIdle(conversation);
     context.dependencies.bus?.emit('warning.raised', sessionId, context.dependencies.now(), {
       source: 'proxy.keep-warm',
-      message: `keep-warm stopped: the next ping ($${expectedUsd.toFixed(4)}) would pass the ${context.stats.spentUsd + expectedUsd > context.budget ? 'global' : 'per-conversation'} budget`,
+      message: `keep-warm stopped: the next ping ($${expectedUsd.toFixed(4)}) would pass the ${passesGlobal ? 'global' : 'per-conversation'} budget`,
     });
     return;
   }
