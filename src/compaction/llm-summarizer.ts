@@ -1,7 +1,7 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import type { Message } from '../model/content.js';
 import type { JsonValue } from '../model/json.js';
-import type { CanonicalRequest } from '../model/request.js';
+import type { CanonicalRequest, ThinkingConfig } from '../model/request.js';
 import type { ProviderAdapter } from '../providers/adapter.js';
 import { assemble } from '../session/assemble.js';
 import { forkRequest } from '../session/fork-request.js';
@@ -35,6 +35,13 @@ export interface LlmSummarizerOptions<Body, AdapterOptions = unknown> {
    * `always`: fork whenever there is a parent; `never`: always the fresh call.
    */
   fork?: 'auto' | 'always' | 'never';
+  /**
+   * Thinking tokens a fork of a thinking parent is priced at (billed as output at the main
+   * model's rate) [the parent's `budgetTokens`; adaptive thinking: 4,000]. A fork keeps the
+   * parent's thinking setting, since it is part of the messages cache key; its `max_tokens` is the
+   * summary cap plus the budget (adaptive: plus this figure), so the thinking cannot crowd out the reply.
+   */
+  forkThinkingTokens?: number;
   /** How long the parent's cache entry lives after its last request, ms [300,000: Anthropic's 5 minutes]. */
   parentTtlMs?: number;
   /** Reads the reply text out of a response; the default knows Anthropic, Chat Completions and Responses shapes. */
@@ -51,6 +58,24 @@ const INSTRUCTIONS =
 
 /** Output tokens a summary is expected to take, for pricing the two ways (a summary rarely fills its cap). */
 const EXPECTED_SUMMARY_TOKENS = 1_000;
+
+/** Thinking a fork of an adaptive-thinking parent is allowed and priced at, unless `forkThinkingTokens` says otherwise. */
+const ADAPTIVE_FORK_THINKING_TOKENS = 4_000;
+
+/**
+ * A fork's thinking: `allowance` goes on top of the summary cap in `max_tokens` (Anthropic refuses a
+ * budget at or above `max_tokens`, and adaptive thinking counts against it); `priced` is what the
+ * route charges for it. Priced at the budget by default: the fork may spend all of it, and the
+ * fresh call, the simpler way, carries no such cost.
+ */
+function forkThinking(thinking: ThinkingConfig | undefined, override: number | undefined) {
+  if (thinking?.type === 'enabled') return { allowance: thinking.budgetTokens, priced: override ?? thinking.budgetTokens };
+  if (thinking?.type === 'adaptive') {
+    const allowance = override ?? ADAPTIVE_FORK_THINKING_TOKENS;
+    return { allowance, priced: allowance };
+  }
+  return { allowance: 0, priced: 0 };
+}
 
 /**
  * A summariser that asks a model, through a Cachet adapter, for the eleven-field summary.
@@ -160,8 +185,8 @@ function routeOf<Body, AdapterOptions>(
   const forked = forkRequest(parent.session, { instruction, model: options.mainModel });
   // The fork keeps the parent's thinking setting (part of the messages cache key), and a thinking
   // budget must stay below max_tokens (Anthropic refuses the request otherwise): the summary's cap comes on top of it.
-  const thinking = forked.params.thinking;
-  const maxTokens = context.maxOutputTokens + (thinking?.type === 'enabled' ? thinking.budgetTokens : 0);
+  const thinking = forkThinking(forked.params.thinking, options.forkThinkingTokens);
+  const maxTokens = context.maxOutputTokens + thinking.allowance;
   const fork: CanonicalRequest = { ...forked, params: { ...forked.params, maxTokens } };
   const measured = measureRequest(fork, context.mainCounter).total;
   const instructionTokens = context.mainCounter.countText(instruction);
@@ -178,6 +203,7 @@ function routeOf<Body, AdapterOptions>(
     forkInstructionTokens: instructionTokens,
     freshPromptTokens: fresh.promptTokens,
     expectedOutputTokens: Math.min(EXPECTED_SUMMARY_TOKENS, context.maxOutputTokens),
+    forkThinkingTokens: thinking.priced,
     forkFits: measured + maxTokens <= options.mainWindowTokens,
     freshFits: fresh.model !== null,
   });
@@ -189,6 +215,7 @@ function routeOf<Body, AdapterOptions>(
     parentWarm,
     prefixTokens,
     freshPromptTokens: fresh.promptTokens,
+    forkThinkingTokens: thinking.priced,
     forkCostUsd: route.forkCostUsd,
     freshCostUsd: route.freshCostUsd,
     forkInputCostUsd: route.forkInputCostUsd,

@@ -31,7 +31,11 @@ function anthropicRefusal(body: MessageCreateParamsNonStreaming): string | null 
   return null;
 }
 
-function forkOf(thinking: ThinkingConfig, maxOutputTokens?: number) {
+function forkOf(
+  thinking: ThinkingConfig,
+  maxOutputTokens?: number,
+  route: { fork?: 'always' | 'auto'; forkThinkingTokens?: number } = {},
+) {
   const parent = new Session({
     id: 'thinking-parent',
     model: 'claude-sonnet-4-5',
@@ -46,8 +50,12 @@ function forkOf(thinking: ThinkingConfig, maxOutputTokens?: number) {
   const bus = new EventBus();
   const warnings: string[] = [];
   const routes: string[] = [];
+  const priced: CachetEvent<'compaction.summarized'>['payload'][] = [];
   bus.on('warning.raised', (event: CachetEvent<'warning.raised'>) => warnings.push(event.payload.message));
-  bus.on('compaction.summarized', (event: CachetEvent<'compaction.summarized'>) => routes.push(event.payload.choice));
+  bus.on('compaction.summarized', (event: CachetEvent<'compaction.summarized'>) => {
+    routes.push(event.payload.choice);
+    priced.push(event.payload);
+  });
   const summarizer = createLlmSummarizer({
     adapter: anthropicAdapter,
     send: async (body) => {
@@ -61,7 +69,8 @@ function forkOf(thinking: ThinkingConfig, maxOutputTokens?: number) {
     mainModel: 'claude-sonnet-4-5',
     mainWindowTokens: 200_000,
     counter: anthropicEstimator(),
-    fork: 'always',
+    fork: route.fork ?? 'always',
+    ...(route.forkThinkingTokens === undefined ? {} : { forkThinkingTokens: route.forkThinkingTokens }),
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
   });
   const run = () =>
@@ -75,7 +84,7 @@ function forkOf(thinking: ThinkingConfig, maxOutputTokens?: number) {
       now: 0,
       parent: { session: parent, keptMessages: 2, lastRequestAt: 0 },
     });
-  return { parent, sent, warnings, routes, run };
+  return { parent, sent, warnings, routes, priced, run };
 }
 
 describe('the LLM summariser’s fork of a parent with extended thinking', () => {
@@ -106,5 +115,50 @@ describe('the LLM summariser’s fork of a parent with extended thinking', () =>
     const { sent, run } = forkOf({ type: 'disabled' });
     await run();
     expect(sent[0]?.max_tokens).toBe(2_000);
+  });
+});
+
+describe('the LLM summariser’s route choice for a parent with extended thinking', () => {
+  // A warm Sonnet 4.5 parent whose span is most of its ~40k-token prefix: without thinking the
+  // fork (a read at $0.30/MTok, 1,000 output tokens at $15) undercuts a fresh Haiku call ($1, $5).
+  it('forks a warm parent without thinking (the fork is cheaper)', async () => {
+    const { sent, priced, run } = forkOf({ type: 'disabled' }, undefined, { fork: 'auto' });
+    await run();
+    expect(priced[0]).toMatchObject({ choice: 'fork', forkThinkingTokens: 0 });
+    expect(sent[0]?.model).toBe('claude-sonnet-4-5');
+  });
+
+  it.each([
+    ['an 8,000-token budget', { type: 'enabled', budgetTokens: 8_000 }, 8_000],
+    ['adaptive thinking', { type: 'adaptive' }, 4_000],
+  ] as const)('prices the fork’s thinking with %s, and calls Haiku fresh when that is cheaper', async (_, thinking, tokens) => {
+    const { sent, priced, run } = forkOf(thinking, undefined, { fork: 'auto' });
+    await run();
+    const event = priced[0];
+    expect(event).toMatchObject({ choice: 'fresh', model: 'claude-haiku-4-5', forkThinkingTokens: tokens });
+    // The event's fork price is its input plus the reply and the thinking, both at Sonnet's $15/MTok.
+    expect(event?.forkCostUsd).toBeCloseTo((event?.forkInputCostUsd ?? 0) + (1_000 + tokens) * 15e-6, 9);
+    expect(event?.forkCostUsd).toBeGreaterThan(event?.freshCostUsd ?? Number.POSITIVE_INFINITY);
+    expect(event?.reason).toContain(`${tokens} thinking tokens included`);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.model).toBe('claude-haiku-4-5');
+    expect(sent[0]?.thinking).toBeUndefined();
+  });
+
+  it('still forks when the caller expects little thinking (forkThinkingTokens), keeping the whole budget in max_tokens', async () => {
+    const { sent, priced, run } = forkOf({ type: 'enabled', budgetTokens: 8_000 }, undefined, {
+      fork: 'auto',
+      forkThinkingTokens: 300,
+    });
+    await run();
+    expect(priced[0]).toMatchObject({ choice: 'fork', forkThinkingTokens: 300 });
+    expect(sent[0]?.max_tokens).toBe(2_000 + 8_000);
+    expect(priced[0]?.forkCostUsd).toBeLessThan(priced[0]?.freshCostUsd ?? 0);
+  });
+
+  it('gives an adaptive fork room to think before its reply (max_tokens = the summary cap + the allowance)', async () => {
+    const { sent, run } = forkOf({ type: 'adaptive' });
+    await run();
+    expect(sent[0]?.max_tokens).toBe(2_000 + 4_000);
   });
 });

@@ -31,6 +31,15 @@ describe('chooseSummaryRoute', () => {
     expect(route.forkInputCostUsd).toBeCloseTo(120_000 * 3.75e-6 + 300 * 3e-6, 6);
   });
 
+  it('prices the fork’s thinking as main-model output: 8,000 thinking tokens on Sonnet tip the warm fork to fresh', () => {
+    const route = chooseSummaryRoute({ ...base, forkThinkingTokens: 8_000 });
+    // $0.0369 input + (1,000 + 8,000) × $15/M = $0.1719 against $0.115 fresh.
+    expect(route.forkCostUsd).toBeCloseTo(0.0369 + 9_000 * 15e-6, 6);
+    expect(route.forkInputCostUsd).toBeCloseTo(0.0369, 6);
+    expect(route.choice).toBe('fresh');
+    expect(route.reason).toContain('8000 thinking tokens included');
+  });
+
   it('follows the windows before the prices, and warmth when a model is unpriced', () => {
     expect(chooseSummaryRoute({ ...base, forkFits: false }).choice).toBe('fresh');
     expect(chooseSummaryRoute({ ...base, parentWarm: false, freshFits: false }).choice).toBe('fork');

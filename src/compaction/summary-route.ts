@@ -18,6 +18,12 @@ export interface SummaryRouteInput {
   freshPromptTokens: number;
   /** Output tokens either call is expected to produce. */
   expectedOutputTokens: number;
+  /**
+   * Thinking tokens the fork may spend on top of its reply [0]: a fork keeps the parent's thinking
+   * setting (part of the messages cache key), and thinking is billed as output at the main model's
+   * rate. The fresh call does not think.
+   */
+  forkThinkingTokens?: number;
   /** Whether each call fits its model's window. */
   forkFits: boolean;
   freshFits: boolean;
@@ -42,7 +48,8 @@ const perToken = (rate: number) => rate / 1e6;
  * the prefix at the main model's read rate (Sonnet 4.5: 0.1 × $3 = $0.30/MTok, below a fresh
  * Haiku 4.5 input at $1/MTok); a cold one writes it (the fork's history breakpoint) at the
  * 5-minute write rate. The fresh call pays its whole prompt at the auxiliary input rate. Output
- * is priced at each model's own rate. Unpriced models: fork when warm, else fresh.
+ * is priced at each model's own rate, and the fork's thinking (a thinking parent's fork thinks
+ * too) at the main model's output rate. Unpriced models: fork when warm, else fresh.
  *
  * @example
  * chooseSummaryRoute({ provider: 'anthropic', mainModel: 'claude-sonnet-4-5', auxModel: 'claude-haiku-4-5',
@@ -60,10 +67,9 @@ export function chooseSummaryRoute(input: SummaryRouteInput): SummaryRoute {
   const freshRates = auxRow ? ratesForPrompt(auxRow, input.freshPromptTokens) : null;
   const forkInputCostUsd = forkRates && input.forkFits ? forkInput(forkRates) : null;
   const freshInputCostUsd = freshRates && input.freshFits ? input.freshPromptTokens * perToken(freshRates.inputPerMTok) : null;
+  const forkOutputTokens = input.expectedOutputTokens + (input.forkThinkingTokens ?? 0);
   const forkCostUsd =
-    forkRates && forkInputCostUsd !== null
-      ? forkInputCostUsd + input.expectedOutputTokens * perToken(forkRates.outputPerMTok)
-      : null;
+    forkRates && forkInputCostUsd !== null ? forkInputCostUsd + forkOutputTokens * perToken(forkRates.outputPerMTok) : null;
   const freshCostUsd =
     freshRates && freshInputCostUsd !== null
       ? freshInputCostUsd + input.expectedOutputTokens * perToken(freshRates.outputPerMTok)
@@ -77,9 +83,14 @@ export function chooseSummaryRoute(input: SummaryRouteInput): SummaryRoute {
       ? { choice: 'fork', ...priced, reason: 'unpriced: the parent cache is warm, so the fork reads it' }
       : { choice: 'fresh', ...priced, reason: 'unpriced: the parent cache is cold, so nothing is read' };
   }
+  const thinking = input.forkThinkingTokens ? ` (${input.forkThinkingTokens} thinking tokens included)` : '';
   return forkCostUsd <= freshCostUsd
-    ? { choice: 'fork', ...priced, reason: `the fork costs ${usd(forkCostUsd)} against ${usd(freshCostUsd)} fresh` }
-    : { choice: 'fresh', ...priced, reason: `the fresh call costs ${usd(freshCostUsd)} against ${usd(forkCostUsd)} for a fork` };
+    ? { choice: 'fork', ...priced, reason: `the fork costs ${usd(forkCostUsd)}${thinking} against ${usd(freshCostUsd)} fresh` }
+    : {
+        choice: 'fresh',
+        ...priced,
+        reason: `the fresh call costs ${usd(freshCostUsd)} against ${usd(forkCostUsd)} for a fork${thinking}`,
+      };
 }
 
 function usd(value: number): string {

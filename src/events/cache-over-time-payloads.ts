@@ -39,7 +39,9 @@ export interface CompactionSummarizedPayload {
   /** Tokens of the parent's prefix the fork repeats, and of the fresh call's prompt. */
   prefixTokens: number;
   freshPromptTokens: number;
-  /** Expected cost of each way, input and output, and of its input alone, USD (null when unpriced or too big). */
+  /** Thinking tokens the fork's price includes (a thinking parent's fork thinks too; 0 without thinking). */
+  forkThinkingTokens: number;
+  /** Expected cost of each way, input and output (the fork's thinking included), and of its input alone, USD (null when unpriced or too big). */
   forkCostUsd: number | null;
   freshCostUsd: number | null;
   forkInputCostUsd: number | null;
