@@ -207,7 +207,7 @@ function routeOf<Body, AdapterOptions>(
     forkFits: measured + maxTokens <= options.mainWindowTokens,
     freshFits: fresh.model !== null,
   });
-  const route = options.fork === 'always' && priced.choice !== 'none' ? { ...priced, choice: 'fork' as const } : priced;
+  const route = settleRoute(priced, options.fork ?? 'auto', forcedToolChoice(fork), fresh.model !== null);
   input.bus?.emit('compaction.summarized', input.sessionId, input.now, {
     summarizer: `llm:${options.model}`,
     choice: route.choice,
@@ -220,9 +220,32 @@ function routeOf<Body, AdapterOptions>(
     freshCostUsd: route.freshCostUsd,
     forkInputCostUsd: route.forkInputCostUsd,
     freshInputCostUsd: route.freshInputCostUsd,
-    reason: options.fork === 'always' ? 'fork: always' : route.reason,
+    reason: route.reason,
   });
   return { ...route, fork: route.choice === 'fork' ? fork : null };
+}
+
+/** The parent's tool choice when it forces a tool call (`any`, or one named tool) and the fork has tools to call. */
+function forcedToolChoice(fork: CanonicalRequest): string | null {
+  const choice = fork.params.toolChoice;
+  if (fork.tools.length === 0 || !choice) return null;
+  if (choice.type === 'any') return 'any';
+  return choice.type === 'tool' ? `tool ${choice.name}` : null;
+}
+
+/**
+ * The route taken: the priced one, or the fork under `fork: 'always'`. A parent that forces a
+ * tool call cannot be forked for a summary: the fork keeps its tool choice (on Anthropic a
+ * change of tool choice re-bills the messages), so the reply would be a tool call and the fork's
+ * cost would buy the extractive fallback. Then the fresh call goes, or none when it does not fit.
+ */
+function settleRoute(priced: SummaryRoute, mode: 'auto' | 'always' | 'never', forced: string | null, freshFits: boolean) {
+  if (forced !== null) {
+    const reason = `the parent forces a tool call (tool_choice ${forced}), so a fork would answer with a tool call, not the summary`;
+    return { ...priced, choice: freshFits ? ('fresh' as const) : ('none' as const), reason };
+  }
+  if (mode === 'always' && priced.choice !== 'none') return { ...priced, choice: 'fork' as const, reason: 'fork: always' };
+  return priced;
 }
 
 /** Send one summary request and parse its reply; any failure falls back to the extractive summary. */

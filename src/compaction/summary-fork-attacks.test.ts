@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../events/catalog.js';
 import { EventBus } from '../events/event-bus.js';
 import type { Message } from '../model/content.js';
-import type { ThinkingConfig } from '../model/request.js';
+import type { ThinkingConfig, ToolChoice } from '../model/request.js';
 import { anthropicAdapter } from '../providers/anthropic/index.js';
 import { assemble } from '../session/assemble.js';
 import { Session } from '../session/session.js';
@@ -34,13 +34,16 @@ function anthropicRefusal(body: MessageCreateParamsNonStreaming): string | null 
 function forkOf(
   thinking: ThinkingConfig,
   maxOutputTokens?: number,
-  route: { fork?: 'always' | 'auto'; forkThinkingTokens?: number } = {},
+  route: { fork?: 'always' | 'auto'; forkThinkingTokens?: number; toolChoice?: ToolChoice } = {},
 ) {
   const parent = new Session({
     id: 'thinking-parent',
     model: 'claude-sonnet-4-5',
-    global: { system: [{ label: 'persona', text: 'You are a careful coding agent.' }] },
-    params: { maxTokens: 32_000, thinking },
+    global: {
+      system: [{ label: 'persona', text: 'You are a careful coding agent.' }],
+      tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }],
+    },
+    params: { maxTokens: 32_000, thinking, ...(route.toolChoice ? { toolChoice: route.toolChoice } : {}) },
     clock: () => 0,
   });
   for (const message of span) parent.append(message);
@@ -62,6 +65,10 @@ function forkOf(
       sent.push(body);
       const refusal = anthropicRefusal(body);
       if (refusal) throw new Error(`400 invalid_request_error: ${refusal}`);
+      // A forced tool choice makes the model answer with a tool call, never text.
+      if (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool') {
+        return { content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } }] };
+      }
       return { content: [{ type: 'text', text: JSON.stringify(REPLY) }] };
     },
     model: 'claude-haiku-4-5',
@@ -160,5 +167,33 @@ describe('the LLM summariser’s route choice for a parent with extended thinkin
     const { sent, run } = forkOf({ type: 'adaptive' });
     await run();
     expect(sent[0]?.max_tokens).toBe(2_000 + 4_000);
+  });
+});
+
+describe('the LLM summariser and a parent that forces a tool call', () => {
+  it.each([
+    ['any', { type: 'any' }, 'auto'],
+    ['one named tool', { type: 'tool', name: 'read_file' }, 'auto'],
+    ['any, under fork: always', { type: 'any' }, 'always'],
+  ] as const)(
+    '(tool_choice %s) calls the auxiliary model fresh: a fork would reply with a tool call',
+    async (_, toolChoice, fork) => {
+      const { sent, priced, warnings, run } = forkOf({ type: 'disabled' }, undefined, { fork, toolChoice });
+      const summary = await run();
+      expect(priced[0]).toMatchObject({ choice: 'fresh', model: 'claude-haiku-4-5' });
+      expect(priced[0]?.reason).toContain('forces a tool call');
+      // One call, to Haiku, and the summary is the model's (not the extractive fallback after a wasted fork).
+      expect(sent.map((body) => body.model)).toEqual(['claude-haiku-4-5']);
+      expect(warnings).toEqual([]);
+      expect(summary.userGoal).toBe(REPLY.userGoal);
+    },
+  );
+
+  it('still forks a warm parent whose tool choice leaves the model free (auto)', async () => {
+    const { sent, priced, run } = forkOf({ type: 'disabled' }, undefined, { fork: 'auto', toolChoice: { type: 'auto' } });
+    const summary = await run();
+    expect(priced[0]?.choice).toBe('fork');
+    expect(sent.map((body) => body.model)).toEqual(['claude-sonnet-4-5']);
+    expect(summary.userGoal).toBe(REPLY.userGoal);
   });
 });
