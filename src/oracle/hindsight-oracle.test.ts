@@ -135,6 +135,50 @@ describe('hindsightOracle', () => {
     expect(withoutPings.cost).toBeGreaterThan(pinging.cost);
   });
 
+  it('sends no ping after a request with extended thinking: Anthropic refuses max_tokens: 0 with it', () => {
+    const requests = run([
+      { turn: 1, step: 0, at: 0 },
+      { turn: 1, step: 1, at: 12 * MINUTE, history: [unit('reply', 10)] },
+    ]);
+    const rules = { ...explicitRules, keepAlivePings: true };
+    const withThinking = (thinking: HindsightRequest['thinking']): HindsightRun => ({
+      ...requests,
+      requests: requests.requests.map((request) => ({ ...request, thinking })),
+    });
+    const refused = hindsightOracle(withThinking({ type: 'enabled', budgetTokens: 2048 }), rules);
+    expect(refused.requests.map((request) => request.pings)).toEqual([0, 0]);
+    // The pause then costs what it costs without pre-warm requests: the long write's premium.
+    expect(refused.cost).toBeCloseTo(hindsightOracle(requests, explicitRules).cost, 9);
+    expect(hindsightOracle(withThinking({ type: 'adaptive' }), rules).requests[1]?.pings).toBe(0);
+    // Thinking switched off is no obstacle: the pings stay.
+    expect(hindsightOracle(withThinking({ type: 'disabled' }), rules).requests[1]?.pings).toBe(2);
+  });
+
+  it('keeps no entry alive with pings for a return to the model when its last request used thinking', () => {
+    // A → B → A with 70-minute pauses: the return reads A's entries only if pings kept them.
+    const requests = run([
+      { turn: 1, step: 0, at: 0 },
+      { turn: 2, step: 0, at: 70 * MINUTE },
+      { turn: 3, step: 0, at: 140 * MINUTE },
+    ]);
+    const switched = (thinking: HindsightRequest['thinking']): HindsightRun => ({
+      ...requests,
+      requests: requests.requests.map((request) => ({
+        ...request,
+        model: request.turn === 2 ? 'other' : 'm',
+        ...(request.turn === 1 ? { thinking } : {}),
+      })),
+    });
+    const rules = { ...explicitRules, keepAlivePings: true };
+    expect(hindsightOracle(switched({ type: 'disabled' }), rules).requests[2]?.readTokens).toBe(5000);
+    const refused = hindsightOracle(switched({ type: 'adaptive' }), rules);
+    expect(refused.requests.map((request) => [request.readTokens, request.pings])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
+  });
+
   it('pings a long entry at the long TTL through pauses longer than an hour', () => {
     const requests = run([
       { turn: 1, step: 0, at: 0 },

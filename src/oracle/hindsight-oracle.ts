@@ -61,7 +61,8 @@ export interface OracleResult {
  * part read from short entries included); place breakpoints wherever it reads and
  * writes (never more than three a request); refresh entries on every read; keep entries alive
  * through a pause with keep-alive pings before each expiry where the model takes pre-warm
- * requests (each billed as a read of what it keeps, `readChoices`); pad the static
+ * requests and the request before the pause has no extended thinking (each billed as a read of
+ * what it keeps, `readChoices`); pad the static
  * prefix to the minimum; declare discovered tools deferred (Anthropic), up front or on
  * discovery; keep OpenAI caches alive for 24 hours; on Gemini create, keep and name explicit
  * caches, paying their storage. What it may not do: read an entry that no earlier request

@@ -1,3 +1,4 @@
+import type { ThinkingConfig } from '../model/request.js';
 import type { ProviderId } from '../providers/adapter.js';
 
 /**
@@ -25,6 +26,11 @@ export interface HindsightRequest {
   /** When the request is sent (ms on the workload's clock). */
   at: number;
   model: string;
+  /**
+   * The request's extended-thinking setting (the turn's `params.thinking`). A request with thinking
+   * takes no pre-warm request (`prewarmingParamsReason`), so no ping keeps its entries alive.
+   */
+  thinking?: ThinkingConfig;
   /** Tool definitions declared at the start of the session. */
   tools: HindsightUnit[];
   /** Tools discovered before this request, in the order they were discovered. */

@@ -32,10 +32,13 @@ const turn = fc
     subagents: fc.array(sentence, { maxLength: 3 }),
     subagentRun: duration,
     answer: sentence,
+    // Extended thinking takes no pre-warm request: neither a strategy nor the oracle may ping after it.
+    thinking: fc.option(fc.constantFrom('adaptive' as const, 'disabled' as const, { budgetTokens: 2048 }), { nil: undefined }),
   })
-  .map(({ user, after, memoryRecall, time, loop, discover, subagents, subagentRun, answer }) => ({
+  .map(({ user, after, memoryRecall, time, loop, discover, subagents, subagentRun, answer, thinking }) => ({
     user,
     after,
+    ...(thinking ? { params: { thinking } } : {}),
     tail: { time, ...(memoryRecall ? { memoryRecall } : {}) },
     steps: [
       ...loop.flatMap((calls, index) => [
@@ -114,9 +117,9 @@ type ProviderCase = keyof typeof MODELS;
  * strategy ping (6 and 70 minutes, plus 1 and 20 on Anthropic) and a three-subagent fan-out that
  * runs 6 minutes, every turn.
  */
-function pausesAndFanOut(provider: ProviderCase, pauses: readonly string[]): WorkloadFile {
+function pausesAndFanOut(provider: ProviderCase, pauses: readonly string[], thinking?: 'adaptive'): WorkloadFile {
   return workloadFileSchema.parse({
-    name: `pauses-and-fan-out-${provider}`,
+    name: `pauses-and-fan-out-${provider}${thinking ? '-thinking' : ''}`,
     description: 'required example',
     provider: provider === 'bedrock-nova' ? 'bedrock' : provider,
     model: MODELS[provider],
@@ -129,6 +132,8 @@ function pausesAndFanOut(provider: ProviderCase, pauses: readonly string[]): Wor
     turns: pauses.map((after, index) => ({
       user: `question ${index}`,
       after,
+      // Thinking every other turn: pings are refused after those turns only.
+      ...(thinking && index % 2 === 0 ? { params: { thinking } } : {}),
       steps: [
         {
           text: 'reading',
@@ -144,9 +149,13 @@ function pausesAndFanOut(provider: ProviderCase, pauses: readonly string[]): Wor
 }
 
 /** One required session per provider and rule set, so every run covers all of them. */
-const REQUIRED_SESSIONS: WorkloadFile[] = (Object.keys(MODELS) as ProviderCase[]).map((provider) =>
-  pausesAndFanOut(provider, provider === 'anthropic' ? ['1m', '6m', '20m', '70m'] : ['6m', '70m']),
-);
+const REQUIRED_SESSIONS: WorkloadFile[] = [
+  ...(Object.keys(MODELS) as ProviderCase[]).map((provider) =>
+    pausesAndFanOut(provider, provider === 'anthropic' ? ['1m', '6m', '20m', '70m'] : ['6m', '70m']),
+  ),
+  pausesAndFanOut('anthropic', ['1m', '6m', '20m', '70m'], 'adaptive'),
+  pausesAndFanOut('bedrock', ['6m', '20m', '70m'], 'adaptive'),
+];
 
 describe('the hindsight oracle is a lower bound', () => {
   it('no strategy costs less than the oracle on random workloads', { timeout: 600_000 }, () => {

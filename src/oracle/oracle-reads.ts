@@ -1,3 +1,4 @@
+import { prewarmingParamsReason } from '../runtime/prewarming.js';
 import type { HindsightRequest } from './hindsight-run.js';
 import type { Layout, OracleLayouts, TailScope } from './oracle-layouts.js';
 import type { OracleRules } from './oracle-rules.js';
@@ -66,7 +67,7 @@ export function readChoices(
 ): ReadChoice[] {
   const choices: ReadChoice[] = [{ ...readWith(), pings: 0, pingCost: 0 }];
   const gap = request.at - previous.at;
-  if (!rules.keepAlivePings || previous.model !== request.model || gap <= rules.shortTtlMs) return choices;
+  if (!pingable(rules, previous) || previous.model !== request.model || gap <= rules.shortTtlMs) return choices;
   const pinged = (alive: number, ttl: number) => {
     if (alive === 0 || !Number.isFinite(ttl)) return;
     const read = readWith(alive);
@@ -76,6 +77,16 @@ export function readChoices(
   pinged(state.cached, rules.shortTtlMs);
   if (gap > rules.longTtlMs && rules.longTtlMs > rules.shortTtlMs) pinged(state.cachedLong, rules.longTtlMs);
   return choices;
+}
+
+/**
+ * Pings may keep `request`'s entries alive through the gap after it: the model takes pre-warm
+ * requests (`OracleRules.keepAlivePings`) and the request's own parameters allow one — the
+ * runtime's check (`prewarmingParamsReason`: not with extended thinking), which the strategies and
+ * `SessionTtl` follow too. A ping no real request could send would make the bound unreachable.
+ */
+function pingable(rules: OracleRules, request: HindsightRequest): boolean {
+  return rules.keepAlivePings && prewarmingParamsReason(request) === null;
 }
 
 /**
@@ -96,7 +107,7 @@ export function returningReadChoice(
   slack: number,
 ): ReadChoice | null {
   const gap = request.at - earlier.request.at;
-  const pings = gap <= rules.longTtlMs ? 0 : rules.keepAlivePings ? Math.ceil(gap / rules.longTtlMs) - 1 : null;
+  const pings = gap <= rules.longTtlMs ? 0 : pingable(rules, earlier.request) ? Math.ceil(gap / rules.longTtlMs) - 1 : null;
   if (pings === null) return null;
   let matched = 0;
   for (const earlierScope of ['request', 'turn'] as const) {

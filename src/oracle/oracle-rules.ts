@@ -52,7 +52,8 @@ export interface OracleRules {
   /**
    * The model accepts a pre-warm request (Anthropic's `max_tokens: 0`), so the oracle may keep
    * entries alive through a pause with pings before they expire, each billed as a read of what
-   * it keeps (`prewarmingUnsupportedReason`).
+   * it keeps (`prewarmingUnsupportedReason`). Only after a request the runtime could ping, too:
+   * none with extended thinking (`prewarmingParamsReason`, checked per request in `oracle-reads.ts`).
    */
   keepAlivePings: boolean;
   /**

@@ -38,4 +38,20 @@ describe('hindsightRunOf', () => {
     const less = hindsightRunOf(workload, { ...context, wireTokens: content.map((tokens) => tokens - 500) });
     expect(less.requests.every((request) => frameTokens(request) === 0)).toBe(true);
   });
+
+  it("carries each turn's extended-thinking setting onto its requests (no pre-warm request follows them)", async () => {
+    const workload = await loadWorkload('cms-agent');
+    const thinking = { type: 'adaptive' as const };
+    const withThinking = {
+      ...workload,
+      turns: workload.turns.map((turn) => (turn.turn === 2 ? { ...turn, params: { ...turn.params, thinking } } : turn)),
+    };
+    const run = hindsightRunOf(withThinking, {
+      provider: 'openrouter',
+      model: workload.model,
+      counter: sharedCounter('openrouter', workload.model),
+    });
+    expect(run.requests.filter((request) => request.turn === 2).every((request) => request.thinking === thinking)).toBe(true);
+    expect(run.requests.filter((request) => request.turn !== 2).every((request) => request.thinking === undefined)).toBe(true);
+  });
 });

@@ -120,6 +120,7 @@ export function hindsightRunOf(
         step: step.step,
         at: step.at,
         model: models[turn.turn - 1] ?? context.model,
+        ...(turn.params.thinking ? { thinking: turn.params.thinking } : {}),
         tools,
         discoveredTools: [...discovered],
         statics,
