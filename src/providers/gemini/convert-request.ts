@@ -8,6 +8,7 @@ import type {
   ToolConfig,
 } from '@google/genai';
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
+import type { Message } from '../../model/content.js';
 import { ValidationError } from '../../model/errors.js';
 import { sha256 } from '../../model/hash.js';
 import type { CanonicalRequest, GenerationParams } from '../../model/request.js';
@@ -133,34 +134,73 @@ function hashStatic(prefix: GeminiStaticPrefix): string {
   );
 }
 
-/** Every message of the request as Gemini contents, the turn tail as text parts at the end. */
+/**
+ * Every message of the request as Gemini contents, the turn tail as text parts at the end.
+ * Gemini refuses an empty text part ("Unable to submit request because it has an empty text
+ * parameter"), so a model turn that holds only thinking sends that thinking as thought parts
+ * (`thought: true`, each with its signature, as Gemini returns them); one with nothing to send
+ * at all (redacted or empty thinking) is left out, and the user turns around it become one.
+ */
 function convertContents(request: CanonicalRequest, warnings: AdapterWarning[]): Content[] {
   const context: PartContext = { toolNames: new Map(), signature: undefined };
   const contents: Content[] = [];
   const last = request.messages.length - 1;
+  let skipped = false;
   request.messages.forEach((message, messageIndex) => {
-    const parts: Part[] = [];
-    message.content.forEach((block, blockIndex) => {
-      const part = convertBlockToGemini(block, `messages[${messageIndex}].content[${blockIndex}]`, context);
-      if (part) parts.push(part);
-    });
+    const path = `messages[${messageIndex}]`;
+    const parts = messageParts(message, path, context, warnings);
     if (messageIndex === last && message.role === 'user') for (const item of request.tail.items) parts.push({ text: item.text });
+    const role = message.role === 'assistant' ? 'model' : 'user';
     if (parts.length === 0) {
       warnings.push(
-        adapterWarning(
-          'thinking-not-sent',
-          `messages[${messageIndex}]: only thinking blocks, sent as an empty text part`,
-          `messages[${messageIndex}]`,
-        ),
+        adapterWarning('thinking-not-sent', `${path}: nothing Gemini accepts (redacted or empty thinking); left out`, path),
       );
-      parts.push({ text: '' });
+      skipped = true;
+      return;
     }
-    contents.push({ role: message.role === 'assistant' ? 'model' : 'user', parts });
+    const previous = contents.at(-1);
+    if (skipped && previous?.role === role) previous.parts = [...(previous.parts ?? []), ...parts];
+    else contents.push({ role, parts });
+    skipped = false;
   });
   if (tailNeedsUserMessage(request.messages, request.tail.items.length, warnings)) {
     contents.push({ role: 'user', parts: request.tail.items.map((item) => ({ text: item.text })) });
   }
   return contents;
+}
+
+/**
+ * One message's parts. A thought signature rides on the part after its thought, never into the
+ * next message: one still pending at the end goes on the message's last part (where Gemini puts
+ * a text reply's signature). A message of thinking alone sends its thoughts as thought parts.
+ */
+function messageParts(message: Message, path: string, context: PartContext, warnings: AdapterWarning[]): Part[] {
+  context.signature = undefined;
+  const parts: Part[] = [];
+  message.content.forEach((block, blockIndex) => {
+    const part = convertBlockToGemini(block, `${path}.content[${blockIndex}]`, context);
+    if (part) parts.push(part);
+  });
+  const pending = context.signature;
+  context.signature = undefined;
+  if (parts.length === 0) {
+    for (const block of message.content) {
+      if (block.type !== 'thinking' || block.thinking.length === 0) continue;
+      parts.push({
+        text: block.thinking,
+        thought: true,
+        ...(block.signature === undefined ? {} : { thoughtSignature: block.signature }),
+      });
+    }
+    return parts;
+  }
+  const lastPart = parts.at(-1);
+  if (pending !== undefined && lastPart) {
+    if (lastPart.thoughtSignature === undefined) parts[parts.length - 1] = { ...lastPart, thoughtSignature: pending };
+    else
+      warnings.push(adapterWarning('thinking-not-sent', `${path}: a second thought signature after the last part dropped`, path));
+  }
+  return parts;
 }
 
 function toolConfig(params: GenerationParams): ToolConfig | undefined {
