@@ -39,6 +39,32 @@ describe('hindsightRunOf', () => {
     expect(less.requests.every((request) => frameTokens(request) === 0)).toBe(true);
   });
 
+  it('counts a discovered tool once against the wire, so framing after a discovery reaches the oracle whole', async () => {
+    // cms-agent discovers tools in turns 1 and 2 (their definitions, and in history the deferred
+    // layout's references to them); turn 3 sends an image, which the wire counts and the content
+    // does not. Here a wire of exactly the content, plus 1,000 tokens from that turn on.
+    const workload = await loadWorkload('cms-agent');
+    const counter = sharedCounter('openrouter', workload.model);
+    const context = { provider: 'openrouter' as const, model: workload.model, counter };
+    const bare = hindsightRunOf(workload, context);
+    const library = (request: HindsightRequest) =>
+      workload.toolLibrary
+        .filter((entry) => !request.discoveredTools.some((known) => known.id === `tool:${entry.tool.name}`))
+        .reduce((total, entry) => total + counter.countBlock(entry.tool), 0);
+    const content = (request: HindsightRequest) =>
+      [...units(request), ...request.discoveredTools]
+        .filter((unit) => !unit.toolReference)
+        .reduce((total, unit) => total + unit.tokens, library(request));
+    const imageAt = bare.requests.findIndex((request) => request.turn === 3);
+    expect(bare.requests[imageAt]?.discoveredTools.length).toBeGreaterThan(0);
+    const wireTokens = bare.requests.map((request, index) => content(request) + (index >= imageAt ? 1000 : 0));
+    const framed = hindsightRunOf(workload, { ...context, wireTokens });
+    expect(framed.requests.slice(0, imageAt).every((request) => frameTokens(request) === 0)).toBe(true);
+    // Short of 1,000 only by the relaxations (joinable text one token short per unit, the working
+    // memory's restore wrapper): under 100 here. Counted twice, the definitions hid 320 of it.
+    expect(frameTokens(framed.requests.at(-1) as HindsightRequest)).toBeGreaterThan(900);
+  });
+
   it("carries each turn's extended-thinking setting onto its requests (no pre-warm request follows them)", async () => {
     const workload = await loadWorkload('cms-agent');
     const thinking = { type: 'adaptive' as const };

@@ -75,8 +75,12 @@ export function hindsightRunOf(
     const wire = context.wireTokens?.[index];
     if (wire === undefined) return null;
     let content = libraryTokens(discovered);
+    // A discovered tool's definition counts once, as `discovered`: its reference in history is the
+    // same definition in the deferred layout (a layout sends one or the other, never both).
+    // Counted twice, it hid as much of the wire's framing (an image's tokens on cms-agent).
     for (const list of parts)
-      for (const part of list) content += part.id.startsWith('frame/') ? 0 : (exact.get(part.id) ?? part.tokens);
+      for (const part of list)
+        content += part.id.startsWith('frame/') || part.toolReference ? 0 : (exact.get(part.id) ?? part.tokens);
     const tokens = Math.max(0, wire - content - framed);
     framed += tokens;
     return tokens > 0 ? { id: `frame/${index}`, tokens } : null;
