@@ -34,6 +34,9 @@ export function convertToolToBedrock(tool: ToolDefinition): Tool {
   return { toolSpec: { name: tool.name, description: tool.description, inputSchema: { json } } };
 }
 
+/** What a tool result without output carries on Converse, where a result needs a non-empty block. */
+export const EMPTY_TOOL_RESULT_TEXT = '(no output)';
+
 /**
  * One canonical content block as a Converse content block, or `null` for an unsigned thinking
  * block (Claude requires the signature back; such blocks come from other providers). Signed
@@ -53,8 +56,9 @@ export function convertBlockToBedrock(block: UserContentBlock | AssistantContent
       const content: ToolResultContentBlock[] = block.content.map((inner, index) =>
         inner.type === 'text' ? { text: inner.text } : { image: convertImage(inner, `${path}.content[${index}]`) },
       );
-      // Converse rejects an empty content list; a result without output still has to say so.
-      if (content.length === 0) content.push({ text: '' });
+      // Converse rejects an empty content list, and Claude an empty text block (inside a result
+      // too: "text content blocks must be non-empty"): a result without output says so in words.
+      if (content.length === 0) content.push({ text: EMPTY_TOOL_RESULT_TEXT });
       return {
         toolResult: { toolUseId: block.toolUseId, content, ...(block.isError === true ? { status: 'error' as const } : {}) },
       };

@@ -111,3 +111,25 @@ describe('convertToBedrock', () => {
     );
   });
 });
+
+/** Every `text` member anywhere in a body, with its path: Converse and Claude refuse an empty one. */
+function emptyTexts(value: unknown, path = 'body'): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => emptyTexts(item, `${path}[${index}]`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, member]) =>
+    key === 'text' && member === '' ? [`${path}.text`] : emptyTexts(member, `${path}.${key}`),
+  );
+}
+
+describe('convertToBedrock: a tool result without output', () => {
+  it.each([CLAUDE, NOVA])('on %s carries a non-empty text block, never an empty one', (model) => {
+    const session = fixtureSession({ model });
+    session.appendUserText('Create the output directory.');
+    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'out/' } }] });
+    session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_1', content: [] }] });
+    const { body } = convertToBedrock(assemble(session));
+    expect(emptyTexts(body)).toEqual([]);
+    const result = body.messages?.[2]?.content?.find((block) => block.toolResult)?.toolResult;
+    expect(result?.content).toEqual([{ text: '(no output)' }]);
+  });
+});
