@@ -125,7 +125,10 @@ describe('convertToBedrock: a tool result without output', () => {
   it.each([CLAUDE, NOVA])('on %s carries a non-empty text block, never an empty one', (model) => {
     const session = fixtureSession({ model });
     session.appendUserText('Create the output directory.');
-    session.append({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'out/' } }] });
+    session.append({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'out/' } }],
+    });
     session.append({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_1', content: [] }] });
     const { body } = convertToBedrock(assemble(session));
     expect(emptyTexts(body)).toEqual([]);
