@@ -14,9 +14,15 @@ export async function loadWithPeers<Module>(
   peers: readonly string[],
   purpose: string,
 ): Promise<Module> {
-  const missing = peers.filter((peer) => !isInstalled(peer));
-  if (missing.length > 0) throw new MissingDependencyError(missing.join(' '), purpose);
+  const missing = missingPeers(peers, purpose);
+  if (missing) throw missing;
   return load();
+}
+
+/** Every one of `peers` that is not installed, named in one error (each package once); null when all are. */
+export function missingPeers(peers: readonly string[], purpose: string): MissingDependencyError | null {
+  const missing = [...new Set(peers)].filter((peer) => !isInstalled(peer));
+  return missing.length > 0 ? new MissingDependencyError(missing.join(' '), purpose) : null;
 }
 
 /** The peers of the HTTP surfaces (`serve`, `proxy`, `emulate`). */

@@ -16,4 +16,4 @@ export { HARNESS_IDS } from './log-record.js';
 export { opencodeImporter } from './opencode.js';
 export { piImporter } from './pi.js';
 export type { ImportedBreak, ImportOptions, ImportSink, ImportSummary } from './run-import.js';
-export { importLogs, storeSink } from './run-import.js';
+export { importLogs, importPeers, storeSink } from './run-import.js';

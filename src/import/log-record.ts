@@ -69,12 +69,20 @@ export interface SkipTally {
 /** One importer per harness, each in `src/import/<harness>.ts` with this shape. */
 export interface HarnessImporter {
   readonly harness: HarnessId;
-  /** Where the harness writes its logs by default, resolved against the home directory and environment. */
-  defaultLocation(env: NodeJS.ProcessEnv, home: string): string;
+  /**
+   * Where the harness writes its logs by default, resolved against the home directory and environment
+   * (`process.env`; typed structurally so that the declarations need no @types/node).
+   */
+  defaultLocation(env: Readonly<Record<string, string | undefined>>, home: string): string;
   /** Whether a file found under the location is one of the harness's logs. */
   isLogFile(path: string): boolean;
   /** The records of one log file, read line by line (memory bounded by the longest line). */
   read(file: string, skipped: SkipTally): AsyncGenerator<LogRecord>;
+  /**
+   * The optional packages reading these log files needs (opencode.db: better-sqlite3), so that
+   * `cachet import` names them with the trace store's driver before reading; none when absent.
+   */
+  peersFor?(files: readonly string[]): string[];
 }
 
 export function emptySkipTally(): SkipTally {

@@ -33,6 +33,7 @@ export const opencodeImporter: HarnessImporter = {
   },
   isLogFile: (path) => basename(path) === DATABASE_FILE || (path.endsWith('.json') && path.split(sep).includes('message')),
   read: (file, skipped) => (file.endsWith('.db') ? readOpencodeDatabase(file, skipped) : readOpencodeMessage(file, skipped)),
+  peersFor: (files) => (files.some((file) => file.endsWith('.db')) ? ['better-sqlite3'] : []),
 };
 
 /** Rows of opencode's `message` table, by session then creation: memory bounded by one row. */

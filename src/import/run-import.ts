@@ -28,7 +28,7 @@ export interface ImportOptions {
   sink?: ImportSink;
   /** Whether the project directory of each session may be stored: `full` as is, `hashes` hashed, `none` not at all. */
   projectLabel?: (project: string) => string | null;
-  env?: NodeJS.ProcessEnv;
+  env?: Readonly<Record<string, string | undefined>>;
   home?: string;
   /** Events written per transaction [500]. */
   batchSize?: number;
@@ -91,6 +91,19 @@ interface Conversation {
   started: boolean;
   /** False when the store already had it: its records are read and dropped. */
   importing: boolean;
+}
+
+/**
+ * The optional packages reading the harness's logs at `path` needs (see `HarnessImporter.peersFor`):
+ * the directory is walked only for a harness that has such logs.
+ *
+ * @example
+ * await importPeers('opencode', '~/.local/share/opencode'); // ['better-sqlite3'] when opencode.db is there
+ */
+export async function importPeers(harness: HarnessId, path: string): Promise<string[]> {
+  const importer = importerOf(harness);
+  if (!importer.peersFor) return [];
+  return importer.peersFor(await findLogFiles(path, importer.isLogFile));
 }
 
 /**

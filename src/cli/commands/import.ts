@@ -3,13 +3,14 @@ import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { importerOf, isHarnessId } from '../../import/harnesses.js';
 import { HARNESS_IDS } from '../../import/log-record.js';
-import { type ImportSummary, importLogs, storeSink } from '../../import/run-import.js';
+import { type ImportSummary, importLogs, importPeers, storeSink } from '../../import/run-import.js';
 import { CachetError } from '../../model/errors.js';
 import { openTraceStore } from '../../trace/open-trace-store.js';
 import { DEFAULT_TRACE_DB } from '../../trace/sqlite-trace-store.js';
 import { contentHash, STORE_CONTENT_MODES, type StoreContent } from '../../trace/store-content.js';
 import { oneOf } from '../cli-options.js';
 import { formatPercent, formatUsd } from '../format-table.js';
+import { missingPeers, traceStorePeer } from '../load-with-peers.js';
 
 export interface ImportCommandOptions {
   db: string;
@@ -76,6 +77,12 @@ export async function runImport(
   }
   let summary: ImportSummary;
   try {
+    // Every package the run needs, named at once (not the store's driver on one run, opencode.db's on the next).
+    const missing = missingPeers(
+      [traceStorePeer(options.db), ...(await importPeers(harness, location))],
+      `reading ${harness} logs into the trace store`,
+    );
+    if (missing) throw missing;
     const store = await openTraceStore(options.db);
     try {
       summary = await importLogs({
