@@ -39,6 +39,20 @@ function conversation() {
 }
 
 describe('SessionTtl', () => {
+  it('takes a TTL decided by the caller for one request and tracks the entry it writes', () => {
+    const { session, assembled, toolStep, at } = conversation();
+    const ttl = new SessionTtl(session, { provider: 'anthropic' });
+    session.appendUserText('Reconcile March.');
+    // No pause seen: the policy would write 5 minutes; the caller's own policy asks for the hour.
+    const choice = ttl.choose(assembled(), { ttl: '1h' });
+    expect(choice).toMatchObject({ ttl: '1h', reason: 'fixed 1h TTL' });
+    expect(ttl.historyTtl).toBe('1h');
+    expect(ttl.longEntry).toMatchObject({ at: 0, model: MODEL });
+    at(30_000);
+    toolStep('po-1');
+    expect(ttl.choose(assembled()).ttl).toBe('5m');
+  });
+
   it('prices the gap after each request on the gaps that followed requests of its kind, the session’s own included', () => {
     const { session, assembled, toolStep, at } = conversation();
     const ttl = new SessionTtl(session, { provider: 'anthropic', prior: PRIOR });

@@ -54,6 +54,11 @@ export interface SessionTtlRequestOptions {
   finalRequest?: boolean;
   /** Requests expected after this one, when the caller counts them itself [from `expectedRequests`]. */
   remainingRequests?: number;
+  /**
+   * This request's TTL, decided by the caller (a policy of its own) [the session's `ttl` option]:
+   * the entries it writes are still tracked, for later write estimates and keep-warm.
+   */
+  ttl?: '5m' | '1h';
 }
 
 /**
@@ -149,7 +154,7 @@ export class SessionTtl {
       prefixTokens,
       historyTokens: zoneTokens.history,
     };
-    const mode = this.options.ttl ?? 'auto';
+    const mode = options.ttl ?? this.options.ttl ?? 'auto';
     const choice: TtlChoice =
       mode === 'auto' ? this.chooseAuto(current, kind, options) : { ttl: mode, reason: `fixed ${mode} TTL`, pauseShare: 0 };
     const lastHash = current.prefixHashes.at(-1) ?? '';

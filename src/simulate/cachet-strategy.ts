@@ -17,7 +17,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import { type Workload, type WorkloadStep, type WorkloadTurn, workloadRequests } from '../workloads/workload.js';
 import { cachetKeepAlive } from './cachet-keep-alive.js';
 import { adapterFor } from './provider-adapters.js';
-import type { BuiltRequest, StrategyDriver } from './strategy.js';
+import type { BuiltRequest, IdleContext, KeepAliveSchedule, StrategyDriver } from './strategy.js';
 import {
   beginWorkloadTurn,
   sessionStaticText,
@@ -44,6 +44,18 @@ export interface CachetStrategyOptions {
   priorGapsMs?: readonly number[];
   /** Tail scope for every tail item: `auto` [default], or a fixed scope for comparisons. */
   tailScope?: 'auto' | 'request' | 'turn';
+  /**
+   * TTL and keep-warm decisions made by another policy on Cachet's layout, for yardsticks (the
+   * online floor, `src/simulate/online-floor.ts`): the history TTL of each of the session's own
+   * requests (0-based, subagent calls not counted) and the pings after it [Cachet's own].
+   */
+  decisions?: CachetDecisions;
+}
+
+/** Another policy's TTL and ping decisions for a Cachet run (`CachetStrategyOptions.decisions`). */
+export interface CachetDecisions {
+  ttl(index: number): '5m' | '1h';
+  pingsAfter(index: number, idle: IdleContext): KeepAliveSchedule;
 }
 
 /**
@@ -130,6 +142,10 @@ export function cachetStrategy(
   // for the lookback guard, and the padding decision pinned for the whole session).
   let previousState: unknown = null;
 
+  const decisions = context.options?.decisions;
+  // Index of the session's last request (subagent calls not counted): what `decisions` are asked about.
+  let requestIndex = -1;
+
   // The current turn's `prompt_cache_retention`, when the workload asks for one.
   let turnRetention: 'in_memory' | '24h' | undefined;
   function adapterOptions(ttl: '5m' | '1h', finalRequest: boolean): Record<string, unknown> {
@@ -158,6 +174,7 @@ export function cachetStrategy(
     },
     request(turn: WorkloadTurn, step: WorkloadStep): BuiltRequest {
       now = step.at;
+      requestIndex += 1;
       const tailScope = context.options?.tailScope;
       const tail = tailItems(workload, turn, step.at).map((item) => (tailScope ? { ...item, scope: tailScope } : item));
       let choice: { ttl: '5m' | '1h'; reason: string } = { ttl: '5m', reason: '' };
@@ -170,7 +187,8 @@ export function cachetStrategy(
         // The TTL depends on the persisted prefix's size, known once the request is assembled.
         adapterOptions: (assembled) => {
           const remaining = requestsAfter.get(step) ?? 0;
-          choice = ttl.choose(assembled, { now: step.at, remainingRequests: remaining });
+          const decided = decisions ? { ttl: decisions.ttl(requestIndex) } : {};
+          choice = ttl.choose(assembled, { now: step.at, remainingRequests: remaining, ...decided });
           return adapterOptions(choice.ttl, remaining <= 0);
         },
       });
@@ -200,7 +218,8 @@ export function cachetStrategy(
       }
       if (results) session.append(results);
     },
-    keepAliveAfter: (idle) => keepAlive(idle, { ...lastWrite, longEntry: ttl.longEntry }),
+    keepAliveAfter: (idle) =>
+      decisions ? decisions.pingsAfter(requestIndex, idle) : keepAlive(idle, { ...lastWrite, longEntry: ttl.longEntry }),
     // A ping read the prefix and refreshed its entries: the TTL policy's write estimate starts from it.
     pinged: (at: number) => ttl.pinged(at),
   };
