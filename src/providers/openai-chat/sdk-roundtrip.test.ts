@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertToOpenAICompatible, parseOpenAICompatibleUsage } from '../openai-compatible/index.js';
@@ -8,25 +6,9 @@ import { convertToOpenRouter, parseOpenRouterUsage } from '../openrouter/index.j
 import { convertToOpenAIChat } from './convert-request.js';
 import { parseOpenAIChatUsage } from './parse-usage.js';
 import { toolLoop, withImages, withReasoning } from './test-support/fixtures.js';
+import { type ReplyServer, startReplyServer } from './test-support/reply-server.js';
 
-interface Received {
-  path: string;
-  text: string;
-  authorization: string | undefined;
-}
-
-const received: Received[] = [];
-let server: Server;
-let baseURL: string;
-
-function readBody(incoming: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.on('error', reject);
-  });
-}
+let server: ReplyServer;
 
 const CHAT_REPLY = {
   id: 'chatcmpl-local',
@@ -63,24 +45,17 @@ const RESPONSES_REPLY = {
 };
 
 beforeAll(async () => {
-  server = createServer(async (incoming, outgoing) => {
-    const text = await readBody(incoming);
-    received.push({ path: incoming.url ?? '', text, authorization: incoming.headers.authorization });
-    outgoing.writeHead(200, { 'content-type': 'application/json' });
-    outgoing.end(JSON.stringify(incoming.url?.endsWith('/responses') ? RESPONSES_REPLY : CHAT_REPLY));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startReplyServer((path) => (path.endsWith('/responses') ? RESPONSES_REPLY : CHAT_REPLY));
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 function client(): OpenAI {
-  return new OpenAI({ baseURL, apiKey: 'test-key-not-secret', maxRetries: 0 });
+  return new OpenAI({ baseURL: server.baseURL, apiKey: 'test-key-not-secret', maxRetries: 0 });
 }
 
 /** The body arrived byte for byte as assembled (the SDK adds and removes nothing). */
 function expectArrivedExactly(path: string, body: unknown): void {
-  const last = received.at(-1)!;
+  const last = server.received.at(-1)!;
   expect(last.path).toBe(path);
   expect(last.authorization).toBe('Bearer test-key-not-secret');
   expect(last.text).toBe(JSON.stringify(body));
@@ -103,7 +78,7 @@ describe('official openai SDK clients send assembled bodies unchanged', () => {
     const { body } = convertToOpenAIResponses(withReasoning('gpt-5.6'));
     const response = await client().responses.create(body);
     expectArrivedExactly('/v1/responses', body);
-    expect(received.at(-1)!.text).toContain('"encrypted_content":"gAAAAencrypted"');
+    expect(server.received.at(-1)!.text).toContain('"encrypted_content":"gAAAAencrypted"');
     expect(parseOpenAIResponsesUsage(response)).toMatchObject({
       cacheReadTokens: 3968,
       uncachedInputTokens: 128,
@@ -115,7 +90,7 @@ describe('official openai SDK clients send assembled bodies unchanged', () => {
     const { body } = convertToOpenRouter(withImages('anthropic/claude-sonnet-4.5'));
     const completion = await client().chat.completions.create(body);
     expectArrivedExactly('/v1/chat/completions', body);
-    expect(received.at(-1)!.text).toContain('"cache_control":{"type":"ephemeral"}');
+    expect(server.received.at(-1)!.text).toContain('"cache_control":{"type":"ephemeral"}');
     expect(parseOpenRouterUsage(completion)).toMatchObject({
       cacheReadTokens: 1920,
       cacheWrite5mTokens: 64,
@@ -127,7 +102,7 @@ describe('official openai SDK clients send assembled bodies unchanged', () => {
     const { body } = convertToOpenAICompatible(toolLoop('qwen3-8b'), { server: 'llama.cpp', overrides: { slotCount: 2 } });
     const completion = await client().chat.completions.create(body);
     expectArrivedExactly('/v1/chat/completions', body);
-    expect(received.at(-1)!.text).toContain('"cache_prompt":true');
+    expect(server.received.at(-1)!.text).toContain('"cache_prompt":true');
     expect(parseOpenAICompatibleUsage(completion)).toMatchObject({ cacheReadTokens: 1920, uncachedInputTokens: 128 });
   });
 });
