@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { causeSentence } from '../../cache/break/diff-wire-bodies.js';
-import { type AnalyzedRequest, type CaptureAnalysis, CaptureAnalyzer } from '../../gateway/analyze/analyze-capture.js';
+import {
+  type AnalyzedConversation,
+  type AnalyzedRequest,
+  type CaptureAnalysis,
+  CaptureAnalyzer,
+} from '../../gateway/analyze/analyze-capture.js';
 import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
 import { isHashedBody } from '../../trace/store-content.js';
@@ -122,16 +127,30 @@ export function withoutPlan(analysis: CaptureAnalysis): unknown {
       ...conversation,
       plannedCostUsd: null,
       plannedReadShare: null,
+      clientCostUsd: null,
+      clientReadShare: null,
     })),
-    totals: { ...analysis.totals, plannedCostUsd: null },
+    totals: { ...analysis.totals, plannedCostUsd: null, clientCostUsd: null },
   };
+}
+
+/**
+ * Cachet's plan for one conversation. A capture of `cachet proxy --plan` was sent planned: its cost
+ * is the plan's, set against what the client's own bodies would have cost.
+ */
+function planSentence(conversation: AnalyzedConversation, planJudged: boolean): string {
+  if (!planJudged) return `Cachet's plan ${PLAN_NOT_JUDGED}`;
+  if (conversation.clientCostUsd !== null && conversation.clientReadShare !== null) {
+    return `sent with Cachet's plan (cachet proxy --plan); the client's own bodies ${formatPercent(conversation.clientReadShare)} read, ${formatUsd(conversation.clientCostUsd)}`;
+  }
+  return `with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}`;
 }
 
 /** The text report: totals, then per conversation its figures, requests and top causes. */
 function formatAnalysis(analysis: CaptureAnalysis, limit: number, planJudged: boolean): string[] {
   const { totals } = analysis;
   const lines = [
-    `${formatCountOf(totals.requests, 'request')} in ${formatCountOf(analysis.conversations.length, 'conversation')}: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${planJudged ? formatUsd(totals.plannedCostUsd) : PLAN_NOT_JUDGED})`,
+    `${formatCountOf(totals.requests, 'request')} in ${formatCountOf(analysis.conversations.length, 'conversation')}: read share ${formatPercent(totals.readShare)}, cost ${formatUsd(totals.costUsd)} (no cache ${formatUsd(totals.uncachedCostUsd)}, Cachet's plan ${planJudged ? formatUsd(totals.plannedCostUsd) : PLAN_NOT_JUDGED}${planJudged && totals.clientCostUsd !== null ? `, the client's own bodies ${formatUsd(totals.clientCostUsd)}` : ''})`,
   ];
   // Grouped once: filtering every request per conversation made the report quadratic.
   const byConversation = new Map<string, AnalyzedRequest[]>();
@@ -143,7 +162,7 @@ function formatAnalysis(analysis: CaptureAnalysis, limit: number, planJudged: bo
   for (const conversation of analysis.conversations) {
     lines.push('');
     lines.push(
-      `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${formatCountOf(conversation.requests, 'request')}, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; ${planJudged ? `with Cachet's plan ${formatPercent(conversation.plannedReadShare)} read, ${formatUsd(conversation.plannedCostUsd)}` : `Cachet's plan ${PLAN_NOT_JUDGED}`}`,
+      `conversation ${conversation.id} (${conversation.provider}, ${conversation.model}): ${formatCountOf(conversation.requests, 'request')}, read share ${formatPercent(conversation.readShare)}, cost ${formatUsd(conversation.costUsd)}; ${planSentence(conversation, planJudged)}`,
     );
     const requests = byConversation.get(conversation.id) ?? [];
     const rows = requests.slice(0, limit).map((request) => [

@@ -109,9 +109,11 @@ describe('analyzeCapture', () => {
       expect(analysis.requests[2]!.readTokens).toBe(
         (harness.captured[2]!.usage as { cache_read_input_tokens: number }).cache_read_input_tokens,
       );
-      // The client placed no markers: what it sent read nothing in the model, the proxy's plan read almost everything.
-      expect(analysis.requests[2]!.modelledReadTokens).toBe(0);
+      // The usage is the planned body's: the model judges that body and agrees with the emulator. The
+      // client placed no markers: its own bodies would have read nothing.
+      expect(analysis.requests[2]!.modelledReadTokens).toBe(analysis.requests[2]!.readTokens);
       expect(analysis.conversations).toHaveLength(1);
+      expect(analysis.conversations[0]!.clientReadShare).toBe(0);
     } finally {
       await harness.close();
     }

@@ -1,18 +1,18 @@
-import { type CauseAgreementSummary, summarizeCauseAgreement } from '../../cache/break/compare-server-cause.js';
+import { summarizeCauseAgreement } from '../../cache/break/compare-server-cause.js';
 import { diffWireBodies } from '../../cache/break/diff-wire-bodies.js';
 import { costAtPrice, uncachedCostAtPrice } from '../../cache/cost.js';
-import type { CacheModel, CacheVerdict } from '../../cache/models/cache-verdict.js';
+import type { CacheModel } from '../../cache/models/cache-verdict.js';
 import { createCacheModel } from '../../cache/models/create-cache-model.js';
 import { BlockCoreMemo } from '../../cache/wire/block-core-memo.js';
-import type { WireZone } from '../../cache/wire/wire-unit.js';
-import type { CacheBreakCause } from '../../events/catalog.js';
-import type { ProviderCacheMissReason } from '../../model/usage.js';
+import type { ProviderCacheMissReason, Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { anthropicEstimator } from '../../tokens/anthropic-estimator.js';
 import { openAICounterOrEstimate } from '../../tokens/counter-for-model.js';
 import { conversationKey } from '../proxy/conversation-key.js';
 import { type PlannedBody, planCacheFields } from '../proxy/plan-cache-fields.js';
 import { wireRouteOfProvider } from '../proxy/wire-route.js';
+import { type ActualRequest, alternativeUsage, inputTokensOf } from './alternative-figures.js';
+import type { AnalyzedConversation, AnalyzedRequest, CaptureAnalysis, CauseSummary, MissCause } from './capture-analysis.js';
 import { CAUSE_ADVICE } from './cause-advice.js';
 import { keepsLockstep, plannedOnAnthropicRules } from './planned-lockstep.js';
 import { PlannedMarkers } from './planned-markers.js';
@@ -20,72 +20,13 @@ import { PriceMemo } from './price-memo.js';
 import type { CapturedRequest } from './read-capture.js';
 import { cachedAfter, missCauseOf, providerOf, reportedUsage } from './request-facts.js';
 
-export type MissCause = CacheBreakCause | 'no-breakpoint';
-
-/** One judged request. Token figures are the provider's when the capture has usage, else the model's. */
-export interface AnalyzedRequest {
-  /** Position in the capture, from 0. */
-  index: number;
-  conversation: string;
-  at: number;
-  provider: ProviderId;
-  model: string;
-  /** `reported`: figures from the captured usage; `modelled`: from Cachet's cache model. */
-  source: 'reported' | 'modelled';
-  readTokens: number;
-  writeTokens: number;
-  uncachedTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  /** What the cache model predicts for this body, for comparison with `reported` figures. */
-  modelledReadTokens: number;
-  missCause: MissCause | null;
-  /** Tokens the previous request left cached that this one did not read. */
-  missedTokens: number;
-  /** First byte divergence from the conversation's previous request, with what it cost (computed for misses only; `cachet diff --sequence` has every pair). */
-  changed: { zone: WireZone; path: string; byteOffset: number; before: string; after: string; cacheImpact: number } | null;
-  /** The provider's own diagnosis, when the capture has one. */
-  serverCause: string | null;
-}
-
-export interface CauseSummary {
-  cause: MissCause;
-  count: number;
-  missedTokens: number;
-  advice: string;
-}
-
-export interface AnalyzedConversation {
-  id: string;
-  provider: ProviderId;
-  model: string;
-  requests: number;
-  readTokens: number;
-  writeTokens: number;
-  uncachedTokens: number;
-  outputTokens: number;
-  /** read ÷ (read + write + uncached). */
-  readShare: number;
-  costUsd: number;
-  /** The same requests with no cache at all. */
-  uncachedCostUsd: number;
-  /** The same requests with Cachet's plan for cache fields (`cachet proxy --plan`), as modelled. */
-  plannedCostUsd: number;
-  plannedReadShare: number;
-  /** Most frequent causes first, with what to change. */
-  topCauses: CauseSummary[];
-  /**
-   * How often Cachet's miss cause agrees with the provider's own diagnosis (Anthropic
-   * `diagnostics`), over the misses both named.
-   */
-  causeAgreement: CauseAgreementSummary;
-}
-
-export interface CaptureAnalysis {
-  requests: AnalyzedRequest[];
-  conversations: AnalyzedConversation[];
-  totals: { requests: number; costUsd: number; plannedCostUsd: number; uncachedCostUsd: number; readShare: number };
-}
+export type {
+  AnalyzedConversation,
+  AnalyzedRequest,
+  CaptureAnalysis,
+  CauseSummary,
+  MissCause,
+} from './capture-analysis.js';
 
 /** How much of each conversation `CaptureAnalyzer` keeps. */
 export interface CaptureAnalyzerOptions {
@@ -170,6 +111,7 @@ export class CaptureAnalyzer {
     let requestCount = 0;
     let costUsd = 0;
     let plannedCostUsd = 0;
+    let clientCostUsd: number | null = null;
     let uncachedCostUsd = 0;
     let read = 0;
     let input = 0;
@@ -177,6 +119,7 @@ export class CaptureAnalyzer {
       requestCount += conversation.requests;
       costUsd += conversation.costUsd;
       plannedCostUsd += conversation.plannedCostUsd;
+      if (conversation.clientCostUsd !== null) clientCostUsd = (clientCostUsd ?? 0) + conversation.clientCostUsd;
       uncachedCostUsd += conversation.uncachedCostUsd;
       read += conversation.readTokens;
       input += conversation.readTokens + conversation.writeTokens + conversation.uncachedTokens;
@@ -188,6 +131,7 @@ export class CaptureAnalyzer {
         requests: requestCount,
         costUsd,
         plannedCostUsd,
+        clientCostUsd,
         uncachedCostUsd,
         readShare: input === 0 ? 0 : read / input,
       },
@@ -215,6 +159,8 @@ class ConversationJudge {
   private readonly markers = new PlannedMarkers();
   private readonly totals = { read: 0, write: 0, uncached: 0, output: 0, cost: 0, uncachedCost: 0 };
   private readonly plan = { cost: 0, read: 0, input: 0 };
+  /** The client's own bodies of a `--plan` capture, judged on their own cache; null until a line has `sent`. */
+  private clientOwn: { model: CacheModel; cost: number; read: number; input: number } | null = null;
   private readonly causes = new Map<MissCause, CauseSummary>();
   private readonly agreement: Array<{ cause: MissCause; serverCause: ProviderCacheMissReason | null }> = [];
 
@@ -249,8 +195,10 @@ class ConversationJudge {
     rereadBody: (() => Record<string, unknown>) | undefined,
   ): AnalyzedRequest {
     const model = typeof request.body.model === 'string' ? request.body.model : '';
-    const plannedBody = this.plannedBody(request, provider);
-    const verdict = this.actual.judge(request.body, { at: request.at });
+    // A `--plan` capture's usage is the sent body's: that body is judged, and it is the plan.
+    const judged = request.sent ?? request.body;
+    const plannedBody = request.sent ? null : this.plannedBody(request, provider);
+    const verdict = this.actual.judge(judged, { at: request.at });
     const reported = request.usage ? reportedUsage(provider, request.usage, request.diagnostics, index) : null;
     const usage = reported ?? verdict.usage;
     const readTokens = usage.cacheReadTokens;
@@ -259,10 +207,12 @@ class ConversationJudge {
     const cost = costAtPrice(usage, price, provider, model).costUsd;
     this.totals.cost += cost;
     this.totals.uncachedCost += uncachedCostAtPrice(usage, price, provider, model).costUsd;
+    const actual = { usage, verdict };
     const plannedVerdict = plannedBody ? this.planned!.judge(plannedBody, { at: request.at }) : verdict;
-    // In lockstep with no reported usage the planned cost is this request's, already computed.
-    const plannedCost = plannedVerdict.usage === usage ? cost : costAtPrice(plannedVerdict.usage, price, provider, model).costUsd;
-    this.countPlan(plannedVerdict, plannedCost);
+    const costOf = (alternative: Usage) =>
+      alternative === usage ? cost : costAtPrice(alternative, price, provider, model).costUsd;
+    this.countPlan(alternativeUsage(actual, plannedVerdict), costOf);
+    if (request.sent) this.countClientOwn(request, actual, costOf);
 
     const serverReason = request.cacheMissReason ?? reported?.cacheMissReason ?? null;
     const previous = this.previous;
@@ -275,10 +225,10 @@ class ConversationJudge {
     let changed: AnalyzedRequest['changed'] = null;
     if (previous && lostCached > 0) {
       const before = typeof previous.body === 'function' ? previous.body() : previous.body;
-      const diff = diffWireBodies(before, request.body, { format: provider });
+      const diff = diffWireBodies(before, judged, { format: provider });
       if (diff.byteDivergence) changed = { ...diff.byteDivergence, cacheImpact: diff.cacheImpact };
     }
-    const missCause = previous && missedTokens > 0 ? missCauseOf(verdict, request.body, provider) : null;
+    const missCause = previous && missedTokens > 0 ? missCauseOf(verdict, judged, provider) : null;
     const analyzed: AnalyzedRequest = {
       index,
       conversation: this.id,
@@ -300,8 +250,8 @@ class ConversationJudge {
     this.count(analyzed, serverReason);
     // A body held until the conversation's next request outlives the young generation: every
     // body of an interleaved capture was promoted, and collecting them cost more than parsing.
-    const body = rereadBody ?? request.body;
-    this.previous = { body, cachedTokens: cachedAfter(this.actual.rules, verdict, reported) };
+    const body = request.sent ?? rereadBody ?? request.body;
+    this.previous = { body, cachedTokens: cachedAfter(this.actual.rules, verdict, reported, model) };
     return analyzed;
   }
 
@@ -322,6 +272,8 @@ class ConversationJudge {
       uncachedCostUsd: this.totals.uncachedCost,
       plannedCostUsd: this.plan.cost,
       plannedReadShare: this.plan.input === 0 ? 0 : this.plan.read / this.plan.input,
+      clientCostUsd: this.clientOwn?.cost ?? null,
+      clientReadShare: this.clientOwn ? (this.clientOwn.input === 0 ? 0 : this.clientOwn.read / this.clientOwn.input) : null,
       topCauses: [...this.causes.values()].sort(
         (left, right) => right.missedTokens - left.missedTokens || right.count - left.count,
       ),
@@ -359,11 +311,25 @@ class ConversationJudge {
     return plan;
   }
 
-  /** The planned body's verdict, on the conversation's planned cache. */
-  private countPlan(plannedVerdict: CacheVerdict, plannedCost: number): void {
-    this.plan.cost += plannedCost;
-    this.plan.read += plannedVerdict.cacheReadTokens;
-    this.plan.input += plannedVerdict.inputTokens;
+  /** The planned body's figures, on the conversation's planned cache. */
+  private countPlan(usage: Usage, costOf: (usage: Usage) => number): void {
+    this.plan.cost += costOf(usage);
+    this.plan.read += usage.cacheReadTokens;
+    this.plan.input += inputTokensOf(usage);
+  }
+
+  /** A `--plan` capture line: the client's own body, judged on a cache of the client's own bodies. */
+  private countClientOwn(request: CapturedRequest, actual: ActualRequest, costOf: (usage: Usage) => number): void {
+    this.clientOwn ??= {
+      model: createCacheModel(this.provider, this.withMemo(new BlockCoreMemo(this.actualBlocks))),
+      cost: 0,
+      read: 0,
+      input: 0,
+    };
+    const usage = alternativeUsage(actual, this.clientOwn.model.judge(request.body, { at: request.at }));
+    this.clientOwn.cost += costOf(usage);
+    this.clientOwn.read += usage.cacheReadTokens;
+    this.clientOwn.input += inputTokensOf(usage);
   }
 
   private count(analyzed: AnalyzedRequest, serverReason: ProviderCacheMissReason | null): void {

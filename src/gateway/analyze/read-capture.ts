@@ -12,6 +12,11 @@ export interface CapturedRequest {
   /** Request start, ms since the epoch. */
   at: number;
   body: Record<string, unknown>;
+  /**
+   * The body as it went upstream when a proxy rewrote it (`cachet proxy --plan` captures): the
+   * usage is this body's, so it is the one judged; `body` is then the client's own.
+   */
+  sent?: Record<string, unknown>;
   /** The provider's usage object as reported, when known. */
   usage?: Record<string, unknown>;
   conversation?: string;
@@ -27,6 +32,7 @@ const lineSchema = z
   .object({
     at: z.union([z.number().nonnegative(), z.string().min(1)]),
     body: z.record(z.string(), z.unknown()),
+    sent: z.record(z.string(), z.unknown()).nullish(),
     usage: z.record(z.string(), z.unknown()).nullish(),
     conversation: z.string().min(1).optional(),
     provider: z.string().min(1).optional(),
@@ -80,12 +86,21 @@ function schemaCaptureLine(json: unknown, lineNumber: number, file: string): Cap
     const issue = parsed.error.issues[0]!;
     throw new CaptureError(file, lineNumber, `${issue.path.join('.') || 'line'}: ${issue.message}`);
   }
-  const { at, body, usage, conversation, provider, cacheMissReason } = parsed.data;
+  const { at, body, sent, usage, conversation, provider, cacheMissReason } = parsed.data;
   const diagnostics = parsed.data.diagnostics ?? usage?.diagnostics;
   const time = typeof at === 'number' ? at : Date.parse(at);
   if (Number.isNaN(time))
     throw new CaptureError(file, lineNumber, `at: expected milliseconds or an ISO 8601 time, got ${JSON.stringify(at)}`);
-  return capturedRequest(time, body, usage ?? undefined, conversation, provider, cacheMissReason ?? undefined, diagnostics);
+  return capturedRequest(
+    time,
+    body,
+    usage ?? undefined,
+    conversation,
+    provider,
+    cacheMissReason ?? undefined,
+    diagnostics,
+    sent ?? undefined,
+  );
 }
 
 /**
@@ -94,8 +109,9 @@ function schemaCaptureLine(json: unknown, lineNumber: number, file: string): Cap
  */
 function plainCaptureLine(json: unknown): CapturedRequest | null {
   if (!isPlainRecord(json)) return null;
-  const { at, body, usage, conversation, provider, cacheMissReason, diagnostics } = json;
+  const { at, body, sent, usage, conversation, provider, cacheMissReason, diagnostics } = json;
   if (!isPlainRecord(body)) return null;
+  if (sent !== undefined && sent !== null && !isPlainRecord(sent)) return null;
   if (usage !== undefined && usage !== null && !isPlainRecord(usage)) return null;
   if (conversation !== undefined && !(typeof conversation === 'string' && conversation.length > 0)) return null;
   if (provider !== undefined && !(typeof provider === 'string' && provider.length > 0)) return null;
@@ -112,7 +128,16 @@ function plainCaptureLine(json: unknown): CapturedRequest | null {
   else return null;
   if (Number.isNaN(time)) return null;
   const usageRecord = usage ?? undefined;
-  return capturedRequest(time, body, usageRecord, conversation, provider, reason, diagnostics ?? usageRecord?.diagnostics);
+  return capturedRequest(
+    time,
+    body,
+    usageRecord,
+    conversation,
+    provider,
+    reason,
+    diagnostics ?? usageRecord?.diagnostics,
+    sent ?? undefined,
+  );
 }
 
 function capturedRequest(
@@ -123,10 +148,12 @@ function capturedRequest(
   provider: string | undefined,
   cacheMissReason: ProviderCacheMissReason | undefined,
   diagnostics: unknown,
+  sent: Record<string, unknown> | undefined,
 ): CapturedRequest {
   return {
     at,
     body,
+    ...(sent ? { sent } : {}),
     ...(usage ? { usage } : {}),
     ...(conversation ? { conversation } : {}),
     ...(provider ? { provider } : {}),
