@@ -186,7 +186,7 @@ function routeOf<Body, AdapterOptions>(
   // The fork keeps the parent's thinking setting (part of the messages cache key), and a thinking
   // budget must stay below max_tokens (Anthropic refuses the request otherwise): the summary's cap comes on top of it.
   const thinking = forkThinking(forked.params.thinking, options.forkThinkingTokens);
-  const maxTokens = context.maxOutputTokens + thinking.allowance;
+  const maxTokens = forkMaxTokens(context.maxOutputTokens, thinking.allowance, forked.params.maxTokens);
   const fork: CanonicalRequest = { ...forked, params: { ...forked.params, maxTokens } };
   const measured = measureRequest(fork, context.mainCounter).total;
   const instructionTokens = context.mainCounter.countText(instruction);
@@ -223,6 +223,17 @@ function routeOf<Body, AdapterOptions>(
     reason: route.reason,
   });
   return { ...route, fork: route.choice === 'fork' ? fork : null };
+}
+
+/**
+ * The fork's `max_tokens`: the summary cap on top of the thinking allowance, but never above the
+ * parent's own `max_tokens` when thinking is on. The parent's is one the model accepts, and a
+ * budget just below it is common (Claude Code: 31,999 of 32,000, Opus 4.1's output limit): the
+ * sum would pass the model's output limit and be refused. The parent's still exceeds its budget.
+ */
+function forkMaxTokens(cap: number, allowance: number, parentMaxTokens: number): number {
+  if (allowance === 0 || parentMaxTokens <= allowance) return cap + allowance;
+  return Math.min(cap + allowance, parentMaxTokens);
 }
 
 /** The parent's tool choice when it forces a tool call (`any`, or one named tool) and the fork has tools to call. */

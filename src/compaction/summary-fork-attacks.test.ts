@@ -18,11 +18,18 @@ const span: Message[] = [
   { role: 'assistant', content: [{ type: 'text', text: 'Read it.' }] },
 ];
 
+/** Output limits of the models these tests use (platform.claude.com models overview). */
+const OUTPUT_LIMITS: Record<string, number> = { 'claude-sonnet-4-5': 64_000, 'claude-haiku-4-5': 64_000 };
+
 /**
  * Anthropic's own checks on a request with extended thinking: `budget_tokens` ≥ 1,024 and strictly
  * below `max_tokens` (a 400 otherwise; platform.claude.com extended-thinking docs).
  */
 function anthropicRefusal(body: MessageCreateParamsNonStreaming): string | null {
+  const limit = OUTPUT_LIMITS[body.model];
+  if (limit !== undefined && body.max_tokens > limit) {
+    return `max_tokens: ${body.max_tokens} > ${limit}, which is the maximum allowed number of output tokens for ${body.model}`;
+  }
   const thinking = body.thinking as { type: string; budget_tokens?: number } | undefined;
   if (thinking?.type !== 'enabled') return null;
   const budget = thinking.budget_tokens ?? 0;
@@ -34,7 +41,7 @@ function anthropicRefusal(body: MessageCreateParamsNonStreaming): string | null 
 function forkOf(
   thinking: ThinkingConfig,
   maxOutputTokens?: number,
-  route: { fork?: 'always' | 'auto'; forkThinkingTokens?: number; toolChoice?: ToolChoice } = {},
+  route: { fork?: 'always' | 'auto'; forkThinkingTokens?: number; toolChoice?: ToolChoice; parentMaxTokens?: number } = {},
 ) {
   const parent = new Session({
     id: 'thinking-parent',
@@ -43,7 +50,11 @@ function forkOf(
       system: [{ label: 'persona', text: 'You are a careful coding agent.' }],
       tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }],
     },
-    params: { maxTokens: 32_000, thinking, ...(route.toolChoice ? { toolChoice: route.toolChoice } : {}) },
+    params: {
+      maxTokens: route.parentMaxTokens ?? 32_000,
+      thinking,
+      ...(route.toolChoice ? { toolChoice: route.toolChoice } : {}),
+    },
     clock: () => 0,
   });
   for (const message of span) parent.append(message);
@@ -117,6 +128,19 @@ describe('the LLM summariser’s fork of a parent with extended thinking', () =>
       expect(JSON.stringify(body.messages.slice(0, -1))).toBe(JSON.stringify(parentBody.messages));
     },
   );
+
+  it('with a budget just below the parent’s max_tokens at the model’s output limit stays within that limit', async () => {
+    // Claude Code's MAX_THINKING_TOKENS=63999 on a 64k-output model: budget + cap would be 65,999.
+    const { sent, warnings, routes, run } = forkOf({ type: 'enabled', budgetTokens: 63_999 }, undefined, {
+      parentMaxTokens: 64_000,
+    });
+    const summary = await run();
+    expect(routes).toEqual(['fork']);
+    expect(anthropicRefusal(sent[0] as MessageCreateParamsNonStreaming)).toBeNull();
+    expect(sent[0]?.max_tokens).toBe(64_000);
+    expect(warnings).toEqual([]);
+    expect(summary.userGoal).toBe(REPLY.userGoal);
+  });
 
   it('without thinking keeps the summary cap as the request’s max_tokens', async () => {
     const { sent, run } = forkOf({ type: 'disabled' });
