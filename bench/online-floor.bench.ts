@@ -77,6 +77,23 @@ function paired(samples: readonly Costs[], left: (costs: Costs) => number, right
   return `$${mean.toFixed(4)} ± ${(Math.sqrt(variance / differences.length)).toFixed(4)}`;
 }
 
+/** Each run's regret draw by draw: its mean, standard error, lowest and median, and how many draws are within 2%. */
+function perRedraw(samples: readonly Costs[]): void {
+  const runs: [string, (costs: Costs) => number][] = [
+    ['cachet', (costs) => costs.cachet],
+    ...KNOWLEDGE.map((knowledge): [string, (costs: Costs) => number] => [LABEL[knowledge], (costs) => costs.floor[knowledge]]),
+  ];
+  for (const [label, of] of runs) {
+    const regrets = samples.map((costs) => of(costs) / costs.oracle - 1).sort((left, right) => left - right);
+    const average = regrets.reduce((sum, value) => sum + value, 0) / regrets.length;
+    const spread = Math.sqrt(regrets.reduce((sum, value) => sum + (value - average) ** 2, 0) / Math.max(1, regrets.length - 1));
+    const within = regrets.filter((value) => value <= 0.02).length;
+    console.log(
+      `    per redraw, ${label.padEnd(24)} regret ${percent(average)} ± ${((100 * spread) / Math.sqrt(regrets.length)).toFixed(2)}% (lowest ${percent(regrets[0] ?? 0)}, median ${percent(regrets[Math.floor(regrets.length / 2)] ?? 0)}), ≤ 2% in ${within} of ${regrets.length}`,
+    );
+  }
+}
+
 function expectation(workload: Workload): void {
   const chain = floorChain(workload, workload.provider, simulationModel(workload, workload.provider));
   if (!chain.some((request) => (request.gapAfterMs ?? 0) > FIVE_MINUTES)) {
@@ -112,6 +129,7 @@ function expectation(workload: Workload): void {
       (costs) => costs.oracle,
     )}`,
   );
+  perRedraw(samples);
 }
 
 const started = performance.now();
@@ -125,6 +143,6 @@ for (const name of bundledWorkloadNames()) {
     continue;
   }
   table(costsOf(workload), 'as bundled:');
-  expectation(workload);
+  if (SAMPLES > 0) expectation(workload);
 }
 console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
