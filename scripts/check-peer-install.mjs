@@ -1,0 +1,67 @@
+// Resolves an install of the packed tarball beside the newest major of every optional peer the
+// suite tests — for each peer, the newest version among its copies in node_modules (the package
+// and its alias devDependencies: openai-v7, ai-v7, @ai-sdk/*-v4) — in an empty project, and fails
+// on ERESOLVE. npm checks an optional peer's range whenever the project has that package, so a
+// range that misses a supported major fails `npm install cachet` there (openai 7 did).
+// `--package-lock-only` builds npm's tree and writes the lockfile without extracting anything;
+// `--prefer-offline` takes the packages' metadata from npm's cache, as check-installed does.
+// Run by `npm run check:package`. Exit 1 with npm's message.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import semver from 'semver';
+
+const root = resolve(import.meta.dirname, '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** `peer@<newest installed version>`, over the package and its `npm:<peer>@...` aliases. */
+function newestInstalledSpec(peer) {
+  const aliases = Object.entries(manifest.devDependencies)
+    .filter(([, spec]) => spec.startsWith(`npm:${peer}@`))
+    .map(([alias]) => alias);
+  const versions = [peer, ...aliases].map(
+    (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version,
+  );
+  return `${peer}@${semver.rsort(versions)[0]}`;
+}
+
+const peers = Object.keys(manifest.peerDependencies).filter((peer) => manifest.peerDependenciesMeta[peer]?.optional);
+const specs = peers.map(newestInstalledSpec);
+const work = mkdtempSync(join(tmpdir(), 'cachet-peers-'));
+let failure = null;
+try {
+  execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], { cwd: root });
+  const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+  const project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty', private: true, type: 'module' }));
+  const started = performance.now();
+  const install = spawnSync(
+    'npm',
+    [
+      'install',
+      '--package-lock-only',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      join(work, tarball),
+      ...specs,
+    ],
+    { cwd: project, encoding: 'utf8' },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (install.status !== 0) {
+    failure = `npm install of the tarball beside ${specs.join(' ')} failed:\n${install.stderr.slice(0, 3000)}`;
+  } else {
+    console.log(`check-peer-install: the tarball resolves beside ${specs.length} optional peers in ${seconds.toFixed(1)} s`);
+    console.log(`  ${specs.join(' ')}`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+if (failure) {
+  console.error(`check-peer-install: ${failure}`);
+  process.exit(1);
+}
