@@ -58,7 +58,13 @@ const rows = await mapLimited(peers, 4, async (peer) => {
     const latest = await latestOf(peer);
     const accepted = semver.satisfies(latest, range);
     const untested = accepted && tested !== null && semver.major(latest) > semver.major(tested);
-    return { peer, range, latest, tested, verdict: accepted ? (untested ? 'accepted; its major is newer than node_modules holds' : 'accepted') : 'OUTSIDE' };
+    return {
+      peer,
+      range,
+      latest,
+      tested,
+      verdict: accepted ? (untested ? 'accepted; its major is newer than node_modules holds' : 'accepted') : 'OUTSIDE',
+    };
   } catch (error) {
     return { peer, range, latest: '?', tested, verdict: `registry error: ${String(error.message).split('\n')[0]}` };
   }

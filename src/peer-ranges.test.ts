@@ -31,7 +31,8 @@ const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
 const MAJORS_TESTED_ELSEWHERE: Record<string, { major: number; reason: string }> = {
   'better-sqlite3': {
     major: 13,
-    reason: 'a native addon with one binary per Node: `npm run test:matrix` runs the suite on Node 22 and 24 with 13 in place of 12',
+    reason:
+      'a native addon with one binary per Node: `npm run test:matrix` runs the suite on Node 22 and 24 with 13 in place of 12',
   },
 };
 
