@@ -80,7 +80,12 @@ export function* applyStage(input: {
       restoreIds,
       notes: input.notes.all,
       // The session before the rewrite: a summariser that forks it reads its cache.
-      parent: { session, keptMessages: history.length - tailStart, lastRequestAt: state.lastRequestAt },
+      parent: {
+        session,
+        keptMessages: history.length - tailStart,
+        lastRequestAt: state.lastRequestAt,
+        sentHistoryLength: state.sentHistoryLength,
+      },
       bus: session.bus,
       now,
     })) as StructuredSummary;

@@ -194,12 +194,14 @@ function routeOf<Body, AdapterOptions>(
   const ttl = options.parentTtlMs ?? 300_000;
   const parentWarm =
     parent.lastRequestAt !== null && input.now - parent.lastRequestAt < ttl && parent.session.model === options.mainModel;
+  const unsentPrefixTokens = unsentTokens(parent, context.mainCounter);
   const priced = chooseSummaryRoute({
     provider: options.adapter.id,
     mainModel: options.mainModel,
     auxModel: fresh.model ?? options.model,
     prefixTokens,
     parentWarm,
+    unsentPrefixTokens,
     forkInstructionTokens: instructionTokens,
     freshPromptTokens: fresh.promptTokens,
     expectedOutputTokens: Math.min(EXPECTED_SUMMARY_TOKENS, context.maxOutputTokens),
@@ -223,6 +225,15 @@ function routeOf<Body, AdapterOptions>(
     reason: route.reason,
   });
   return { ...route, fork: route.choice === 'fork' ? fork : null };
+}
+
+/** Tokens of the parent's messages its last request did not carry: no cache entry holds them yet. */
+function unsentTokens(parent: NonNullable<SummaryInput['parent']>, counter: TokenCounter): number {
+  let total = 0;
+  for (const message of parent.session.history.slice(parent.sentHistoryLength ?? parent.session.history.length)) {
+    for (const block of message.content) total += counter.countBlock(block);
+  }
+  return total;
 }
 
 /**

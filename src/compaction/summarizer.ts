@@ -18,9 +18,11 @@ export interface SummaryInput {
   /**
    * The session being compacted, before the rewrite, so a summariser can fork it and read its
    * cache (`forkRequest`): `keptMessages` of its history stay verbatim after the summary, and
-   * `lastRequestAt` (ms, null before the first) tells whether its cache entry is still alive.
+   * `lastRequestAt` (ms, null before the first) tells whether its cache entry is still alive;
+   * `sentHistoryLength` [all] is how many messages of its history that request carried (later
+   * ones are in no cache entry yet).
    */
-  parent?: { session: Session; keptMessages: number; lastRequestAt: number | null };
+  parent?: { session: Session; keptMessages: number; lastRequestAt: number | null; sentHistoryLength?: number };
   /** Where warnings go (auxiliary model fallbacks). */
   bus?: EventBus;
   now: number;

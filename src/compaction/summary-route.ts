@@ -12,6 +12,12 @@ export interface SummaryRouteInput {
   prefixTokens: number;
   /** True when the parent's last request is recent enough for its entry to be alive. */
   parentWarm: boolean;
+  /**
+   * Tokens at the end of the prefix that no request has sent yet (messages appended since the
+   * parent's last request) [0]: no entry holds them, so even a warm fork writes them at its
+   * history breakpoint.
+   */
+  unsentPrefixTokens?: number;
   /** Tokens after the prefix in the fork (the instruction). */
   forkInstructionTokens: number;
   /** Tokens of the fresh call's prompt (instructions + the transcript as text). */
@@ -46,8 +52,8 @@ const perToken = (rate: number) => rate / 1e6;
 /**
  * Fork on the main model or call the auxiliary model fresh, by expected cost. A warm fork pays
  * the prefix at the main model's read rate (Sonnet 4.5: 0.1 × $3 = $0.30/MTok, below a fresh
- * Haiku 4.5 input at $1/MTok); a cold one writes it (the fork's history breakpoint) at the
- * 5-minute write rate. The fresh call pays its whole prompt at the auxiliary input rate. Output
+ * Haiku 4.5 input at $1/MTok), except the messages no request has sent yet, which it writes; a
+ * cold one writes it all (the fork's history breakpoint) at the 5-minute write rate. The fresh call pays its whole prompt at the auxiliary input rate. Output
  * is priced at each model's own rate, and the fork's thinking (a thinking parent's fork thinks
  * too) at the main model's output rate. Unpriced models: fork when warm, else fresh.
  *
@@ -60,8 +66,10 @@ export function chooseSummaryRoute(input: SummaryRouteInput): SummaryRoute {
   const mainRow = findPrice(input.provider, input.mainModel);
   const auxRow = findPrice(input.provider, input.auxModel);
   const forkPrompt = input.prefixTokens + input.forkInstructionTokens;
+  const unsent = input.parentWarm ? Math.min(input.unsentPrefixTokens ?? 0, input.prefixTokens) : 0;
   const forkInput = (rates: PriceRates) =>
-    input.prefixTokens * perToken(input.parentWarm ? rates.cacheReadPerMTok : rates.cacheWrite5mPerMTok) +
+    (input.prefixTokens - unsent) * perToken(input.parentWarm ? rates.cacheReadPerMTok : rates.cacheWrite5mPerMTok) +
+    unsent * perToken(rates.cacheWrite5mPerMTok) +
     input.forkInstructionTokens * perToken(rates.inputPerMTok);
   const forkRates = mainRow ? ratesForPrompt(mainRow, forkPrompt) : null;
   const freshRates = auxRow ? ratesForPrompt(auxRow, input.freshPromptTokens) : null;
