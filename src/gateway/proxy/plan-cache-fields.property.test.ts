@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cacheControlTtl } from '../../cache/wire/normalize-anthropic.js';
 import { propertyRuns } from '../../model/test-support/property-runs.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS } from '../../providers/anthropic/models.js';
 import { type PlanContext, type PlanOptions, planCacheFields } from './plan-cache-fields.js';
@@ -58,6 +59,8 @@ function copyEverythingPlan(body: JsonRecord, context: PlanContext, options: Pla
   };
   const system = tail('system') ?? lastMarkable('system');
   const history = tail('messages') ?? lastMarkable('messages');
+  // The client's 1-hour markers: the plan keeps 1 hour up to the last one.
+  const longUntil = blocks.findLast((block) => cacheControlTtl(block.block.cache_control) === '1h')?.position ?? -1;
   for (const block of blocks) delete block.block.cache_control;
   const chosen = [lastMarkable('tools'), system].filter((block) => block !== undefined);
   const previous = context.previousBreakpointPosition;
@@ -68,7 +71,8 @@ function copyEverythingPlan(body: JsonRecord, context: PlanContext, options: Pla
   if (history) chosen.push(history);
   while (chosen.length > ANTHROPIC_MAX_BREAKPOINTS) chosen.shift();
   for (const entry of chosen)
-    entry.block.cache_control = options.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+    entry.block.cache_control =
+      options.ttl === '1h' || entry.position <= longUntil ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
   if ((options.diagnostics ?? true) && !isRecord(planned.diagnostics))
     planned.diagnostics = { previous_message_id: context.previousResponseId };
   return { body: planned, lastBreakpointPosition: history?.position ?? null, breakpoints: chosen.map((block) => block.path) };

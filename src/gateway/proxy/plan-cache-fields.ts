@@ -1,8 +1,10 @@
 import type { JsonRecord } from '../../cache/wire/json-helpers.js';
+import { cacheControlTtl } from '../../cache/wire/normalize-anthropic.js';
 import { ANTHROPIC_LOOKBACK_POSITIONS, ANTHROPIC_MAX_BREAKPOINTS } from '../../providers/anthropic/models.js';
 import { type BlockAt, type MessagesCheckpoint, scanBlocks, scanBlocksFrom } from './plan-block-scan.js';
 import type { WireRoute } from './wire-route.js';
 
+const LONG_MARKER = { type: 'ephemeral', ttl: '1h' };
 const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface PlanOptions {
@@ -58,7 +60,7 @@ export interface PlannedBody {
  * `--plan`: rewrite the cache fields of a body, never its content. Anthropic: the client's
  * markers are replaced with Cachet's plan (end of tools, end of system, end of history, and a
  * lookback guard on the previous request's last block when the new end is 20 or more block
- * positions past it), all with one TTL. A client tail is kept out of the cache as the client
+ * positions past it), all with one TTL (1 hour up to the client's last 1-hour marker). A client tail is kept out of the cache as the client
  * placed it: when the client's last marker of the system prompt or of the final message has
  * blocks after it (volatile text sent with this request only), that zone's marker stays there,
  * so the plan neither writes the tail at the write premium nor reads less than the client did, plus `diagnostics` opt-in. OpenAI: `prompt_cache_key`
@@ -99,7 +101,15 @@ export function planCacheFields(
   const tools = scan.lastMarkable.tools;
   const system = tail(scan.lastMarkable.system, scan.lastMarked.system) ?? scan.lastMarkable.system;
   const history = tail(scan.lastMarkable.messages, scan.lastMarked.messages) ?? scan.lastMarkable.messages;
-  for (const block of scan.clientMarked) delete copies.block(block).cache_control;
+  // A client's 1-hour breakpoint is its TTL choice (a pause it expects, as Cachet's own sessions
+  // mark a turn's end): the plan's markers up to its last one keep 1 hour, so the plan never lets
+  // expire what the client kept (1-hour markers before 5-minute ones, as the API requires).
+  let longUntil = -1;
+  for (const block of scan.clientMarked) {
+    const own = copies.block(block);
+    if (block.position > longUntil && cacheControlTtl(own.cache_control) === '1h') longUntil = block.position;
+    delete own.cache_control;
+  }
 
   const chosen: BlockAt[] = [];
   if (tools) chosen.push(tools);
@@ -113,7 +123,8 @@ export function planCacheFields(
   if (history) chosen.push(history);
   // At most four: the tools marker goes first (the system marker covers tools as well).
   while (chosen.length > ANTHROPIC_MAX_BREAKPOINTS) chosen.shift();
-  for (const entry of chosen) copies.block(entry).cache_control = { ...marker };
+  for (const entry of chosen)
+    copies.block(entry).cache_control = entry.position <= longUntil ? { ...LONG_MARKER } : { ...marker };
   if (options.diagnostics ?? true) {
     if (!isRecord(planned.diagnostics)) planned.diagnostics = { previous_message_id: context.previousResponseId };
   }

@@ -30,6 +30,34 @@ function asBlocks(body: JsonRecord): JsonRecord {
 }
 
 describe('spliceCacheFields: the plan edited into the client’s bytes', () => {
+  it("keeps 1 hour on the plan's markers up to the client's last 1-hour marker, 5 minutes after it", () => {
+    const body = structuredClone(anthropicTurn(3)) as unknown as {
+      system: JsonRecord[];
+      messages: Array<{ content: JsonRecord[] }>;
+    };
+    body.system[0]!.cache_control = { type: 'ephemeral', ttl: '1h' };
+    const systemOnly = splice('anthropic', JSON.stringify(body));
+    expect(JSON.parse(decoder.decode(systemOnly.sent))).toEqual(systemOnly.planned.body);
+    const ttls = (planned: JsonRecord) => {
+      const found: string[] = [];
+      JSON.stringify(planned, (key, value) => {
+        if (key === 'cache_control') found.push((value as { ttl?: string }).ttl ?? '5m');
+        return value;
+      });
+      return found;
+    };
+    // tools, system: 1 hour (up to the client's 1-hour system marker); the history end: 5 minutes.
+    expect(ttls(JSON.parse(decoder.decode(systemOnly.sent)))).toEqual(['1h', '1h', '5m']);
+    body.messages.at(-1)!.content.at(-1)!.cache_control = { type: 'ephemeral', ttl: '1h' };
+    const both = splice('anthropic', JSON.stringify(body));
+    expect(ttls(JSON.parse(decoder.decode(both.sent)))).toEqual(['1h', '1h', '1h']);
+    expect(ttls(JSON.parse(decoder.decode(splice('anthropic', JSON.stringify(anthropicTurn(3))).sent)))).toEqual([
+      '5m',
+      '5m',
+      '5m',
+    ]);
+  });
+
   it('reads back as exactly the planned body (marked, unmarked, string system, pretty-printed)', () => {
     const bodies: JsonRecord[] = [
       anthropicTurn(1) as unknown as JsonRecord,

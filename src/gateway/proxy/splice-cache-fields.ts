@@ -40,17 +40,14 @@ export function spliceCacheFields(
   const edits: Edit[] = [];
   const changed = (key: string) => planned.body[key] !== client[key];
   if (route === 'anthropic') {
-    const marker = markerOf(planned);
-    const chosen = new Set(planned.breakpoints);
+    const chosen = markersOf(planned);
     const objectEdits = new Map<ValueSpan, { remove: string; set?: string }>();
     objectEdits.set(root, { remove: 'cache_control' });
     const visitBlock = (block: ValueSpan, path: string) => {
+      const marker = chosen.get(path);
       if (block.kind === 'object') {
-        objectEdits.set(
-          block,
-          chosen.has(path) && marker ? { remove: 'cache_control', set: marker } : { remove: 'cache_control' },
-        );
-      } else if (block.kind === 'string' && chosen.has(path) && marker) {
+        objectEdits.set(block, marker ? { remove: 'cache_control', set: marker } : { remove: 'cache_control' });
+      } else if (block.kind === 'string' && marker) {
         const original = bytes.subarray(block.start, block.end);
         edits.push({
           start: block.start,
@@ -120,15 +117,17 @@ function editedMessages(client: JsonRecord, breakpoints: readonly string[], clie
   return [...edited].sort((left, right) => left - right);
 }
 
-/** The marker the plan placed (the same object on every chosen block), as JSON text. */
-function markerOf(planned: { body: JsonRecord; breakpoints: readonly string[] }): string | null {
-  const path = planned.breakpoints[0];
-  if (!path) return null;
-  let value: unknown = planned.body;
-  for (const step of path.match(/[a-z_]+|\d+/g) ?? []) value = (value as Record<string, unknown> | undefined)?.[step];
-  const marker = (value as JsonRecord | undefined)?.cache_control;
-  if (marker === undefined) throw new Error(`the plan has no marker at ${path}`);
-  return JSON.stringify(marker);
+/** The markers the plan placed (5 minutes or 1 hour), as JSON text by path. */
+function markersOf(planned: { body: JsonRecord; breakpoints: readonly string[] }): Map<string, string> {
+  const markers = new Map<string, string>();
+  for (const path of planned.breakpoints) {
+    let value: unknown = planned.body;
+    for (const step of path.match(/[a-z_]+|\d+/g) ?? []) value = (value as Record<string, unknown> | undefined)?.[step];
+    const marker = (value as JsonRecord | undefined)?.cache_control;
+    if (marker === undefined) throw new Error(`the plan has no marker at ${path}`);
+    markers.set(path, JSON.stringify(marker));
+  }
+  return markers;
 }
 
 function lastMember(span: ValueSpan | undefined, key: string): MemberSpan | undefined {
