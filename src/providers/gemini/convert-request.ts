@@ -17,6 +17,7 @@ import type { ConversionMetadata, ConversionResult } from '../adapter.js';
 import { type DeferredToolPlacement, toolsWithDeferred } from '../shared/deferred-tool-placement.js';
 import { tailNeedsUserMessage } from '../shared/tail-user-message.js';
 import { convertBlockToGemini, convertToolToGemini, type PartContext } from './convert-blocks.js';
+import { geminiThinkingBudget } from './thinking-budgets.js';
 
 /** An explicit cache the request reads: its resource name and what it holds. */
 export interface GeminiExplicitCacheRef {
@@ -80,7 +81,7 @@ export function convertToGemini(canonical: CanonicalRequest, options: GeminiOpti
   const staticHash = hashStatic(prefix);
   const contents = convertContents(request, warnings);
   if (contents.length === 0) throw new ValidationError('messages', 'at least one message or turn-tail item');
-  const config: GenerateContentConfig = generationConfig(request.params, warnings);
+  const config: GenerateContentConfig = generationConfig(request.model, request.params, warnings);
   let explicit = options.explicitCache ?? null;
   if (explicit && explicit.staticHash !== staticHash) {
     warnings.push(
@@ -220,7 +221,7 @@ function toolConfig(params: GenerationParams): ToolConfig | undefined {
   }
 }
 
-function generationConfig(params: GenerationParams, warnings: AdapterWarning[]): GenerateContentConfig {
+function generationConfig(model: string, params: GenerationParams, warnings: AdapterWarning[]): GenerateContentConfig {
   const config: GenerateContentConfig = { maxOutputTokens: params.maxTokens };
   if (params.temperature !== undefined) config.temperature = params.temperature;
   if (params.topP !== undefined) config.topP = params.topP;
@@ -231,10 +232,13 @@ function generationConfig(params: GenerationParams, warnings: AdapterWarning[]):
   if (thinking) {
     switch (thinking.type) {
       case 'disabled':
-        config.thinkingConfig = { thinkingBudget: 0 };
+        config.thinkingConfig = { thinkingBudget: geminiThinkingBudget(model, 0, warnings) };
         break;
       case 'enabled':
-        config.thinkingConfig = { thinkingBudget: thinking.budgetTokens, includeThoughts: true };
+        config.thinkingConfig = {
+          thinkingBudget: geminiThinkingBudget(model, thinking.budgetTokens, warnings),
+          includeThoughts: true,
+        };
         break;
       case 'adaptive':
         config.thinkingConfig = { thinkingBudget: -1, includeThoughts: true };
