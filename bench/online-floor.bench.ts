@@ -5,7 +5,8 @@
  * (`src/simulate/online-floor.ts`), each run through the simulator with its real pricing.
  * First on the workload as bundled, then in expectation over `SAMPLES` copies whose gaps are
  * redrawn from the same distribution (the floor is optimal in expectation, not on one draw).
- * Run: `npm run bench -- online-floor` (`FLOOR_SAMPLES=n`, `FLOOR_ONLY=name` to change them).
+ * Run: `npm run bench -- online-floor` (`FLOOR_SAMPLES=n`, `FLOOR_ONLY=name` to change them;
+ * `FLOOR_MODEL=id` runs the chosen workloads on another model of their provider).
  */
 import { providerEntry } from '../src/providers/registry.js';
 import type { FloorKnowledge } from '../src/simulate/online-floor.js';
@@ -19,6 +20,7 @@ import type { Workload } from '../src/workloads/workload.js';
 const FIVE_MINUTES = 5 * 60_000;
 const SAMPLES = Number(process.env.FLOOR_SAMPLES ?? 30);
 const ONLY = process.env.FLOOR_ONLY;
+const MODEL = process.env.FLOOR_MODEL;
 const KNOWLEDGE: readonly FloorKnowledge[] = ['class', 'class-and-reply', 'realized-gap'];
 const LABEL: Record<FloorKnowledge, string> = {
   class: 'online floor (class)',
@@ -39,13 +41,18 @@ function spend(result: SimulationResult): number {
   return result.priced ? result.totals.costUsd : result.totals.inputTokens - result.totals.cacheReadTokens;
 }
 
+/** The model a workload runs on here: `FLOOR_MODEL` (another model of its own provider), else its own. */
+function modelOf(workload: Workload): string {
+  return MODEL ?? simulationModel(workload, workload.provider);
+}
+
 function costsOf(workload: Workload): Costs {
   const provider = workload.provider;
-  const model = simulationModel(workload, provider);
+  const model = modelOf(workload);
   const baseline = simulationBaseline(workload, provider, model);
-  const cachet = simulateWorkload(workload, { strategy: 'cachet', baseline });
+  const cachet = simulateWorkload(workload, { strategy: 'cachet', model, baseline });
   const floor = Object.fromEntries(
-    KNOWLEDGE.map((knowledge) => [knowledge, spend(runOnlineFloor(workload, knowledge, { baseline }).result)]),
+    KNOWLEDGE.map((knowledge) => [knowledge, spend(runOnlineFloor(workload, knowledge, { model, baseline }).result)]),
   ) as Record<FloorKnowledge, number>;
   return { oracle: baseline.oracle.cost, cachet: spend(cachet), floor, priced: baseline.oracle.priced };
 }
@@ -95,7 +102,7 @@ function perRedraw(samples: readonly Costs[]): void {
 }
 
 function expectation(workload: Workload): void {
-  const chain = floorChain(workload, workload.provider, simulationModel(workload, workload.provider));
+  const chain = floorChain(workload, workload.provider, modelOf(workload));
   if (!chain.some((request) => (request.gapAfterMs ?? 0) > FIVE_MINUTES)) {
     console.log('  no gap outlasts 5 minutes: redrawing the gaps changes nothing');
     return;
@@ -137,7 +144,7 @@ for (const name of bundledWorkloadNames()) {
   if (ONLY && !name.includes(ONLY)) continue;
   const workload = await loadWorkload(name);
   const entry = providerEntry(workload.provider);
-  console.log(`\n## ${workload.name} (${workload.provider} ${workload.model})`);
+  console.log(`\n## ${workload.name} (${workload.provider} ${modelOf(workload)})`);
   if (!entry.acceptsHistoryTtl) {
     table(costsOf(workload), 'as bundled (this provider takes no history TTL: every run lays out and caches alike):');
     continue;
