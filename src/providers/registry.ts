@@ -42,3 +42,17 @@ export function providerEntry(id: ProviderId): ProviderEntry {
 export function registeredPrices(): readonly PriceRow[] {
   return [...new Set(Object.values(PROVIDERS).flatMap((entry: ProviderEntry) => entry.prices))];
 }
+
+/**
+ * The provider of a body whose wire format was detected (`detectWireFormat`), refined by its
+ * model: a Chat Completions or OpenAI-compatible body for a DeepSeek model (`deepseek-chat`,
+ * `deepseek-reasoner`, `deepseek-v4-…`) is DeepSeek's, judged under DeepSeek's cache rules and
+ * priced from its list (as OpenAI's it read its own rules and no price, so $0).
+ *
+ * @example
+ * refineDetectedProvider('openai-chat', 'deepseek-chat'); // 'deepseek'
+ */
+export function refineDetectedProvider(detected: ProviderId, model: string): ProviderId {
+  if ((detected === 'openai-chat' || detected === 'openai-compatible') && /^deepseek(-|$)/.test(model)) return 'deepseek';
+  return detected;
+}

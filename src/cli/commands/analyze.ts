@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { causeSentence } from '../../cache/break/diff-wire-bodies.js';
+import { findPrice } from '../../cache/pricing.js';
 import {
   type AnalyzedConversation,
   type AnalyzedRequest,
@@ -8,6 +9,7 @@ import {
 } from '../../gateway/analyze/analyze-capture.js';
 import { CaptureError, readCaptureLines } from '../../gateway/analyze/read-capture.js';
 import { CachetError } from '../../model/errors.js';
+import { providerEntry } from '../../providers/registry.js';
 import { isHashedBody } from '../../trace/store-content.js';
 import { MODELS_FILE_OPTION } from '../cli-options.js';
 import { formatCount, formatCountOf, formatPercent, formatTable, formatUsd } from '../format-table.js';
@@ -73,6 +75,7 @@ export async function runAnalyze(
   }
   // `cachet proxy --capture` keeps hashes by default: the captured usage stands, a modelled plan does not.
   if (hashed) output.err(hashedCaptureWarning(path));
+  for (const warning of unpricedWarnings(analysis)) output.err(warning);
   if (options.json) {
     output.out(JSON.stringify(hashed ? withoutPlan(analysis) : analysis));
     return 0;
@@ -101,6 +104,25 @@ async function analyzeFile(path: string, keep: number): Promise<{ analysis: Capt
     }
   }
   return { analysis: analyzer.finish(), hashed: hashed === true };
+}
+
+/**
+ * One line per model without a price (stderr): its costs read $0 in the report, which means
+ * unknown, not free. Local engines cost nothing per token and are not warned about.
+ */
+export function unpricedWarnings(analysis: CaptureAnalysis): string[] {
+  const warned = new Set<string>();
+  const warnings: string[] = [];
+  for (const { provider, model } of analysis.conversations) {
+    const key = `${provider}\u0000${model}`;
+    if (warned.has(key)) continue;
+    warned.add(key);
+    if (findPrice(provider, model) !== null || providerEntry(provider).route(model).rules === 'local') continue;
+    warnings.push(
+      `warning: no price is known for model "${model}" on ${provider}: its costs read $0 in this report, which means unknown, not free (check the model id, or give its prices with --models-file).`,
+    );
+  }
+  return warnings;
 }
 
 /** Said on stderr (so `--json` stays one object) when the capture's bodies hold hashes instead of text. */

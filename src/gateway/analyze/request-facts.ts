@@ -9,7 +9,7 @@ import { ValidationError } from '../../model/errors.js';
 import type { Usage } from '../../model/usage.js';
 import type { ProviderId } from '../../providers/adapter.js';
 import { resolveOpenAIModel } from '../../providers/openai-chat/models.js';
-import { isProviderId, PROVIDER_IDS, providerEntry } from '../../providers/registry.js';
+import { isProviderId, PROVIDER_IDS, providerEntry, refineDetectedProvider } from '../../providers/registry.js';
 import type { CapturedRequest } from './read-capture.js';
 
 /**
@@ -37,7 +37,10 @@ export function missCauseOf(
 }
 
 export function providerOf(request: CapturedRequest, index: number): ProviderId {
-  if (request.provider === undefined) return detectWireFormat(request.body);
+  if (request.provider === undefined) {
+    const model = typeof request.body.model === 'string' ? request.body.model : '';
+    return refineDetectedProvider(detectWireFormat(request.body), model);
+  }
   if (!isProviderId(request.provider)) {
     throw new ValidationError(`requests[${index}].provider`, PROVIDER_IDS.join(', '), `got ${JSON.stringify(request.provider)}`);
   }
