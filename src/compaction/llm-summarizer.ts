@@ -9,6 +9,7 @@ import { Session } from '../session/session.js';
 import { counterForModel } from '../tokens/counter-for-model.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { createExtractiveSummarizer, mergeSummaries } from './extractive-summarizer.js';
+import { forkCacheTtls, ttlMs } from './fork-cache-ttls.js';
 import { measureRequest } from './request-tokens.js';
 import { type StructuredSummary, SUMMARY_FIELDS, structuredSummarySchema } from './structured-summary.js';
 import type { Summarizer, SummaryInput } from './summarizer.js';
@@ -42,7 +43,10 @@ export interface LlmSummarizerOptions<Body, AdapterOptions = unknown> {
    * summary cap plus the budget (adaptive: plus this figure), so the thinking cannot crowd out the reply.
    */
   forkThinkingTokens?: number;
-  /** How long the parent's cache entry lives after its last request, ms [300,000: Anthropic's 5 minutes]. */
+  /**
+   * How long the parent's history entry lives after its last request, ms [the TTL of the history
+   * breakpoint the adapter places with `adapterOptions`: 300,000 for 5 minutes, 3,600,000 for 1 hour].
+   */
   parentTtlMs?: number;
   /** Reads the reply text out of a response; the default knows Anthropic, Chat Completions and Responses shapes. */
   extractText?: (response: unknown) => string;
@@ -188,12 +192,14 @@ function routeOf<Body, AdapterOptions>(
   const thinking = forkThinking(forked.params.thinking, options.forkThinkingTokens);
   const maxTokens = forkMaxTokens(context.maxOutputTokens, thinking.allowance, forked.params.maxTokens);
   const fork: CanonicalRequest = { ...forked, params: { ...forked.params, maxTokens } };
-  const measured = measureRequest(fork, context.mainCounter).total;
+  const measure = measureRequest(fork, context.mainCounter);
+  const measured = measure.total;
   const instructionTokens = context.mainCounter.countText(instruction);
   const prefixTokens = Math.max(0, measured - instructionTokens);
-  const ttl = options.parentTtlMs ?? 300_000;
-  const parentWarm =
-    parent.lastRequestAt !== null && input.now - parent.lastRequestAt < ttl && parent.session.model === options.mainModel;
+  const ttls = forkCacheTtls(options.adapter.convertRequest(fork, options.adapterOptions).metadata.breakpoints);
+  const alive = (ms: number) =>
+    parent.lastRequestAt !== null && input.now - parent.lastRequestAt < ms && parent.session.model === options.mainModel;
+  const parentWarm = alive(options.parentTtlMs ?? ttlMs(ttls.history));
   const unsentPrefixTokens = unsentTokens(parent, context.mainCounter);
   const priced = chooseSummaryRoute({
     provider: options.adapter.id,
@@ -202,6 +208,9 @@ function routeOf<Body, AdapterOptions>(
     prefixTokens,
     parentWarm,
     unsentPrefixTokens,
+    staticPrefixTokens: measure.static,
+    staticWarm: alive(ttlMs(ttls.static)),
+    writeTtls: ttls,
     forkInstructionTokens: instructionTokens,
     freshPromptTokens: fresh.promptTokens,
     expectedOutputTokens: Math.min(EXPECTED_SUMMARY_TOKENS, context.maxOutputTokens),

@@ -13,6 +13,15 @@ export interface SummaryRouteInput {
   /** True when the parent's last request is recent enough for its entry to be alive. */
   parentWarm: boolean;
   /**
+   * Tokens of the prefix's static zones (tools, system, session messages) and whether their entry
+   * is still alive when the history's is not (a 1-hour static marker) [0, false]: a cold fork
+   * reads them then, and writes only the history.
+   */
+  staticPrefixTokens?: number;
+  staticWarm?: boolean;
+  /** The TTL each zone's entry is written at (`5m` at 1.25×, `1h` at 2×) [5m, 5m]. */
+  writeTtls?: { static: '5m' | '30m' | '1h'; history: '5m' | '30m' | '1h' };
+  /**
    * Tokens at the end of the prefix that no request has sent yet (messages appended since the
    * parent's last request) [0]: no entry holds them, so even a warm fork writes them at its
    * history breakpoint.
@@ -66,11 +75,8 @@ export function chooseSummaryRoute(input: SummaryRouteInput): SummaryRoute {
   const mainRow = findPrice(input.provider, input.mainModel);
   const auxRow = findPrice(input.provider, input.auxModel);
   const forkPrompt = input.prefixTokens + input.forkInstructionTokens;
-  const unsent = input.parentWarm ? Math.min(input.unsentPrefixTokens ?? 0, input.prefixTokens) : 0;
   const forkInput = (rates: PriceRates) =>
-    (input.prefixTokens - unsent) * perToken(input.parentWarm ? rates.cacheReadPerMTok : rates.cacheWrite5mPerMTok) +
-    unsent * perToken(rates.cacheWrite5mPerMTok) +
-    input.forkInstructionTokens * perToken(rates.inputPerMTok);
+    forkPrefixCost(input, rates) + input.forkInstructionTokens * perToken(rates.inputPerMTok);
   const forkRates = mainRow ? ratesForPrompt(mainRow, forkPrompt) : null;
   const freshRates = auxRow ? ratesForPrompt(auxRow, input.freshPromptTokens) : null;
   const forkInputCostUsd = forkRates && input.forkFits ? forkInput(forkRates) : null;
@@ -99,6 +105,24 @@ export function chooseSummaryRoute(input: SummaryRouteInput): SummaryRoute {
         ...priced,
         reason: `the fresh call costs ${usd(freshCostUsd)} against ${usd(forkCostUsd)} for a fork${thinking}`,
       };
+}
+
+/**
+ * What the fork pays for the parent's prefix. Warm: a read, except the messages no request has
+ * sent yet, written at the history's TTL. Cold: the history written at its TTL, and the static
+ * zones read when their (longer-lived) entry is still alive, else written at their TTL.
+ */
+function forkPrefixCost(input: SummaryRouteInput, rates: PriceRates): number {
+  const write = (ttl: '5m' | '30m' | '1h' | undefined) =>
+    perToken(ttl === '1h' ? rates.cacheWrite1hPerMTok : rates.cacheWrite5mPerMTok);
+  const read = perToken(rates.cacheReadPerMTok);
+  if (input.parentWarm) {
+    const unsent = Math.min(input.unsentPrefixTokens ?? 0, input.prefixTokens);
+    return (input.prefixTokens - unsent) * read + unsent * write(input.writeTtls?.history);
+  }
+  const stable = Math.min(input.staticPrefixTokens ?? 0, input.prefixTokens);
+  const staticRate = input.staticWarm ? read : write(input.writeTtls?.static);
+  return stable * staticRate + (input.prefixTokens - stable) * write(input.writeTtls?.history);
 }
 
 function usd(value: number): string {
