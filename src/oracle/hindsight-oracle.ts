@@ -1,13 +1,6 @@
 import type { HindsightRequest, HindsightRun } from './hindsight-run.js';
-import {
-  layoutFor,
-  matchedPrefix,
-  OracleLayouts,
-  staticUnits,
-  sum,
-  type TailScope,
-  type ToolDeclaration,
-} from './oracle-layouts.js';
+import { matchedPrefix, OracleLayouts, staticUnits, sum, type TailScope, type ToolDeclaration } from './oracle-layouts.js';
+import { type PaddingPlan, paddingPlans } from './oracle-padding.js';
 import { options, type ReadChoice, readChoices, readTokens, returningReadChoice, slackOf } from './oracle-reads.js';
 import type { OracleRules } from './oracle-rules.js';
 import { type OracleRequestDecision, prune, type State } from './oracle-states.js';
@@ -95,7 +88,7 @@ export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((mod
       ? ['deferred']
       : ['up-front', 'on-discovery'];
   const staticTokens = run.requests[0] ? sum(staticUnits(run.requests[0], 'on-discovery', [])) : 0;
-  const paddings = paddingCandidates(run, rules, staticTokens);
+  const paddings = paddingPlans(run, rulesOf, staticTokens);
   let best: OracleResult | null = null;
   for (const declaration of declarations) {
     for (const padding of paddings) {
@@ -104,38 +97,6 @@ export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((mod
     }
   }
   return best as OracleResult;
-}
-
-/** Most padding lengths tried; past it, an even sample of them (the search runs once per length). */
-const MAX_PADDINGS = 24;
-
-/**
- * Padding lengths worth trying: none, and each length that brings some request's prefix exactly
- * to the minimum (the static prefix's, and every request's own, on any declaration and tail
- * scope). Between two of them more padding only costs more, so the cheapest padding is one of
- * them: a layout that clears the minimum with more content of its own (its wording, tools it
- * declares early) is matched by the padding that reaches the same point.
- */
-function paddingCandidates(run: HindsightRun, rules: OracleRules, staticTokens: number): number[] {
-  const minimum = rules.minimumTokens;
-  if (!Number.isFinite(minimum) || minimum <= staticTokens || rules.kind === 'local') return [0];
-  const lengths = new Set<number>([0, minimum - staticTokens]);
-  const allDiscovered = run.requests.at(-1)?.discoveredTools ?? [];
-  const declarations: ToolDeclaration[] = ['on-discovery', 'up-front', 'deferred'];
-  run.requests.forEach((_, index) => {
-    for (const declaration of declarations) {
-      for (const scope of ['request', 'turn'] as const) {
-        const tokens = sum(layoutFor(run.requests, index, scope, declaration, allDiscovered, 0).sequence);
-        if (tokens < minimum) lengths.add(minimum - tokens);
-      }
-    }
-  });
-  const sorted = [...lengths].sort((left, right) => left - right);
-  if (sorted.length <= MAX_PADDINGS) return sorted;
-  return Array.from(
-    { length: MAX_PADDINGS },
-    (_, index) => sorted[Math.round((index * (sorted.length - 1)) / (MAX_PADDINGS - 1))] as number,
-  );
 }
 
 /** What one request's step of the search shares across the states it extends. */
@@ -156,7 +117,7 @@ function search(
   run: HindsightRun,
   rulesOf: (model: string) => OracleRules,
   declaration: ToolDeclaration,
-  padding: number,
+  padding: PaddingPlan,
 ): OracleResult {
   const layouts = new OracleLayouts(run, declaration, padding);
   let states: State[] = [
@@ -192,7 +153,7 @@ function search(
     cost: best.cost,
     priced: rules.priced,
     processedTokens: best.processed,
-    paddingTokens: padding,
+    paddingTokens: padding.get(run.requests[0]?.model ?? '') ?? 0,
     toolDeclaration: declaration,
     requests,
     futureKnowledge: FUTURE_KNOWLEDGE,

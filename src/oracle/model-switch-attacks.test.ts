@@ -59,6 +59,38 @@ const CASES: Array<[string, WorkloadFile]> = [
   ['gemini A→B→A', switchBack('gemini', ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.5-flash'], ['1m', '1m', '1m'])],
 ];
 
+/**
+ * Six tool steps on Haiku 4.5 (4,096-token minimum, a ~2,800-token prefix), then six on Sonnet 4.5
+ * (1,024): padding pays on Haiku only, and a strategy drops it after the switch.
+ */
+function padThenSwitch(): WorkloadFile {
+  return workloadFileSchema.parse({
+    name: 'pad-then-switch',
+    description: 'a padded model, then one that needs no padding',
+    provider: 'anthropic',
+    model: HAIKU,
+    start: '2026-11-20T09:00:00Z',
+    global: {
+      persona: 'You are a careful agent.',
+      tools: [{ name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' } }],
+    },
+    session: { documents: [{ title: 'Spec', tokens: 2000, kind: 'prose' }] },
+    turns: [HAIKU, SONNET].map((model, index) => ({
+      user: `question ${index}`,
+      after: '1m',
+      ...(index > 0 ? { model } : {}),
+      steps: [
+        ...Array.from({ length: 6 }, (_, step) => ({
+          text: `step ${step}`,
+          latency: '4s',
+          toolCalls: [{ name: 'read_file', input: { path: `f${index}-${step}` }, result: { tokens: 300, kind: 'code' } }],
+        })),
+        { text: `answer ${index}` },
+      ],
+    })),
+  });
+}
+
 describe('the oracle stays a lower bound when a session switches model and comes back', () => {
   it.each(CASES)('%s', (_, file) => {
     const workload = expandWorkload(file);
@@ -68,6 +100,17 @@ describe('the oracle stays a lower bound when a session switches model and comes
       const { totals } = simulateWorkload(workload, { strategy, baseline });
       expect(totals.costUsd, strategy).toBeGreaterThanOrEqual((totals.oracleCostUsd as number) - 1e-12);
     }
+  });
+
+  it('pads for each model’s own minimum: the padding that pays on Haiku is not carried onto Sonnet', () => {
+    // With one padding for the whole session the oracle cost $0.0455 here and cachet $0.0409.
+    const workload = expandWorkload(padThenSwitch());
+    const baseline = simulationBaseline(workload, workload.provider, workload.model);
+    for (const strategy of STRATEGY_NAMES) {
+      const { totals } = simulateWorkload(workload, { strategy, baseline });
+      expect(totals.costUsd, strategy).toBeGreaterThanOrEqual((totals.oracleCostUsd as number) - 1e-12);
+    }
+    expect(baseline.oracle.paddingTokens).toBeGreaterThan(0);
   });
 
   it('a strategy really reads the first model’s entries on its return (the case the oracle missed)', () => {

@@ -43,7 +43,8 @@ export class OracleLayouts {
   constructor(
     private readonly run: HindsightRun,
     private readonly declaration: ToolDeclaration,
-    private readonly padding: number,
+    /** Padding per model (`OracleResult.paddingTokens` is the first request's model's). */
+    private readonly padding: ReadonlyMap<string, number>,
   ) {
     this.allDiscovered = run.requests.at(-1)?.discoveredTools ?? [];
   }
@@ -52,7 +53,8 @@ export class OracleLayouts {
     const key = `${index}/${scope}`;
     let layout = this.layouts.get(key);
     if (!layout) {
-      layout = layoutFor(this.run.requests, index, scope, this.declaration, this.allDiscovered, this.padding);
+      const padding = this.padding.get(this.run.requests[index]?.model ?? '') ?? 0;
+      layout = layoutFor(this.run.requests, index, scope, this.declaration, this.allDiscovered, padding);
       this.layouts.set(key, layout);
     }
     return layout;
@@ -109,7 +111,7 @@ export class OracleLayouts {
   }
 
   staticTokens(request: HindsightRequest): number {
-    return sum(staticUnits(request, this.declaration, this.allDiscovered)) + this.padding;
+    return sum(staticUnits(request, this.declaration, this.allDiscovered)) + (this.padding.get(request.model) ?? 0);
   }
 }
 

@@ -34,10 +34,13 @@ const turn = fc
     answer: sentence,
     // Extended thinking takes no pre-warm request: neither a strategy nor the oracle may ping after it.
     thinking: fc.option(fc.constantFrom('adaptive' as const, 'disabled' as const, { budgetTokens: 2048 }), { nil: undefined }),
+    // Switch to the provider's other model (1) or back to the session's own (0) from this turn on: A → B → A.
+    switchTo: fc.option(fc.constantFrom(0 as const, 1 as const), { nil: undefined, freq: 3 }),
   })
-  .map(({ user, after, memoryRecall, time, loop, discover, subagents, subagentRun, answer, thinking }) => ({
+  .map(({ user, after, memoryRecall, time, loop, discover, subagents, subagentRun, answer, thinking, switchTo }) => ({
     user,
     after,
+    switchTo,
     ...(thinking ? { params: { thinking } } : {}),
     tail: { time, ...(memoryRecall ? { memoryRecall } : {}) },
     steps: [
@@ -78,8 +81,10 @@ const workloadFile = fc
   .map(({ provider, documentTokens, turns }): WorkloadFile => {
     let discovered = 0;
     const library: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> = [];
-    const withTools = turns.map((entry) => ({
+    const other = OTHER_MODELS[provider];
+    const withTools = turns.map(({ switchTo, ...entry }) => ({
       ...entry,
+      ...(switchTo === undefined || other === undefined ? {} : { model: switchTo === 1 ? other : MODELS[provider] }),
       steps: entry.steps.map((step) => {
         if (!('discoverTools' in step)) return step;
         const name = `tool_${++discovered}`;
@@ -111,6 +116,15 @@ const workloadFile = fc
   });
 
 type ProviderCase = keyof typeof MODELS;
+
+/** The model a generated turn may switch to and back from (none on the local engine: one model per server). */
+const OTHER_MODELS: Partial<Record<ProviderCase, string>> = {
+  anthropic: 'claude-haiku-4-5',
+  'openai-chat': 'gpt-5-mini',
+  gemini: 'gemini-2.5-pro',
+  bedrock: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+  'bedrock-nova': 'us.amazon.nova-lite-v1:0',
+};
 
 /**
  * Required cases, whatever the random draws: on `provider`, pauses that make every pinging
