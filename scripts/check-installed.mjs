@@ -2,11 +2,13 @@
 // would (`npm install ./cachet-x.tgz`), and runs the commands that must work there: the CLI's
 // offline commands succeed (estimated counts where a tokenizer is missing, a workload that needs
 // one is skipped by name), the HTTP commands and the trace stores exit 2 naming the packages to install, and every
-// subpath imports, and requires from CommonJS. Run after scripts/check-package.mjs (which builds dist/). Exit 1 on a problem.
+// subpath imports, and requires from CommonJS; then the TypeScript side (scripts/check-installed-types.mjs).
+// Run after scripts/check-package.mjs (which builds dist/). Exit 1 on a problem.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkInstalledTypes } from './check-installed-types.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const DROP_IN_HOSTS = {
@@ -68,6 +70,9 @@ try {
   mkdirSync(join(project, 'pi-sessions'));
   expect(['import', 'pi', 'pi-sessions', '--db', 'traces.db'], 2, ['npm install better-sqlite3']);
   expect(['import', 'pi', 'pi-sessions', '--db', 'postgres://127.0.0.1:1/cachet'], 2, ['npm install pg']);
+  mkdirSync(join(project, 'opencode'));
+  writeFileSync(join(project, 'opencode', 'opencode.db'), '');
+  expect(['import', 'opencode', 'opencode', '--db', 'postgres://127.0.0.1:1/cachet'], 2, ['npm install pg better-sqlite3']);
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   for (const subpath of Object.keys(manifest.exports).filter((key) => key !== './package.json')) {
     const specifier = `cachet${subpath.slice(1)}`;
@@ -90,8 +95,12 @@ try {
       problems.push(`require('${specifier}') failed:\n${required.stderr.slice(0, 600)}`);
   }
   const size = directorySize(join(project, 'node_modules'));
+  // Last: it links the peers into the project, which the runs above must not see.
+  const typesStarted = performance.now();
+  problems.push(...checkInstalledTypes({ root, project, manifest }));
+  const typesSeconds = (performance.now() - typesStarted) / 1000;
   console.log(
-    `check-installed: ${installed.length} packages at the top of node_modules, ${(size / 1e6).toFixed(1)} MB, installed in ${seconds.toFixed(1)} s; ${problems.length} problem(s)`,
+    `check-installed: ${installed.length} packages at the top of node_modules, ${(size / 1e6).toFixed(1)} MB, installed in ${seconds.toFixed(1)} s; types checked in ${typesSeconds.toFixed(1)} s; ${problems.length} problem(s)`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+export type { HttpApp } from '../server/http-app.js';
 export type {
   AnalyzedConversation,
   AnalyzedRequest,
@@ -20,7 +21,7 @@ export type { RunningEmulator, StartEmulatorOptions } from './emulate/start-emul
 export { startEmulator } from './emulate/start-emulator.js';
 export type { CaptureRecord } from './proxy/capture-record.js';
 export type { ConversationSource } from './proxy/conversation-key.js';
-export { conversationKey } from './proxy/conversation-key.js';
+export { CONVERSATION_HEADER, conversationKey } from './proxy/conversation-key.js';
 export type { ProxyApp, ProxyOptions } from './proxy/create-proxy-app.js';
 export { createProxyApp } from './proxy/create-proxy-app.js';
 export type { ProxyKeepWarmOptions } from './proxy/keep-warm-options.js';
@@ -29,7 +30,6 @@ export type { BlockAt, MessagesCheckpoint } from './proxy/plan-block-scan.js';
 export type { PlanContext, PlannedBody, PlanOptions } from './proxy/plan-cache-fields.js';
 export { planCacheFields } from './proxy/plan-cache-fields.js';
 export type { ProxyStats } from './proxy/proxy-core.js';
-export { CONVERSATION_HEADER } from './proxy/proxy-headers.js';
 export type { RunningProxy, StartProxyOptions } from './proxy/start-proxy.js';
 export { startProxy } from './proxy/start-proxy.js';
 export type { WireRoute } from './proxy/wire-route.js';

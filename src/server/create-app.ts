@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { z } from 'zod';
 import { summarizeCauseAgreement } from '../cache/break/compare-server-cause.js';
 import type { CachetEvent, EventType, ProxyForwardedPayload } from '../events/catalog.js';
@@ -11,6 +11,7 @@ import { AnswerCache } from './answer-cache.js';
 import { concurrencyLimit } from './concurrency-limit.js';
 import { loadDashboardAssets } from './dashboard-assets.js';
 import { loopbackHostOnly } from './host-guard.js';
+import type { HttpApp } from './http-app.js';
 import { honoCore, honoMiddleware } from './http-peers.js';
 import { PROMETHEUS_CONTENT_TYPE, prometheusText } from './prometheus-text.js';
 import {
@@ -55,7 +56,7 @@ export class AppConfigError extends CachetError {
  * const app = createApp({ store: await openTraceStore() });
  * const response = await app.request('/analytics/cache_effectiveness?model=gpt-5');
  */
-export function createApp(options: AppOptions): Hono {
+export function createApp(options: AppOptions): HttpApp {
   const { store } = options;
   const reader = options.reader ?? store;
   const logError = options.logError ?? ((error: unknown) => console.error('cachet serve:', error));

@@ -1,6 +1,6 @@
-import type { Hono } from 'hono';
 import { findJsonProblem } from '../../model/json-value-check.js';
 import { joinPath } from '../../model/validate.js';
+import type { HttpApp } from '../../server/http-app.js';
 import { honoCore } from '../../server/http-peers.js';
 import { readLimitedBody } from '../http/read-limited-body.js';
 import { isLoopbackHostHeader } from '../listen-policy.js';
@@ -73,7 +73,7 @@ type Handler = (body: unknown, at: number) => EmulatorResponse;
  * const response = await app.request('/v1/messages', { method: 'POST', body: JSON.stringify(body) });
  */
 export function createEmulatorApp(options: EmulatorOptions = {}): {
-  app: Hono;
+  app: HttpApp;
   received: ReceivedRequest[];
   stats: () => EmulatorStats;
 } {

@@ -2,6 +2,12 @@ import { createHash } from 'node:crypto';
 import type { JsonRecord } from '../../cache/wire/json-helpers.js';
 import type { WireRoute } from './wire-route.js';
 
+/**
+ * The header a client sets to name its conversation; Cachet reads it and does not forward it.
+ * Kept here, not beside the node:http header helpers, so that `cachet/gateway`'s declarations need no @types/node.
+ */
+export const CONVERSATION_HEADER = 'x-cachet-conversation';
+
 const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Where a conversation id came from, in order of preference. */

@@ -1,21 +1,22 @@
-import type { Hono } from 'hono';
+import type { HttpApp } from '../../server/http-app.js';
 import { honoCore } from '../../server/http-peers.js';
 import type { NodeOutgoing } from '../client-stream.js';
 import { isLoopbackHostHeader } from '../listen-policy.js';
 import { joinedBody } from './body-pieces.js';
+import { CONVERSATION_HEADER } from './conversation-key.js';
 import { forwardRequest } from './forward-request.js';
 import { FORBIDDEN_HOST_MESSAGE } from './node-front.js';
 import { replyAndObserve } from './observe-reply.js';
 import { createProxyCore, type ProxyOptions, type ProxyStats } from './proxy-core.js';
 import { proxyErrorResponse } from './proxy-errors.js';
-import { CONVERSATION_HEADER, clientResponseHeaders } from './proxy-headers.js';
+import { clientResponseHeaders } from './proxy-headers.js';
 import { readLimited } from './receive-request.js';
 import { upstreamUrl, wireRouteOf } from './wire-route.js';
 
 export { clientProduct, type ProxyOptions, type ProxyStats } from './proxy-core.js';
 
 export interface ProxyApp {
-  app: Hono;
+  app: HttpApp;
   /** Resolves when every exchange in flight has been recorded or dropped. */
   settled(): Promise<void>;
   /** Conversations currently remembered. */

@@ -8,10 +8,11 @@ import { causeLine } from '../client-stream.js';
 import { ClientGoneError, readIncomingLimited } from '../http/read-limited-body.js';
 import { isLoopbackHostHeader } from '../listen-policy.js';
 import { type BodyLease, type BodySlabs, createBodySlabs } from './body-slabs.js';
+import { CONVERSATION_HEADER } from './conversation-key.js';
 import { READERS } from './observe-reply.js';
 import type { ProxyCore } from './proxy-core.js';
 import { type ProxyFailure, proxyError } from './proxy-errors.js';
-import { CONVERSATION_HEADER, clientHeadersOf, upstreamHeadersOf } from './proxy-headers.js';
+import { clientHeadersOf, upstreamHeadersOf } from './proxy-headers.js';
 import type { UpstreamAnswer, UpstreamCall, UpstreamTransport } from './upstream-transport.js';
 import { type WireRoute, wireRouteOf } from './wire-route.js';
 

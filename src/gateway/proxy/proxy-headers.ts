@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { CONVERSATION_HEADER } from './conversation-key.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus those the runtime sets itself. */
 const HOP_BY_HOP = [
@@ -15,9 +16,6 @@ const HOP_BY_HOP = [
   'host',
   'content-length',
 ];
-
-/** Headers Cachet reads itself and does not forward. */
-export const CONVERSATION_HEADER = 'x-cachet-conversation';
 
 const HOP_BY_HOP_SET = new Set(HOP_BY_HOP);
 /** What `upstreamRequestHeaders` drops, as a set for node:http's header object. */

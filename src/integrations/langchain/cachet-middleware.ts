@@ -1,5 +1,6 @@
 import { type AIMessage, HumanMessage } from '@langchain/core/messages';
-import { createMiddleware } from 'langchain';
+import type { ClientTool, ServerTool } from '@langchain/core/tools';
+import { type AgentMiddleware, createMiddleware } from 'langchain';
 import { type AdapterWarning, adapterWarning } from '../../model/adapter-warning.js';
 import { ValidationError } from '../../model/errors.js';
 import type { AnthropicTtl } from '../../providers/anthropic/models.js';
@@ -63,6 +64,19 @@ export interface CachetLangChainOptions extends DropInOptions<CachetLangChainCal
 }
 
 /**
+ * What `createMiddleware` returns for Cachet's hooks, named so that the declarations import it by
+ * name (an inferred type is emitted as inline `import("langchain")`, which a project without
+ * langchain could not type-check with `skipLibCheck: false`; see scripts/mark-optional-peer-types.mjs).
+ */
+export type CachetLangChainMiddleware = AgentMiddleware<
+  undefined,
+  undefined,
+  unknown,
+  readonly (ClientTool | ServerTool)[],
+  readonly []
+>;
+
+/**
  * LangChain v1 agent middleware (`createAgent({ middleware: [cachetMiddleware()] })`) that lays
  * out every model call for the prompt cache: for `ChatAnthropic`, Cachet's breakpoint plan on the
  * tools, system blocks and history from the first request on (at most four, lookback guard);
@@ -74,7 +88,7 @@ export interface CachetLangChainOptions extends DropInOptions<CachetLangChainCal
  * const agent = createAgent({ model: new ChatAnthropic({ model: 'claude-sonnet-4-5' }), tools, systemPrompt,
  *   middleware: [cachetMiddleware({ tail: () => `Current time: ${new Date().toISOString()}` })] });
  */
-export function cachetMiddleware(options: CachetLangChainOptions = {}) {
+export function cachetMiddleware(options: CachetLangChainOptions = {}): CachetLangChainMiddleware {
   const { existingMarkers, ttl, counter, clock } = resolveIntegrationSettings(options);
   const unsupported = options.unsupportedModelBehavior ?? 'ignore';
   if (!['ignore', 'warn', 'raise'].includes(unsupported)) {

@@ -1,6 +1,7 @@
 export type { VolatileOption } from '../shared/volatile-auto.js';
 export {
   type CachetLangChainCallInfo,
+  type CachetLangChainMiddleware,
   type CachetLangChainOptions,
   type CachetModelRequest,
   cachetMiddleware,

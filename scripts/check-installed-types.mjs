@@ -1,0 +1,123 @@
+// The type side of scripts/check-installed.mjs: a TypeScript user's project with the packed tarball
+// installed. With this repo's TypeScript, in one process (the programs share parsed files):
+//  1. every entry resolves to its declaration file under moduleResolution node10 (package.json
+//     "types" and "typesVersions"), node16, nodenext and bundler ("exports");
+//  2. with none of the optional peers and no @types/node, the declarations of every entry
+//     type-check under `strict` with `skipLibCheck: false` (hono, the SDKs, langchain… absent);
+//  3. with @anthropic-ai/sdk, hono and @types/node installed (linked from this repo's node_modules),
+//     the README's five-minute example and the HTTP entries type-check: the peers' types, when
+//     installed, are the ones the user gets.
+// Checked are Cachet's declaration files and the user's files (every reference into a dependency's
+// types is checked from there), not the dependencies' own declarations: zod's alone took 80% of
+// the time, and errors inside them are not Cachet's to fix. Returns the problems found (empty when none).
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * The peers linked for step 3: those the README's example and the HTTP entries' declarations
+ * import (the AI SDK, LangChain, the Bedrock and Gemini SDKs tripled the step's time).
+ */
+const TYPED_PEERS = ['@anthropic-ai/sdk', 'hono', '@hono/node-server', '@types/node'];
+
+/**
+ * @param {{ root: string, project: string, manifest: { exports: Record<string, unknown> } }} context
+ * @returns {string[]}
+ */
+export function checkInstalledTypes({ root, project, manifest }) {
+  const ts = createRequire(join(root, 'package.json'))('typescript');
+  const problems = [];
+  const entries = Object.entries(manifest.exports).filter(([, target]) => typeof target !== 'string');
+  const specifiers = entries.map(([subpath]) => `cachet${subpath.slice(1)}`);
+  const installed = realpathSync(join(project, 'node_modules', 'cachet'));
+  const strict = { strict: true, skipLibCheck: false, noEmit: true, target: ts.ScriptTarget.ES2022 };
+  const modes = {
+    node10: { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, esModuleInterop: true },
+    node16: { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 },
+    nodenext: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+    bundler: { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+  };
+
+  // 1. Resolution: each specifier to the file its "exports" entry names (node10: "types" for the
+  // root, "typesVersions" for the subpaths).
+  const importer = join(project, 'index.ts');
+  for (const [mode, options] of Object.entries(modes)) {
+    for (const [index, [, target]] of entries.entries()) {
+      const resolved = ts.resolveModuleName(
+        specifiers[index],
+        importer,
+        { ...strict, ...options },
+        ts.sys,
+        undefined,
+        undefined,
+        // An `import` from an ES module (the project is "type": "module"); node10 and bundler have no
+        // such mode, and node10 given one would read "exports", which node10 users' TypeScript does not.
+        options.moduleResolution === ts.ModuleResolutionKind.Node10 ||
+          options.moduleResolution === ts.ModuleResolutionKind.Bundler
+          ? undefined
+          : ts.ModuleKind.ESNext,
+      ).resolvedModule?.resolvedFileName;
+      const expected = join(installed, target.types);
+      if (!resolved || realpathSync(resolved) !== expected) {
+        problems.push(
+          `moduleResolution ${mode}: '${specifiers[index]}' resolves to ${resolved ?? 'nothing'}, not ${target.types}`,
+        );
+      }
+    }
+  }
+
+  // 2 and 3. Type checks, sharing parsed files between the programs.
+  const everyEntry = join(project, 'every-entry.ts');
+  writeFileSync(
+    everyEntry,
+    specifiers.map((specifier, index) => `import * as entry${index} from '${specifier}';\nexport { entry${index} };\n`).join(''),
+  );
+  const parsed = new Map();
+  const typeCheck = (label, roots, options) => {
+    const host = ts.createCompilerHost(options);
+    // `types` and the like resolve from the project, not from where the check was started (this repo).
+    host.getCurrentDirectory = () => project;
+    const parse = host.getSourceFile;
+    host.getSourceFile = (fileName, languageVersion, ...rest) => {
+      const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
+      if (!parsed.has(key)) parsed.set(key, parse.call(host, fileName, languageVersion, ...rest));
+      return parsed.get(key);
+    };
+    const program = ts.createProgram(roots, options, host);
+    // Cachet's declarations and the user's files, not the dependencies' own: zod's took 80% of the time.
+    const checked = program
+      .getSourceFiles()
+      .filter((file) => roots.includes(file.fileName) || file.fileName.startsWith(installed));
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...checked.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+    ];
+    for (const diagnostic of diagnostics) {
+      const where = diagnostic.file
+        ? `${diagnostic.file.fileName.replace(`${project}/`, '')}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}: `
+        : '';
+      problems.push(`${label}: ${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+    }
+  };
+  typeCheck('no optional peers, no @types/node', [everyEntry], { ...strict, ...modes.nodenext, types: [] });
+
+  for (const peer of TYPED_PEERS) {
+    const link = join(project, 'node_modules', peer);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(realpathSync(join(root, 'node_modules', peer)), link);
+  }
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const example = /^```ts\n([\s\S]*?)^```$/m.exec(readme)?.[1];
+  if (!example) problems.push('README.md: no ```ts example found');
+  const exampleFile = join(project, 'readme-example.ts');
+  writeFileSync(exampleFile, `${example ?? ''}\nexport {};\n`);
+  const httpEntries = join(project, 'http-entries.ts');
+  writeFileSync(httpEntries, "export * as server from 'cachet/server';\nexport * as gateway from 'cachet/gateway';\n");
+  typeCheck('with @anthropic-ai/sdk, hono and @types/node', [exampleFile, httpEntries], {
+    ...strict,
+    ...modes.nodenext,
+    types: ['node'],
+  });
+  return problems;
+}
