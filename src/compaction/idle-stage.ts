@@ -94,6 +94,13 @@ export function idleStage(input: {
   if (!(Number.isFinite(remainingRequests) && remainingRequests >= 1)) {
     throw new ValidationError('planIdle.remainingRequests', 'a finite number ≥ 1', String(remainingRequests));
   }
+  // A pause that waits on tool results (an approval prompt, a long tool) has no next request to
+  // plan yet: the history ends with calls no request can be assembled without.
+  const last = session.history.at(-1);
+  if (last?.role === 'assistant' && last.content.some((block) => block.type === 'tool_use')) {
+    idle.timing = null;
+    return null;
+  }
   // What the thresholds would compact once the entry has expired (cold-cache pruning included).
   const measured = measureStage({ ...input, now, context: { now, cacheHot: false, remainingRequests } });
   const planned = planStage({ ...input, measured });

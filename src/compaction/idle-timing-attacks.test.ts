@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { chooseIdleCompaction } from './idle-timing.js';
-import { fillReadTurns, idlePlanningPipeline, makeTestSession } from './test-support.js';
+import { fillReadTurns, idlePlanningPipeline, makeTestSession, toolCall, toolResult } from './test-support.js';
 
 const MINUTE = 60_000;
 const STANDARD = { read: 0.1, write5m: 1.25, write1h: 2 };
@@ -61,5 +61,23 @@ describe('planIdle on a session with extended thinking', () => {
     const thinking = await plan(true);
     expect(thinking?.keepWarmAction).not.toBe('ping');
     expect(thinking?.pings).toBe(0);
+  });
+});
+
+describe('planIdle while tool calls await their results', () => {
+  it('plans nothing (it threw a ValidationError: no request can be assembled with unanswered calls)', async () => {
+    const harness = makeTestSession();
+    fillReadTurns(harness.session, 12, 120);
+    harness.session.appendUserText('Clean the build directory.');
+    const pipeline = idlePlanningPipeline(harness.session, 0.55, anthropicEstimator());
+    await pipeline.beforeRequest(harness.session, { now: harness.now, cacheHot: true });
+    // The model asks for a tool the user must approve: the pause starts with the call unanswered.
+    harness.session.append(toolCall('pending', 'build/'));
+    expect(pipeline.planIdle(harness.session, { now: harness.now, priorGapsMs: [20 * 60_000, 30 * 60_000] })).toBeNull();
+    // Once answered, the pause after the next request is planned as usual.
+    harness.session.append({ role: 'user', content: [toolResult('pending', 'removed 3 files')] });
+    await pipeline.beforeRequest(harness.session, { now: harness.now + 1_000, cacheHot: true });
+    harness.session.append({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] });
+    expect(() => pipeline.planIdle(harness.session, { now: harness.now + 1_000, priorGapsMs: [20 * 60_000] })).not.toThrow();
   });
 });
