@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_CACHE_PRICING } from '../providers/anthropic/models.js';
 import { loadWorkload } from '../workloads/load-workload.js';
 import { type ChainRequest, OnlineFloor, type ReplyKind, type RequestClass } from './online-floor.js';
-import { floorChain, resampledWorkload, runOnlineFloor, seededRandom } from './online-floor-run.js';
+import { floorChain, floorDecisions, resampledWorkload, runOnlineFloor, seededRandom } from './online-floor-run.js';
 
 const MINUTE = 60_000;
 
@@ -62,6 +62,33 @@ describe('the online floor', () => {
     // The step writes 4,000: the premium (3,000) is more than a ping (1,408).
     expect(pinging.ttlFor(1, -1, false)).toBe('5m');
     expect(pinging.pingsAfter(1, -1, '5m')).toEqual({ pings: 1, keepLong: false });
+  });
+
+  it('carries a 1-hour entry through a gap over an hour with a ping just before it expires, where pings are sent', () => {
+    const overAnHour: ChainRequest[] = [
+      { at: 0, prefixTokens: 10_000, requestClass: 'turn-start', replyKind: 'tool-call', gapAfterMs: MINUTE },
+      { at: MINUTE, prefixTokens: 10_500, requestClass: 'tool-step', replyKind: 'turn-end', gapAfterMs: 75 * MINUTE },
+      { at: 76 * MINUTE, prefixTokens: 10_600, requestClass: 'turn-start', replyKind: 'turn-end', gapAfterMs: null },
+    ];
+    const run = (pings: boolean) => {
+      const floor = new OnlineFloor({ chain: overAnHour, knowledge: 'realized-gap', pricing: ANTHROPIC_CACHE_PRICING, pings });
+      const decisions = floorDecisions(floor, overAnHour);
+      const made = overAnHour.map((request, index) => ({
+        ttl: decisions.ttl(index),
+        times: decisions.pingsAfter(index, { at: request.at } as Parameters<typeof decisions.pingsAfter>[1]).times,
+      }));
+      return { made, expected: floor.expectedTokens };
+    };
+    const pinged = run(true);
+    expect(pinged.made[1]?.ttl).toBe('1h');
+    // Written at minute 1, the entry expires at minute 61: the first ping 20 s before.
+    expect(pinged.made[1]?.times[0]).toBe(61 * MINUTE - 20_000);
+    // 12,500 + 2,000 (1-hour write of 500 on a 10,000 read) + a ping (1,050 + 8) + the last read (1,050 + 100).
+    expect(pinged.expected).toBeCloseTo(16_708);
+    const unpinged = run(false);
+    expect(unpinged.made.every((decision) => decision.times.length === 0)).toBe(true);
+    // No ping can carry it: the last request sends all 10,600 uncached; the step is written at 5 minutes.
+    expect(unpinged.expected).toBeCloseTo(12_500 + 1_000 + 625 + 10_600);
   });
 
   it('told every gap, it costs what the hindsight oracle does on due-diligence-subagents (the model holds)', async () => {

@@ -218,7 +218,9 @@ export class OnlineFloor {
     for (const [pings, shares] of (outcome.shares[TTLS.indexOf(ttl)] as readonly OutcomeShares[]).entries()) {
       const letGo = shares.cold * (next[slot(-1, true)] as number);
       const keepLong =
-        kept >= 0 ? shares.coldPings * longPingCost + shares.cold * (next[slot(kept, true)] as number) : Number.POSITIVE_INFINITY;
+        kept >= 0 && this.input.pings
+          ? shares.coldPings * longPingCost + shares.cold * (next[slot(kept, true)] as number)
+          : Number.POSITIVE_INFINITY;
       const cost =
         shares.pings * pingCost +
         shares.alive * (next[slot(kept, false)] as number) +
