@@ -155,28 +155,60 @@ describe('hindsightOracle', () => {
   });
 
   it('keeps no entry alive with pings for a return to the model when its last request used thinking', () => {
-    // A → B → A with 70-minute pauses: the return reads A's entries only if pings kept them.
-    const requests = run([
-      { turn: 1, step: 0, at: 0 },
-      { turn: 2, step: 0, at: 70 * MINUTE },
-      { turn: 3, step: 0, at: 140 * MINUTE },
-    ]);
+    // m, other, m, other, ... 35 minutes apart: each return to m comes 70 minutes after m's last
+    // request, so m's tools and system (5,000) are read only if one ping at the long TTL kept them.
+    const requests = run(Array.from({ length: 7 }, (_, index) => ({ turn: index + 1, step: 0, at: index * 35 * MINUTE })));
     const switched = (thinking: HindsightRequest['thinking']): HindsightRun => ({
       ...requests,
-      requests: requests.requests.map((request) => ({
-        ...request,
-        model: request.turn === 2 ? 'other' : 'm',
-        ...(request.turn === 1 ? { thinking } : {}),
-      })),
+      requests: requests.requests.map((request) =>
+        request.turn % 2 === 0 ? { ...request, model: 'other' } : { ...request, thinking },
+      ),
     });
     const rules = { ...explicitRules, keepAlivePings: true };
-    expect(hindsightOracle(switched({ type: 'disabled' }), rules).requests[2]?.readTokens).toBe(5000);
-    const refused = hindsightOracle(switched({ type: 'adaptive' }), rules);
-    expect(refused.requests.map((request) => [request.readTokens, request.pings])).toEqual([
+    const pinged = hindsightOracle(switched({ type: 'disabled' }), rules);
+    expect(
+      pinged.requests.filter((request) => request.turn % 2 === 1).map((request) => [request.readTokens, request.pings]),
+    ).toEqual([
       [0, 0],
-      [0, 0],
-      [0, 0],
+      [5000, 1],
+      [5000, 1],
+      [5000, 1],
     ]);
+    const refused = hindsightOracle(switched({ type: 'adaptive' }), rules);
+    // The other model's requests (no thinking) may still ping their own entries.
+    expect(refused.requests.filter((request) => request.turn % 2 === 1).every((request) => request.readTokens === 0)).toBe(true);
+    expect(refused.requests.filter((request) => request.turn % 2 === 1).every((request) => request.pings === 0)).toBe(true);
+  });
+
+  it('reads on a return to a model only what its last request left cached, and pays for writing it', () => {
+    // m writes its prefix, its second request adds a 2,000-token reply; then a request on another
+    // model, and back to m a minute later. The return can read the reply only if m's second
+    // request wrote it (1.25×), though the request after it (on the other model) reads none of it.
+    const requests = run([
+      { turn: 1, step: 0, at: 0 },
+      { turn: 1, step: 1, at: MINUTE, history: [unit('reply', 2000)] },
+      { turn: 2, step: 0, at: 2 * MINUTE, history: [unit('reply', 2000)] },
+      { turn: 3, step: 0, at: 3 * MINUTE, history: [unit('reply', 2000)] },
+    ]);
+    const switched: HindsightRun = {
+      ...requests,
+      requests: requests.requests.map((request, index) => ({
+        ...request,
+        // History carries over: turn 2 and 3 repeat turn 1's exchange before their own message.
+        earlierHistory: index >= 2 ? [unit('user1', 10), unit('reply', 2000)] : [],
+        turnHistory: index >= 2 ? [] : request.turnHistory,
+        model: request.turn === 2 ? 'other' : 'm',
+      })),
+    };
+    const result = hindsightOracle(switched, explicitRules);
+    expect(result.requests.map((request) => [request.readTokens, request.writeTokens])).toEqual([
+      [0, 5010],
+      [5010, 2000],
+      [0, 0],
+      [7010, 0],
+    ]);
+    // The first model's second request pays the write (it was free when a return read it all).
+    expect(result.requests[1]?.cost).toBeCloseTo(5010 * 0.1 + 2000 * 1.25, 6);
   });
 
   it('pings a long entry at the long TTL through pauses longer than an hour', () => {

@@ -1,9 +1,9 @@
 import type { HindsightRequest, HindsightRun } from './hindsight-run.js';
 import { matchedPrefix, OracleLayouts, staticUnits, sum, type TailScope, type ToolDeclaration } from './oracle-layouts.js';
 import { type PaddingPlan, paddingPlans } from './oracle-padding.js';
-import { options, type ReadChoice, readChoices, readTokens, returningReadChoice, slackOf } from './oracle-reads.js';
+import { options, type ReadChoice, readChoices, readTokens, type Source, slackOf } from './oracle-reads.js';
 import type { OracleRules } from './oracle-rules.js';
-import { type OracleRequestDecision, prune, type State } from './oracle-states.js';
+import { type OracleRequestDecision, type Parked, prune, type State } from './oracle-states.js';
 
 export type { TailScope, ToolDeclaration } from './oracle-layouts.js';
 export type { OracleRequestDecision } from './oracle-states.js';
@@ -14,7 +14,10 @@ export type { OracleRequestDecision } from './oracle-states.js';
  * scans their imports).
  */
 export const FUTURE_KNOWLEDGE = [
-  /** Where the next request's content stops matching this one: how far a write can pay off. */
+  /**
+   * Where the next request's content stops matching this one (the next on the same model, when the
+   * session moves to another model in between): how far a write can pay off.
+   */
   'next-request-content',
   /** The gap before the next request: which TTL (or none) a write needs. */
   'next-gap',
@@ -49,8 +52,8 @@ export interface OracleResult {
  * tool declaration. It never runs a strategy or a session; it reads `run` only.
  *
  * What it may do: put the tail last or persist it in the turn's user message (with the clock
- * rendered at the turn's start); write the prefix up to exactly where the next request stops
- * matching, at the short or long TTL or not at all (a long entry covers its whole prefix, the
+ * rendered at the turn's start); write the prefix up to exactly where the next request (of the same
+ * model) stops matching, at the short or long TTL or not at all (a long entry covers its whole prefix, the
  * part read from short entries included); place breakpoints wherever it reads and
  * writes (never more than three a request); refresh entries on every read; keep entries alive
  * through a pause with keep-alive pings before each expiry where the model takes pre-warm
@@ -65,9 +68,10 @@ export interface OracleResult {
  * every later request. Relaxations (each can only lower its cost, so it stays a lower bound):
  * joinable text counts one token less per unit (the run's wire framing aside); OpenAI's
  * 128-token read steps are not applied; a repeated `skill_load` result is empty;
- * the tool-search tool's own definition is free; a request that comes back to a model after
- * requests on another reads what it shares with that model's last request as if it had been
- * written at the long TTL for free (`returningReadChoice`).
+ * the tool-search tool's own definition is free. A request that comes back to a model after
+ * requests on another (A → B → A) reads what that model's last request left cached — the provider
+ * keeps it meanwhile (`State.parked`) — alive by its TTL from that request or kept by pings; that
+ * request may write up to where the return will stop matching, and pays for it.
  */
 export function hindsightOracle(run: HindsightRun, rulesFor: OracleRules | ((model: string) => OracleRules)): OracleResult {
   const memo = new Map<string, OracleRules>();
@@ -107,8 +111,6 @@ interface Step {
   newTurn: boolean;
   rules: OracleRules;
   layouts: OracleLayouts;
-  /** The last earlier request on this request's model, when the previous one ran on another. */
-  returning: { index: number; request: HindsightRequest } | null;
   staticEnd: number;
   next: State[];
 }
@@ -121,19 +123,25 @@ function search(
 ): OracleResult {
   const layouts = new OracleLayouts(run, declaration, padding);
   let states: State[] = [
-    { scope: 'request', cached: 0, cachedLong: 0, explicit: null, carried: 0, cost: 0, processed: 0, trail: null },
+    {
+      scope: 'request',
+      cached: 0,
+      cachedLong: 0,
+      parked: [],
+      explicit: null,
+      carried: 0,
+      cost: 0,
+      processed: 0,
+      trail: null,
+    },
   ];
-  const lastOfModel = new Map<string, number>();
   run.requests.forEach((request, index) => {
     const previous = index > 0 ? (run.requests[index - 1] as HindsightRequest) : null;
     const newTurn = previous === null || previous.turn !== request.turn;
     // Each request is billed and cached under its own model's rules (a turn may switch models).
     const rules = rulesOf(request.model);
-    const earlier = previous && previous.model !== request.model ? lastOfModel.get(request.model) : undefined;
-    const returning = earlier === undefined ? null : { index: earlier, request: run.requests[earlier] as HindsightRequest };
-    lastOfModel.set(request.model, index);
     const staticEnd = layouts.staticTokens(request);
-    const step: Step = { index, request, previous, newTurn, rules, layouts, returning, staticEnd, next: [] };
+    const step: Step = { index, request, previous, newTurn, rules, layouts, staticEnd, next: [] };
     for (const state of states) {
       const scopes: TailScope[] = newTurn ? ['request', 'turn'] : [state.scope];
       // The previous turn's persisted tail stays in history for the rest of the session: every
@@ -141,7 +149,8 @@ function search(
       const carried =
         state.carried +
         (newTurn && previous && state.scope === 'turn' ? sum(previous.turnTail) + (previous.clockAtTurnStart?.tokens ?? 0) : 0);
-      for (const scope of scopes) extend(step, state, scope, carried, index + 1 < run.requests.length);
+      const entries = entriesFor(run.requests, state, previous, index);
+      for (const scope of scopes) extend(step, state, entries, scope, carried, index + 1 < run.requests.length);
     }
     states = prune(step.next);
   });
@@ -160,25 +169,54 @@ function search(
   };
 }
 
+/**
+ * Where request `index` reads from, and which other models' entries stay parked. On a model
+ * switch the previous request's entries are parked under its model (the provider keeps them while
+ * the session runs on another), and the request reads what its own model's last request left, if
+ * anything: nothing is free, the return reads only what that request left cached, alive by its TTL
+ * or kept by pings. Otherwise it reads the previous request's entries.
+ */
+function entriesFor(
+  requests: readonly HindsightRequest[],
+  state: State,
+  previous: HindsightRequest | null,
+  index: number,
+): { source: Source | null; parked: Parked[] } {
+  if (!previous) return { source: null, parked: state.parked };
+  const { scope, cached, cachedLong } = state;
+  if (previous.model === requests[index]?.model) {
+    return { source: { index: index - 1, request: previous, scope, cached, cachedLong }, parked: state.parked };
+  }
+  const model = requests[index]?.model;
+  const own = state.parked.find((entry) => entry.model === model);
+  const parked = state.parked.filter((entry) => entry.model !== model && entry.model !== previous.model);
+  // Parked only if the session comes back to that model: otherwise nothing will read them.
+  const returns = requests.slice(index + 1).some((later) => later.model === previous.model);
+  if (cached > 0 && returns) parked.push({ model: previous.model, index: index - 1, scope, cached, cachedLong });
+  parked.sort((left, right) => (left.model < right.model ? -1 : left.model > right.model ? 1 : 0));
+  const source = own ? { ...own, request: requests[own.index] as HindsightRequest } : null;
+  return { source, parked };
+}
+
 /** Every state one state leads to when this request lays its tail out at `scope`. */
-function extend(step: Step, state: State, scope: TailScope, carried: number, hasNext: boolean): void {
+function extend(
+  step: Step,
+  state: State,
+  entries: { source: Source | null; parked: Parked[] },
+  scope: TailScope,
+  carried: number,
+  hasNext: boolean,
+): void {
   const { index, request, previous, rules, layouts } = step;
+  const { source, parked } = entries;
   const layout = layouts.layout(index, scope);
   const sequenceTokens = layout.sequenceTokens;
   const inputTokens = sequenceTokens + layout.trailingTokens;
   const useful = hasNext ? layouts.usefulTokens(index, scope) : 0;
   const slack = slackOf(layout, carried);
-  const reads: ReadChoice[] = previous
-    ? readChoices(
-        rules,
-        previous,
-        request,
-        (alive) => readTokens(rules, previous, request, layouts, index, state, scope, slack, alive),
-        state,
-      )
+  const reads: ReadChoice[] = source
+    ? readChoices(rules, source, request, (alive) => readTokens(rules, source, request, layouts, index, scope, slack, alive))
     : [{ all: 0, long: 0, pings: 0, pingCost: 0 }];
-  const returned = step.returning ? returningReadChoice(rules, step.returning, request, layouts, index, scope, slack) : null;
-  if (returned) reads.push(returned);
   const decision = (
     read: ReadChoice,
     readCount: number,
@@ -200,7 +238,7 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
     pingCost: read.pingCost,
   });
   const push = (
-    kept: Omit<State, 'trail' | 'cost' | 'processed' | 'carried'>,
+    kept: Omit<State, 'trail' | 'cost' | 'processed' | 'carried' | 'parked'>,
     layoutCost: number,
     readCount: number,
     made: OracleRequestDecision,
@@ -208,6 +246,7 @@ function extend(step: Step, state: State, scope: TailScope, carried: number, has
     const cost = layoutCost + rules.readRate * carried;
     step.next.push({
       ...kept,
+      parked,
       carried,
       cost: state.cost + cost,
       processed: state.processed + inputTokens - readCount,

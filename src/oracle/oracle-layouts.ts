@@ -60,54 +60,58 @@ export class OracleLayouts {
     return layout;
   }
 
-  /** How far into request `index`'s sequence the next request keeps matching (tokens of this sequence). */
+  /**
+   * How far into request `index`'s sequence the next request of the same model keeps matching
+   * (tokens of this sequence): the next request, or — when the session moves to another model
+   * next — the request that comes back to this one (A → B → A: what A's entries can still serve).
+   */
   usefulTokens(index: number, scope: TailScope): number {
     const key = `${index}/${scope}`;
     const known = this.useful.get(key);
     if (known !== undefined) return known;
     const request = this.run.requests[index] as HindsightRequest;
-    const next = this.run.requests[index + 1];
+    const target = this.nextOfModel(index);
     let tokens = 0;
-    if (next && next.model === request.model) {
+    if (target !== null) {
+      const next = this.run.requests[target] as HindsightRequest;
       const nextScope: TailScope = next.turn === request.turn ? scope : 'request';
-      tokens = matchedPrefix(this.layout(index, scope).sequence, this.layout(index + 1, nextScope).sequence).previousTokens;
+      tokens = matchedPrefix(this.layout(index, scope).sequence, this.layout(target, nextScope).sequence).previousTokens;
     }
     this.useful.set(key, tokens);
     return tokens;
   }
 
+  /** The next request after `index` on the same model, or null. */
+  private nextOfModel(index: number): number | null {
+    const model = this.run.requests[index]?.model;
+    for (let next = index + 1; next < this.run.requests.length; next++) {
+      if (this.run.requests[next]?.model === model) return next;
+    }
+    return null;
+  }
+
   /**
-   * Tokens of request `index`'s sequence read from request `index - 1`'s when the first `alive`
-   * tokens of the previous one (its slot: sequence and reply, when `withReply`) are cached.
+   * Tokens of request `index`'s sequence read from an earlier request's (`source`: the previous
+   * one, or on a return to a model that model's last) when the first `alive` tokens of the
+   * source's slot (its sequence, and its reply when `withReply`) are cached.
    */
-  matchedTokens(index: number, previousScope: TailScope, scope: TailScope, withReply: boolean, alive: number): number {
-    const key = `${index}/${previousScope}/${scope}/${withReply ? 'r' : ''}`;
+  matchedTokens(
+    source: number,
+    sourceScope: TailScope,
+    index: number,
+    scope: TailScope,
+    withReply: boolean,
+    alive: number,
+  ): number {
+    const key = `${source}>${index}/${sourceScope}/${scope}/${withReply ? 'r' : ''}`;
     let profile = this.profiles.get(key);
     if (!profile) {
-      const previous = this.layout(index - 1, previousScope);
-      const slot = withReply ? [...previous.sequence, ...previous.reply] : previous.sequence;
+      const earlier = this.layout(source, sourceScope);
+      const slot = withReply ? [...earlier.sequence, ...earlier.reply] : earlier.sequence;
       profile = matchProfile(slot, this.layout(index, scope).sequence);
       this.profiles.set(key, profile);
     }
     return boundedMatch(profile, alive).currentTokens;
-  }
-
-  /**
-   * Tokens of request `index`'s sequence that match request `earlier`'s (any earlier request, no
-   * bound on what is alive): what `index` could read of entries `earlier` left.
-   */
-  matchedSince(earlier: number, earlierScope: TailScope, index: number, scope: TailScope, withReply: boolean): number {
-    const key = `${earlier}>${index}/${earlierScope}/${scope}/${withReply ? 'r' : ''}`;
-    let profile = this.profiles.get(key);
-    if (!profile) {
-      const source = this.layout(earlier, earlierScope);
-      profile = matchProfile(
-        withReply ? [...source.sequence, ...source.reply] : source.sequence,
-        this.layout(index, scope).sequence,
-      );
-      this.profiles.set(key, profile);
-    }
-    return profile.currentEnds.at(-1) ?? 0;
   }
 
   staticTokens(request: HindsightRequest): number {

@@ -2,7 +2,6 @@ import { prewarmingParamsReason } from '../runtime/prewarming.js';
 import type { HindsightRequest } from './hindsight-run.js';
 import type { Layout, OracleLayouts, TailScope } from './oracle-layouts.js';
 import type { OracleRules } from './oracle-rules.js';
-import type { State } from './oracle-states.js';
 
 /*
  * The oracle's per-request arithmetic: what a request can read of what the previous one left
@@ -51,31 +50,43 @@ export interface ReadChoice {
 }
 
 /**
- * What the request can read: what the gap left alive, and — where the model takes pre-warm
- * requests — what pings before each expiry kept alive instead: `⌈gap ÷ TTL⌉ − 1` pings, each
- * billed as a read of the tokens it keeps (and no more: the ping's own few tokens are left out,
- * which only lowers the bound). Pinging every entry at the short TTL keeps all of them; pinging
- * only the long entries at the long TTL keeps those. Keeping any shorter prefix costs in
+ * The entries a request can read: those the previous request left, or — when the session comes
+ * back to a model after requests on another (A → B → A) — those that model's last request left
+ * (`State.parked`): the provider keeps them meanwhile, and they live by their own TTL from it.
+ */
+export interface Source {
+  index: number;
+  request: HindsightRequest;
+  scope: TailScope;
+  cached: number;
+  cachedLong: number;
+}
+
+/**
+ * What the request can read: what the gap since the source left alive, and — where the model
+ * takes pre-warm requests — what pings before each expiry kept alive instead: `⌈gap ÷ TTL⌉ − 1`
+ * pings, each billed as a read of the tokens it keeps (and no more: the ping's own few tokens are
+ * left out, which only lowers the bound). Pinging every entry at the short TTL keeps all of them;
+ * pinging only the long entries at the long TTL keeps those. Keeping any shorter prefix costs in
  * proportion to its length, so one of these, or no ping, is always the cheapest.
  */
 export function readChoices(
   rules: OracleRules,
-  previous: HindsightRequest,
+  source: Source,
   request: HindsightRequest,
   readWith: (alive?: number) => { all: number; long: number },
-  state: State,
 ): ReadChoice[] {
   const choices: ReadChoice[] = [{ ...readWith(), pings: 0, pingCost: 0 }];
-  const gap = request.at - previous.at;
-  if (!pingable(rules, previous) || previous.model !== request.model || gap <= rules.shortTtlMs) return choices;
+  const gap = request.at - source.request.at;
+  if (!pingable(rules, source.request) || source.request.model !== request.model || gap <= rules.shortTtlMs) return choices;
   const pinged = (alive: number, ttl: number) => {
     if (alive === 0 || !Number.isFinite(ttl)) return;
     const read = readWith(alive);
     const pings = Math.ceil(gap / ttl) - 1;
     if (read.all > 0) choices.push({ ...read, pings, pingCost: pings * rules.readRate * read.all });
   };
-  pinged(state.cached, rules.shortTtlMs);
-  if (gap > rules.longTtlMs && rules.longTtlMs > rules.shortTtlMs) pinged(state.cachedLong, rules.longTtlMs);
+  pinged(source.cached, rules.shortTtlMs);
+  if (gap > rules.longTtlMs && rules.longTtlMs > rules.shortTtlMs) pinged(source.cachedLong, rules.longTtlMs);
   return choices;
 }
 
@@ -90,66 +101,34 @@ function pingable(rules: OracleRules, request: HindsightRequest): boolean {
 }
 
 /**
- * What a request can read when the session comes back to its model after a request on another
- * one (A → B → A): the entries the last request of its own model (`earlier`) left are still the
- * provider's, and a strategy reads them. Counted as a relaxation (only lower): whatever `earlier`
- * shares with this request (either tail scope, its reply where the slot keeps it), as if it had
- * been written at the long TTL for free; alive when the gap since `earlier` is within the long
- * TTL, or kept by pings at the long TTL (each billed as a read of what it keeps, as above).
- */
-export function returningReadChoice(
-  rules: OracleRules,
-  earlier: { index: number; request: HindsightRequest },
-  request: HindsightRequest,
-  layouts: OracleLayouts,
-  index: number,
-  scope: TailScope,
-  slack: number,
-): ReadChoice | null {
-  const gap = request.at - earlier.request.at;
-  const pings = gap <= rules.longTtlMs ? 0 : pingable(rules, earlier.request) ? Math.ceil(gap / rules.longTtlMs) - 1 : null;
-  if (pings === null) return null;
-  let matched = 0;
-  for (const earlierScope of ['request', 'turn'] as const) {
-    for (const withReply of rules.reusesReply ? [false, true] : [false]) {
-      matched = Math.max(matched, layouts.matchedSince(earlier.index, earlierScope, index, scope, withReply));
-    }
-  }
-  const all = roundRead(rules, matched, slack);
-  if (all === 0) return null;
-  return { all, long: all, pings, pingCost: pings * rules.readRate * all };
-}
-
-/**
- * What the request can read of what the previous one left, under the provider's lifetimes and
- * minimum; `aliveOverride`: the tokens pings kept alive through the gap.
+ * What the request can read of what `source` left, under the provider's lifetimes and minimum;
+ * `aliveOverride`: the tokens pings kept alive through the gap.
  */
 export function readTokens(
   rules: OracleRules,
-  previous: HindsightRequest,
+  source: Source,
   request: HindsightRequest,
   layouts: OracleLayouts,
   index: number,
-  state: State,
   scope: TailScope,
   slack: number,
   aliveOverride?: number,
 ): { all: number; long: number } {
-  if (previous.model !== request.model) return { all: 0, long: 0 };
-  const gap = request.at - previous.at;
-  const alive = aliveOverride ?? (gap <= rules.shortTtlMs ? state.cached : gap <= rules.longTtlMs ? state.cachedLong : 0);
+  if (source.request.model !== request.model) return { all: 0, long: 0 };
+  const gap = request.at - source.request.at;
+  const alive = aliveOverride ?? (gap <= rules.shortTtlMs ? source.cached : gap <= rules.longTtlMs ? source.cachedLong : 0);
   if (alive === 0) return { all: 0, long: 0 };
-  const previousLayout = layouts.layout(index - 1, state.scope);
-  const withReply = rules.reusesReply && previousLayout.trailingTokens === 0;
+  const sourceLayout = layouts.layout(source.index, source.scope);
+  const withReply = rules.reusesReply && sourceLayout.trailingTokens === 0;
   const aliveInSlot =
-    rules.reusesReply && alive === previousLayout.sequenceTokens
+    rules.reusesReply && alive === sourceLayout.sequenceTokens
       ? withReply
-        ? previousLayout.slotTokens
-        : previousLayout.sequenceTokens
+        ? sourceLayout.slotTokens
+        : sourceLayout.sequenceTokens
       : alive;
-  const matched = (bound: number) => layouts.matchedTokens(index, state.scope, scope, withReply, bound);
+  const matched = (bound: number) => layouts.matchedTokens(source.index, source.scope, index, scope, withReply, bound);
   const all = roundRead(rules, matched(aliveInSlot), slack);
-  const long = Math.min(all, roundRead(rules, matched(Math.min(alive, state.cachedLong)), slack));
+  const long = Math.min(all, roundRead(rules, matched(Math.min(alive, source.cachedLong)), slack));
   return { all, long };
 }
 
