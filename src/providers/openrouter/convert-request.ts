@@ -27,6 +27,8 @@ export type { OpenRouterMessage, OpenRouterReasoningDetail } from './openrouter-
 export type OpenRouterBody = Omit<ChatCompletionCreateParamsNonStreaming, 'messages'> & {
   messages: OpenRouterMessage[];
   session_id?: string;
+  /** OpenRouter's unified reasoning switch (openrouter.ai/docs/use-cases/reasoning-tokens). */
+  reasoning?: { max_tokens?: number; enabled?: boolean };
 };
 
 export interface OpenRouterOptions {
@@ -117,12 +119,25 @@ export function convertToOpenRouter(request: CanonicalRequest, options: OpenRout
   if (tools.length > 0) body.tools = toChatTools(tools);
   Object.assign(body, chatSamplingFields(request.params, tools.length > 0, false, warnings));
   if (request.params.effort) body.reasoning_effort = request.params.effort;
+  const reasoning = reasoningOf(request.params.thinking);
+  if (reasoning) body.reasoning = reasoning;
   const sessionId = options.sessionId === undefined ? request.sessionId : options.sessionId;
   if (sessionId !== null) body.session_id = sessionId;
   return {
     body,
     metadata: { breakpoints: plan?.breakpoints ?? [], padding: null, warnings, cacheState: plan?.cacheState ?? null },
   };
+}
+
+/**
+ * The session's thinking setting as OpenRouter's `reasoning`: a budget is `max_tokens`
+ * (Anthropic-style), adaptive turns reasoning on with the upstream's defaults, disabled turns it
+ * off (models that reason by default, DeepSeek V4 or GLM, would otherwise bill reasoning tokens).
+ */
+function reasoningOf(thinking: CanonicalRequest['params']['thinking']): OpenRouterBody['reasoning'] {
+  if (!thinking) return undefined;
+  if (thinking.type === 'enabled') return { max_tokens: thinking.budgetTokens };
+  return { enabled: thinking.type === 'adaptive' };
 }
 
 /**
