@@ -6,7 +6,8 @@
  * First on the workload as bundled, then in expectation over `SAMPLES` copies whose gaps are
  * redrawn from the same distribution (the floor is optimal in expectation, not on one draw).
  * Run: `npm run bench -- online-floor` (`FLOOR_SAMPLES=n`, `FLOOR_ONLY=name` to change them;
- * `FLOOR_MODEL=id` runs the chosen workloads on another model of their provider).
+ * `FLOOR_MODEL=id` runs the chosen workloads on another model of their provider; `FLOOR_SEED=n` redraws
+ * with another seed [24]).
  */
 import { providerEntry } from '../src/providers/registry.js';
 import type { FloorKnowledge } from '../src/simulate/online-floor.js';
@@ -21,6 +22,7 @@ const FIVE_MINUTES = 5 * 60_000;
 const SAMPLES = Number(process.env.FLOOR_SAMPLES ?? 30);
 const ONLY = process.env.FLOOR_ONLY;
 const MODEL = process.env.FLOOR_MODEL;
+const SEED = Number(process.env.FLOOR_SEED ?? 24);
 const KNOWLEDGE: readonly FloorKnowledge[] = ['class', 'class-and-reply', 'realized-gap'];
 const LABEL: Record<FloorKnowledge, string> = {
   class: 'online floor (class)',
@@ -107,7 +109,7 @@ function expectation(workload: Workload): void {
     console.log('  no gap outlasts 5 minutes: redrawing the gaps changes nothing');
     return;
   }
-  const random = seededRandom(24);
+  const random = seededRandom(SEED);
   const samples: Costs[] = [];
   for (let sample = 0; sample < SAMPLES; sample++) samples.push(costsOf(resampledWorkload(workload, chain, random)));
   const mean = (of: (costs: Costs) => number) => samples.reduce((sum, costs) => sum + of(costs), 0) / samples.length;
@@ -120,7 +122,7 @@ function expectation(workload: Workload): void {
         KNOWLEDGE.map((knowledge) => [knowledge, mean((costs) => costs.floor[knowledge])]),
       ) as Costs['floor'],
     },
-    `mean over ${SAMPLES} redraws of the gaps (seed 24):`,
+    `mean over ${SAMPLES} redraws of the gaps (seed ${SEED}):`,
   );
   console.log(
     `    paired cachet − online floor: ${paired(
