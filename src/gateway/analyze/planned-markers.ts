@@ -257,6 +257,11 @@ function tail(last: Place | null, marked: Place | null): Place | null {
   return last && marked && marked.position !== last.position && marked.message === last.message ? marked : null;
 }
 
+/** The history's tail: as `tail`, or the client's last marker in the message before the last (a message-long tail). */
+function historyTail(last: Place | null, marked: Place | null): Place | null {
+  return tail(last, marked) ?? (last && marked && marked.message === last.message - 1 ? marked : null);
+}
+
 /** One pass over a body's blocks in prefix order, as `planCacheFields`' scan, collecting the client's markers beside. */
 class PlanScan {
   private position = 0;
@@ -290,7 +295,7 @@ class PlanScan {
     const base = this.position;
     const system = tail(this.lastMarkable.system, this.lastMarkedSystem) ?? this.lastMarkable.system;
     const last = messages.lastMarkable(base);
-    const history = tail(last, messages.lastMarked(base)) ?? last;
+    const history = historyTail(last, messages.lastMarked(base)) ?? last;
     const chosen: Place[] = [];
     if (this.lastMarkable.tools) chosen.push(this.lastMarkable.tools);
     if (system) chosen.push(system);

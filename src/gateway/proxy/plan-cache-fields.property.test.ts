@@ -55,7 +55,9 @@ function copyEverythingPlan(body: JsonRecord, context: PlanContext, options: Pla
   const tail = (zone: string) => {
     const last = lastMarkable(zone);
     const marked = blocks.findLast((block) => block.zone === zone && block.markable && isRecord(block.block.cache_control));
-    return last && marked && marked !== last && marked.message === last.message ? marked : undefined;
+    if (!last || !marked || marked === last) return undefined;
+    if (marked.message === last.message) return marked;
+    return zone === 'messages' && marked.message !== null && marked.message === (last.message ?? 0) - 1 ? marked : undefined;
   };
   const system = tail('system') ?? lastMarkable('system');
   const history = tail('messages') ?? lastMarkable('messages');

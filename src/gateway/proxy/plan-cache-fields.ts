@@ -100,7 +100,15 @@ export function planCacheFields(
     last && marked && marked.position !== last.position && marked.message === last.message ? marked : null;
   const tools = scan.lastMarkable.tools;
   const system = tail(scan.lastMarkable.system, scan.lastMarked.system) ?? scan.lastMarkable.system;
-  const history = tail(scan.lastMarkable.messages, scan.lastMarked.messages) ?? scan.lastMarkable.messages;
+  // The history's tail may also be a whole last message after the client's last marker (the message
+  // before it): a request-scoped tail sent as its own message, or a final request that writes nothing new.
+  const lastMessage = scan.lastMarkable.messages;
+  const markedBefore = scan.lastMarked.messages;
+  const messageTail =
+    lastMessage && markedBefore && markedBefore.message !== null && markedBefore.message === (lastMessage.message ?? 0) - 1
+      ? markedBefore
+      : null;
+  const history = tail(lastMessage, markedBefore) ?? messageTail ?? lastMessage;
   // A client's 1-hour breakpoint is its TTL choice (a pause it expects, as Cachet's own sessions
   // mark a turn's end): the plan's markers up to its last one keep 1 hour, so the plan never lets
   // expire what the client kept (1-hour markers before 5-minute ones, as the API requires).
