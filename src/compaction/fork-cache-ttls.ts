@@ -18,12 +18,20 @@ export function ttlMs(ttl: BreakpointRecord['ttl']): number {
  * The TTLs of a fork's entries, read from the breakpoints its adapter placed (the parent's own,
  * since a fork is converted with the parent's options): the last static-zone marker and the
  * history marker. A zone without a marker takes the other's; none at all, the 5-minute default.
+ * A conversion that throws (the summariser never throws; sending the fork falls back on its own)
+ * gives the default too.
  *
  * @example
- * forkCacheTtls(anthropicAdapter.convertRequest(fork, { ttl: { global: '1h' } }).metadata.breakpoints);
+ * forkCacheTtls(() => anthropicAdapter.convertRequest(fork, { ttl: { global: '1h' } }).metadata.breakpoints);
  * // { static: '1h', history: '5m' }
  */
-export function forkCacheTtls(breakpoints: readonly BreakpointRecord[]): ForkCacheTtls {
+export function forkCacheTtls(convert: () => readonly BreakpointRecord[]): ForkCacheTtls {
+  let breakpoints: readonly BreakpointRecord[];
+  try {
+    breakpoints = convert();
+  } catch {
+    breakpoints = [];
+  }
   const history = breakpoints.findLast((breakpoint) => breakpoint.zone === 'history')?.ttl;
   const stable = breakpoints.findLast((breakpoint) => breakpoint.zone === 'global' || breakpoint.zone === 'session')?.ttl;
   return { static: stable ?? history ?? '5m', history: history ?? stable ?? '5m' };

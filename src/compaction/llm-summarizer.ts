@@ -196,7 +196,7 @@ function routeOf<Body, AdapterOptions>(
   const measured = measure.total;
   const instructionTokens = context.mainCounter.countText(instruction);
   const prefixTokens = Math.max(0, measured - instructionTokens);
-  const ttls = forkCacheTtls(options.adapter.convertRequest(fork, options.adapterOptions).metadata.breakpoints);
+  const ttls = forkCacheTtls(() => options.adapter.convertRequest(fork, options.adapterOptions).metadata.breakpoints);
   const alive = (ms: number) =>
     parent.lastRequestAt !== null && input.now - parent.lastRequestAt < ms && parent.session.model === options.mainModel;
   const parentWarm = alive(options.parentTtlMs ?? ttlMs(ttls.history));

@@ -99,3 +99,42 @@ describe('the LLM summariser and a parent cached for an hour', () => {
     expect(chooseSummaryRoute({ ...base, staticWarm: false }).forkInputCostUsd).toBeCloseTo(0.24 + 0.225, 9);
   });
 });
+
+describe('the LLM summariser when the adapter cannot convert the fork', () => {
+  it('does not throw out of summarize: the fork is priced with 5-minute TTLs and its send falls back', async () => {
+    const failing = {
+      ...anthropicAdapter,
+      convertRequest: () => {
+        throw new Error('messages[1]: not convertible');
+      },
+    } as unknown as typeof anthropicAdapter;
+    const parent = new Session({
+      id: 'unconvertible',
+      model: 'claude-sonnet-4-5',
+      global: { system: [{ label: 'persona', text: 'You are a careful coding agent.' }] },
+      params: { maxTokens: 8_000 },
+      clock: () => 0,
+    });
+    parent.appendUserText('Fix the build.');
+    parent.append({ role: 'assistant', content: [{ type: 'text', text: 'On it.' }] });
+    const summarizer = createLlmSummarizer({
+      adapter: failing,
+      send: async () => ({ content: [] }),
+      model: 'claude-haiku-4-5',
+      windowTokens: 200_000,
+      mainModel: 'claude-sonnet-4-5',
+      mainWindowTokens: 200_000,
+      counter: anthropicEstimator(),
+    });
+    const summary = await summarizer.summarize({
+      sessionId: 'unconvertible',
+      span: parent.history.slice(0, 1),
+      previous: null,
+      restoreIds: new Map(),
+      notes: [],
+      now: 0,
+      parent: { session: parent, keptMessages: 1, lastRequestAt: 0 },
+    });
+    expect(summary.userGoal).toContain('Fix the build');
+  });
+});
