@@ -30,7 +30,15 @@ export function checkInstalledTypes({ root, project, manifest }) {
   const entries = Object.entries(manifest.exports).filter(([, target]) => typeof target !== 'string');
   const specifiers = entries.map(([subpath]) => `cachet${subpath.slice(1)}`);
   const installed = realpathSync(join(project, 'node_modules', 'cachet'));
-  const strict = { strict: true, skipLibCheck: false, noEmit: true, target: ts.ScriptTarget.ES2022 };
+  // What `tsc --init` writes (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess), with skipLibCheck off.
+  const strict = {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+  };
   const modes = {
     node10: { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, esModuleInterop: true },
     node16: { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 },
