@@ -22,6 +22,7 @@ const explicitRules: OracleRules = {
   deferredTools: true,
   maxCachedTokens: Number.POSITIVE_INFINITY,
   keepAlivePings: false,
+  imagesKeyMessages: false,
   explicitCache: null,
 };
 
@@ -356,6 +357,27 @@ describe('hindsightOracle', () => {
     expect(fast.requests.map((request) => request.explicitReadTokens)).toEqual(Array(10).fill(5000));
     const storage = 9 * 5000 * (10 / 60) * 3;
     expect(fast.cost).toBeCloseTo(5000 * 1.1 + 9 * 5000 * 0.1 + 10 * 10 + storage, 6);
+  });
+
+  it('reads only the static prefix where images first appear, on rules where they key the messages', () => {
+    // The second turn sends the session's first image: its messages no longer match any entry.
+    const requests = run([
+      { turn: 1, step: 0, at: 0 },
+      { turn: 1, step: 1, at: MINUTE, history: [unit('reply', 2000)] },
+      { turn: 2, step: 0, at: 2 * MINUTE, history: [unit('reply', 2000)] },
+    ]);
+    const withImage: HindsightRun = {
+      ...requests,
+      requests: requests.requests.map((request) =>
+        request.turn === 2
+          ? { ...request, images: true, earlierHistory: [unit('user1', 10), unit('reply', 2000)], turnHistory: [] }
+          : request,
+      ),
+    };
+    const keyed = hindsightOracle(withImage, { ...explicitRules, imagesKeyMessages: true });
+    // Tools and system (5,000) are read; the history after them is sent again.
+    expect(keyed.requests[2]?.readTokens).toBe(5000);
+    expect(hindsightOracle(withImage, explicitRules).requests[2]?.readTokens).toBe(7010);
   });
 
   it('reads no more than the provider caches (Nova on Bedrock: a capped prefix)', () => {

@@ -31,6 +31,12 @@ export interface HindsightRequest {
    * takes no pre-warm request (`prewarmingParamsReason`), so no ping keeps its entries alive.
    */
   thinking?: ThinkingConfig;
+  /**
+   * The request's messages hold an image (this turn's or an earlier one's). On Anthropic's rules
+   * whether images are present keys the messages' cache: where it first turns true, every layout
+   * reads no further than its tools and system (`OracleRules.imagesKeyMessages`).
+   */
+  images?: true;
   /** Tool definitions declared at the start of the session. */
   tools: HindsightUnit[];
   /** Tools discovered before this request, in the order they were discovered. */

@@ -36,11 +36,20 @@ const turn = fc
     thinking: fc.option(fc.constantFrom('adaptive' as const, 'disabled' as const, { budgetTokens: 2048 }), { nil: undefined }),
     // Switch to the provider's other model (1) or back to the session's own (0) from this turn on: A → B → A.
     switchTo: fc.option(fc.constantFrom(0 as const, 1 as const), { nil: undefined, freq: 3 }),
+    // A screenshot with the user's message: on Anthropic's rules its first appearance re-keys the messages' cache.
+    image: fc.option(
+      fc.constantFrom({ name: 'screen.png', width: 1170, height: 2532 }, { name: 'chart.png', width: 640, height: 480 }),
+      {
+        nil: undefined,
+        freq: 4,
+      },
+    ),
   })
-  .map(({ user, after, memoryRecall, time, loop, discover, subagents, subagentRun, answer, thinking, switchTo }) => ({
+  .map(({ user, after, memoryRecall, time, loop, discover, subagents, subagentRun, answer, thinking, switchTo, image }) => ({
     user,
     after,
     switchTo,
+    ...(image ? { images: [image] } : {}),
     ...(thinking ? { params: { thinking } } : {}),
     tail: { time, ...(memoryRecall ? { memoryRecall } : {}) },
     steps: [

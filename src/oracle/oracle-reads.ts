@@ -126,7 +126,13 @@ export function readTokens(
         ? sourceLayout.slotTokens
         : sourceLayout.sequenceTokens
       : alive;
-  const matched = (bound: number) => layouts.matchedTokens(source.index, source.scope, index, scope, withReply, bound);
+  // Images first present: the messages' key changed, so only the static prefix (tools, system) is read.
+  const keyed = rules.imagesKeyMessages && (source.request.images ?? false) !== (request.images ?? false);
+  const matched = (bound: number) =>
+    Math.min(
+      layouts.matchedTokens(source.index, source.scope, index, scope, withReply, bound),
+      keyed ? layouts.staticTokens(request) : Number.POSITIVE_INFINITY,
+    );
   const all = roundRead(rules, matched(aliveInSlot), slack);
   const long = Math.min(all, roundRead(rules, matched(Math.min(alive, source.cachedLong)), slack));
   return { all, long };

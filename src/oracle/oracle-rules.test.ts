@@ -47,6 +47,14 @@ describe('oracleRulesFor', () => {
     });
   });
 
+  it('keys the messages on images where the cache model does: Anthropic Messages and Bedrock bodies', () => {
+    expect(oracleRulesFor('anthropic', 'claude-sonnet-4-5').imagesKeyMessages).toBe(true);
+    expect(oracleRulesFor('bedrock', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0').imagesKeyMessages).toBe(true);
+    // OpenRouter's Anthropic routes are judged as Chat Completions bodies, which carry no such key.
+    expect(oracleRulesFor('openrouter', 'anthropic/claude-sonnet-4-5').imagesKeyMessages).toBe(false);
+    expect(oracleRulesFor('openai-chat', 'gpt-5').imagesKeyMessages).toBe(false);
+  });
+
   it('reuses nothing implicitly on a Gemini model without implicit caching', () => {
     expect(oracleRulesFor('gemini', 'gemini-2.0-flash').minimumTokens).toBe(Number.POSITIVE_INFINITY);
   });

@@ -57,6 +57,12 @@ export interface OracleRules {
    */
   keepAlivePings: boolean;
   /**
+   * Whether images are present keys the messages' cache (Anthropic's rules, as its cache model
+   * normalises Messages and Bedrock bodies: an `images` unit after tools and system): a request
+   * whose images differ from those of the request it reads reads no further than its static prefix.
+   */
+  imagesKeyMessages: boolean;
+  /**
    * An explicit cache the oracle may create besides the automatic one (Gemini `cachedContents`):
    * created at `createRate` per token, stored at `storageRatePerTokenHour` for as long as it is
    * kept, read whole at `readRate` by a request whose prefix starts with it. Null where the
@@ -135,6 +141,8 @@ export function oracleRulesFor(provider: ProviderId, model: string, options: Ora
       return {
         ...anthropicRules(rates, route.upstreamModel, entry.wire === 'anthropic-messages'),
         keepAlivePings: prewarmingUnsupportedReason(provider, model) === null,
+        // Judged as Messages bodies on Anthropic's own wire only (OpenRouter's Anthropic routes go as Chat Completions).
+        imagesKeyMessages: entry.wire === 'anthropic-messages',
       };
     case 'openai':
       return openAIRules(rates, route.upstreamModel);
@@ -169,6 +177,7 @@ export function oracleRulesFor(provider: ProviderId, model: string, options: Ora
         deferredTools: false,
         maxCachedTokens: Number.POSITIVE_INFINITY,
         keepAlivePings: false,
+        imagesKeyMessages: false,
         explicitCache: null,
       };
     }
@@ -192,6 +201,7 @@ function anthropicRules(rates: Rates, model: string, deferredTools: boolean): Or
     deferredTools,
     maxCachedTokens: Number.POSITIVE_INFINITY,
     keepAlivePings: false,
+    imagesKeyMessages: false,
     explicitCache: null,
   };
 }
@@ -216,6 +226,7 @@ function openAIRules(rates: Rates, model: string): OracleRules {
     deferredTools: false,
     maxCachedTokens: Number.POSITIVE_INFINITY,
     keepAlivePings: false,
+    imagesKeyMessages: false,
     explicitCache: null,
   };
 }
@@ -246,6 +257,7 @@ function geminiRules(rates: Rates, model: string): OracleRules {
     deferredTools: false,
     maxCachedTokens: Number.POSITIVE_INFINITY,
     keepAlivePings: false,
+    imagesKeyMessages: false,
     // Storage is priced in USD: without a price row it cannot be weighed against tokens.
     explicitCache: rates.priced
       ? {
@@ -278,6 +290,8 @@ function bedrockRules(rates: Rates, model: string): OracleRules {
     deferredTools: false,
     maxCachedTokens: row.maxCachedPrefixTokens ?? Number.POSITIVE_INFINITY,
     keepAlivePings: prewarmingUnsupportedReason('bedrock', model) === null,
+    // The Bedrock cache model judges the Messages body a Converse body stands for.
+    imagesKeyMessages: true,
     explicitCache: null,
   };
 }

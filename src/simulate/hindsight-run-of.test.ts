@@ -65,6 +65,17 @@ describe('hindsightRunOf', () => {
     expect(frameTokens(framed.requests.at(-1) as HindsightRequest)).toBeGreaterThan(900);
   });
 
+  it('marks every request from the first image on: its presence keys the messages on Anthropic', async () => {
+    // cms-agent's only image is in turn 3's message; history keeps it for every later request.
+    const workload = await loadWorkload('cms-agent');
+    const run = hindsightRunOf(workload, {
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      counter: sharedCounter('anthropic', 'claude-sonnet-4-5'),
+    });
+    expect(run.requests.map((request) => request.images === true)).toEqual(run.requests.map((request) => request.turn >= 3));
+  });
+
   it("carries each turn's extended-thinking setting onto its requests (no pre-warm request follows them)", async () => {
     const workload = await loadWorkload('cms-agent');
     const thinking = { type: 'adaptive' as const };

@@ -65,16 +65,10 @@ export function hindsightRunOf(
   // request's with the static prefix). Never negative: a count below the content's leaves the
   // content's bare count, which stays a lower bound.
   let framed = 0;
-  // Tools of the library not discovered yet count as content too: a layout that declares them
-  // up front sends them, and their definitions are not framing.
-  const libraryTokens = (discoveredSoFar: readonly HindsightUnit[]) =>
-    workload.toolLibrary
-      .filter((entry) => !discoveredSoFar.some((known) => known.id === `tool:${entry.tool.name}`))
-      .reduce((total, entry) => total + counter.countBlock(entry.tool), 0);
   const frame = (index: number, parts: ReadonlyArray<readonly HindsightUnit[]>): HindsightUnit | null => {
     const wire = context.wireTokens?.[index];
     if (wire === undefined) return null;
-    let content = libraryTokens(discovered);
+    let content = libraryTokens(workload, counter, discovered);
     // A discovered tool's definition counts once, as `discovered`: its reference in history is the
     // same definition in the deferred layout (a layout sends one or the other, never both).
     // Counted twice, it hid as much of the wire's framing (an image's tokens on cms-agent).
@@ -85,7 +79,9 @@ export function hindsightRunOf(
     framed += tokens;
     return tokens > 0 ? { id: `frame/${index}`, tokens } : null;
   };
+  let images = false;
   for (const turn of workload.turns) {
+    images ||= turn.images.length > 0;
     // Tools connecting at the turn (an MCP server coming up) arrive before its user message.
     discover(turn.connectedTools, `t${turn.turn}/connect`, history);
     const userMessage = [
@@ -125,6 +121,7 @@ export function hindsightRunOf(
         at: step.at,
         model: models[turn.turn - 1] ?? context.model,
         ...(turn.params.thinking ? { thinking: turn.params.thinking } : {}),
+        ...(images ? { images: true as const } : {}),
         tools,
         discoveredTools: [...discovered],
         statics,
@@ -149,6 +146,16 @@ export function hindsightRunOf(
     history.push(...userMessage, ...turnHistory);
   }
   return { workload: workload.name, provider: context.provider, requests };
+}
+
+/**
+ * Tools of the library not discovered yet count as content too: a layout that declares them up
+ * front sends them, and their definitions are not framing.
+ */
+function libraryTokens(workload: Workload, counter: TokenCounter, discoveredSoFar: readonly HindsightUnit[]): number {
+  return workload.toolLibrary
+    .filter((entry) => !discoveredSoFar.some((known) => known.id === `tool:${entry.tool.name}`))
+    .reduce((total, entry) => total + counter.countBlock(entry.tool), 0);
 }
 
 /**
