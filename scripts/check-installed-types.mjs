@@ -33,7 +33,20 @@ const TYPED_PEERS = [
   // cachet/ai-sdk's declarations name the openai-chat body type (AI SDK calls to OpenAI models).
   'openai',
 ];
-const PEER_ENTRIES = ['cachet/server', 'cachet/gateway', 'cachet/ai-sdk', 'cachet/langchain', 'cachet/otel'];
+const PEER_ENTRIES = [
+  'cachet/server',
+  'cachet/gateway',
+  'cachet/ai-sdk',
+  'cachet/langchain',
+  'cachet/otel',
+  // Their SDKs are linked for the entries above: the provider entries on them cost little more.
+  'cachet/anthropic',
+  'cachet/openai-chat',
+  'cachet/openai-responses',
+  'cachet/openai-compatible',
+  'cachet/openrouter',
+  'cachet/deepseek',
+];
 /** The line scripts/mark-optional-peer-types.mjs writes above an optional peer's import. */
 const PEER_MARK = /^\/\/ @ts-ignore -- optional peer\b.*$/gm;
 
