@@ -58,12 +58,13 @@ export interface OracleResult {
  * writes (never more than three a request); refresh entries on every read; keep entries alive
  * through a pause with keep-alive pings before each expiry where the model takes pre-warm
  * requests and the request before the pause has no extended thinking (each billed as a read of
- * what it keeps, `readChoices`); pad the static
- * prefix to the minimum; declare discovered tools deferred (Anthropic), up front or on
+ * what it keeps, `readChoices`); pad the static prefix to the minimum, per model
+ * (`paddingPlans`); declare discovered tools deferred (Anthropic), up front or on
  * discovery; keep OpenAI caches alive for 24 hours; on Gemini create, keep and name explicit
  * caches, paying their storage. What it may not do: read an entry that no earlier request
  * wrote, read one model's entries on another or across a gap longer than the entry's TTL, read below the
- * minimum prefix or past the provider's cap, drop content the model must see, or rewrite
+ * minimum prefix or past the provider's cap, read past the static prefix where the session's
+ * first image re-keys the messages (`OracleRules.imagesKeyMessages`), drop content the model must see, or rewrite
  * history — a persisted tail stays in history and is paid (at the read rate, its cheapest) in
  * every later request. Relaxations (each can only lower its cost, so it stays a lower bound):
  * joinable text counts one token less per unit (the run's wire framing aside); OpenAI's
