@@ -8,7 +8,7 @@ import { openTraceStore } from '../trace/open-trace-store.js';
 import { FLEET_T0, fleetEvents } from '../trace/test-support/fleet-events.js';
 import type { TraceStore } from '../trace/trace-store.js';
 import { type RunningServer, startServer } from './start-server.js';
-import { findChromium, HEADLESS_CHROMIUM_FLAGS } from './test-support/find-chromium.js';
+import { findChromium, HEADLESS_CHROMIUM_FLAGS, headlessChromiumEnvironment } from './test-support/find-chromium.js';
 
 const browser = await findChromium();
 if (!browser.found) console.warn(`SKIPPED overview browser test: ${browser.reason}`);
@@ -93,6 +93,7 @@ describe.skipIf(!browser.found)('overview and session pages in Chromium', () => 
       executablePath: browser.found ? browser.executablePath : '',
       headless: true,
       args: HEADLESS_CHROMIUM_FLAGS,
+      env: headlessChromiumEnvironment(),
     });
     mkdirSync(ARTIFACTS, { recursive: true });
   });

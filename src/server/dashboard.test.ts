@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTraceStore } from '../trace/open-trace-store.js';
 import type { TraceStore } from '../trace/trace-store.js';
 import { type RunningServer, startServer } from './start-server.js';
-import { findChromium, HEADLESS_CHROMIUM_FLAGS } from './test-support/find-chromium.js';
+import { findChromium, HEADLESS_CHROMIUM_FLAGS, headlessChromiumEnvironment } from './test-support/find-chromium.js';
 import { recordSampleRun } from './test-support/record-sample-run.js';
 
 const browser = await findChromium();
@@ -98,6 +98,7 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
       executablePath: browser.found ? browser.executablePath : '',
       headless: true,
       args: HEADLESS_CHROMIUM_FLAGS,
+      env: headlessChromiumEnvironment(),
       viewport: { width: 1280, height: 1100 },
     });
     page = context.pages()[0] ?? (await context.newPage());

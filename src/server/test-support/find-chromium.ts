@@ -54,3 +54,16 @@ export const HEADLESS_CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+
+/**
+ * The environment to launch Chromium with. Chromium takes its locale from `LC_ALL` / `LANG`, and
+ * under `LANG=C.UTF-8` (Debian's default in containers, a fresh CI machine) `navigator.language`
+ * is `en-US@posix`, which is no BCP 47 tag: uPlot's `new Intl.NumberFormat(navigator.language)`
+ * throws while loading, and the dashboard shows "uPlot is not a constructor" instead of charts
+ * (`--lang` does not change it in headless mode). The tests read figures formatted for en-US.
+ */
+export function headlessChromiumEnvironment(): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) environment[name] = value;
+  return { ...environment, LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8' };
+}
