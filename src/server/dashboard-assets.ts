@@ -18,7 +18,7 @@ export function loadDashboardAssets(): Map<string, StaticAsset> {
   const vendor = (name: string) => readFileSync(require.resolve(`uplot/dist/${name}`), 'utf8');
   return new Map<string, StaticAsset>([
     ['/', { body: own('index.html'), contentType: 'text/html; charset=utf-8' }],
-    ...['dashboard.js', 'overview.js', 'session.js', 'start.js'].map((name): [string, StaticAsset] => [
+    ...['locale.js', 'dashboard.js', 'overview.js', 'session.js', 'start.js'].map((name): [string, StaticAsset] => [
       `/${name}`,
       { body: own(name), contentType: 'text/javascript; charset=utf-8' },
     ]),

@@ -246,4 +246,27 @@ describe.skipIf(!browser.found)('dashboard in Chromium', () => {
     expect(await other.textContent('#status')).toMatch(/invalid bearer token/);
     await other.close();
   });
+
+  it('draws its charts in a browser started under a POSIX locale (navigator.language en-US@posix)', async () => {
+    const posix = await chromium.launch({
+      executablePath: browser.found ? browser.executablePath : '',
+      headless: true,
+      args: HEADLESS_CHROMIUM_FLAGS,
+      env: { ...headlessChromiumEnvironment(), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
+    });
+    try {
+      const posixPage = await posix.newPage();
+      const errors: string[] = [];
+      posixPage.on('pageerror', (error) => errors.push(error.message));
+      // The tag such a browser reports (uPlot's Intl.NumberFormat refuses it): the case this test is for.
+      await posixPage.goto('about:blank');
+      expect(await posixPage.evaluate(() => navigator.language)).toBe('en-US@posix');
+      await posixPage.goto(`${server.url}/#token=${token}`);
+      await posixPage.waitForSelector('body[data-ready="true"][data-view="overview"]');
+      expect(await posixPage.evaluate(() => navigator.language)).toBe('en-US');
+      expect(errors).toEqual([]);
+    } finally {
+      await posix.close();
+    }
+  });
 });
