@@ -2,13 +2,15 @@
 // would (`npm install ./cachet-x.tgz`), and runs the commands that must work there: the CLI's
 // offline commands succeed (estimated counts where a tokenizer is missing, a workload that needs
 // one is skipped by name), the HTTP commands and the trace stores exit 2 naming the packages to install, and every
-// subpath imports, and requires from CommonJS; then the TypeScript side (scripts/check-installed-types.mjs).
+// subpath imports, and requires from CommonJS; then the TypeScript side (scripts/check-installed-types.mjs)
+// and npm's resolution beside every optional peer's newest major (scripts/check-peer-install.mjs).
 // Run after scripts/check-package.mjs (which builds dist/). Exit 1 on a problem.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkInstalledTypes } from './check-installed-types.mjs';
+import { checkPeerInstall } from './check-peer-install.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const DROP_IN_HOSTS = {
@@ -99,6 +101,8 @@ try {
   const typesStarted = performance.now();
   problems.push(...checkInstalledTypes({ root, project, manifest }));
   const typesSeconds = (performance.now() - typesStarted) / 1000;
+  // The same tarball, resolved by npm beside the newest major of every optional peer.
+  problems.push(...checkPeerInstall({ root, manifest, tarball: join(work, tarball), work }));
   console.log(
     `check-installed: ${installed.length} packages at the top of node_modules, ${(size / 1e6).toFixed(1)} MB, installed in ${seconds.toFixed(1)} s; types checked in ${typesSeconds.toFixed(1)} s; ${problems.length} problem(s)`,
   );

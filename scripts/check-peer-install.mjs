@@ -6,18 +6,14 @@
 // `--package-lock-only` builds npm's tree and writes the lockfile without extracting anything;
 // `--prefer-offline` takes the packages' metadata from npm's cache, as check-installed does, and
 // asks the registry for what the cache lacks (213 packages: 11 s warm, 17 s with an empty cache).
-// Run by `npm run check:package`. Exit 1 with npm's message.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+// Called by scripts/check-installed.mjs with the tarball it packed (`npm run check:package`).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import semver from 'semver';
 
-const root = resolve(import.meta.dirname, '..');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-
 /** `peer@<newest installed version>`, over the package and its `npm:<peer>@...` aliases. */
-function newestInstalledSpec(peer) {
+function newestInstalledSpec(root, manifest, peer) {
   const aliases = Object.entries(manifest.devDependencies)
     .filter(([, spec]) => spec.startsWith(`npm:${peer}@`))
     .map(([alias]) => alias);
@@ -27,42 +23,27 @@ function newestInstalledSpec(peer) {
   return `${peer}@${semver.rsort(versions)[0]}`;
 }
 
-const peers = Object.keys(manifest.peerDependencies).filter((peer) => manifest.peerDependenciesMeta[peer]?.optional);
-const specs = peers.map(newestInstalledSpec);
-const work = mkdtempSync(join(tmpdir(), 'cachet-peers-'));
-let failure = null;
-try {
-  execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], { cwd: root });
-  const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-  const project = join(work, 'project');
+/**
+ * npm's resolution of `tarball` beside the newest installed major of every optional peer, in a
+ * fresh empty project under `work`. Returns the problems (empty when it resolves).
+ */
+export function checkPeerInstall({ root, manifest, tarball, work }) {
+  const peers = Object.keys(manifest.peerDependencies).filter((peer) => manifest.peerDependenciesMeta[peer]?.optional);
+  const specs = peers.map((peer) => newestInstalledSpec(root, manifest, peer));
+  const project = join(work, 'peers-project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty', private: true, type: 'module' }));
   const started = performance.now();
   const install = spawnSync(
     'npm',
-    [
-      'install',
-      '--package-lock-only',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      join(work, tarball),
-      ...specs,
-    ],
+    ['install', '--package-lock-only', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...specs],
     { cwd: project, encoding: 'utf8' },
   );
   const seconds = (performance.now() - started) / 1000;
   if (install.status !== 0) {
-    failure = `npm install of the tarball beside ${specs.join(' ')} failed:\n${install.stderr.slice(0, 3000)}`;
-  } else {
-    console.log(`check-peer-install: the tarball resolves beside ${specs.length} optional peers in ${seconds.toFixed(1)} s`);
-    console.log(`  ${specs.join(' ')}`);
+    return [`npm install of the tarball beside ${specs.join(' ')} failed:\n${install.stderr.slice(0, 3000)}`];
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
-if (failure) {
-  console.error(`check-peer-install: ${failure}`);
-  process.exit(1);
+  console.log(`check-peer-install: the tarball resolves beside ${specs.length} optional peers in ${seconds.toFixed(1)} s`);
+  console.log(`  ${specs.join(' ')}`);
+  return [];
 }
