@@ -1,22 +1,13 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
 import type { CachetEvent } from '../events/catalog.js';
-import { EventBus } from '../events/event-bus.js';
-import type { Message } from '../model/content.js';
 import type { ThinkingConfig, ToolChoice } from '../model/request.js';
 import { anthropicAdapter } from '../providers/anthropic/index.js';
 import { assemble } from '../session/assemble.js';
-import { Session } from '../session/session.js';
-import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
-import { createLlmSummarizer } from './llm-summarizer.js';
 import { emptySummary } from './structured-summary.js';
+import { buildLogParent, buildLogSpan, recordingSummarizer, summaryInput } from './test-support/summary-parent.js';
 
 const REPLY = { ...emptySummary(), userGoal: 'Fix the flaky cache test' };
-
-const span: Message[] = [
-  { role: 'user', content: [{ type: 'text', text: `Read the build log:\n${'log line: cache ok\n'.repeat(8_000)}` }] },
-  { role: 'assistant', content: [{ type: 'text', text: 'Read it.' }] },
-];
 
 /** Output limits of the models these tests use (platform.claude.com models overview). */
 const OUTPUT_LIMITS: Record<string, number> = { 'claude-sonnet-4-5': 64_000, 'claude-haiku-4-5': 64_000 };
@@ -43,37 +34,23 @@ function forkOf(
   maxOutputTokens?: number,
   route: { fork?: 'always' | 'auto'; forkThinkingTokens?: number; toolChoice?: ToolChoice; parentMaxTokens?: number } = {},
 ) {
-  const parent = new Session({
-    id: 'thinking-parent',
-    model: 'claude-sonnet-4-5',
-    global: {
-      system: [{ label: 'persona', text: 'You are a careful coding agent.' }],
-      tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }],
-    },
+  const span = buildLogSpan();
+  const parent = buildLogParent('thinking-parent', span, {
+    tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }],
     params: {
       maxTokens: route.parentMaxTokens ?? 32_000,
       thinking,
       ...(route.toolChoice ? { toolChoice: route.toolChoice } : {}),
     },
-    clock: () => 0,
   });
-  for (const message of span) parent.append(message);
-  parent.appendUserText('Now the next file.');
   parent.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }] });
-  const sent: MessageCreateParamsNonStreaming[] = [];
-  const bus = new EventBus();
-  const warnings: string[] = [];
-  const routes: string[] = [];
-  const priced: CachetEvent<'compaction.summarized'>['payload'][] = [];
-  bus.on('warning.raised', (event: CachetEvent<'warning.raised'>) => warnings.push(event.payload.message));
-  bus.on('compaction.summarized', (event: CachetEvent<'compaction.summarized'>) => {
-    routes.push(event.payload.choice);
-    priced.push(event.payload);
-  });
-  const summarizer = createLlmSummarizer({
-    adapter: anthropicAdapter,
-    send: async (body) => {
-      sent.push(body);
+  const {
+    summarizer,
+    bus,
+    summarized: priced,
+    sent,
+  } = recordingSummarizer({
+    reply: (body) => {
       const refusal = anthropicRefusal(body);
       if (refusal) throw new Error(`400 invalid_request_error: ${refusal}`);
       // A forced tool choice makes the model answer with a tool call, never text.
@@ -82,26 +59,18 @@ function forkOf(
       }
       return { content: [{ type: 'text', text: JSON.stringify(REPLY) }] };
     },
-    model: 'claude-haiku-4-5',
-    windowTokens: 200_000,
-    mainModel: 'claude-sonnet-4-5',
-    mainWindowTokens: 200_000,
-    counter: anthropicEstimator(),
     fork: route.fork ?? 'always',
     ...(route.forkThinkingTokens === undefined ? {} : { forkThinkingTokens: route.forkThinkingTokens }),
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
   });
+  const warnings: string[] = [];
+  const routes: string[] = [];
+  bus.on('warning.raised', (event: CachetEvent<'warning.raised'>) => warnings.push(event.payload.message));
+  bus.on('compaction.summarized', (event: CachetEvent<'compaction.summarized'>) => routes.push(event.payload.choice));
   const run = () =>
-    summarizer.summarize({
-      sessionId: 'thinking-parent',
-      span,
-      previous: null,
-      restoreIds: new Map(),
-      notes: [],
-      bus,
-      now: 0,
-      parent: { session: parent, keptMessages: 2, lastRequestAt: 0 },
-    });
+    summarizer.summarize(
+      summaryInput('thinking-parent', span, { bus, now: 0, parent: { session: parent, keptMessages: 2, lastRequestAt: 0 } }),
+    );
   return { parent, sent, warnings, routes, priced, run };
 }
 

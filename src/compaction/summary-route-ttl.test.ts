@@ -1,61 +1,20 @@
-import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
-import type { CachetEvent } from '../events/catalog.js';
-import { EventBus } from '../events/event-bus.js';
-import type { Message } from '../model/content.js';
 import { anthropicAdapter } from '../providers/anthropic/index.js';
 import type { AnthropicOptions } from '../providers/anthropic/options.js';
-import { Session } from '../session/session.js';
-import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
-import { createLlmSummarizer } from './llm-summarizer.js';
-import { emptySummary } from './structured-summary.js';
 import { chooseSummaryRoute } from './summary-route.js';
+import { buildLogParent, buildLogSpan, recordingSummarizer, summaryInput, summaryParent } from './test-support/summary-parent.js';
 
 const MINUTE = 60_000;
 
 /** A Sonnet 4.5 parent with a ~31k-token span, its last request at t = 0, summarised at `now`. */
 async function summarise(now: number, adapterOptions?: AnthropicOptions) {
-  const span: Message[] = [
-    { role: 'user', content: [{ type: 'text', text: `Read the build log:\n${'log line: cache ok\n'.repeat(8_000)}` }] },
-    { role: 'assistant', content: [{ type: 'text', text: 'Read it.' }] },
-  ];
-  const parent = new Session({
-    id: 'ttl-parent',
-    model: 'claude-sonnet-4-5',
-    global: { system: [{ label: 'persona', text: 'You are a careful coding agent.' }] },
-    params: { maxTokens: 8_000 },
-    clock: () => 0,
-  });
-  for (const message of span) parent.append(message);
-  parent.appendUserText('Now the next file.');
+  const span = buildLogSpan();
+  const parent = buildLogParent('ttl-parent', span);
   parent.append({ role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }] });
-  const bus = new EventBus();
-  const routes: CachetEvent<'compaction.summarized'>['payload'][] = [];
-  bus.on('compaction.summarized', (event: CachetEvent<'compaction.summarized'>) => routes.push(event.payload));
-  const sent: MessageCreateParamsNonStreaming[] = [];
-  const summarizer = createLlmSummarizer({
-    adapter: anthropicAdapter,
-    ...(adapterOptions ? { adapterOptions } : {}),
-    send: async (body) => {
-      sent.push(body);
-      return { content: [{ type: 'text', text: JSON.stringify({ ...emptySummary(), userGoal: 'Fix the build' }) }] };
-    },
-    model: 'claude-haiku-4-5',
-    windowTokens: 200_000,
-    mainModel: 'claude-sonnet-4-5',
-    mainWindowTokens: 200_000,
-    counter: anthropicEstimator(),
-  });
-  await summarizer.summarize({
-    sessionId: 'ttl-parent',
-    span,
-    previous: null,
-    restoreIds: new Map(),
-    notes: [],
-    bus,
-    now,
-    parent: { session: parent, keptMessages: 2, lastRequestAt: 0 },
-  });
+  const { summarizer, bus, summarized: routes, sent } = recordingSummarizer(adapterOptions ? { adapterOptions } : {});
+  await summarizer.summarize(
+    summaryInput('ttl-parent', span, { bus, now, parent: { session: parent, keptMessages: 2, lastRequestAt: 0 } }),
+  );
   return { event: routes[0], sent };
 }
 
@@ -108,33 +67,16 @@ describe('the LLM summariser when the adapter cannot convert the fork', () => {
         throw new Error('messages[1]: not convertible');
       },
     } as unknown as typeof anthropicAdapter;
-    const parent = new Session({
-      id: 'unconvertible',
-      model: 'claude-sonnet-4-5',
-      global: { system: [{ label: 'persona', text: 'You are a careful coding agent.' }] },
-      params: { maxTokens: 8_000 },
-      clock: () => 0,
-    });
+    const parent = summaryParent('unconvertible');
     parent.appendUserText('Fix the build.');
     parent.append({ role: 'assistant', content: [{ type: 'text', text: 'On it.' }] });
-    const summarizer = createLlmSummarizer({
-      adapter: failing,
-      send: async () => ({ content: [] }),
-      model: 'claude-haiku-4-5',
-      windowTokens: 200_000,
-      mainModel: 'claude-sonnet-4-5',
-      mainWindowTokens: 200_000,
-      counter: anthropicEstimator(),
-    });
-    const summary = await summarizer.summarize({
-      sessionId: 'unconvertible',
-      span: parent.history.slice(0, 1),
-      previous: null,
-      restoreIds: new Map(),
-      notes: [],
-      now: 0,
-      parent: { session: parent, keptMessages: 1, lastRequestAt: 0 },
-    });
+    const { summarizer } = recordingSummarizer({ adapter: failing, reply: () => ({ content: [] }) });
+    const summary = await summarizer.summarize(
+      summaryInput('unconvertible', parent.history.slice(0, 1), {
+        now: 0,
+        parent: { session: parent, keptMessages: 1, lastRequestAt: 0 },
+      }),
+    );
     expect(summary.userGoal).toContain('Fix the build');
   });
 });

@@ -1,20 +1,13 @@
-import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
-import type { CachetEvent } from '../events/catalog.js';
-import { EventBus } from '../events/event-bus.js';
-import type { Message } from '../model/content.js';
-import { anthropicAdapter } from '../providers/anthropic/index.js';
 import { assemble } from '../session/assemble.js';
-import { Session } from '../session/session.js';
 import { anthropicEstimator } from '../tokens/anthropic-estimator.js';
 import { MemoryCheckpointStore } from './checkpoint-store.js';
 import { createExtractiveSummarizer } from './extractive-summarizer.js';
-import { createLlmSummarizer } from './llm-summarizer.js';
 import { MemoryOffloadStore } from './offload-store.js';
 import { createCompactionPipeline } from './pipeline.js';
 import { measureRequest } from './request-tokens.js';
-import { emptySummary } from './structured-summary.js';
 import type { Summarizer } from './summarizer.js';
+import { buildLogParent, buildLogSpan, recordingSummarizer, summaryInput } from './test-support/summary-parent.js';
 import { fileText, fillReadTurns, makeTestSession, toolCall, toolResult } from './test-support.js';
 
 const counter = anthropicEstimator();
@@ -24,52 +17,23 @@ const counter = anthropicEstimator();
  * newest message, a ~10k-token file read, arrived after that request: no cache entry holds it.
  */
 function run(sentHistoryLength: number | undefined) {
-  const span: Message[] = [
-    { role: 'user', content: [{ type: 'text', text: `Read the build log:\n${'log line: cache ok\n'.repeat(8_000)}` }] },
-    { role: 'assistant', content: [{ type: 'text', text: 'Read it.' }] },
-  ];
-  const parent = new Session({
-    id: 'unsent-parent',
-    model: 'claude-sonnet-4-5',
-    global: { system: [{ label: 'persona', text: 'You are a careful coding agent.' }] },
-    params: { maxTokens: 8_000 },
-    clock: () => 0,
-  });
-  for (const message of span) parent.append(message);
-  parent.appendUserText('Now the next file.');
+  const span = buildLogSpan();
+  const parent = buildLogParent('unsent-parent', span);
   parent.append(toolCall('t1', 'src/big.ts'));
   parent.append({ role: 'user', content: [toolResult('t1', fileText(900))] });
-  const bus = new EventBus();
-  const routes: CachetEvent<'compaction.summarized'>['payload'][] = [];
-  bus.on('compaction.summarized', (event: CachetEvent<'compaction.summarized'>) => routes.push(event.payload));
-  const sent: MessageCreateParamsNonStreaming[] = [];
-  const summarizer = createLlmSummarizer({
-    adapter: anthropicAdapter,
-    send: async (body) => {
-      sent.push(body);
-      return { content: [{ type: 'text', text: JSON.stringify({ ...emptySummary(), userGoal: 'Fix the build' }) }] };
-    },
-    model: 'claude-haiku-4-5',
-    windowTokens: 200_000,
-    mainModel: 'claude-sonnet-4-5',
-    mainWindowTokens: 200_000,
-    counter,
-  });
-  const summary = summarizer.summarize({
-    sessionId: 'unsent-parent',
-    span,
-    previous: null,
-    restoreIds: new Map(),
-    notes: [],
-    bus,
-    now: 0,
-    parent: {
-      session: parent,
-      keptMessages: 3,
-      lastRequestAt: 0,
-      ...(sentHistoryLength === undefined ? {} : { sentHistoryLength }),
-    },
-  });
+  const { summarizer, bus, summarized: routes, sent } = recordingSummarizer({ counter });
+  const summary = summarizer.summarize(
+    summaryInput('unsent-parent', span, {
+      bus,
+      now: 0,
+      parent: {
+        session: parent,
+        keptMessages: 3,
+        lastRequestAt: 0,
+        ...(sentHistoryLength === undefined ? {} : { sentHistoryLength }),
+      },
+    }),
+  );
   const unsentTokens = counter.countBlock(toolResult('t1', fileText(900)));
   return { summary, routes, sent, unsentTokens };
 }
