@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolLoop, withReasoning } from '../openai-chat/test-support/fixtures.js';
+import { type ReplyServer, startReplyServer } from '../openai-chat/test-support/reply-server.js';
 import { deepSeekAdapter } from './index.js';
 
 /** A DeepSeek chat completion as api.deepseek.com answers it (usage with hit and miss counts). */
@@ -22,29 +21,11 @@ const DEEPSEEK_REPLY = {
   },
 };
 
-const received: Array<{ path: string; text: string }> = [];
-let server: Server;
-let baseURL: string;
-
-function readBody(incoming: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.on('error', reject);
-  });
-}
-
+let server: ReplyServer;
 beforeAll(async () => {
-  server = createServer(async (incoming, outgoing) => {
-    received.push({ path: incoming.url ?? '', text: await readBody(incoming) });
-    outgoing.writeHead(200, { 'content-type': 'application/json' });
-    outgoing.end(JSON.stringify(DEEPSEEK_REPLY));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startReplyServer(() => DEEPSEEK_REPLY);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe('DeepSeek through the official OpenAI SDK (baseURL as for api.deepseek.com)', () => {
   it.each([
@@ -52,8 +33,12 @@ describe('DeepSeek through the official OpenAI SDK (baseURL as for api.deepseek.
     ['thinking-mode tool calls', withReasoning('deepseek-reasoner')],
   ])('%s: the body reaches the server byte for byte, and the reply parses to hits and misses', async (_name, request) => {
     const { body } = deepSeekAdapter.convertRequest(request);
-    const completion = await new OpenAI({ baseURL, apiKey: 'test-key-not-secret', maxRetries: 0 }).chat.completions.create(body);
-    const last = received.at(-1)!;
+    const completion = await new OpenAI({
+      baseURL: server.origin,
+      apiKey: 'test-key-not-secret',
+      maxRetries: 0,
+    }).chat.completions.create(body);
+    const last = server.received.at(-1)!;
     expect(last.path).toBe('/chat/completions');
     expect(JSON.parse(last.text)).toEqual(JSON.parse(JSON.stringify(body)));
     const usage = deepSeekAdapter.parseUsage(completion);

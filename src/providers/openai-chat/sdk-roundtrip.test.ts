@@ -6,14 +6,12 @@ import { convertToOpenRouter, parseOpenRouterUsage } from '../openrouter/index.j
 import { convertToOpenAIChat } from './convert-request.js';
 import { parseOpenAIChatUsage } from './parse-usage.js';
 import { toolLoop, withImages, withReasoning } from './test-support/fixtures.js';
+import { chatReply, responsesReply } from './test-support/replies.js';
 import { type ReplyServer, startReplyServer } from './test-support/reply-server.js';
 
 let server: ReplyServer;
 
-const CHAT_REPLY = {
-  id: 'chatcmpl-local',
-  object: 'chat.completion',
-  created: 1_763_700_000,
+const CHAT_REPLY = chatReply({
   model: 'local',
   choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: 'done', refusal: null } }],
   usage: {
@@ -24,25 +22,14 @@ const CHAT_REPLY = {
   },
   timings: { cache_n: 1920, prompt_n: 128, predicted_n: 5 },
   cache_discount: 0.001,
-};
-const RESPONSES_REPLY = {
-  id: 'resp_local',
-  object: 'response',
-  created_at: 1_763_700_000,
-  status: 'completed',
-  model: 'gpt-5.6',
-  output: [],
-  parallel_tool_calls: true,
-  tool_choice: 'auto',
-  tools: [],
-  usage: {
-    input_tokens: 4096,
-    input_tokens_details: { cached_tokens: 3968, cache_write_tokens: 0 },
-    output_tokens: 7,
-    output_tokens_details: { reasoning_tokens: 3 },
-    total_tokens: 4103,
-  },
-};
+});
+const RESPONSES_REPLY = responsesReply([], {
+  input_tokens: 4096,
+  input_tokens_details: { cached_tokens: 3968, cache_write_tokens: 0 },
+  output_tokens: 7,
+  output_tokens_details: { reasoning_tokens: 3 },
+  total_tokens: 4103,
+});
 
 beforeAll(async () => {
   server = await startReplyServer((path) => (path.endsWith('/responses') ? RESPONSES_REPLY : CHAT_REPLY));

@@ -23,6 +23,7 @@ import { convertToOpenAIChat } from './convert-request.js';
 import { messagesFromOpenAIChat } from './messages-from-reply.js';
 import { type chatUsageSchema, parseOpenAIChatUsage } from './parse-usage.js';
 import { toolLoop, withReasoning } from './test-support/fixtures.js';
+import { chatReply, parsedResponsesUsage, RESPONSES_USAGE, responsesReply, toolCallChoice } from './test-support/replies.js';
 import { type ReplyServer, startReplyServer } from './test-support/reply-server.js';
 
 // The official SDK's major 7 (devDependency alias `openai-v7`), beside the major 6 the rest of the
@@ -39,16 +40,12 @@ const notChat: ChatCompletionCreateParamsNonStreaming = responsesBody;
 
 // Usage as openai 7 types it: Responses cache writes now carry a per-lifetime breakdown
 // (`cache_write_tokens_details`, SDK 7.40/7.50); Chat Completions details gained text/image counts.
-const RESPONSES_USAGE: ResponseUsage = {
-  input_tokens: 12_400,
+const RESPONSES_USAGE_V7: ResponseUsage = {
+  ...RESPONSES_USAGE,
   input_tokens_details: {
-    cached_tokens: 10_240,
-    cache_write_tokens: 2_048,
+    ...RESPONSES_USAGE.input_tokens_details,
     cache_write_tokens_details: { ttl_30m_tokens: 2_048, ttl_12h_tokens: 0 },
   },
-  output_tokens: 900,
-  output_tokens_details: { reasoning_tokens: 640 },
-  total_tokens: 13_300,
 };
 const CHAT_USAGE: CompletionUsage = {
   prompt_tokens: 2048,
@@ -57,41 +54,18 @@ const CHAT_USAGE: CompletionUsage = {
   prompt_tokens_details: { cached_tokens: 1920, cache_write_tokens: 64, text_tokens: 2048, image_tokens: 0 },
   completion_tokens_details: { reasoning_tokens: 0, text_tokens: 5 },
 };
-const CHAT_REPLY = {
-  id: 'chatcmpl-local',
-  object: 'chat.completion',
-  created: 1_763_700_000,
+const CHAT_REPLY = chatReply({
   model: 'gpt-5.6',
-  choices: [
-    {
-      index: 0,
-      finish_reason: 'tool_calls',
-      logprobs: null,
-      message: {
-        role: 'assistant',
-        content: null,
-        refusal: null,
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }],
-      },
-    },
-  ],
+  choices: [toolCallChoice({ id: 'call_1', name: 'read_file', arguments: '{"path":"a.ts"}' })],
   usage: CHAT_USAGE,
-};
-const RESPONSES_REPLY = {
-  id: 'resp_local',
-  object: 'response',
-  created_at: 1_763_700_000,
-  status: 'completed',
-  model: 'gpt-5.6',
-  output: [
+});
+const RESPONSES_REPLY = responsesReply(
+  [
     { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'gAAAAnext' },
     { type: 'function_call', id: 'fc_1', call_id: 'call_2', name: 'read_file', arguments: '{"path":"b.ts"}' },
   ],
-  parallel_tool_calls: true,
-  tool_choice: 'auto',
-  tools: [],
-  usage: RESPONSES_USAGE,
-};
+  RESPONSES_USAGE_V7,
+);
 
 let server: ReplyServer;
 beforeAll(async () => {
@@ -118,44 +92,49 @@ describe('openai SDK 7', () => {
     ).toBe(true);
   });
 
-  it('chat.completions.create sends a Chat body unchanged; the reply parses to usage and messages', async () => {
-    const completion = await client().chat.completions.create(chatBody);
+  // Each API: the body the SDK sent, and what Cachet's readers make of SDK 7's reply to it.
+  it.each([
+    {
+      api: 'chat.completions.create',
+      kind: 'Chat',
+      path: '/v1/chat/completions',
+      body: chatBody,
+      send: async () => {
+        const completion = await client().chat.completions.create(chatBody);
+        return { usage: parseOpenAIChatUsage(completion), messages: messagesFromOpenAIChat(completion), thinking: undefined };
+      },
+      usage: expect.objectContaining({ uncachedInputTokens: 64, cacheReadTokens: 1920, cacheWrite5mTokens: 64, outputTokens: 5 }),
+      call: { id: 'call_1', path: 'a.ts' },
+      thinking: undefined,
+    },
+    {
+      api: 'responses.create',
+      kind: 'Responses',
+      path: '/v1/responses',
+      body: responsesBody,
+      send: async () => {
+        const response = await client().responses.create(responsesBody);
+        const reasoning = response.output.find((item): item is ResponseReasoningItem => item.type === 'reasoning');
+        return {
+          usage: parseOpenAIResponsesUsage(response),
+          messages: messagesFromOpenAIResponses(response),
+          thinking: reasoning && thinkingFromReasoningItem(reasoning),
+        };
+      },
+      // With the write breakdown; reasoning carried back as a signed thinking block.
+      usage: parsedResponsesUsage(RESPONSES_USAGE_V7),
+      call: { id: 'call_2', path: 'b.ts' },
+      thinking: { type: 'thinking', thinking: '', signature: 'openai-reasoning:v1:rs_2:gAAAAnext' },
+    },
+  ])('$api sends a $kind body unchanged; the reply parses to usage, messages and reasoning', async (api) => {
+    const reply = await api.send();
     const last = server.received.at(-1)!;
-    expect(last.path).toBe('/v1/chat/completions');
-    expect(last.text).toBe(JSON.stringify(chatBody));
-    expect(parseOpenAIChatUsage(completion)).toMatchObject({
-      uncachedInputTokens: 64,
-      cacheReadTokens: 1920,
-      cacheWrite5mTokens: 64,
-      outputTokens: 5,
-    });
-    expect(messagesFromOpenAIChat(completion)).toEqual([
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'a.ts' } }] },
+    expect(last.path).toBe(api.path);
+    expect(last.text).toBe(JSON.stringify(api.body));
+    expect(reply.usage).toEqual(api.usage);
+    expect(reply.messages).toEqual([
+      { role: 'assistant', content: [{ type: 'tool_use', id: api.call.id, name: 'read_file', input: { path: api.call.path } }] },
     ]);
-  });
-
-  it('responses.create sends a Responses body unchanged; usage with the write breakdown and reasoning parse', async () => {
-    const response = await client().responses.create(responsesBody);
-    const last = server.received.at(-1)!;
-    expect(last.path).toBe('/v1/responses');
-    expect(last.text).toBe(JSON.stringify(responsesBody));
-    expect(parseOpenAIResponsesUsage(response)).toEqual({
-      uncachedInputTokens: 112,
-      cacheReadTokens: 10_240,
-      cacheWrite5mTokens: 2_048,
-      cacheWrite1hTokens: 0,
-      outputTokens: 900,
-      reasoningTokens: 640,
-      raw: RESPONSES_USAGE,
-    });
-    expect(messagesFromOpenAIResponses(response)).toEqual([
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_2', name: 'read_file', input: { path: 'b.ts' } }] },
-    ]);
-    const reasoning = response.output.find((item): item is ResponseReasoningItem => item.type === 'reasoning');
-    expect(reasoning && thinkingFromReasoningItem(reasoning)).toEqual({
-      type: 'thinking',
-      thinking: '',
-      signature: 'openai-reasoning:v1:rs_2:gAAAAnext',
-    });
+    expect(reply.thinking).toEqual(api.thinking);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parsedResponsesUsage, RESPONSES_USAGE } from '../openai-chat/test-support/replies.js';
 import { parseOpenAIResponsesUsage } from './parse-usage.js';
 
 // Shape of a Responses API response's usage (openai SDK 6.49.0 `ResponseUsage`).
@@ -8,26 +9,12 @@ const RESPONSE = {
   status: 'completed',
   model: 'gpt-5.6',
   output: [],
-  usage: {
-    input_tokens: 12_400,
-    input_tokens_details: { cached_tokens: 10_240, cache_write_tokens: 2_048 },
-    output_tokens: 900,
-    output_tokens_details: { reasoning_tokens: 640 },
-    total_tokens: 13_300,
-  },
+  usage: RESPONSES_USAGE,
 };
 
 describe('parseOpenAIResponsesUsage', () => {
   it('maps input_tokens_details to reads and writes and keeps the raw usage', () => {
-    expect(parseOpenAIResponsesUsage(RESPONSE)).toEqual({
-      uncachedInputTokens: 112,
-      cacheReadTokens: 10_240,
-      cacheWrite5mTokens: 2_048,
-      cacheWrite1hTokens: 0,
-      outputTokens: 900,
-      reasoningTokens: 640,
-      raw: RESPONSE.usage,
-    });
+    expect(parseOpenAIResponsesUsage(RESPONSE)).toEqual(parsedResponsesUsage(RESPONSE.usage));
   });
 
   it('reads older models without cache_write_tokens', () => {

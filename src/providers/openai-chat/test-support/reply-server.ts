@@ -11,6 +11,8 @@ export interface ReceivedRequest {
 export interface ReplyServer {
   /** `http://127.0.0.1:<port>/v1`, the SDK client's `baseURL`. */
   baseURL: string;
+  /** `http://127.0.0.1:<port>`, for a provider whose base URL has no `/v1` (api.deepseek.com). */
+  origin: string;
   received: ReceivedRequest[];
   close(): Promise<void>;
 }
@@ -38,8 +40,10 @@ export async function startReplyServer(replyFor: (path: string) => unknown): Pro
     outgoing.end(JSON.stringify(replyFor(path)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    baseURL: `${origin}/v1`,
+    origin,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
